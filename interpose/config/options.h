@@ -1,0 +1,36 @@
+// Options of the preload library, shared with the launcher so that both accept
+// and reject exactly the same keys and values.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace cudaleak {
+
+struct Options {
+#define CUDALEAK_OPTION(type, key, def, help) type key = def;
+#include "options.def"
+#undef CUDALEAK_OPTION
+};
+
+struct OptionInfo {
+  const char* key;
+  const char* type;  // "string", "int" or "bool"
+  const char* default_value;
+  const char* help;
+};
+const std::vector<OptionInfo>& option_table();
+
+// Applies "key=value:key=value" on top of `options`. Returns one message per
+// problem (unknown key, bad value); valid entries are applied regardless.
+std::vector<std::string> parse_options(const std::string& text, Options& options);
+
+// Sets one option; returns an empty string on success, else the problem.
+std::string set_option(Options& options, const std::string& key, const std::string& value);
+
+// "key=value" lines of the values in effect.
+std::string describe_options(const Options& options);
+
+// Signal number for report_signal: 0 when disabled, -1 when unrecognised.
+int signal_from_name(const std::string& name);
+
+}  // namespace cudaleak

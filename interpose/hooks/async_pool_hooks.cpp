@@ -1,0 +1,75 @@
+// The stream-ordered allocator and memory pools, legacy and per-thread-stream
+// variants each with its own real-function slot.
+#include "hook.h"
+
+using namespace cudaleak;
+using tracker::current_placement;
+
+namespace {
+
+template <HookId id>
+CUresult alloc_async(CUdeviceptr* dptr, size_t bytes, CUstream stream) {
+  Hook<id> hook;
+  CUresult r = hook.real(dptr, bytes, stream);
+  if (r == CUDA_SUCCESS && hook.tracking() && dptr)
+    tracker::created(id, Kind::Async, Space::DevicePtr, *dptr, bytes, current_placement(), as_handle(stream));
+  return r;
+}
+
+template <HookId id>
+CUresult alloc_from_pool(CUdeviceptr* dptr, size_t bytes, CUmemoryPool pool, CUstream stream) {
+  Hook<id> hook;
+  CUresult r = hook.real(dptr, bytes, pool, stream);
+  if (r == CUDA_SUCCESS && hook.tracking() && dptr)
+    tracker::created(id, Kind::Async, Space::DevicePtr, *dptr, bytes, current_placement(), as_handle(stream));
+  return r;
+}
+
+template <HookId id>
+CUresult free_async(CUdeviceptr dptr, CUstream stream) {
+  Hook<id> hook;
+  CUresult r = hook.real(dptr, stream);
+  if (hook.tracking() && dptr) tracker::released(id, Space::DevicePtr, dptr, r);
+  return r;
+}
+
+}  // namespace
+
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr* dptr, size_t bytes, CUstream stream) {
+  return alloc_async<HookId::cuMemAllocAsync>(dptr, bytes, stream);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocAsync_ptsz(CUdeviceptr* dptr, size_t bytes, CUstream stream) {
+  return alloc_async<HookId::cuMemAllocAsync_ptsz>(dptr, bytes, stream);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr* dptr, size_t bytes, CUmemoryPool pool,
+                                                         CUstream stream) {
+  return alloc_from_pool<HookId::cuMemAllocFromPoolAsync>(dptr, bytes, pool, stream);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocFromPoolAsync_ptsz(CUdeviceptr* dptr, size_t bytes, CUmemoryPool pool,
+                                                              CUstream stream) {
+  return alloc_from_pool<HookId::cuMemAllocFromPoolAsync_ptsz>(dptr, bytes, pool, stream);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream stream) {
+  return free_async<HookId::cuMemFreeAsync>(dptr, stream);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream stream) {
+  return free_async<HookId::cuMemFreeAsync_ptsz>(dptr, stream);
+}
+
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool* pool, const CUmemPoolProps* props) {
+  Hook<HookId::cuMemPoolCreate> hook;
+  CUresult r = hook.real(pool, props);
+  if (r == CUDA_SUCCESS && hook.tracking() && pool) {
+    tracker::Placement where = current_placement();
+    if (props && props->location.type == CU_MEM_LOCATION_TYPE_DEVICE) where.device = props->location.id;
+    tracker::created(HookId::cuMemPoolCreate, Kind::Pool, Space::Pool, as_handle(*pool), 0, where);
+  }
+  return r;
+}
+
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool) {
+  Hook<HookId::cuMemPoolDestroy> hook;
+  CUresult r = hook.real(pool);
+  if (hook.tracking() && pool) tracker::released(HookId::cuMemPoolDestroy, Space::Pool, as_handle(pool), r);
+  return r;
+}

@@ -1,0 +1,36 @@
+#include "dlsym_override.h"
+
+#include <dlfcn.h>
+
+#include "hook_table.h"
+#include "../runtime/lifecycle.h"
+#include "../runtime/self_module.h"
+
+void* cudaleak_real_dlsym_ptr = nullptr;
+
+namespace cudaleak {
+
+DlsymFn real_dlsym() {
+  if (!cudaleak_real_dlsym_ptr) {
+    // dlvsym is not interposed; RTLD_NEXT from here is the C library.
+    void* fn = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+    if (!fn) fn = dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+    __atomic_store_n(&cudaleak_real_dlsym_ptr, fn, __ATOMIC_RELEASE);
+  }
+  return reinterpret_cast<DlsymFn>(__atomic_load_n(&cudaleak_real_dlsym_ptr, __ATOMIC_ACQUIRE));
+}
+
+}  // namespace cudaleak
+
+extern "C" void* cudaleak_dlsym_substitute(void* handle, const char* symbol) {
+  using namespace cudaleak;
+  auto dl = real_dlsym();  // also makes sure the assembly entry has a jump target
+  if (!dl || handle == RTLD_NEXT) return nullptr;  // RTLD_NEXT must be resolved relative to the caller
+  int id = hook_by_symbol(symbol);
+  if (id < 0) return nullptr;
+  void* fn = dl(handle, symbol);
+  if (!fn || is_own_code(fn)) return nullptr;  // RTLD_DEFAULT finds our own export: nothing to wrap
+  remember_real(id, fn);
+  note_cuda_seen();
+  return hook_info(static_cast<HookId>(id)).wrapper;
+}

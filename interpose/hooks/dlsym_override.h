@@ -1,0 +1,21 @@
+// dlsym override. The exported `dlsym` is a small assembly entry
+// (dlsym_entry.S) that asks dlsym_substitute() whether to hand out a hook and
+// otherwise tail-jumps into the real dlsym with the caller's own return
+// address, so RTLD_NEXT keeps meaning "next after the caller".
+#pragma once
+
+namespace cudaleak {
+
+using DlsymFn = void* (*)(void*, const char*);
+
+// glibc's dlsym (dlvsym GLIBC_2.34, else GLIBC_2.2.5); resolved on first use.
+DlsymFn real_dlsym();
+
+}  // namespace cudaleak
+
+extern "C" {
+// Called by the assembly entry: our hook for (handle, symbol), or nullptr to pass through.
+void* cudaleak_dlsym_substitute(void* handle, const char* symbol) __attribute__((visibility("hidden")));
+// The jump target of the assembly entry.
+extern void* cudaleak_real_dlsym_ptr __attribute__((visibility("hidden")));
+}

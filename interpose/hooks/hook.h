@@ -1,0 +1,48 @@
+// The one shape of every hook:
+//   Hook<HookId::x> hook;                  // re-entrancy guard, lazy init
+//   CUresult r = hook.real(args...);       // the real driver call, outside any lock
+//   if (r == CUDA_SUCCESS && hook.tracking()) tracker::created(...);
+//   return r;                              // always the real result
+#pragma once
+#include "hook_table.h"
+#include "../runtime/lifecycle.h"
+#include "../track/tracker.h"
+
+namespace cudaleak {
+
+namespace detail {
+// Depth of hook calls on this thread: a hook reached from inside another hook
+// (a driver that calls its own public entry points, the tracker's own lookups)
+// passes through untracked.
+inline __attribute__((tls_model("initial-exec"))) thread_local int t_hook_depth = 0;
+}  // namespace detail
+
+template <HookId id>
+class Hook {
+ public:
+  using Fn = typename HookTraits<id>::Fn;
+
+  Hook() : nested_(detail::t_hook_depth++ > 0) {
+    ensure_initialized();
+    note_cuda_seen();
+  }
+  ~Hook() { --detail::t_hook_depth; }
+  Hook(const Hook&) = delete;
+  Hook& operator=(const Hook&) = delete;
+
+  template <typename... Args>
+  CUresult real(Args... args) const {
+    auto fn = reinterpret_cast<Fn>(real_function(id));
+    if (!fn) return CUDA_ERROR_NOT_INITIALIZED;  // no driver loaded behind this exported symbol
+    return fn(args...);
+  }
+
+  bool tracking() const { return !nested_ && tracking_enabled(); }
+
+ private:
+  bool nested_;
+};
+
+inline uint64_t as_handle(const void* p) { return reinterpret_cast<uint64_t>(p); }
+
+}  // namespace cudaleak

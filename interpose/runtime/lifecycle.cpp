@@ -1,0 +1,99 @@
+#include "lifecycle.h"
+
+#include <pthread.h>
+
+#include <atomic>
+#include <cstdlib>
+
+#include "log.h"
+#include "reporter.h"
+#include "signals.h"
+#include "../hooks/dlsym_override.h"
+#include "../track/tracker.h"
+
+namespace cudaleak {
+
+namespace {
+
+enum class State : int { Uninitialized, Initializing, Enabled, Stopping, Disabled };
+std::atomic<State> g_state{State::Uninitialized};
+std::atomic<bool> g_cuda_seen{false};
+std::atomic<bool> g_failure_logged{false};
+// Built on first use: the library constructor can run before this file's
+// static initialisers, and hooks can run after static destructors.
+Options& mutable_options() {
+  static Options* o = new Options();
+  return *o;
+}
+
+void before_fork() { tracker::lock_all(); }
+void after_fork_parent() { tracker::unlock_all(); }
+void after_fork_child() {
+  tracker::unlock_all();
+  reset_after_fork_in_child();
+}
+
+void initialize() {
+  if (const char* text = std::getenv("CUDALEAK_OPTIONS")) {
+    for (const std::string& problem : parse_options(text, mutable_options()))
+      log_message("CUDALEAK_OPTIONS: %s (ignored; see `cudaleak run --help`)", problem.c_str());
+  }
+  real_dlsym();
+  signals::install();
+  pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+  if (mutable_options().verbose)
+    log_message("preloaded; options in effect:\n%s", describe_options(mutable_options()).c_str());
+}
+
+}  // namespace
+
+void ensure_initialized() {
+  State s = g_state.load(std::memory_order_acquire);
+  if (s != State::Uninitialized) return;
+  State expected = State::Uninitialized;
+  if (!g_state.compare_exchange_strong(expected, State::Initializing)) {
+    // Another thread initialises; hooks pass through until it is done.
+    return;
+  }
+  try {
+    initialize();
+    g_state.store(State::Enabled, std::memory_order_release);
+  } catch (...) {
+    g_state.store(State::Disabled, std::memory_order_release);
+    log_message("initialisation failed; CUDA calls pass through untracked");
+  }
+}
+
+bool tracking_enabled() { return g_state.load(std::memory_order_acquire) == State::Enabled; }
+const Options& options() { return mutable_options(); }
+
+void internal_failure(const char* what) {
+  g_state.store(State::Disabled, std::memory_order_release);
+  if (!g_failure_logged.exchange(true))
+    log_message("internal error while %s; tracking stopped, CUDA calls pass through untouched", what);
+}
+
+void note_cuda_seen() { g_cuda_seen.store(true, std::memory_order_relaxed); }
+bool cuda_seen() { return g_cuda_seen.load(std::memory_order_relaxed); }
+
+void reset_after_fork_in_child() {
+  tracker::reset_in_child();
+  signals::reset_in_child();
+  reset_reporter_in_child();
+}
+
+}  // namespace cudaleak
+
+__attribute__((constructor)) static void cudaleak_start() { cudaleak::ensure_initialized(); }
+
+// Runs after atexit handlers and after the destructors of every library loaded
+// after this one, so shutdown-time frees have happened. No CUDA calls here.
+__attribute__((destructor)) static void cudaleak_finish() {
+  using namespace cudaleak;
+  State expected = State::Enabled;
+  if (!g_state.compare_exchange_strong(expected, State::Stopping)) {
+    if (expected != State::Disabled) return;
+  }
+  write_report(Reason::Exit);
+  g_state.store(State::Disabled, std::memory_order_release);
+}

@@ -1,0 +1,54 @@
+// Live resources, sharded by handle so that threads allocating at once rarely
+// meet on a lock. Only bookkeeping runs under a shard lock: never a CUDA call,
+// never stack capture.
+#pragma once
+#include <functional>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "record.h"
+
+namespace cudaleak {
+
+class Registry {
+ public:
+  void insert(const Record& record);
+  // Removes and returns the record; false when it was never seen.
+  bool erase(Space space, uint64_t handle, Record* removed = nullptr);
+  // Reference counting for vmm handles. retain: false when unknown.
+  bool retain(Space space, uint64_t handle);
+  // Drops one reference; erases at zero. Returns false when unknown.
+  bool release_reference(Space space, uint64_t handle);
+  // Removes every record matching `pred`.
+  std::vector<Record> take_if(const std::function<bool(const Record&)>& pred);
+  std::vector<Record> snapshot() const;
+  void clear();
+  size_t size() const;
+
+  void lock_all();
+  void unlock_all();
+
+ private:
+  struct Key {
+    uint64_t handle;
+    Space space;
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    size_t operator()(const Key& k) const {
+      uint64_t h = (k.handle ^ (uint64_t(k.space) << 59)) * 0x9e3779b97f4a7c15ull;
+      return size_t(h ^ (h >> 29));
+    }
+  };
+  static constexpr size_t kShards = 64;
+  struct alignas(64) Shard {
+    mutable std::mutex mutex;
+    std::unordered_map<Key, Record, KeyHash> records;
+  };
+  Shard& shard(const Key& key) { return shards_[KeyHash{}(key) % kShards]; }
+
+  Shard shards_[kShards];
+};
+
+}  // namespace cudaleak

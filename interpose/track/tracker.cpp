@@ -1,0 +1,319 @@
+#include "tracker.h"
+
+#include <dlfcn.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <vector>
+
+#include "backtrace.h"
+#include "registry.h"
+#include "stack_depot.h"
+#include "../hooks/dlsym_override.h"
+#include "../runtime/lifecycle.h"
+#include "../runtime/signals.h"
+
+namespace cudaleak::tracker {
+
+namespace {
+
+// Process-lifetime state, never destroyed: hooks may run during exit, after
+// static destructors.
+struct State {
+  Registry registry;
+  StackDepot stacks;
+  std::atomic<uint64_t> sequence{0};
+  std::atomic<uint64_t> context_epoch{1};
+  uint64_t start_ns = 0;
+
+  std::mutex side_mutex;  // guards everything below
+  std::vector<std::pair<Record, const char*>> torn_down;
+  std::map<std::tuple<std::string, HookId, uint32_t>, report::RawNote> notes;
+  uint64_t notes_total = 0;
+  struct Primary {
+    uint64_t context = 0;
+    uint64_t retains = 0, releases = 0, resets = 0;
+    int64_t outstanding = 0;
+  };
+  std::map<int, Primary> primary;
+};
+
+uint64_t monotonic_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+}
+
+State& state() {
+  static State* s = [] {
+    auto* st = new State();
+    st->start_ns = monotonic_ns();
+    return st;
+  }();
+  return *s;
+}
+
+constexpr size_t kMaxDistinctNotes = 256;
+
+__attribute__((tls_model("initial-exec"))) thread_local uint32_t t_tid = 0;
+__attribute__((tls_model("initial-exec"))) thread_local uint64_t t_cached_context = 0;
+__attribute__((tls_model("initial-exec"))) thread_local int t_cached_device = -1;
+__attribute__((tls_model("initial-exec"))) thread_local uint64_t t_cached_epoch = 0;
+
+uint32_t thread_id() {
+  if (!t_tid) t_tid = uint32_t(syscall(SYS_gettid));
+  return t_tid;
+}
+
+// Driver functions the tracker itself needs, looked up through the real
+// cuGetProcAddress when we have it, else in the loaded driver.
+void* driver_function(const char* name, int version) {
+  if (auto gpa = reinterpret_cast<PFN_cuGetProcAddress_v12000>(real_function(HookId::cuGetProcAddress_v2))) {
+    void* fn = nullptr;
+    if (gpa(name, &fn, version, CU_GET_PROC_ADDRESS_DEFAULT, nullptr) == CUDA_SUCCESS && fn) return fn;
+  }
+  if (void* lib = dlopen("libcuda.so.1", RTLD_NOLOAD | RTLD_LAZY)) {
+    void* fn = real_dlsym() ? real_dlsym()(lib, name) : nullptr;
+    dlclose(lib);
+    return fn;
+  }
+  return nullptr;
+}
+
+template <typename Fn>
+Fn cached_driver_function(std::atomic<Fn>& slot, const char* name, int version) {
+  Fn fn = slot.load(std::memory_order_acquire);
+  if (!fn) {
+    fn = reinterpret_cast<Fn>(driver_function(name, version));
+    slot.store(fn, std::memory_order_release);
+  }
+  return fn;
+}
+
+uint32_t capture() {
+  uint64_t ips[kMaxStackDepth];
+  size_t n = capture_stack(ips, options().stack_depth);
+  return state().stacks.intern(ips, n);
+}
+
+class ErrnoKeeper {
+ public:
+  ErrnoKeeper() : saved_(errno) {}
+  ~ErrnoKeeper() { errno = saved_; }
+
+ private:
+  int saved_;
+};
+
+// Runs bookkeeping; any exception disables tracking instead of reaching the host.
+template <typename F>
+void guarded(const char* what, F&& body) {
+  ErrnoKeeper keep;
+  try {
+    body();
+  } catch (...) {
+    internal_failure(what);
+  }
+}
+
+void add_note(const char* type, HookId api, uint64_t handle, CUresult result) {
+  uint32_t stack = capture();
+  State& s = state();
+  std::lock_guard lock(s.side_mutex);
+  ++s.notes_total;
+  auto key = std::make_tuple(std::string(type), api, stack);
+  auto it = s.notes.find(key);
+  if (it != s.notes.end()) {
+    ++it->second.count;
+  } else if (s.notes.size() < kMaxDistinctNotes) {
+    s.notes.emplace(key, report::RawNote{type, hook_name(api), handle, int(result), stack, 1});
+  }
+}
+
+void tear_down(uint64_t context, const char* reason, bool green) {
+  State& s = state();
+  auto owned = s.registry.take_if([&](const Record& r) {
+    if (r.context != context) return false;
+    return green ? r.kind == Kind::Stream : kind_dies_with_context(r.kind);
+  });
+  s.context_epoch.fetch_add(1, std::memory_order_relaxed);
+  if (owned.empty()) return;
+  std::lock_guard lock(s.side_mutex);
+  for (const Record& r : owned) s.torn_down.emplace_back(r, reason);
+}
+
+}  // namespace
+
+Placement current_placement() {
+  static std::atomic<PFN_cuCtxGetCurrent_v4000> get_current{nullptr};
+  static std::atomic<PFN_cuCtxGetDevice_v2000> get_device{nullptr};
+  Placement p;
+  auto cur = cached_driver_function(get_current, "cuCtxGetCurrent", 4000);
+  CUcontext ctx = nullptr;
+  if (!cur || cur(&ctx) != CUDA_SUCCESS || !ctx) return p;
+  p.context = reinterpret_cast<uint64_t>(ctx);
+  uint64_t epoch = state().context_epoch.load(std::memory_order_relaxed);
+  if (t_cached_context == p.context && t_cached_epoch == epoch) {
+    p.device = t_cached_device;
+    return p;
+  }
+  CUdevice dev = -1;
+  if (auto get = cached_driver_function(get_device, "cuCtxGetDevice", 2000); get && get(&dev) == CUDA_SUCCESS)
+    p.device = dev;
+  t_cached_context = p.context;
+  t_cached_device = p.device;
+  t_cached_epoch = epoch;
+  return p;
+}
+
+void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes, Placement where, uint64_t stream) {
+  guarded("recording a resource", [&] {
+    signals::ensure_reporter_thread();
+    Record r;
+    r.stack_id = capture();  // outside every tracker lock
+    r.handle = handle;
+    r.bytes = bytes;
+    r.sequence = state().sequence.fetch_add(1, std::memory_order_relaxed) + 1;
+    r.time_ns = monotonic_ns() - state().start_ns;
+    r.context = where.context;
+    r.stream = stream;
+    r.thread = thread_id();
+    r.device = int16_t(where.device);
+    r.kind = kind;
+    r.space = space;
+    r.api = api;
+    state().registry.insert(r);
+  });
+}
+
+void released(HookId api, Space space, uint64_t handle, CUresult result) {
+  guarded("recording a release", [&] {
+    bool known = result == CUDA_SUCCESS ? state().registry.erase(space, handle) : false;
+    if (!known && (result == CUDA_SUCCESS || result == CUDA_ERROR_INVALID_VALUE ||
+                   result == CUDA_ERROR_INVALID_HANDLE || result == CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED))
+      add_note("unknown_release", api, handle, result);
+  });
+}
+
+void reference_added(Space space, uint64_t handle) {
+  guarded("recording a reference", [&] { state().registry.retain(space, handle); });
+}
+
+void reference_dropped(HookId api, Space space, uint64_t handle, CUresult result) {
+  guarded("recording a release", [&] {
+    if (result == CUDA_SUCCESS && state().registry.release_reference(space, handle)) return;
+    add_note("unknown_release", api, handle, result);
+  });
+}
+
+void context_destroyed(HookId api, Space space, uint64_t context, CUresult result, const char* reason) {
+  if (result != CUDA_SUCCESS) return released(api, space, context, result);
+  guarded("recording a context teardown", [&] {
+    if (!state().registry.erase(space, context)) add_note("unknown_release", api, context, result);
+    tear_down(context, reason, space == Space::GreenContext);
+  });
+}
+
+void primary_retained(int device, uint64_t context) {
+  guarded("recording a primary context", [&] {
+    signals::ensure_reporter_thread();
+    std::lock_guard lock(state().side_mutex);
+    auto& p = state().primary[device];
+    p.context = context;
+    ++p.retains;
+    ++p.outstanding;
+  });
+}
+
+void primary_released(int device) {
+  guarded("recording a primary context", [&] {
+    uint64_t dying = 0;
+    {
+      std::lock_guard lock(state().side_mutex);
+      auto& p = state().primary[device];
+      ++p.releases;
+      if (p.outstanding > 0 && --p.outstanding == 0) dying = p.context;
+    }
+    if (dying) tear_down(dying, "primary_context_release", false);
+  });
+}
+
+void primary_reset(int device) {
+  guarded("recording a primary context", [&] {
+    uint64_t ctx = 0;
+    {
+      std::lock_guard lock(state().side_mutex);
+      auto& p = state().primary[device];
+      ++p.resets;
+      p.outstanding = 0;
+      ctx = p.context;
+    }
+    if (ctx) tear_down(ctx, "primary_context_reset", false);
+  });
+}
+
+report::RawSnapshot snapshot() {
+  State& s = state();
+  report::RawSnapshot out;
+  auto convert = [](const Record& r, const char* released_by) {
+    report::RawResource x;
+    x.kind = r.kind;
+    x.handle = r.handle;
+    x.bytes = r.bytes;
+    x.sequence = r.sequence;
+    x.time_ns = r.time_ns;
+    x.context = r.context;
+    x.stream = r.stream;
+    x.stack_id = r.stack_id;
+    x.thread = r.thread;
+    x.device = r.device;
+    x.hook = hook_name(r.api);
+    x.released_by = released_by;
+    return x;
+  };
+  for (const Record& r : s.registry.snapshot()) out.resources.push_back(convert(r, nullptr));
+  std::lock_guard lock(s.side_mutex);
+  for (const auto& [r, reason] : s.torn_down) out.resources.push_back(convert(r, reason));
+  for (const auto& [key, note] : s.notes) out.notes.push_back(note);
+  out.notes_total = s.notes_total;
+  for (const auto& [device, p] : s.primary)
+    out.primary_contexts.push_back(report::PrimaryContext{device, p.retains, p.releases, p.resets, p.outstanding});
+  return out;
+}
+
+std::span<const uint64_t> stack(uint32_t id) { return state().stacks.get(id); }
+size_t live_count() { return state().registry.size(); }
+
+void lock_all() {
+  State& s = state();
+  s.side_mutex.lock();
+  s.stacks.mutex().lock();
+  s.registry.lock_all();
+}
+
+void unlock_all() {
+  State& s = state();
+  s.registry.unlock_all();
+  s.stacks.mutex().unlock();
+  s.side_mutex.unlock();
+}
+
+void reset_in_child() {
+  State& s = state();
+  s.registry.clear();
+  std::lock_guard lock(s.side_mutex);
+  s.torn_down.clear();
+  s.notes.clear();
+  s.notes_total = 0;
+  s.primary.clear();
+  s.sequence = 0;
+  t_tid = 0;
+}
+
+}  // namespace cudaleak::tracker

@@ -1,0 +1,47 @@
+// The narrow API that hooks call after the real CUDA call returned. Every
+// function here is bookkeeping only: it never calls into CUDA except to learn
+// the calling thread's current context, saves and restores errno, and turns
+// internal failures into pass-through.
+#pragma once
+#include <cstdint>
+#include <span>
+
+#include "record.h"
+#include "raw.h"
+
+namespace cudaleak::tracker {
+
+struct Placement {
+  uint64_t context = 0;
+  int device = -1;
+};
+
+// The calling thread's current context and its device.
+Placement current_placement();
+
+void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes, Placement where,
+             uint64_t stream = 0);
+// A successful or failed release; one of something never seen becomes a note.
+void released(HookId api, Space space, uint64_t handle, CUresult result);
+// cuMemRetainAllocationHandle / cuMemRelease on reference-counted vmm handles.
+void reference_added(Space space, uint64_t handle);
+void reference_dropped(HookId api, Space space, uint64_t handle, CUresult result);
+
+// A context went away; what it owned is moved to the torn-down list, which
+// reports as leaks marked with `reason`.
+void context_destroyed(HookId api, Space space, uint64_t context, CUresult result, const char* reason);
+void primary_retained(int device, uint64_t context);
+void primary_released(int device);
+void primary_reset(int device);
+
+report::RawSnapshot snapshot();
+std::span<const uint64_t> stack(uint32_t id);
+size_t live_count();
+
+// Fork safety: every tracker lock is held across fork(); the child then drops
+// all records it inherited.
+void lock_all();
+void unlock_all();
+void reset_in_child();
+
+}  // namespace cudaleak::tracker

@@ -1,0 +1,89 @@
+// cudaleak: the command-line tool. `cudaleak run` launches a program under
+// the preload library; `cudaleak options` lists every option.
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "options.h"
+#include "paths.h"
+#include "run_command.h"
+
+using namespace cudaleak;
+
+namespace {
+
+std::string flag_name(const std::string& key) {
+  std::string flag = "--";
+  for (char c : key) flag += c == '_' ? '-' : c;
+  return flag;
+}
+
+int print_option_table() {
+  std::printf("Options (cudaleak run --FLAG VALUE, or CUDALEAK_OPTIONS=key=value:key=value):\n\n");
+  for (const OptionInfo& o : option_table())
+    std::printf("  %-18s %-22s %-7s default %s\n      %s\n", o.key, flag_name(o.key).c_str(), o.type,
+                o.default_value, o.help);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  spdlog::set_pattern("%v");
+  CLI::App app{"cudaleak: find CUDA resources a program never released"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("cudaleak ") + CUDALEAK_VERSION);
+
+  CLI::App* run = app.add_subcommand("run", "Run PROGRAM under cudaleak: cudaleak run [options] -- PROGRAM [ARGS...]");
+  cli::RunSettings settings;
+  run->add_flag("--simulated-gpu", settings.simulated_gpu,
+                "Run against the simulated CUDA driver and runtime (no GPU needed)");
+  run->add_option("--simulated-gpu-memory", settings.simulated_memory,
+                  "Device memory of the simulated GPU, e.g. 512MiB (allocations past it fail)");
+  // One flag per preload option, from the shared table: -o/--output, --stack-depth, ...
+  std::vector<std::pair<const OptionInfo*, std::string>> values;
+  values.reserve(option_table().size());
+  for (const OptionInfo& o : option_table()) {
+    values.emplace_back(&o, "");
+    std::string names = flag_name(o.key);
+    if (std::string(o.key) == "output") names = "-o," + names;
+    run->add_option(names, values.back().second, o.help)->type_name(o.type);
+  }
+  std::vector<std::string> raw_options;
+  run->add_option("--option", raw_options, "Any option as key=value (repeatable)");
+  run->add_option("command", settings.command, "PROGRAM [ARGS...]")->required();
+  run->positionals_at_end();
+
+  app.add_subcommand("options", "List every option with its default")->callback([] { std::exit(print_option_table()); });
+
+  CLI11_PARSE(app, argc, argv);
+
+  if (run->parsed()) {
+    Options check;
+    std::vector<std::string> problems;
+    auto add = [&](const std::string& key, const std::string& value) {
+      std::string problem = set_option(check, key, value);
+      if (!problem.empty()) problems.push_back(problem);
+      settings.options.emplace_back(key, value);
+    };
+    for (const auto& [info, value] : values)
+      if (!value.empty()) add(info->key, value);
+    for (const std::string& kv : raw_options) {
+      auto eq = kv.find('=');
+      if (eq == std::string::npos) problems.push_back("--option expects key=value, got '" + kv + "'");
+      else add(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    for (const std::string& p : problems) spdlog::error("cudaleak: {}", p);
+    if (!problems.empty()) return 2;
+    settings.library_path = cli::preload_library_path();
+    settings.simcuda_dir = cli::simcuda_directory();
+    if (access(settings.library_path.c_str(), R_OK) != 0) {
+      spdlog::error("cudaleak: preload library not found at {} (set CUDALEAK_LIBRARY)", settings.library_path);
+      return 2;
+    }
+    return cli::run_program(settings);
+  }
+  return 0;
+}

@@ -1,0 +1,10 @@
+// Where the launcher finds what it preloads: beside itself, as laid out by the
+// build (build/bin/cudaleak, build/lib/libcudaleak.so, build/lib/simcuda/).
+#pragma once
+#include <string>
+
+namespace cudaleak::cli {
+std::string self_directory();
+std::string preload_library_path();
+std::string simcuda_directory();
+}  // namespace cudaleak::cli

@@ -1,0 +1,122 @@
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <tuple>
+#include <unordered_map>
+
+#include "raw.h"
+
+namespace cudaleak::report {
+
+namespace {
+
+bool is_api_name(const std::string& function) {
+  // cudaMalloc, cuMemAlloc_v2, cublasCreate_v2, cudnnCreate, cusparseCreate, ncclCommInitRank
+  static const std::regex api("^(cu[a-z]*|nccl)[A-Z][A-Za-z0-9_]*$");
+  return std::regex_match(function, api);
+}
+
+bool in_cuda_library(const std::string& module) {
+  auto slash = module.rfind('/');
+  std::string base = slash == std::string::npos ? module : module.substr(slash + 1);
+  return base.rfind("libcu", 0) == 0 || base.rfind("libnccl", 0) == 0 || base.rfind("libnv", 0) == 0;
+}
+
+std::string plain_name(const std::string& function) {
+  auto paren = function.find('(');
+  return paren == std::string::npos ? function : function.substr(0, paren);
+}
+
+class FrameCache {
+ public:
+  FrameCache(FrameResolver* resolver) : resolver_(resolver) {}
+  std::vector<Frame> frames(std::span<const uint64_t> ips) {
+    std::vector<Frame> out;
+    out.reserve(ips.size());
+    for (size_t i = 0; i < ips.size(); ++i) {
+      auto key = std::make_pair(ips[i], i > 0);
+      auto it = cache_.find(key);
+      if (it == cache_.end()) {
+        Frame f = resolver_ ? resolver_->resolve(ips[i], i > 0) : Frame{};
+        f.ip = ips[i];
+        it = cache_.emplace(key, std::move(f)).first;
+      }
+      out.push_back(it->second);
+    }
+    return out;
+  }
+
+ private:
+  FrameResolver* resolver_;
+  std::map<std::pair<uint64_t, bool>, Frame> cache_;
+};
+
+using GroupKey = std::tuple<Kind, uint32_t, int, std::string>;
+
+}  // namespace
+
+std::string outermost_api(const std::vector<Frame>& stack, const std::string& hook) {
+  std::string api;
+  for (const Frame& frame : stack) {
+    std::string name = plain_name(frame.function);
+    if (is_api_name(name)) {
+      api = name;
+    } else if (!api.empty() && !in_cuda_library(frame.module)) {
+      break;  // first frame of the program after the API block
+    }
+  }
+  return api.empty() ? hook : api;
+}
+
+Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, FrameResolver* resolver,
+                    const BuildOptions& options) {
+  Report report;
+  FrameCache cache(resolver);
+
+  // One group per (kind, stack, device, teardown reason), members in creation order.
+  std::map<GroupKey, std::vector<const RawResource*>> groups;
+  for (const RawResource& r : snapshot.resources)
+    groups[GroupKey{r.kind, r.stack_id, r.device, r.released_by ? r.released_by : ""}].push_back(&r);
+
+  for (auto& [key, members] : groups) {
+    std::sort(members.begin(), members.end(),
+              [](const RawResource* a, const RawResource* b) { return a->sequence < b->sequence; });
+    LeakGroup g;
+    g.kind = std::string(kind_name(std::get<0>(key)));
+    g.device = std::get<2>(key);
+    g.released_by = std::get<3>(key);
+    g.stack = cache.frames(stacks(std::get<1>(key)));
+    g.api = outermost_api(g.stack, members.front()->hook);
+    for (const RawResource* r : members) {
+      g.bytes += r->bytes;
+      ++g.count;
+      if (options.max_allocations == 0 || g.allocations.size() < options.max_allocations)
+        g.allocations.push_back(
+            Allocation{r->handle, r->bytes, r->thread, r->sequence, r->time_ns, r->context, r->stream});
+    }
+    auto& total = report.summary.by_kind[g.kind];
+    total.bytes += g.bytes;
+    total.count += g.count;
+    // Reservations and mappings describe address space over vmm memory: their
+    // bytes are listed per kind but not added again to the total.
+    if (kind_holds_memory(std::get<0>(key))) report.summary.leaked_bytes += g.bytes;
+    report.summary.leaked_count += g.count;
+    report.leaks.push_back(std::move(g));
+  }
+  // Biggest first; resources without bytes (streams, events) by count.
+  std::stable_sort(report.leaks.begin(), report.leaks.end(), [](const LeakGroup& a, const LeakGroup& b) {
+    return std::tie(a.bytes, a.count) > std::tie(b.bytes, b.count);
+  });
+
+  for (const RawNote& n : snapshot.notes) {
+    Note note{n.type, "", n.handle, n.result, n.count, cache.frames(stacks(n.stack_id))};
+    note.api = outermost_api(note.stack, n.hook);
+    report.notes.push_back(std::move(note));
+  }
+  report.notes_total = snapshot.notes_total;
+  report.primary_contexts = snapshot.primary_contexts;
+  report.symbolized = resolver != nullptr;
+  return report;
+}
+
+}  // namespace cudaleak::report

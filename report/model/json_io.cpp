@@ -1,0 +1,159 @@
+#include "json_io.h"
+
+#include <nlohmann/json.hpp>
+
+namespace cudaleak::report {
+
+using nlohmann::json;
+
+// Addresses are written as hex strings: JSON numbers lose precision past 2^53
+// in most readers, and hex is what people compare with debuggers.
+namespace {
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+uint64_t unhex(const json& j) {
+  if (j.is_number_unsigned()) return j.get<uint64_t>();
+  return std::stoull(j.get<std::string>(), nullptr, 16);
+}
+}  // namespace
+
+void to_json(json& j, const Frame& f) {
+  j = json{{"ip", hex(f.ip)}, {"module", f.module}};
+  if (!f.function.empty()) j["function"] = f.function;
+  if (!f.file.empty()) j["file"] = f.file;
+  if (f.line > 0) j["line"] = f.line;
+}
+void from_json(const json& j, Frame& f) {
+  f.ip = unhex(j.at("ip"));
+  f.module = j.value("module", "");
+  f.function = j.value("function", "");
+  f.file = j.value("file", "");
+  f.line = j.value("line", 0);
+}
+
+void to_json(json& j, const Allocation& a) {
+  j = json{{"address", hex(a.address)}, {"bytes", a.bytes},  {"thread", a.thread}, {"sequence", a.sequence},
+           {"time_ns", a.time_ns},      {"context", hex(a.context)}};
+  if (a.stream) j["stream"] = hex(a.stream);
+}
+void from_json(const json& j, Allocation& a) {
+  a.address = unhex(j.at("address"));
+  a.bytes = j.at("bytes").get<uint64_t>();
+  a.thread = j.value("thread", 0u);
+  a.sequence = j.value("sequence", uint64_t(0));
+  a.time_ns = j.value("time_ns", uint64_t(0));
+  a.context = j.contains("context") ? unhex(j["context"]) : 0;
+  a.stream = j.contains("stream") ? unhex(j["stream"]) : 0;
+}
+
+void to_json(json& j, const LeakGroup& g) {
+  j = json{{"kind", g.kind},   {"api", g.api},       {"bytes", g.bytes},
+           {"count", g.count}, {"device", g.device}, {"stack", g.stack},
+           {"allocations", g.allocations}};
+  if (!g.released_by.empty()) j["released_by"] = g.released_by;
+}
+void from_json(const json& j, LeakGroup& g) {
+  g.kind = j.at("kind").get<std::string>();
+  g.api = j.value("api", "");
+  g.bytes = j.at("bytes").get<uint64_t>();
+  g.count = j.at("count").get<uint64_t>();
+  g.device = j.value("device", -1);
+  g.released_by = j.value("released_by", "");
+  g.stack = j.value("stack", std::vector<Frame>{});
+  g.allocations = j.value("allocations", std::vector<Allocation>{});
+}
+
+void to_json(json& j, const Module& m) { j = json{{"path", m.path}, {"base", hex(m.base)}, {"build_id", m.build_id}}; }
+void from_json(const json& j, Module& m) {
+  m.path = j.at("path").get<std::string>();
+  m.base = unhex(j.at("base"));
+  m.build_id = j.value("build_id", "");
+}
+
+void to_json(json& j, const Note& n) {
+  j = json{{"type", n.type},     {"api", n.api},     {"handle", hex(n.handle)},
+           {"result", n.result}, {"count", n.count}, {"stack", n.stack}};
+}
+void from_json(const json& j, Note& n) {
+  n.type = j.at("type").get<std::string>();
+  n.api = j.value("api", "");
+  n.handle = unhex(j.at("handle"));
+  n.result = j.value("result", 0);
+  n.count = j.value("count", uint64_t(1));
+  n.stack = j.value("stack", std::vector<Frame>{});
+}
+
+void to_json(json& j, const PrimaryContext& p) {
+  j = json{{"device", p.device}, {"retains", p.retains}, {"releases", p.releases},
+           {"resets", p.resets}, {"outstanding", p.outstanding}};
+}
+void from_json(const json& j, PrimaryContext& p) {
+  p.device = j.at("device").get<int>();
+  p.retains = j.value("retains", uint64_t(0));
+  p.releases = j.value("releases", uint64_t(0));
+  p.resets = j.value("resets", uint64_t(0));
+  p.outstanding = j.value("outstanding", int64_t(0));
+}
+
+std::string to_json(const Report& r, int indent) {
+  json by_kind = json::object();
+  for (const auto& [kind, total] : r.summary.by_kind) by_kind[kind] = json{{"bytes", total.bytes}, {"count", total.count}};
+  json j{{"format", r.format},
+         {"format_version", r.format_version},
+         {"tool_version", r.tool_version},
+         {"reason", r.reason},
+         {"timestamp", r.timestamp},
+         {"symbolized", r.symbolized},
+         {"process", {{"pid", r.process.pid}, {"ppid", r.process.ppid}, {"exe", r.process.exe}, {"argv", r.process.argv}}},
+         {"summary", {{"leaked_bytes", r.summary.leaked_bytes}, {"leaked_count", r.summary.leaked_count}, {"by_kind", by_kind}}},
+         {"leaks", r.leaks},
+         {"notes", r.notes},
+         {"notes_total", r.notes_total},
+         {"primary_contexts", r.primary_contexts},
+         {"modules", r.modules}};
+  return j.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+Report from_json(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw FormatError(std::string("not valid JSON (truncated or corrupt?): ") + e.what());
+  }
+  if (!j.is_object() || j.value("format", "") != kFormatName) throw FormatError("not a cudaleak report");
+  int version = j.value("format_version", 0);
+  if (version < 1) throw FormatError("report has no valid format_version");
+  if (version > kFormatVersion)
+    throw FormatError("report format version " + std::to_string(version) + " is newer than this cudaleak reads (" +
+                      std::to_string(kFormatVersion) + "); use a newer cudaleak");
+  try {
+    Report r;
+    r.format_version = version;
+    r.tool_version = j.value("tool_version", "");
+    r.reason = j.at("reason").get<std::string>();
+    r.timestamp = j.value("timestamp", int64_t(0));
+    r.symbolized = j.value("symbolized", false);
+    const json& p = j.at("process");
+    r.process = Process{p.at("pid").get<int>(), p.value("ppid", 0), p.value("exe", ""),
+                        p.value("argv", std::vector<std::string>{})};
+    const json& s = j.at("summary");
+    r.summary.leaked_bytes = s.at("leaked_bytes").get<uint64_t>();
+    r.summary.leaked_count = s.at("leaked_count").get<uint64_t>();
+    for (const auto& [kind, total] : s.at("by_kind").items())
+      r.summary.by_kind[kind] = KindTotal{total.at("bytes").get<uint64_t>(), total.at("count").get<uint64_t>()};
+    r.leaks = j.at("leaks").get<std::vector<LeakGroup>>();
+    r.notes = j.value("notes", std::vector<Note>{});
+    r.notes_total = j.value("notes_total", uint64_t(r.notes.size()));
+    r.primary_contexts = j.value("primary_contexts", std::vector<PrimaryContext>{});
+    r.modules = j.value("modules", std::vector<Module>{});
+    return r;
+  } catch (const json::exception& e) {
+    throw FormatError(std::string("malformed report: ") + e.what());
+  }
+}
+
+}  // namespace cudaleak::report

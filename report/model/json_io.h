@@ -1,0 +1,22 @@
+// JSON form of the report (docs/report-format.md). Writing and reading share
+// one field list so that they cannot drift apart.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+#include "report.h"
+
+namespace cudaleak::report {
+
+std::string to_json(const Report& report, int indent = 1);
+
+class FormatError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Parses a report; throws FormatError with a one-line reason for anything that
+// is not a cudaleak report of a version this build understands.
+Report from_json(const std::string& text);
+
+}  // namespace cudaleak::report

@@ -1,0 +1,41 @@
+#include "kinds.h"
+
+#include <array>
+
+namespace cudaleak {
+
+namespace {
+constexpr std::array<std::string_view, kKindCount> kNames = {
+    "device", "pinned", "registered", "managed", "async",  "pool",  "vmm",
+    "va_reservation", "mapping", "array", "context", "stream", "event"};
+}
+
+std::string_view kind_name(Kind kind) { return kNames[static_cast<size_t>(kind)]; }
+
+std::optional<Kind> kind_from_name(std::string_view name) {
+  for (size_t i = 0; i < kNames.size(); ++i)
+    if (kNames[i] == name) return static_cast<Kind>(i);
+  return std::nullopt;
+}
+
+bool kind_holds_memory(Kind kind) {
+  switch (kind) {
+    case Kind::Device: case Kind::Pinned: case Kind::Registered: case Kind::Managed:
+    case Kind::Async: case Kind::Vmm: case Kind::Array:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool kind_dies_with_context(Kind kind) {
+  switch (kind) {
+    case Kind::Device: case Kind::Pinned: case Kind::Registered: case Kind::Managed:
+    case Kind::Array: case Kind::Stream: case Kind::Event:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace cudaleak

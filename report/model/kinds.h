@@ -1,0 +1,37 @@
+// Resource kinds. Their names are part of the report format (docs/report-format.md).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace cudaleak {
+
+enum class Kind : uint8_t {
+  Device,         // cuMemAlloc_v2, cuMemAllocPitch_v2
+  Pinned,         // cuMemAllocHost_v2, cuMemHostAlloc
+  Registered,     // cuMemHostRegister(_v2)
+  Managed,        // cuMemAllocManaged
+  Async,          // cuMemAllocAsync, cuMemAllocFromPoolAsync (+_ptsz)
+  Pool,           // cuMemPoolCreate
+  Vmm,            // cuMemCreate (refcounted by cuMemRetainAllocationHandle)
+  VaReservation,  // cuMemAddressReserve
+  Mapping,        // cuMemMap
+  Array,          // cuArrayCreate_v2, cuArray3DCreate_v2, cuMipmappedArrayCreate
+  Context,        // cuCtxCreate (v1-v4), cuGreenCtxCreate
+  Stream,         // cuStreamCreate, cuStreamCreateWithPriority, cuGreenCtxStreamCreate
+  Event,          // cuEventCreate
+};
+inline constexpr int kKindCount = 13;
+
+std::string_view kind_name(Kind kind);
+std::optional<Kind> kind_from_name(std::string_view name);
+
+// Kinds that hold memory (their bytes count towards leaked_bytes).
+bool kind_holds_memory(Kind kind);
+
+// Kinds that the driver releases together with their context (cuCtxDestroy,
+// primary context reset). Memory from cuMemCreate and the stream-ordered
+// allocator is not bound to a context and survives it (cuda.h, cuCtxDestroy).
+bool kind_dies_with_context(Kind kind);
+
+}  // namespace cudaleak

@@ -1,0 +1,72 @@
+// What the tracker hands to the report builder: resources as recorded, with
+// stacks as interned ids. Grouping, API attribution and symbolization happen in
+// the builder, so that policy lives in one place and is testable without a GPU.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kinds.h"
+#include "report.h"
+
+namespace cudaleak::report {
+
+struct RawResource {
+  Kind kind;
+  uint64_t handle = 0;
+  uint64_t bytes = 0;
+  uint64_t sequence = 0;
+  uint64_t time_ns = 0;
+  uint64_t context = 0;
+  uint64_t stream = 0;
+  uint32_t stack_id = 0;
+  uint32_t thread = 0;
+  int device = -1;
+  const char* hook = "";          // driver entry point that created it
+  const char* released_by = nullptr;  // set when its context was torn down
+};
+
+struct RawNote {
+  std::string type;
+  const char* hook = "";
+  uint64_t handle = 0;
+  int result = 0;
+  uint32_t stack_id = 0;
+  uint64_t count = 1;
+};
+
+struct RawSnapshot {
+  std::vector<RawResource> resources;
+  std::vector<RawNote> notes;
+  uint64_t notes_total = 0;
+  std::vector<PrimaryContext> primary_contexts;
+};
+
+// Raw instruction pointers of an interned stack, innermost first.
+using StackLookup = std::function<std::span<const uint64_t>(uint32_t stack_id)>;
+
+class FrameResolver {
+ public:
+  virtual ~FrameResolver() = default;
+  // return_address: ip is a return address (every frame but the innermost), so
+  // the call instruction is at ip - 1.
+  virtual Frame resolve(uint64_t ip, bool return_address) = 0;
+};
+
+struct BuildOptions {
+  size_t max_allocations = 16;  // 0 = all
+};
+
+Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, FrameResolver* resolver,
+                    const BuildOptions& options);
+
+// The outermost frame of the CUDA API block nearest to the allocation: walking
+// outwards from the innermost frame, the last frame named like a public CUDA
+// API (cudaMalloc, cuMemAlloc_v2, cublasCreate_v2, ncclCommInitRank...) before
+// the first frame that is neither such an API nor inside a CUDA library.
+// Falls back to `hook` (the driver entry point) when no frame is named.
+std::string outermost_api(const std::vector<Frame>& stack, const std::string& hook);
+
+}  // namespace cudaleak::report

@@ -1,0 +1,102 @@
+// The report model: one schema shared by the writer in the preload library,
+// the text and JSON renderers, and the readers of later tools. Field names and
+// meaning are documented in docs/report-format.md.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace cudaleak::report {
+
+inline constexpr const char* kFormatName = "cudaleak-report";
+inline constexpr int kFormatVersion = 1;
+
+struct Frame {
+  uint64_t ip = 0;
+  std::string module;    // path of the object the ip belongs to
+  std::string function;  // demangled; empty when unknown
+  std::string file;      // source file where debug info exists
+  int line = 0;
+};
+
+struct Allocation {
+  uint64_t address = 0;  // device/host address or handle
+  uint64_t bytes = 0;
+  uint32_t thread = 0;   // kernel thread id of the creating thread
+  uint64_t sequence = 0; // order of creation across the process, from 1
+  uint64_t time_ns = 0;  // since the tracker started
+  uint64_t context = 0;
+  uint64_t stream = 0;
+};
+
+struct LeakGroup {
+  std::string kind;
+  std::string api;  // outermost CUDA API the program called
+  uint64_t bytes = 0;
+  uint64_t count = 0;
+  int device = -1;
+  std::string released_by;  // "" when still alive; else what tore it down
+  std::vector<Frame> stack;
+  std::vector<Allocation> allocations;  // capped by max_allocations
+};
+
+struct KindTotal {
+  uint64_t bytes = 0;
+  uint64_t count = 0;
+};
+
+struct Summary {
+  uint64_t leaked_bytes = 0;
+  uint64_t leaked_count = 0;
+  std::map<std::string, KindTotal> by_kind;
+};
+
+struct Module {
+  std::string path;
+  uint64_t base = 0;
+  std::string build_id;  // hex, empty when the object has none
+};
+
+struct Process {
+  int pid = 0;
+  int ppid = 0;
+  std::string exe;
+  std::vector<std::string> argv;
+};
+
+// A call that released something the tracker never saw, or failed to release.
+struct Note {
+  std::string type;  // "unknown_release"
+  std::string api;
+  uint64_t handle = 0;
+  int result = 0;    // CUresult of the real call
+  uint64_t count = 0;
+  std::vector<Frame> stack;
+};
+
+struct PrimaryContext {
+  int device = 0;
+  uint64_t retains = 0;
+  uint64_t releases = 0;
+  uint64_t resets = 0;
+  int64_t outstanding = 0;
+};
+
+struct Report {
+  std::string format = kFormatName;
+  int format_version = kFormatVersion;
+  std::string tool_version;
+  std::string reason;  // "exit" | "signal" | "crash"
+  int64_t timestamp = 0;  // seconds since the epoch when written
+  Process process;
+  Summary summary;
+  std::vector<LeakGroup> leaks;
+  std::vector<Module> modules;
+  std::vector<Note> notes;
+  uint64_t notes_total = 0;
+  std::vector<PrimaryContext> primary_contexts;
+  bool symbolized = false;
+};
+
+}  // namespace cudaleak::report

@@ -1,0 +1,89 @@
+#include "text_summary.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+namespace cudaleak::report {
+
+std::string format_bytes(uint64_t bytes) {
+  static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = double(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 4) v /= 1024, ++u;
+  char buf[32];
+  if (u == 0) std::snprintf(buf, sizeof buf, "%" PRIu64 " B", bytes);
+  else std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
+  return buf;
+}
+
+namespace {
+
+std::string basename(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+void append_frame(std::string& out, size_t index, const Frame& f) {
+  char head[64];
+  std::snprintf(head, sizeof head, "    #%zu 0x%" PRIx64 " in ", index, f.ip);
+  out += head;
+  out += f.function.empty() ? "??" : f.function;
+  if (!f.file.empty()) out += " " + f.file + (f.line > 0 ? ":" + std::to_string(f.line) : "");
+  if (!f.module.empty()) out += " (" + basename(f.module) + ")";
+  out += "\n";
+}
+
+std::string group_headline(const LeakGroup& g) {
+  std::string s = g.kind == "context" || g.kind == "stream" || g.kind == "event" || g.kind == "pool" ||
+                          g.kind == "va_reservation" || g.kind == "mapping"
+                      ? std::to_string(g.count) + " " + g.kind + (g.count == 1 ? "" : "s") + " never destroyed"
+                      : format_bytes(g.bytes) + " of " + g.kind + " memory in " + std::to_string(g.count) +
+                            (g.count == 1 ? " allocation" : " allocations") + " never freed";
+  s += ", created by " + g.api;
+  if (g.device >= 0) s += " on device " + std::to_string(g.device);
+  if (!g.released_by.empty()) s += " (still alive when released by " + g.released_by + ")";
+  return s;
+}
+
+}  // namespace
+
+std::string render_text(const Report& r, const TextOptions& options) {
+  std::string out;
+  const std::string prefix = "==" + std::to_string(r.process.pid) + "==cudaleak: ";
+  if (r.leaks.empty()) {
+    out += prefix + "no CUDA resources leaked\n";
+  } else {
+    out += prefix + "detected CUDA resource leaks (" + r.reason + ")\n";
+    size_t shown = 0;
+    for (const LeakGroup& g : r.leaks) {
+      if (options.max_groups && shown == options.max_groups) {
+        out += "\n... " + std::to_string(r.leaks.size() - shown) + " more leak groups in the report\n";
+        break;
+      }
+      out += "\n" + group_headline(g) + ":\n";
+      for (size_t i = 0; i < g.stack.size() && i < options.max_frames; ++i) append_frame(out, i, g.stack[i]);
+      if (g.stack.empty()) out += "    <no stack>\n";
+      ++shown;
+    }
+  }
+  if (r.notes_total) out += "\n" + prefix + std::to_string(r.notes_total) + " release calls of resources it never saw (see notes in the report)\n";
+
+  out += "\nSUMMARY: cudaleak: " + format_bytes(r.summary.leaked_bytes) + " leaked in " +
+         std::to_string(r.summary.leaked_count) + (r.summary.leaked_count == 1 ? " resource" : " resources");
+  if (!r.summary.by_kind.empty()) {
+    out += " (";
+    bool first = true;
+    for (const auto& [kind, t] : r.summary.by_kind) {
+      out += (first ? "" : ", ") + kind + ": " + std::to_string(t.count);
+      if (t.bytes) out += " / " + format_bytes(t.bytes);
+      first = false;
+    }
+    out += ")";
+  }
+  out += ".";
+  if (!options.report_path.empty()) out += " Report: " + options.report_path;
+  out += "\n";
+  return out;
+}
+
+}  // namespace cudaleak::report

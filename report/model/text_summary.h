@@ -1,0 +1,19 @@
+// LeakSanitizer-style text rendering of a report: leak groups biggest first,
+// each with its stack, and one SUMMARY line.
+#pragma once
+#include <string>
+
+#include "report.h"
+
+namespace cudaleak::report {
+
+struct TextOptions {
+  size_t max_groups = 10;   // 0 = all
+  size_t max_frames = 16;   // per stack
+  std::string report_path;  // named in the SUMMARY line when set
+};
+
+std::string render_text(const Report& report, const TextOptions& options);
+std::string format_bytes(uint64_t bytes);
+
+}  // namespace cudaleak::report

@@ -1,0 +1,28 @@
+#include "bundled_library.h"
+
+#include <dlfcn.h>
+
+#include <string>
+
+namespace cudaleak::symbols {
+
+namespace {
+std::string own_directory() {
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void*>(&own_directory), &info) || !info.dli_fname) return ".";
+  std::string path = info.dli_fname;
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+}  // namespace
+
+void* open_private_library(const char* soname, std::initializer_list<const char*> dependencies) {
+  if (void* h = dlopen(soname, RTLD_NOW | RTLD_LOCAL)) return h;
+  std::string dir = own_directory() + "/cudaleak-deps/";
+  for (const char* dep : dependencies) {
+    if (!dlopen(dep, RTLD_NOW | RTLD_LOCAL)) dlopen((dir + dep).c_str(), RTLD_NOW | RTLD_LOCAL);
+  }
+  return dlopen((dir + soname).c_str(), RTLD_NOW | RTLD_LOCAL);
+}
+
+}  // namespace cudaleak::symbols

@@ -1,0 +1,43 @@
+#include "libdw_loader.h"
+
+#include <dlfcn.h>
+
+#include <mutex>
+#include "bundled_library.h"
+
+namespace cudaleak::symbols {
+
+namespace {
+
+void* open_libdw() {
+  return open_private_library("libdw.so.1",
+                              {"libz.so.1", "liblzma.so.5", "libbz2.so.1.0", "libzstd.so.1", "libelf.so.1"});
+}
+
+template <typename Fn>
+bool bind(void* handle, const char* name, Fn& slot) {
+  slot = reinterpret_cast<Fn>(dlsym(handle, name));
+  return slot != nullptr;
+}
+
+}  // namespace
+
+const Libdw* load_libdw() {
+  static Libdw table;
+  static const Libdw* loaded = [] () -> const Libdw* {
+    void* h = open_libdw();
+    if (!h) return nullptr;
+    bool ok = bind(h, "dwfl_begin", table.begin) && bind(h, "dwfl_end", table.end) &&
+              bind(h, "dwfl_linux_proc_report", table.linux_proc_report) &&
+              bind(h, "dwfl_report_end", table.report_end) && bind(h, "dwfl_addrmodule", table.addrmodule) &&
+              bind(h, "dwfl_module_info", table.module_info) &&
+              bind(h, "dwfl_module_addrinfo", table.module_addrinfo) &&
+              bind(h, "dwfl_module_getsrc", table.module_getsrc) && bind(h, "dwfl_lineinfo", table.lineinfo) &&
+              bind(h, "dwfl_linux_proc_find_elf", table.linux_proc_find_elf) &&
+              bind(h, "dwfl_standard_find_debuginfo", table.standard_find_debuginfo);
+    return ok ? &table : nullptr;
+  }();
+  return loaded;
+}
+
+}  // namespace cudaleak::symbols

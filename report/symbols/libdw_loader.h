@@ -1,0 +1,27 @@
+// elfutils libdw, loaded on demand with dlopen(RTLD_LOCAL) when a report is
+// symbolized: libdw.a cannot be linked into a shared object (its TLS is not
+// PIC), and loading it only at report time keeps it out of the host's symbol
+// scope (see bundled_library.h).
+#pragma once
+#include <elfutils/libdwfl.h>
+
+namespace cudaleak::symbols {
+
+struct Libdw {
+  decltype(&dwfl_begin) begin;
+  decltype(&dwfl_end) end;
+  decltype(&dwfl_linux_proc_report) linux_proc_report;
+  decltype(&dwfl_report_end) report_end;
+  decltype(&dwfl_addrmodule) addrmodule;
+  decltype(&dwfl_module_info) module_info;
+  decltype(&dwfl_module_addrinfo) module_addrinfo;
+  decltype(&dwfl_module_getsrc) module_getsrc;
+  decltype(&dwfl_lineinfo) lineinfo;
+  decltype(&dwfl_linux_proc_find_elf) linux_proc_find_elf;
+  decltype(&dwfl_standard_find_debuginfo) standard_find_debuginfo;
+};
+
+// nullptr when libdw cannot be loaded; symbolization then falls back to dladdr.
+const Libdw* load_libdw();
+
+}  // namespace cudaleak::symbols

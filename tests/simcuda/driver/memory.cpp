@@ -1,0 +1,215 @@
+// Memory entry points of the simulated driver: device, pitched, pinned,
+// registered, managed, arrays, and the stream-ordered allocator with pools.
+#include <algorithm>
+#include <cstdlib>
+
+#include "sim_cuda.h"
+#include "sim_state.h"
+
+using namespace simcuda;
+
+namespace {
+
+// Device-bound allocation in the current context, as cuMemAlloc does.
+CUresult device_alloc(State& sim, CUdeviceptr* dptr, size_t bytes, bool context_bound) {
+  if (!dptr || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext ctx = current_context();
+  if (!ctx) return CUDA_ERROR_INVALID_CONTEXT;
+  void* p = nullptr;
+  CUresult r = sim.allocate(device_of(ctx), bytes, context_bound ? ctx : nullptr, true, &p);
+  if (r == CUDA_SUCCESS) *dptr = CUdeviceptr(p);
+  return r;
+}
+
+CUresult host_alloc(State& sim, void** pp, size_t bytes) {
+  if (!pp) return CUDA_ERROR_INVALID_VALUE;
+  if (!current_context()) return CUDA_ERROR_INVALID_CONTEXT;
+  return sim.allocate(-1, bytes, current_context(), false, pp);
+}
+
+size_t format_bytes(CUarray_format format) {
+  switch (format) {
+    case CU_AD_FORMAT_UNSIGNED_INT8: case CU_AD_FORMAT_SIGNED_INT8: return 1;
+    case CU_AD_FORMAT_UNSIGNED_INT16: case CU_AD_FORMAT_SIGNED_INT16: case CU_AD_FORMAT_HALF: return 2;
+    default: return 4;
+  }
+}
+
+CUresult array_create(State& sim, Object type, void** handle, size_t bytes) {
+  if (!handle) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext ctx = current_context();
+  if (!ctx) return CUDA_ERROR_INVALID_CONTEXT;
+  std::lock_guard lock(sim.mutex);
+  auto& device = sim.devices[size_t(device_of(ctx))];
+  if (bytes > sim.config.memory_per_device - device.used) return CUDA_ERROR_OUT_OF_MEMORY;
+  device.used += bytes;
+  *handle = new_handle(type, device_of(ctx), ctx, bytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult array_destroy(State& sim, void* handle, Object type) {
+  if (!valid(handle, type)) return CUDA_ERROR_INVALID_HANDLE;
+  std::lock_guard lock(sim.mutex);
+  auto* h = static_cast<Handle*>(handle);
+  sim.devices[size_t(h->device)].used -= h->bytes;
+  h->alive = false;
+  return CUDA_SUCCESS;
+}
+
+CUresult alloc_async(State& sim, CUdeviceptr* dptr, size_t bytes, CUstream stream) {
+  if (stream && !valid(stream, Object::Stream) && stream != CU_STREAM_PER_THREAD && stream != CU_STREAM_LEGACY)
+    return CUDA_ERROR_INVALID_HANDLE;
+  return device_alloc(sim, dptr, bytes, false);
+}
+
+CUresult free_async(State& sim, CUdeviceptr dptr) { return sim.release(uintptr_t(dptr)); }
+
+}  // namespace
+
+SIM_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytes) {
+  SIM_ENTRY("cuMemAlloc_v2");
+  return device_alloc(sim, dptr, bytes, true);
+}
+
+SIM_EXPORT CUresult cuMemAllocPitch_v2(CUdeviceptr* dptr, size_t* pitch, size_t width, size_t height, unsigned int) {
+  SIM_ENTRY("cuMemAllocPitch_v2");
+  if (!pitch || width == 0 || height == 0) return CUDA_ERROR_INVALID_VALUE;
+  *pitch = (width + 511) / 512 * 512;
+  return device_alloc(sim, dptr, *pitch * height, true);
+}
+
+SIM_EXPORT CUresult cuMemFree_v2(CUdeviceptr dptr) {
+  SIM_ENTRY("cuMemFree_v2");
+  if (dptr == 0) return CUDA_SUCCESS;
+  return sim.release(uintptr_t(dptr));
+}
+
+SIM_EXPORT CUresult cuMemGetInfo_v2(size_t* free, size_t* total) {
+  SIM_ENTRY("cuMemGetInfo_v2");
+  if (!free || !total) return CUDA_ERROR_INVALID_VALUE;
+  CUcontext ctx = current_context();
+  if (!ctx) return CUDA_ERROR_INVALID_CONTEXT;
+  std::lock_guard lock(sim.mutex);
+  *total = sim.config.memory_per_device;
+  *free = *total - sim.devices[size_t(device_of(ctx))].used;
+  return CUDA_SUCCESS;
+}
+
+SIM_EXPORT CUresult cuMemAllocHost_v2(void** pp, size_t bytes) {
+  SIM_ENTRY("cuMemAllocHost_v2");
+  return host_alloc(sim, pp, bytes);
+}
+
+SIM_EXPORT CUresult cuMemHostAlloc(void** pp, size_t bytes, unsigned int) {
+  SIM_ENTRY("cuMemHostAlloc");
+  return host_alloc(sim, pp, bytes);
+}
+
+SIM_EXPORT CUresult cuMemFreeHost(void* p) {
+  SIM_ENTRY("cuMemFreeHost");
+  return sim.release(uintptr_t(p));
+}
+
+SIM_EXPORT CUresult cuMemHostRegister_v2(void* p, size_t bytes, unsigned int) {
+  SIM_ENTRY("cuMemHostRegister_v2");
+  if (!p || bytes == 0) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard lock(sim.mutex);
+  if (sim.memory.count(uintptr_t(p))) return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+  sim.memory[uintptr_t(p)] = Allocation{bytes, -1, current_context(), false};
+  return CUDA_SUCCESS;
+}
+SIM_EXPORT CUresult cuMemHostRegister(void* p, size_t bytes, unsigned int flags) {
+  return cuMemHostRegister_v2(p, bytes, flags);
+}
+
+SIM_EXPORT CUresult cuMemHostUnregister(void* p) {
+  SIM_ENTRY("cuMemHostUnregister");
+  std::lock_guard lock(sim.mutex);
+  auto it = sim.memory.find(uintptr_t(p));
+  if (it == sim.memory.end()) return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+  sim.memory.erase(it);  // the host memory belongs to the caller
+  return CUDA_SUCCESS;
+}
+
+SIM_EXPORT CUresult cuMemAllocManaged(CUdeviceptr* dptr, size_t bytes, unsigned int) {
+  SIM_ENTRY("cuMemAllocManaged");
+  return device_alloc(sim, dptr, bytes, true);
+}
+
+SIM_EXPORT CUresult cuArrayCreate_v2(CUarray* handle, const CUDA_ARRAY_DESCRIPTOR* d) {
+  SIM_ENTRY("cuArrayCreate_v2");
+  if (!d) return CUDA_ERROR_INVALID_VALUE;
+  size_t bytes = d->Width * std::max<size_t>(d->Height, 1) * d->NumChannels * format_bytes(d->Format);
+  return array_create(sim, Object::Array, reinterpret_cast<void**>(handle), bytes);
+}
+
+SIM_EXPORT CUresult cuArray3DCreate_v2(CUarray* handle, const CUDA_ARRAY3D_DESCRIPTOR* d) {
+  SIM_ENTRY("cuArray3DCreate_v2");
+  if (!d) return CUDA_ERROR_INVALID_VALUE;
+  size_t bytes = d->Width * std::max<size_t>(d->Height, 1) * std::max<size_t>(d->Depth, 1) * d->NumChannels *
+                 format_bytes(d->Format);
+  return array_create(sim, Object::Array, reinterpret_cast<void**>(handle), bytes);
+}
+
+SIM_EXPORT CUresult cuArrayDestroy(CUarray handle) {
+  SIM_ENTRY("cuArrayDestroy");
+  return array_destroy(sim, handle, Object::Array);
+}
+
+SIM_EXPORT CUresult cuMipmappedArrayCreate(CUmipmappedArray* handle, const CUDA_ARRAY3D_DESCRIPTOR* d,
+                                           unsigned int levels) {
+  SIM_ENTRY("cuMipmappedArrayCreate");
+  if (!d || levels == 0) return CUDA_ERROR_INVALID_VALUE;
+  size_t bytes = 0, w = d->Width, h = std::max<size_t>(d->Height, 1), z = std::max<size_t>(d->Depth, 1);
+  for (unsigned i = 0; i < levels; ++i, w = std::max<size_t>(w / 2, 1), h = std::max<size_t>(h / 2, 1),
+                z = std::max<size_t>(z / 2, 1))
+    bytes += w * h * z * d->NumChannels * format_bytes(d->Format);
+  return array_create(sim, Object::Mipmapped, reinterpret_cast<void**>(handle), bytes);
+}
+
+SIM_EXPORT CUresult cuMipmappedArrayDestroy(CUmipmappedArray handle) {
+  SIM_ENTRY("cuMipmappedArrayDestroy");
+  return array_destroy(sim, handle, Object::Mipmapped);
+}
+
+SIM_EXPORT CUresult cuMemAllocAsync(CUdeviceptr* dptr, size_t bytes, CUstream stream) {
+  SIM_ENTRY("cuMemAllocAsync");
+  return alloc_async(sim, dptr, bytes, stream);
+}
+SIM_EXPORT CUresult cuMemAllocAsync_ptsz(CUdeviceptr* dptr, size_t bytes, CUstream stream) {
+  SIM_ENTRY("cuMemAllocAsync_ptsz");
+  return alloc_async(sim, dptr, bytes, stream);
+}
+SIM_EXPORT CUresult cuMemAllocFromPoolAsync(CUdeviceptr* dptr, size_t bytes, CUmemoryPool pool, CUstream stream) {
+  SIM_ENTRY("cuMemAllocFromPoolAsync");
+  if (!valid(pool, Object::Pool)) return CUDA_ERROR_INVALID_HANDLE;
+  return alloc_async(sim, dptr, bytes, stream);
+}
+SIM_EXPORT CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr* dptr, size_t bytes, CUmemoryPool pool,
+                                                 CUstream stream) {
+  SIM_ENTRY("cuMemAllocFromPoolAsync_ptsz");
+  if (!valid(pool, Object::Pool)) return CUDA_ERROR_INVALID_HANDLE;
+  return alloc_async(sim, dptr, bytes, stream);
+}
+SIM_EXPORT CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream) {
+  SIM_ENTRY("cuMemFreeAsync");
+  return free_async(sim, dptr);
+}
+SIM_EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream) {
+  SIM_ENTRY("cuMemFreeAsync_ptsz");
+  return free_async(sim, dptr);
+}
+
+SIM_EXPORT CUresult cuMemPoolCreate(CUmemoryPool* pool, const CUmemPoolProps* props) {
+  SIM_ENTRY("cuMemPoolCreate");
+  if (!pool || !props) return CUDA_ERROR_INVALID_VALUE;
+  *pool = reinterpret_cast<CUmemoryPool>(new_handle(Object::Pool, props->location.id, nullptr));
+  return CUDA_SUCCESS;
+}
+
+SIM_EXPORT CUresult cuMemPoolDestroy(CUmemoryPool pool) {
+  SIM_ENTRY("cuMemPoolDestroy");
+  if (!valid(pool, Object::Pool)) return CUDA_ERROR_INVALID_HANDLE;
+  reinterpret_cast<Handle*>(pool)->alive = false;
+  return CUDA_SUCCESS;
+}

@@ -1,0 +1,95 @@
+#include "sim_state.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace simcuda {
+
+namespace {
+thread_local CUcontext t_current = nullptr;
+}
+
+size_t parse_size(const char* text, size_t fallback) {
+  if (!text || !*text) return fallback;
+  char* end = nullptr;
+  double value = std::strtod(text, &end);
+  if (end == text || value < 0) return fallback;
+  std::string unit(end);
+  size_t scale = 1;
+  if (unit == "K" || unit == "KiB" || unit == "k") scale = size_t(1) << 10;
+  else if (unit == "M" || unit == "MiB") scale = size_t(1) << 20;
+  else if (unit == "G" || unit == "GiB") scale = size_t(1) << 30;
+  else if (!unit.empty() && unit != "B") return fallback;
+  return size_t(value * double(scale));
+}
+
+State& State::get() {
+  static State* state = new State();  // never destroyed: entry points may run during exit
+  return *state;
+}
+
+State::State() {
+  if (const char* n = std::getenv("CUDALEAK_SIM_DEVICES")) config.devices = std::max(1, std::atoi(n));
+  config.memory_per_device = parse_size(std::getenv("CUDALEAK_SIM_MEMORY"), config.memory_per_device);
+  if (const char* fail = std::getenv("CUDALEAK_SIM_FAIL")) {
+    std::string spec(fail);
+    auto first = spec.find(':');
+    if (first != std::string::npos) {
+      config.fail_api = spec.substr(0, first);
+      auto second = spec.find(':', first + 1);
+      config.fail_call = std::atol(spec.substr(first + 1, second - first - 1).c_str());
+      if (second != std::string::npos) config.fail_code = CUresult(std::atoi(spec.c_str() + second + 1));
+    }
+  }
+  devices.resize(size_t(config.devices));
+}
+
+bool State::should_fail(const char* api) {
+  if (config.fail_api.empty() || config.fail_api != api) return false;
+  std::lock_guard lock(mutex);
+  return ++calls_[api] == config.fail_call;
+}
+
+CUresult State::allocate(int device, size_t bytes, CUcontext ctx, bool counted, void** out) {
+  std::lock_guard lock(mutex);
+  if (counted) {
+    if (device < 0 || device >= int(devices.size())) return CUDA_ERROR_INVALID_DEVICE;
+    if (bytes > config.memory_per_device - devices[size_t(device)].used) return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  // Host memory stands in for device memory; untouched pages cost nothing.
+  void* p = std::malloc(bytes ? bytes : 1);
+  if (!p) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (counted) devices[size_t(device)].used += bytes;
+  memory[uintptr_t(p)] = Allocation{bytes, device, ctx, counted};
+  *out = p;
+  return CUDA_SUCCESS;
+}
+
+CUresult State::release(uintptr_t address) {
+  std::lock_guard lock(mutex);
+  auto it = memory.find(address);
+  if (it == memory.end()) return CUDA_ERROR_INVALID_VALUE;
+  if (it->second.counted) devices[size_t(it->second.device)].used -= it->second.bytes;
+  std::free(reinterpret_cast<void*>(address));
+  memory.erase(it);
+  return CUDA_SUCCESS;
+}
+
+Handle* new_handle(Object type, int device, CUcontext ctx, size_t bytes) {
+  return new Handle{type, device, ctx, bytes, true};
+}
+
+bool valid(const void* handle, Object type) {
+  auto* h = static_cast<const Handle*>(handle);
+  return h && h->type == type && h->alive;
+}
+
+CUcontext current_context() { return t_current; }
+void set_current_context(CUcontext ctx) { t_current = ctx; }
+
+int device_of(CUcontext ctx) {
+  auto* h = reinterpret_cast<Handle*>(ctx);
+  return h ? h->device : -1;
+}
+
+}  // namespace simcuda

@@ -1,0 +1,93 @@
+// State of the simulated GPU: devices backed by host memory, a budget of device
+// memory per device, and fault injection. Shared by every driver entry point.
+#pragma once
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace simcuda {
+
+enum class Object : uint32_t { Context = 0x43545801, Stream, Event, Pool, Array, Mipmapped, GreenContext };
+
+// Every handle the simulated driver hands out points at one of these, so that
+// a stale or foreign handle is recognised instead of crashing.
+struct Handle {
+  Object type;
+  int device;
+  CUcontext context;  // owning context (nullptr: not context-bound)
+  size_t bytes;
+  bool alive = true;
+};
+
+struct Allocation {
+  size_t bytes;
+  int device;        // -1: host (pinned / registered)
+  CUcontext context; // nullptr: survives context destruction (async, vmm)
+  bool counted;      // counts against the device memory budget
+};
+
+struct VmmHandle {
+  size_t bytes;
+  int device;
+  int refcount;
+};
+
+struct Device {
+  size_t used = 0;
+  Handle* primary = nullptr;
+  int primary_refcount = 0;
+};
+
+struct Config {
+  int devices = 1;
+  size_t memory_per_device = size_t(16) << 30;
+  std::string fail_api;  // CUDALEAK_SIM_FAIL=api:N[:code]
+  long fail_call = 0;
+  CUresult fail_code = CUDA_ERROR_OUT_OF_MEMORY;
+};
+
+class State {
+ public:
+  static State& get();
+
+  Config config;
+  std::mutex mutex;
+  std::vector<Device> devices;
+  std::unordered_map<uintptr_t, Allocation> memory;  // device, pinned, registered, managed, async
+  std::unordered_map<uint64_t, VmmHandle> vmm;
+  std::unordered_map<uintptr_t, size_t> reservations;
+  std::unordered_map<uintptr_t, uint64_t> mappings;
+  uint64_t next_vmm_handle = 0x1000;
+  bool initialized = false;
+
+  // Fault injection: true when this call of `api` is the configured failing one.
+  bool should_fail(const char* api);
+
+  CUresult allocate(int device, size_t bytes, CUcontext ctx, bool counted, void** out);
+  CUresult release(uintptr_t address);
+
+ private:
+  State();
+  std::unordered_map<std::string, long> calls_;
+};
+
+Handle* new_handle(Object type, int device, CUcontext ctx, size_t bytes = 0);
+bool valid(const void* handle, Object type);
+CUcontext current_context();
+void set_current_context(CUcontext ctx);
+int device_of(CUcontext ctx);
+size_t parse_size(const char* text, size_t fallback);
+
+}  // namespace simcuda
+
+// Shared prologue of every entry point: the driver must be initialised and the
+// configured fault injected before anything else happens.
+#define SIM_ENTRY(api)                                                             \
+  auto& sim = ::simcuda::State::get();                                             \
+  if (!sim.initialized) return CUDA_ERROR_NOT_INITIALIZED;                        \
+  if (sim.should_fail(api)) return sim.config.fail_code

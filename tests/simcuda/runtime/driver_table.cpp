@@ -1,0 +1,111 @@
+#include "driver_table.h"
+
+#include <dlfcn.h>
+
+#include <mutex>
+#include <vector>
+
+namespace simrt {
+
+namespace {
+
+DriverTable g_table;
+bool g_loaded = false;
+
+template <typename Fn>
+bool resolve(const char* name, Fn& slot, int version, cuuint64_t flags = CU_GET_PROC_ADDRESS_DEFAULT) {
+  void* fn = nullptr;
+  CUdriverProcAddressQueryResult status;
+  if (g_table.cuGetProcAddress(name, &fn, version, flags, &status) != CUDA_SUCCESS || !fn) return false;
+  slot = reinterpret_cast<Fn>(fn);
+  return true;
+}
+
+void load() {
+  void* lib = dlopen("libcuda.so.1", RTLD_NOW);
+  if (!lib) return;
+  auto bootstrap = reinterpret_cast<PFN_cuGetProcAddress_v12000>(dlsym(lib, "cuGetProcAddress_v2"));
+  if (!bootstrap) return;
+  void* probe = nullptr;
+  if (bootstrap("", &probe, 0, 0, nullptr) == CUDA_ERROR_STUB_LIBRARY) return;
+  g_table.cuGetProcAddress = bootstrap;
+  if (!resolve("cuInit", g_table.cuInit, 2000) || g_table.cuInit(0) != CUDA_SUCCESS) return;
+  // From here on, everything goes through the pointer the driver returns for
+  // "cuGetProcAddress": an interposer that does not substitute itself here sees nothing more.
+  if (!resolve("cuGetProcAddress", g_table.cuGetProcAddress, 12000)) return;
+  const int v = CUDA_VERSION;
+  const auto ptsz = CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
+  bool ok = resolve("cuDeviceGetCount", g_table.cuDeviceGetCount, v) &&
+            resolve("cuDeviceGetName", g_table.cuDeviceGetName, v) &&
+            resolve("cuDeviceTotalMem", g_table.cuDeviceTotalMem, v) &&
+            resolve("cuDeviceGetAttribute", g_table.cuDeviceGetAttribute, v) &&
+            resolve("cuDevicePrimaryCtxRetain", g_table.cuDevicePrimaryCtxRetain, 7000) &&
+            resolve("cuDevicePrimaryCtxReset", g_table.cuDevicePrimaryCtxReset, 7000) &&
+            resolve("cuCtxSetCurrent", g_table.cuCtxSetCurrent, v) &&
+            resolve("cuCtxSynchronize", g_table.cuCtxSynchronize, v) &&
+            resolve("cuMemGetInfo", g_table.cuMemGetInfo, v) && resolve("cuMemAlloc", g_table.cuMemAlloc, v) &&
+            resolve("cuMemAllocPitch", g_table.cuMemAllocPitch, v) && resolve("cuMemFree", g_table.cuMemFree, v) &&
+            resolve("cuMemHostAlloc", g_table.cuMemHostAlloc, v) &&
+            resolve("cuMemFreeHost", g_table.cuMemFreeHost, v) &&
+            resolve("cuMemHostRegister", g_table.cuMemHostRegister, v) &&
+            resolve("cuMemHostUnregister", g_table.cuMemHostUnregister, v) &&
+            resolve("cuMemAllocManaged", g_table.cuMemAllocManaged, v) &&
+            resolve("cuMemAllocAsync", g_table.cuMemAllocAsync, v) &&
+            resolve("cuMemAllocAsync", g_table.cuMemAllocAsync_ptsz, v, ptsz) &&
+            resolve("cuMemAllocFromPoolAsync", g_table.cuMemAllocFromPoolAsync, v) &&
+            resolve("cuMemAllocFromPoolAsync", g_table.cuMemAllocFromPoolAsync_ptsz, v, ptsz) &&
+            resolve("cuMemFreeAsync", g_table.cuMemFreeAsync, v) &&
+            resolve("cuMemFreeAsync", g_table.cuMemFreeAsync_ptsz, v, ptsz) &&
+            resolve("cuMemPoolCreate", g_table.cuMemPoolCreate, v) &&
+            resolve("cuMemPoolDestroy", g_table.cuMemPoolDestroy, v) &&
+            resolve("cuArray3DCreate", g_table.cuArray3DCreate, v) &&
+            resolve("cuArrayDestroy", g_table.cuArrayDestroy, v) &&
+            resolve("cuStreamCreate", g_table.cuStreamCreate, v) &&
+            resolve("cuStreamCreateWithPriority", g_table.cuStreamCreateWithPriority, v) &&
+            resolve("cuStreamDestroy", g_table.cuStreamDestroy, v) &&
+            resolve("cuStreamSynchronize", g_table.cuStreamSynchronize, v) &&
+            resolve("cuEventCreate", g_table.cuEventCreate, v) &&
+            resolve("cuEventDestroy", g_table.cuEventDestroy, v) &&
+            resolve("cuEventRecord", g_table.cuEventRecord, v) &&
+            resolve("cuEventSynchronize", g_table.cuEventSynchronize, v);
+  g_loaded = ok;
+}
+
+thread_local int t_device = 0;
+std::mutex g_context_mutex;
+std::vector<CUcontext> g_primary;  // retained primary context per device, nullptr until first use
+
+}  // namespace
+
+const DriverTable* driver() {
+  static std::once_flag once;
+  std::call_once(once, load);
+  return g_loaded ? &g_table : nullptr;
+}
+
+int current_device() { return t_device; }
+void set_current_device(int device) { t_device = device; }
+
+CUresult ensure_context() {
+  const DriverTable* d = driver();
+  if (!d) return CUDA_ERROR_NO_DEVICE;
+  CUcontext ctx = nullptr;
+  {
+    std::lock_guard lock(g_context_mutex);
+    if (g_primary.size() <= size_t(t_device)) g_primary.resize(size_t(t_device) + 1, nullptr);
+    ctx = g_primary[size_t(t_device)];
+    if (!ctx) {
+      CUresult r = d->cuDevicePrimaryCtxRetain(&ctx, t_device);
+      if (r != CUDA_SUCCESS) return r;
+      g_primary[size_t(t_device)] = ctx;
+    }
+  }
+  return d->cuCtxSetCurrent(ctx);
+}
+
+void forget_context(int device) {
+  std::lock_guard lock(g_context_mutex);
+  if (size_t(device) < g_primary.size()) g_primary[size_t(device)] = nullptr;
+}
+
+}  // namespace simrt
