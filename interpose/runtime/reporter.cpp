@@ -12,6 +12,7 @@
 #include "lifecycle.h"
 #include "log.h"
 #include "json_io.h"
+#include "report_path.h"
 #include "text_summary.h"
 #include "symbols/modules.h"
 #include "symbols/symbolizer.h"
@@ -78,7 +79,7 @@ bool write_locked(Reason reason) {
   r.modules = symbols::loaded_modules();
 
   unsigned n = g_sequence.fetch_add(1);
-  std::string path = expand_report_path(opt.output, r.process.pid, n);
+  std::string path = report::expand_report_path(opt.output, r.process.pid, n);
   bool written = write_file(path, report::to_json(r));
   if (!written) log_message("cannot write report %s: %s", path.c_str(), std::strerror(errno));
 
@@ -95,30 +96,6 @@ bool write_locked(Reason reason) {
 }
 
 }  // namespace
-
-std::string expand_report_path(const std::string& pattern, int pid, unsigned n) {
-  std::string out;
-  bool has_sequence = false;
-  for (size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == '%' && i + 1 < pattern.size()) {
-      char c = pattern[++i];
-      if (c == 'p') { out += std::to_string(pid); continue; }
-      if (c == 'n') { out += std::to_string(n); has_sequence = true; continue; }
-      if (c == '%') { out += '%'; continue; }
-      out += '%';
-    }
-    out += pattern[i];
-  }
-  // Every report of a process is its own file: without %n, later ones get .N.
-  if (!has_sequence && n > 0) {
-    auto slash = out.rfind('/');
-    auto dot = out.rfind('.');
-    std::string suffix = "." + std::to_string(n);
-    if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) out.insert(dot, suffix);
-    else out += suffix;
-  }
-  return out;
-}
 
 bool write_report(Reason reason) {
   if (!cuda_seen()) return false;

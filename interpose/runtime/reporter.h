@@ -2,7 +2,6 @@
 // symbolization), write JSON to a temporary name and rename it, and print the
 // text summary. Makes no CUDA calls, so it is safe at exit and after a crash.
 #pragma once
-#include <string>
 
 namespace cudaleak {
 
@@ -11,9 +10,6 @@ enum class Reason { Exit, Signal, Crash };
 // Returns false when nothing was written (no CUDA use, or a report in progress
 // on the crash path).
 bool write_report(Reason reason);
-
-// The report path for sequence `n` of process `pid` from `pattern`.
-std::string expand_report_path(const std::string& pattern, int pid, unsigned n);
 
 void reset_reporter_in_child();
 

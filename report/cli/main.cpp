@@ -1,5 +1,6 @@
 // cudaleak: the command-line tool. `cudaleak run` launches a program under
 // the preload library; `cudaleak options` lists every option.
+#include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -31,6 +32,7 @@ int print_option_table() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  spdlog::set_default_logger(spdlog::stderr_logger_st("cudaleak"));  // stdout belongs to the program
   spdlog::set_pattern("%v");
   CLI::App app{"cudaleak: find CUDA resources a program never released"};
   app.require_subcommand(1);

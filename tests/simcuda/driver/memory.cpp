@@ -57,7 +57,7 @@ CUresult array_destroy(State& sim, void* handle, Object type) {
 }
 
 CUresult alloc_async(State& sim, CUdeviceptr* dptr, size_t bytes, CUstream stream) {
-  if (stream && !valid(stream, Object::Stream) && stream != CU_STREAM_PER_THREAD && stream != CU_STREAM_LEGACY)
+  if (stream && stream != CU_STREAM_PER_THREAD && stream != CU_STREAM_LEGACY && !valid(stream, Object::Stream))
     return CUDA_ERROR_INVALID_HANDLE;
   return device_alloc(sim, dptr, bytes, false);
 }

@@ -1,0 +1,38 @@
+// Runs programs as a user would (through `cudaleak run`) and reads what they
+// left behind: exit status, output, and report files.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "json_io.h"
+
+namespace e2e {
+
+struct Result {
+  int exit_code = -1;  // when exited normally
+  int signal = 0;      // when killed by a signal
+  std::string out, err;
+};
+
+// Runs argv with extra environment entries ("KEY=value").
+Result run(const std::vector<std::string>& argv, const std::vector<std::string>& env = {});
+
+std::string build_dir();
+std::string cudaleak_tool();           // build/bin/cudaleak
+std::string sample(const std::string& name);  // build/samples/sample_<name>_shared
+std::string program(const std::string& name); // test program
+
+// A fresh empty directory for one test's reports.
+std::string fresh_dir(const std::string& name);
+std::vector<std::string> files_in(const std::string& dir);
+cudaleak::report::Report load(const std::string& path);
+
+// Runs `program args` under cudaleak with the simulated GPU, reports in `dir`.
+Result run_sim(const std::string& dir, const std::vector<std::string>& command,
+               const std::vector<std::string>& extra_flags = {});
+
+const cudaleak::report::LeakGroup* find_group(const cudaleak::report::Report& r, const std::string& kind,
+                                              const std::string& function_in_stack = "");
+bool stack_has(const cudaleak::report::LeakGroup& g, const std::string& function);
+
+}  // namespace e2e

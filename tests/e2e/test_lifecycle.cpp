@@ -1,0 +1,128 @@
+// Reports at the points in a process's life: crash, signal, fork, and the
+// interception edge cases of the driver API.
+#include <catch2/catch.hpp>
+
+#include <csignal>
+
+#include "harness.h"
+
+using namespace e2e;
+
+TEST_CASE("crash: a report of live resources, then death by the same signal", "[e2e][lifecycle]") {
+  auto dir = fresh_dir("crash");
+  Result res = run_sim(dir, {program("crash_after_leak")});
+  CHECK(res.signal == SIGSEGV);
+  CHECK(res.out == "about to crash\n");
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  auto r = load(files[0]);
+  CHECK(r.reason == "crash");
+  REQUIRE(r.leaks.size() == 1);
+  CHECK(r.leaks[0].bytes == (1u << 20));
+  CHECK(stack_has(r.leaks[0], "main"));
+}
+
+TEST_CASE("crash reports can be turned off", "[e2e][lifecycle]") {
+  auto dir = fresh_dir("crash_off");
+  Result res = run_sim(dir, {program("crash_after_leak")}, {"--crash-report", "false"});
+  CHECK(res.signal == SIGSEGV);
+  CHECK(files_in(dir).empty());
+}
+
+TEST_CASE("signal: SIGUSR1 writes a snapshot, the exit report follows", "[e2e][lifecycle]") {
+  auto dir = fresh_dir("signal");
+  // The program waits for its snapshot file: report.<pid>.0.json.
+  std::vector<std::string> argv = {cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/report.%n.json", "--",
+                                   program("signal_snapshot"), dir + "/report.0.json"};
+  Result res = run(argv);
+  CHECK(res.exit_code == 0);
+  CHECK(res.out == "snapshot seen\n");
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 2);
+  auto snapshot = load(dir + "/report.0.json");
+  CHECK(snapshot.reason == "signal");
+  CHECK(snapshot.summary.leaked_bytes == (2u << 20));
+  auto final_report = load(dir + "/report.1.json");
+  CHECK(final_report.reason == "exit");
+  CHECK(final_report.leaks.empty());
+}
+
+TEST_CASE("fork: each process reports only what it created, under its own pid", "[e2e][lifecycle]") {
+  auto dir = fresh_dir("fork");
+  Result res = run_sim(dir, {program("fork_child")});
+  CHECK(res.exit_code == 0);
+  CHECK(res.out == "child exited 0\n");
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 2);
+  auto a = load(files[0]), b = load(files[1]);
+  auto& parent = a.process.pid == b.process.ppid ? a : b;
+  auto& child = a.process.pid == b.process.ppid ? b : a;
+  CHECK(child.process.ppid == parent.process.pid);
+  REQUIRE(parent.leaks.size() == 1);
+  CHECK(parent.leaks[0].kind == "device");
+  REQUIRE(child.leaks.size() == 1);
+  CHECK(child.leaks[0].kind == "pinned");
+  CHECK(child.leaks[0].bytes == (3u << 20));
+}
+
+TEST_CASE("driver API edges: ptsz look-ups, NULL arguments, unknown frees, OOM, reset", "[e2e][lifecycle]") {
+  auto dir = fresh_dir("api_edges");
+  Result res = run_sim(dir, {program("api_edges")}, {"--simulated-gpu-memory", "64MiB"});
+  CHECK(res.exit_code == 0);
+  CHECK(res.out ==
+        "ptsz alloc: 0\n"
+        "null alloc: 1\n"
+        "null stream: 1\n"
+        "unknown free: 1\n"
+        "oom: 2\n"
+        "reset: 0\n");
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  auto r = load(files[0]);
+  const auto* ptsz = find_group(r, "async");
+  REQUIRE(ptsz);
+  CHECK(ptsz->api == "cuMemAllocAsync_ptsz");
+  CHECK(ptsz->bytes == 8192);
+  const auto* torn = find_group(r, "device");
+  REQUIRE(torn);
+  CHECK(torn->bytes == 5000);
+  CHECK(torn->released_by == "primary_context_reset");
+  CHECK(r.summary.leaked_count == 2);  // the failed allocations left nothing behind
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes[0].type == "unknown_release");
+  CHECK(r.notes[0].api == "cuMemFree_v2");
+  CHECK(r.notes[0].handle == 0x1234);
+  REQUIRE(r.primary_contexts.size() == 1);
+  CHECK(r.primary_contexts[0].resets == 1);
+}
+
+TEST_CASE("a process that never uses CUDA gets no report and no output", "[e2e][lifecycle]") {
+  auto dir = fresh_dir("no_cuda");
+  Result res = run_sim(dir, {"/bin/sh", "-c", "echo hello; exit 7"});
+  CHECK(res.exit_code == 7);
+  CHECK(res.out == "hello\n");
+  CHECK(res.err.empty());
+  CHECK(files_in(dir).empty());
+}
+
+TEST_CASE("launcher: bad options are named and nothing runs", "[e2e][launcher]") {
+  Result res = run({cudaleak_tool(), "run", "--stack-depth", "0", "--", "/bin/true"});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err.find("stack_depth must be between 1 and 256") != std::string::npos);
+  Result unknown = run({cudaleak_tool(), "run", "--option", "nope=1", "--", "/bin/true"});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("unknown option 'nope'") != std::string::npos);
+  Result missing = run({cudaleak_tool(), "run", "--", "/nonexistent/program"});
+  CHECK(missing.exit_code == 127);
+}
+
+TEST_CASE("CUDALEAK_OPTIONS problems are reported by the library and the program still runs", "[e2e][launcher]") {
+  auto dir = fresh_dir("bad_env_options");
+  Result res = run({sample("clean")}, {"LD_PRELOAD=" + build_dir() + "/lib/libcudaleak.so",
+                                       "LD_LIBRARY_PATH=" + build_dir() + "/lib/simcuda",
+                                       "CUDALEAK_OPTIONS=output=" + dir + "/r.json:colour=blue"});
+  CHECK(res.exit_code == 0);
+  CHECK(res.out == "clean run finished\n");
+  CHECK(res.err.find("CUDALEAK_OPTIONS: unknown option 'colour'") != std::string::npos);
+  CHECK(files_in(dir).size() == 1);
+}

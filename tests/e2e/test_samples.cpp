@@ -1,0 +1,159 @@
+// Every sample under the simulated GPU, its report checked field by field.
+#include <catch2/catch.hpp>
+
+#include "harness.h"
+
+using namespace e2e;
+using cudaleak::report::Report;
+
+namespace {
+
+Report single_report(const std::string& dir) {
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  Report r = load(files[0]);
+  CHECK(r.format == "cudaleak-report");
+  CHECK(r.format_version == 1);
+  CHECK(r.reason == "exit");
+  CHECK(r.symbolized);
+  CHECK_FALSE(r.modules.empty());
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("exception_leak: the buffer of the failing batch, exit status 3 kept", "[e2e][samples]") {
+  auto dir = fresh_dir("exception_leak");
+  Result res = run_sim(dir, {sample("exception_leak")});
+  CHECK(res.exit_code == 3);
+  CHECK(res.out == "error: batch 2: corrupt input\n");
+  CHECK(res.err.find("SUMMARY: cudaleak: 1.0 MiB leaked in 1 resource") != std::string::npos);
+  Report r = single_report(dir);
+  REQUIRE(r.leaks.size() == 1);
+  const auto& g = r.leaks[0];
+  CHECK(g.kind == "device");
+  CHECK(g.api == "cudaMalloc");
+  CHECK(g.bytes == (1u << 20));
+  CHECK(g.count == 1);
+  CHECK(g.device == 0);
+  CHECK(stack_has(g, "main"));
+  CHECK(r.summary.leaked_bytes == (1u << 20));
+  CHECK(r.process.pid > 0);
+  CHECK(r.process.argv.at(0) == sample("exception_leak"));
+}
+
+TEST_CASE("library_leak: the stack names the library function", "[e2e][samples]") {
+  auto dir = fresh_dir("library_leak");
+  Result res = run_sim(dir, {sample("library_leak")});
+  CHECK(res.exit_code == 0);
+  Report r = single_report(dir);
+  const auto* g = find_group(r, "device", "leaky_library_workspace");
+  REQUIRE(g);
+  CHECK(g->bytes == (4u << 20));
+  bool in_library = false;
+  for (const auto& f : g->stack)
+    in_library |= f.function == "leaky_library_workspace" && f.module.find("libleaky_library.so") != std::string::npos;
+  CHECK(in_library);
+}
+
+TEST_CASE("pinned_leak: two pinned buffers, the freed one absent", "[e2e][samples]") {
+  auto dir = fresh_dir("pinned_leak");
+  CHECK(run_sim(dir, {sample("pinned_leak")}).exit_code == 0);
+  Report r = single_report(dir);
+  REQUIRE(r.leaks.size() == 2);
+  CHECK(r.leaks[0].kind == "pinned");
+  CHECK(r.leaks[0].bytes == (2u << 20));
+  CHECK(r.leaks[1].bytes == (64u << 10));
+  CHECK(r.summary.by_kind.at("pinned").count == 2);
+  CHECK(r.summary.by_kind.count("device") == 0);
+}
+
+TEST_CASE("stream_event_leak: half the streams and events", "[e2e][samples]") {
+  auto dir = fresh_dir("stream_event_leak");
+  CHECK(run_sim(dir, {sample("stream_event_leak")}).exit_code == 0);
+  Report r = single_report(dir);
+  const auto* streams = find_group(r, "stream");
+  const auto* events = find_group(r, "event");
+  REQUIRE(streams);
+  REQUIRE(events);
+  CHECK(streams->count == 2);
+  CHECK(streams->api == "cudaStreamCreateWithFlags");
+  CHECK(events->count == 2);
+  CHECK(events->api == "cudaEventCreateWithFlags");
+  CHECK(r.summary.leaked_bytes == 0);
+  CHECK(r.summary.leaked_count == 4);
+}
+
+TEST_CASE("driver_context_leak: context, memory, teardown and vmm kinds", "[e2e][samples]") {
+  auto dir = fresh_dir("driver_context_leak");
+  CHECK(run_sim(dir, {sample("driver_context_leak")}).exit_code == 0);
+  Report r = single_report(dir);
+  int contexts = 0, torn = 0;
+  for (const auto& g : r.leaks) {
+    if (g.kind == "context") contexts += int(g.count);
+    if (!g.released_by.empty()) {
+      ++torn;
+      CHECK(g.released_by == "context_destroy");
+      CHECK(g.bytes == (256u << 10));
+      CHECK(g.api == "cuMemAlloc_v2");
+    }
+  }
+  CHECK(contexts == 1);
+  CHECK(torn == 1);
+  const auto* kept = find_group(r, "device");
+  REQUIRE(kept);
+  CHECK(r.summary.by_kind.at("device").bytes == (3u << 20) + (256u << 10));
+  CHECK(r.summary.by_kind.at("vmm").bytes == (4u << 20));
+  CHECK(r.summary.by_kind.at("vmm").count == 1);
+  CHECK(r.summary.by_kind.at("va_reservation").count == 1);
+  CHECK(r.summary.by_kind.at("mapping").count == 1);
+  CHECK(find_group(r, "vmm", "vmm_buffer"));
+}
+
+TEST_CASE("async_pool_leak: stream-ordered buffers and the pool", "[e2e][samples]") {
+  auto dir = fresh_dir("async_pool_leak");
+  CHECK(run_sim(dir, {sample("async_pool_leak")}).exit_code == 0);
+  Report r = single_report(dir);
+  CHECK(r.summary.by_kind.at("async").count == 2);
+  CHECK(r.summary.by_kind.at("async").bytes == (512u << 10) + (1u << 20));
+  CHECK(r.summary.by_kind.at("pool").count == 1);
+  CHECK(r.summary.by_kind.count("stream") == 0);  // destroyed by the sample
+  bool from_pool = false;
+  for (const auto& g : r.leaks) from_pool |= g.api == "cudaMallocFromPoolAsync";
+  CHECK(from_pool);
+}
+
+TEST_CASE("loop_leak: one group of 50 allocations in creation order", "[e2e][samples]") {
+  auto dir = fresh_dir("loop_leak");
+  CHECK(run_sim(dir, {sample("loop_leak")}).exit_code == 0);
+  Report r = single_report(dir);
+  REQUIRE(r.leaks.size() == 1);
+  CHECK(r.leaks[0].count == 50);
+  CHECK(r.leaks[0].bytes == 50u * (16u << 10));
+  REQUIRE(r.leaks[0].allocations.size() == 16);  // max_allocations default
+  for (size_t i = 1; i < r.leaks[0].allocations.size(); ++i)
+    CHECK(r.leaks[0].allocations[i].sequence > r.leaks[0].allocations[i - 1].sequence);
+}
+
+TEST_CASE("clean: nothing leaked", "[e2e][samples]") {
+  auto dir = fresh_dir("clean");
+  Result res = run_sim(dir, {sample("clean")});
+  CHECK(res.exit_code == 0);
+  CHECK(res.err.find("no CUDA resources leaked") != std::string::npos);
+  Report r = single_report(dir);
+  CHECK(r.leaks.empty());
+  CHECK(r.summary.leaked_count == 0);
+  CHECK(r.notes_total == 0);
+}
+
+TEST_CASE("cudaleak changes neither output nor exit status of any sample", "[e2e][samples]") {
+  for (std::string name : {"exception_leak", "library_leak", "pinned_leak", "stream_event_leak",
+                           "driver_context_leak", "async_pool_leak", "loop_leak", "clean"}) {
+    INFO(name);
+    auto dir = fresh_dir("passthrough_" + name);
+    Result plain = run({sample(name)}, {"LD_LIBRARY_PATH=" + build_dir() + "/lib/simcuda"});
+    Result traced = run_sim(dir, {sample(name)});
+    CHECK(plain.exit_code == traced.exit_code);
+    CHECK(plain.out == traced.out);
+  }
+}

@@ -1,0 +1,67 @@
+#include <catch2/catch.hpp>
+
+#include <thread>
+#include <vector>
+
+#include "track/registry.h"
+
+using namespace cudaleak;
+
+static Record make(uint64_t handle, Kind kind, Space space, uint64_t bytes = 16, uint64_t context = 0) {
+  Record r;
+  r.handle = handle;
+  r.kind = kind;
+  r.space = space;
+  r.bytes = bytes;
+  r.context = context;
+  return r;
+}
+
+TEST_CASE("a record is found in its own space only", "[registry]") {
+  Registry reg;
+  reg.insert(make(0x1000, Kind::VaReservation, Space::VaReservation));
+  reg.insert(make(0x1000, Kind::Mapping, Space::Mapping));  // same address, another kind
+  CHECK(reg.size() == 2);
+  Record removed;
+  CHECK(reg.erase(Space::Mapping, 0x1000, &removed));
+  CHECK(removed.kind == Kind::Mapping);
+  CHECK_FALSE(reg.erase(Space::Mapping, 0x1000));
+  CHECK(reg.erase(Space::VaReservation, 0x1000));
+  CHECK(reg.size() == 0);
+}
+
+TEST_CASE("vmm references: released only when the last reference goes", "[registry]") {
+  Registry reg;
+  reg.insert(make(7, Kind::Vmm, Space::Vmm, 2 << 20));
+  CHECK(reg.retain(Space::Vmm, 7));
+  CHECK(reg.release_reference(Space::Vmm, 7));
+  CHECK(reg.size() == 1);
+  CHECK(reg.release_reference(Space::Vmm, 7));
+  CHECK(reg.size() == 0);
+  CHECK_FALSE(reg.release_reference(Space::Vmm, 7));
+  CHECK_FALSE(reg.retain(Space::Vmm, 8));
+}
+
+TEST_CASE("take_if removes exactly the matching records", "[registry]") {
+  Registry reg;
+  for (uint64_t i = 1; i <= 100; ++i) reg.insert(make(i * 16, Kind::Device, Space::DevicePtr, 1, i % 2 ? 0xA : 0xB));
+  auto taken = reg.take_if([](const Record& r) { return r.context == 0xA; });
+  CHECK(taken.size() == 50);
+  CHECK(reg.size() == 50);
+  for (const Record& r : reg.snapshot()) CHECK(r.context == 0xB);
+}
+
+TEST_CASE("concurrent inserts and erases from many threads keep exact counts", "[registry]") {
+  Registry reg;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      for (uint64_t i = 0; i < 5000; ++i) {
+        uint64_t h = (uint64_t(t) << 32) | (i * 256);
+        reg.insert(make(h, Kind::Device, Space::DevicePtr));
+        if (i % 2 == 0) REQUIRE(reg.erase(Space::DevicePtr, h));
+      }
+    });
+  for (auto& th : threads) th.join();
+  CHECK(reg.size() == 8 * 2500);
+}

@@ -1,0 +1,162 @@
+#include <catch2/catch.hpp>
+
+#include <map>
+
+#include "json_io.h"
+#include "raw.h"
+#include "text_summary.h"
+
+using namespace cudaleak;
+using namespace cudaleak::report;
+
+namespace {
+
+// Synthetic symbols: each ip names a function in a module.
+class FakeResolver : public FrameResolver {
+ public:
+  std::map<uint64_t, std::pair<std::string, std::string>> names;
+  Frame resolve(uint64_t ip, bool) override {
+    Frame f;
+    if (auto it = names.find(ip); it != names.end()) {
+      f.function = it->second.first;
+      f.module = it->second.second;
+    }
+    return f;
+  }
+};
+
+struct Fixture {
+  std::map<uint32_t, std::vector<uint64_t>> stacks;
+  FakeResolver resolver;
+  StackLookup lookup = [this](uint32_t id) -> std::span<const uint64_t> { return stacks[id]; };
+};
+
+RawResource resource(Kind kind, uint32_t stack, uint64_t bytes, uint64_t seq, const char* hook = "cuMemAlloc_v2") {
+  RawResource r{kind};
+  r.stack_id = stack;
+  r.bytes = bytes;
+  r.sequence = seq;
+  r.handle = 0x7000 + seq;
+  r.device = 0;
+  r.hook = hook;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("resources group by kind and stack, biggest first, with totals", "[report]") {
+  Fixture fx;
+  fx.stacks[1] = {0x10, 0x20};
+  fx.stacks[2] = {0x30};
+  RawSnapshot snap;
+  for (int i = 0; i < 3; ++i) snap.resources.push_back(resource(Kind::Device, 1, 100, 10 + i));
+  snap.resources.push_back(resource(Kind::Device, 2, 1000, 5));
+  snap.resources.push_back(resource(Kind::Stream, 2, 0, 6, "cuStreamCreate"));
+  Report r = build_report(snap, fx.lookup, &fx.resolver, BuildOptions{2});
+  REQUIRE(r.leaks.size() == 3);
+  CHECK(r.leaks[0].bytes == 1000);
+  CHECK(r.leaks[1].bytes == 300);
+  CHECK(r.leaks[1].count == 3);
+  CHECK(r.leaks[1].allocations.size() == 2);  // capped
+  CHECK(r.leaks[1].allocations[0].sequence == 10);
+  CHECK(r.leaks[2].kind == "stream");
+  CHECK(r.summary.leaked_bytes == 1300);
+  CHECK(r.summary.leaked_count == 5);
+  CHECK(r.summary.by_kind["device"].count == 4);
+  CHECK(r.summary.by_kind["stream"].count == 1);
+}
+
+TEST_CASE("address-space kinds are listed but not added to leaked bytes", "[report]") {
+  Fixture fx;
+  RawSnapshot snap;
+  snap.resources.push_back(resource(Kind::Vmm, 0, 4096, 1, "cuMemCreate"));
+  snap.resources.push_back(resource(Kind::VaReservation, 0, 4096, 2, "cuMemAddressReserve"));
+  snap.resources.push_back(resource(Kind::Mapping, 0, 4096, 3, "cuMemMap"));
+  Report r = build_report(snap, fx.lookup, &fx.resolver, {});
+  CHECK(r.summary.leaked_bytes == 4096);
+  CHECK(r.summary.by_kind["mapping"].bytes == 4096);
+}
+
+TEST_CASE("the api is the outermost CUDA API frame before the program's own code", "[report]") {
+  std::vector<Frame> stack = {{1, "/usr/lib/libcudart.so.13", "cudart::internal(int)", "", 0},
+                              {2, "/usr/lib/libcudart.so.13", "cudaMalloc", "", 0},
+                              {3, "/app/prog", "load_model(int)", "", 0},
+                              {4, "/app/prog", "cudaHelperNamedLikeAnApi", "", 0}};
+  CHECK(outermost_api(stack, "cuMemAlloc_v2") == "cudaMalloc");
+  std::vector<Frame> cublas = {{1, "/x/libcublas.so.13", "", "", 0},
+                               {2, "/x/libcublas.so.13", "cublasCreate_v2", "", 0},
+                               {3, "/app/prog", "main", "", 0}};
+  CHECK(outermost_api(cublas, "cuMemAlloc_v2") == "cublasCreate_v2");
+  std::vector<Frame> driver = {{1, "/app/prog", "main", "", 0}};
+  CHECK(outermost_api(driver, "cuMemAlloc_v2") == "cuMemAlloc_v2");
+  CHECK(outermost_api({}, "cuStreamCreate") == "cuStreamCreate");
+}
+
+TEST_CASE("torn-down resources form their own groups, marked with the teardown", "[report]") {
+  Fixture fx;
+  RawSnapshot snap;
+  snap.resources.push_back(resource(Kind::Device, 0, 64, 1));
+  RawResource torn = resource(Kind::Device, 0, 64, 2);
+  torn.released_by = "context_destroy";
+  snap.resources.push_back(torn);
+  Report r = build_report(snap, fx.lookup, &fx.resolver, {});
+  REQUIRE(r.leaks.size() == 2);
+  int marked = 0;
+  for (const auto& g : r.leaks) marked += g.released_by == "context_destroy";
+  CHECK(marked == 1);
+}
+
+TEST_CASE("JSON round trip keeps every field", "[report][json]") {
+  Fixture fx;
+  fx.stacks[1] = {0xdeadbeef00ull};
+  fx.resolver.names[0xdeadbeef00ull] = {"main", "/app/prog"};
+  RawSnapshot snap;
+  snap.resources.push_back(resource(Kind::Pinned, 1, 2048, 1, "cuMemHostAlloc"));
+  snap.notes.push_back(RawNote{"unknown_release", "cuMemFree_v2", 0x1234, 1, 1, 3});
+  snap.notes_total = 3;
+  snap.primary_contexts.push_back(PrimaryContext{0, 1, 0, 0, 1});
+  Report r = build_report(snap, fx.lookup, &fx.resolver, {});
+  r.reason = "exit";
+  r.process = Process{42, 1, "/app/prog", {"/app/prog", "--x"}};
+  r.modules.push_back(Module{"/app/prog", 0x400000, "abcd"});
+  Report back = from_json(to_json(r));
+  CHECK(back.reason == "exit");
+  CHECK(back.process.argv == std::vector<std::string>{"/app/prog", "--x"});
+  REQUIRE(back.leaks.size() == 1);
+  CHECK(back.leaks[0].kind == "pinned");
+  CHECK(back.leaks[0].api == "cuMemHostAlloc");
+  CHECK(back.leaks[0].stack[0].ip == 0xdeadbeef00ull);
+  CHECK(back.leaks[0].stack[0].function == "main");
+  CHECK(back.leaks[0].allocations[0].address == 0x7001);
+  CHECK(back.summary.by_kind.at("pinned").bytes == 2048);
+  CHECK(back.notes.at(0).count == 3);
+  CHECK(back.notes_total == 3);
+  CHECK(back.primary_contexts.at(0).outstanding == 1);
+  CHECK(back.modules.at(0).build_id == "abcd");
+}
+
+TEST_CASE("the reader refuses what is not a report it understands", "[report][json]") {
+  CHECK_THROWS_WITH(from_json("{\"format\": \"cudaleak-report\", \"form"), Catch::Contains("not valid JSON"));
+  CHECK_THROWS_WITH(from_json("{\"hello\": 1}"), Catch::Contains("not a cudaleak report"));
+  CHECK_THROWS_WITH(from_json("{\"format\": \"cudaleak-report\", \"format_version\": 99}"),
+                    Catch::Contains("newer than this cudaleak reads"));
+  CHECK_THROWS_WITH(from_json("{\"format\": \"cudaleak-report\", \"format_version\": 1}"),
+                    Catch::Contains("malformed report"));
+}
+
+TEST_CASE("text summary: groups with stacks and one SUMMARY line", "[report][text]") {
+  Fixture fx;
+  fx.stacks[1] = {0x10};
+  fx.resolver.names[0x10] = {"train_step(int)", "/app/prog"};
+  RawSnapshot snap;
+  snap.resources.push_back(resource(Kind::Device, 1, 3 << 20, 1));
+  Report r = build_report(snap, fx.lookup, &fx.resolver, {});
+  r.reason = "exit";
+  r.process.pid = 7;
+  std::string text = render_text(r, TextOptions{10, 16, "out.json"});
+  CHECK(text.find("==7==cudaleak: detected CUDA resource leaks") != std::string::npos);
+  CHECK(text.find("3.0 MiB of device memory in 1 allocation never freed, created by cuMemAlloc_v2") != std::string::npos);
+  CHECK(text.find("in train_step(int)") != std::string::npos);
+  CHECK(text.find("SUMMARY: cudaleak: 3.0 MiB leaked in 1 resource (device: 1 / 3.0 MiB). Report: out.json\n") !=
+        std::string::npos);
+}
