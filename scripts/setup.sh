@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs the build dependencies (Debian packages) when missing, then
+# configures and builds cudaleak into build/. Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential cmake ninja-build libunwind-dev libdw-dev libelf-dev libspdlog-dev libfmt-dev
+          catch2 nlohmann-json3-dev libcli11-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "cudaleak: installing ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+cuda_root="${CUDA_ROOT:-/usr/local/cuda}"
+if [ ! -f "$cuda_root/include/cudaTypedefs.h" ]; then
+  echo "cudaleak: CUDA Toolkit 13 not found at $cuda_root (set CUDA_ROOT)" >&2
+  exit 1
+fi
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDA_ROOT="$cuda_root" >/dev/null
+cmake --build build
