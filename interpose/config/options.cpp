@@ -39,6 +39,7 @@ std::string validate(const Options& o) {
 }
 
 std::string to_text(const std::string& v) { return v; }
+constexpr const char* type_label(std::string_view type) { return type == "std::string" ? "string" : type.data(); }
 std::string to_text(int v) { return std::to_string(v); }
 std::string to_text(bool v) { return v ? "true" : "false"; }
 
@@ -46,7 +47,7 @@ std::string to_text(bool v) { return v ? "true" : "false"; }
 
 const std::vector<OptionInfo>& option_table() {
   static const std::vector<OptionInfo> table = {
-#define CUDALEAK_OPTION(type, key, def, help) {#key, #type, #def, help},
+#define CUDALEAK_OPTION(type, key, def, help) {#key, type_label(#type), #def, help},
 #include "options.def"
 #undef CUDALEAK_OPTION
   };

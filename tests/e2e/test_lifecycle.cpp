@@ -126,3 +126,16 @@ TEST_CASE("CUDALEAK_OPTIONS problems are reported by the library and the program
   CHECK(res.err.find("CUDALEAK_OPTIONS: unknown option 'colour'") != std::string::npos);
   CHECK(files_in(dir).size() == 1);
 }
+
+TEST_CASE("an injected failure reaches the program untouched and records nothing", "[e2e][lifecycle]") {
+  auto dir = fresh_dir("fault_injection");
+  // The second cudaMalloc of loop_leak (the first step's result buffer) fails.
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/r.json", "--", sample("loop_leak")},
+                   {"CUDALEAK_SIM_FAIL=cuMemAlloc_v2:2"});
+  CHECK(res.exit_code == 2);
+  CHECK(res.err.find("cudaMalloc(&result, 16 << 10) failed: out of memory") != std::string::npos);
+  auto r = load(dir + "/r.json");
+  REQUIRE(r.leaks.size() == 1);
+  CHECK(r.leaks[0].count == 1);
+  CHECK(r.leaks[0].bytes == (64u << 10));  // the scratch buffer of the step that failed
+}
