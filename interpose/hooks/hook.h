@@ -4,6 +4,8 @@
 //   if (r == CUDA_SUCCESS && hook.tracking()) tracker::created(...);
 //   return r;                              // always the real result
 #pragma once
+#include <cerrno>
+
 #include "hook_table.h"
 #include "../runtime/lifecycle.h"
 #include "../track/tracker.h"
@@ -26,7 +28,11 @@ class Hook {
     ensure_initialized();
     note_cuda_seen();
   }
-  ~Hook() { --detail::t_hook_depth; }
+  // errno is left exactly as the real call left it, whatever bookkeeping did since.
+  ~Hook() {
+    --detail::t_hook_depth;
+    if (called_) errno = errno_after_call_;
+  }
   Hook(const Hook&) = delete;
   Hook& operator=(const Hook&) = delete;
 
@@ -34,13 +40,18 @@ class Hook {
   CUresult real(Args... args) const {
     auto fn = reinterpret_cast<Fn>(real_function(id));
     if (!fn) return CUDA_ERROR_NOT_INITIALIZED;  // no driver loaded behind this exported symbol
-    return fn(args...);
+    CUresult r = fn(args...);
+    errno_after_call_ = errno;
+    called_ = true;
+    return r;
   }
 
   bool tracking() const { return !nested_ && tracking_enabled(); }
 
  private:
   bool nested_;
+  mutable bool called_ = false;
+  mutable int errno_after_call_ = 0;
 };
 
 inline uint64_t as_handle(const void* p) { return reinterpret_cast<uint64_t>(p); }

@@ -22,9 +22,10 @@ bool in_cuda_library(const std::string& module) {
   return base.rfind("libcu", 0) == 0 || base.rfind("libnccl", 0) == 0 || base.rfind("libnv", 0) == 0;
 }
 
+// "cudaMalloc<float>(float**, unsigned long)" -> "cudaMalloc"
 std::string plain_name(const std::string& function) {
-  auto paren = function.find('(');
-  return paren == std::string::npos ? function : function.substr(0, paren);
+  auto end = function.find_first_of("(<");
+  return end == std::string::npos ? function : function.substr(0, end);
 }
 
 class FrameCache {
@@ -37,18 +38,19 @@ class FrameCache {
       auto key = std::make_pair(ips[i], i > 0);
       auto it = cache_.find(key);
       if (it == cache_.end()) {
-        Frame f = resolver_ ? resolver_->resolve(ips[i], i > 0) : Frame{};
-        f.ip = ips[i];
-        it = cache_.emplace(key, std::move(f)).first;
+        std::vector<Frame> resolved = resolver_ ? resolver_->resolve(ips[i], i > 0) : std::vector<Frame>{};
+        if (resolved.empty()) resolved.emplace_back();
+        for (Frame& f : resolved) f.ip = ips[i];
+        it = cache_.emplace(key, std::move(resolved)).first;
       }
-      out.push_back(it->second);
+      out.insert(out.end(), it->second.begin(), it->second.end());
     }
     return out;
   }
 
  private:
   FrameResolver* resolver_;
-  std::map<std::pair<uint64_t, bool>, Frame> cache_;
+  std::map<std::pair<uint64_t, bool>, std::vector<Frame>> cache_;
 };
 
 using GroupKey = std::tuple<Kind, uint32_t, int, std::string>;

@@ -25,6 +25,7 @@ void to_json(json& j, const Frame& f) {
   if (!f.function.empty()) j["function"] = f.function;
   if (!f.file.empty()) j["file"] = f.file;
   if (f.line > 0) j["line"] = f.line;
+  if (f.inlined) j["inlined"] = true;
 }
 void from_json(const json& j, Frame& f) {
   f.ip = unhex(j.at("ip"));
@@ -32,6 +33,7 @@ void from_json(const json& j, Frame& f) {
   f.function = j.value("function", "");
   f.file = j.value("file", "");
   f.line = j.value("line", 0);
+  f.inlined = j.value("inlined", false);
 }
 
 void to_json(json& j, const Allocation& a) {

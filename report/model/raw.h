@@ -51,8 +51,9 @@ class FrameResolver {
  public:
   virtual ~FrameResolver() = default;
   // return_address: ip is a return address (every frame but the innermost), so
-  // the call instruction is at ip - 1.
-  virtual Frame resolve(uint64_t ip, bool return_address) = 0;
+  // the call instruction is at ip - 1. One ip gives several frames where
+  // functions were inlined: innermost first, all but the last marked inlined.
+  virtual std::vector<Frame> resolve(uint64_t ip, bool return_address) = 0;
 };
 
 struct BuildOptions {

@@ -18,6 +18,7 @@ struct Frame {
   std::string function;  // demangled; empty when unknown
   std::string file;      // source file where debug info exists
   int line = 0;
+  bool inlined = false;  // inlined into the next frame (same ip)
 };
 
 struct Allocation {

@@ -30,6 +30,7 @@ void append_frame(std::string& out, size_t index, const Frame& f) {
   out += f.function.empty() ? "??" : f.function;
   if (!f.file.empty()) out += " " + f.file + (f.line > 0 ? ":" + std::to_string(f.line) : "");
   if (!f.module.empty()) out += " (" + basename(f.module) + ")";
+  if (f.inlined) out += " [inlined]";
   out += "\n";
 }
 

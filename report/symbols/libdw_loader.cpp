@@ -34,7 +34,13 @@ const Libdw* load_libdw() {
               bind(h, "dwfl_module_addrinfo", table.module_addrinfo) &&
               bind(h, "dwfl_module_getsrc", table.module_getsrc) && bind(h, "dwfl_lineinfo", table.lineinfo) &&
               bind(h, "dwfl_linux_proc_find_elf", table.linux_proc_find_elf) &&
-              bind(h, "dwfl_standard_find_debuginfo", table.standard_find_debuginfo);
+              bind(h, "dwfl_standard_find_debuginfo", table.standard_find_debuginfo) &&
+              bind(h, "dwfl_module_addrdie", table.module_addrdie) && bind(h, "dwarf_getscopes", table.getscopes) &&
+              bind(h, "dwarf_getscopes_die", table.getscopes_die) &&
+              bind(h, "dwarf_tag", table.tag) && bind(h, "dwarf_diename", table.diename) &&
+              bind(h, "dwarf_attr_integrate", table.attr_integrate) &&
+              bind(h, "dwarf_formstring", table.formstring) && bind(h, "dwarf_formudata", table.formudata) &&
+              bind(h, "dwarf_getsrcfiles", table.getsrcfiles) && bind(h, "dwarf_filesrc", table.filesrc);
     return ok ? &table : nullptr;
   }();
   return loaded;

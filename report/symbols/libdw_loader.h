@@ -3,6 +3,7 @@
 // PIC), and loading it only at report time keeps it out of the host's symbol
 // scope (see bundled_library.h).
 #pragma once
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
 namespace cudaleak::symbols {
@@ -19,6 +20,17 @@ struct Libdw {
   decltype(&dwfl_lineinfo) lineinfo;
   decltype(&dwfl_linux_proc_find_elf) linux_proc_find_elf;
   decltype(&dwfl_standard_find_debuginfo) standard_find_debuginfo;
+  // Inline expansion.
+  decltype(&dwfl_module_addrdie) module_addrdie;
+  decltype(&dwarf_getscopes) getscopes;
+  decltype(&dwarf_getscopes_die) getscopes_die;
+  decltype(&dwarf_tag) tag;
+  decltype(&dwarf_diename) diename;
+  decltype(&dwarf_attr_integrate) attr_integrate;
+  decltype(&dwarf_formstring) formstring;
+  decltype(&dwarf_formudata) formudata;
+  decltype(&dwarf_getsrcfiles) getsrcfiles;
+  decltype(&dwarf_filesrc) filesrc;
 };
 
 // nullptr when libdw cannot be loaded; symbolization then falls back to dladdr.

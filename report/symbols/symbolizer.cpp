@@ -3,6 +3,7 @@
 #include "libdw_loader.h"
 
 #include <cxxabi.h>
+#include <dwarf.h>
 #include <dlfcn.h>
 #include <unistd.h>
 
@@ -35,11 +36,11 @@ report::Frame resolve_with_dladdr(uint64_t ip) {
 
 class ModuleResolver : public report::FrameResolver {
  public:
-  report::Frame resolve(uint64_t ip, bool return_address) override {
+  std::vector<report::Frame> resolve(uint64_t ip, bool return_address) override {
     report::Frame f;
     Dl_info info{};
     if (dladdr(reinterpret_cast<void*>(return_address ? ip - 1 : ip), &info) && info.dli_fname) f.module = info.dli_fname;
-    return f;
+    return {f};
   }
 };
 
@@ -60,14 +61,14 @@ class DwflSymbolizer : public report::FrameResolver {
     if (dwfl_) dw_->end(dwfl_);
   }
 
-  report::Frame resolve(uint64_t ip, bool return_address) override {
+  std::vector<report::Frame> resolve(uint64_t ip, bool return_address) override {
     Dwarf_Addr addr = return_address ? ip - 1 : ip;  // the call, not the instruction after it
     report::Frame f = resolve_with_dladdr(addr);
     Dwfl_Module* module = dwfl_ ? dw_->addrmodule(dwfl_, addr) : nullptr;
-    if (!module) return f;
+    if (!module) return {f};
     const char* path = nullptr;
     dw_->module_info(module, nullptr, nullptr, nullptr, nullptr, nullptr, &path, nullptr);
-    if (path && f.module.empty()) f.module = path;
+    if (path && path[0] == '/') f.module = path;  // absolute, unlike dladdr's name for the main program
     GElf_Off offset = 0;
     GElf_Sym sym;
     if (const char* name = dw_->module_addrinfo(module, addr, &offset, &sym, nullptr, nullptr, nullptr))
@@ -79,10 +80,78 @@ class DwflSymbolizer : public report::FrameResolver {
         f.line = lineno;
       }
     }
-    return f;
+    std::vector<report::Frame> frames = expand_inlined(module, addr, f);
+    return frames.empty() ? std::vector<report::Frame>{f} : frames;
   }
 
  private:
+  // Inline expansion, as eu-addr2line -i does it: the innermost inlined
+  // subroutine at addr becomes a frame named after itself at the line table's
+  // line; each step outwards (dwarf_getscopes_die on the concrete tree) names
+  // the enclosing inlined subroutine or real function, located at the call
+  // site recorded by the scope inside it. Empty when nothing is inlined there.
+  std::vector<report::Frame> expand_inlined(Dwfl_Module* module, Dwarf_Addr addr, const report::Frame& base) {
+    Dwarf_Addr bias = 0;
+    Dwarf_Die* cu = dw_->module_addrdie(module, addr, &bias);
+    if (!cu) return {};
+    Dwarf_Die* scopes = nullptr;
+    int n = dw_->getscopes(cu, addr - bias, &scopes);
+    if (n <= 0) return {};
+    Dwarf_Die die;
+    bool found = false;
+    for (int i = 0; i < n && !found; ++i) {
+      int tag = dw_->tag(&scopes[i]);
+      if (tag == DW_TAG_inlined_subroutine) die = scopes[i], found = true;
+      else if (tag == DW_TAG_subprogram) break;  // innermost function is a real one: nothing inlined
+    }
+    std::free(scopes);
+    if (!found) return {};
+
+    Dwarf_Files* files = nullptr;
+    size_t file_count = 0;
+    if (dw_->getsrcfiles(cu, &files, &file_count) != 0) files = nullptr;
+    std::vector<report::Frame> frames;
+    report::Frame f = base;
+    for (int depth = 0; depth < 64; ++depth) {
+      f.function = function_name(&die, base.function);
+      int tag = dw_->tag(&die);
+      f.inlined = tag == DW_TAG_inlined_subroutine;
+      frames.push_back(f);
+      if (!f.inlined) break;
+      Dwarf_Attribute attr;
+      Dwarf_Word call_file = 0, call_line = 0;
+      f.file.clear();
+      if (files && dw_->attr_integrate(&die, DW_AT_call_file, &attr) && dw_->formudata(&attr, &call_file) == 0 &&
+          call_file < file_count)
+        if (const char* name = dw_->filesrc(files, call_file, nullptr, nullptr)) f.file = name;
+      f.line = dw_->attr_integrate(&die, DW_AT_call_line, &attr) && dw_->formudata(&attr, &call_line) == 0
+                   ? int(call_line) : 0;
+      Dwarf_Die* chain = nullptr;
+      int m = dw_->getscopes_die(&die, &chain);
+      bool next = false;
+      for (int j = 1; j < m && !next; ++j) {
+        int t = dw_->tag(&chain[j]);
+        if (t == DW_TAG_inlined_subroutine || t == DW_TAG_subprogram) die = chain[j], next = true;
+      }
+      std::free(chain);
+      if (!next) {
+        frames.back().inlined = false;
+        break;
+      }
+    }
+    return frames;
+  }
+
+  std::string function_name(Dwarf_Die* die, const std::string& fallback) {
+    Dwarf_Attribute attr;
+    for (int name : {DW_AT_linkage_name, DW_AT_MIPS_linkage_name}) {
+      if (dw_->attr_integrate(die, name, &attr))
+        if (const char* s = dw_->formstring(&attr)) return demangle(s);
+    }
+    if (const char* s = dw_->diename(die)) return s;
+    return fallback;
+  }
+
   const Libdw* dw_;
   Dwfl_Callbacks callbacks_{};
   Dwfl* dwfl_ = nullptr;

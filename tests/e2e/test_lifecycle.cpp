@@ -71,6 +71,7 @@ TEST_CASE("driver API edges: ptsz look-ups, NULL arguments, unknown frees, OOM, 
   CHECK(res.exit_code == 0);
   CHECK(res.out ==
         "ptsz alloc: 0\n"
+        "errno kept: 1\n"
         "null alloc: 1\n"
         "null stream: 1\n"
         "unknown free: 1\n"

@@ -36,7 +36,11 @@ TEST_CASE("exception_leak: the buffer of the failing batch, exit status 3 kept",
   CHECK(g.bytes == (1u << 20));
   CHECK(g.count == 1);
   CHECK(g.device == 0);
+  CHECK(stack_has(g, "process_batch"));  // inlined into main: expanded from DWARF
   CHECK(stack_has(g, "main"));
+  bool line_of_malloc = false;
+  for (const auto& f : g.stack) line_of_malloc |= f.function == "process_batch" && f.file.find("exception_leak.cu") != std::string::npos && f.line == 10;
+  CHECK(line_of_malloc);
   CHECK(r.summary.leaked_bytes == (1u << 20));
   CHECK(r.process.pid > 0);
   CHECK(r.process.argv.at(0) == sample("exception_leak"));
@@ -129,6 +133,7 @@ TEST_CASE("loop_leak: one group of 50 allocations in creation order", "[e2e][sam
   Report r = single_report(dir);
   REQUIRE(r.leaks.size() == 1);
   CHECK(r.leaks[0].count == 50);
+  CHECK(stack_has(r.leaks[0], "step"));
   CHECK(r.leaks[0].bytes == 50u * (16u << 10));
   REQUIRE(r.leaks[0].allocations.size() == 16);  // max_allocations default
   for (size_t i = 1; i < r.leaks[0].allocations.size(); ++i)

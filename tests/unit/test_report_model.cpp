@@ -15,13 +15,20 @@ namespace {
 class FakeResolver : public FrameResolver {
  public:
   std::map<uint64_t, std::pair<std::string, std::string>> names;
-  Frame resolve(uint64_t ip, bool) override {
+  std::map<uint64_t, std::string> inlined_into;  // ip -> function it was inlined into
+  std::vector<Frame> resolve(uint64_t ip, bool) override {
     Frame f;
     if (auto it = names.find(ip); it != names.end()) {
       f.function = it->second.first;
       f.module = it->second.second;
     }
-    return f;
+    if (auto it = inlined_into.find(ip); it != inlined_into.end()) {
+      Frame outer = f;
+      outer.function = it->second;
+      f.inlined = true;
+      return {f, outer};
+    }
+    return {f};
   }
 };
 
@@ -90,6 +97,25 @@ TEST_CASE("the api is the outermost CUDA API frame before the program's own code
   std::vector<Frame> driver = {{1, "/app/prog", "main", "", 0}};
   CHECK(outermost_api(driver, "cuMemAlloc_v2") == "cuMemAlloc_v2");
   CHECK(outermost_api({}, "cuStreamCreate") == "cuStreamCreate");
+}
+
+TEST_CASE("an ip inside inlined code expands into one frame per function", "[report]") {
+  Fixture fx;
+  fx.stacks[1] = {0x10, 0x20};
+  fx.resolver.names[0x10] = {"process_batch(int)", "/app/prog"};
+  fx.resolver.inlined_into[0x10] = "main";
+  fx.resolver.names[0x20] = {"__libc_start_main", "/lib/libc.so.6"};
+  RawSnapshot snap;
+  snap.resources.push_back(resource(Kind::Device, 1, 8, 1));
+  Report r = build_report(snap, fx.lookup, &fx.resolver, {});
+  auto& stack = r.leaks.at(0).stack;
+  REQUIRE(stack.size() == 3);
+  CHECK(stack[0].function == "process_batch(int)");
+  CHECK(stack[0].inlined);
+  CHECK(stack[1].function == "main");
+  CHECK_FALSE(stack[1].inlined);
+  CHECK(stack[0].ip == stack[1].ip);
+  CHECK(from_json(to_json(r)).leaks[0].stack[0].inlined);
 }
 
 TEST_CASE("torn-down resources form their own groups, marked with the teardown", "[report]") {

@@ -5,6 +5,7 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
+#include <cerrno>
 #include <cstdio>
 
 int main() {
@@ -23,6 +24,13 @@ int main() {
   CUdeviceptr async_buffer = 0;
   r = reinterpret_cast<PFN_cuMemAllocAsync_v11020>(alloc_ptsz)(&async_buffer, 8192, CU_STREAM_PER_THREAD);
   std::printf("ptsz alloc: %d\n", int(r));
+
+  // errno after a hooked call is the one the real call left.
+  errno = 0;
+  CUdeviceptr small = 0;
+  cuMemAlloc(&small, 256);
+  std::printf("errno kept: %d\n", errno == 0);
+  cuMemFree(small);
 
   // NULL out-parameters: the real error comes back, nothing crashes.
   std::printf("null alloc: %d\n", int(cuMemAlloc(nullptr, 16)));

@@ -4,6 +4,7 @@
 #include "sim_cuda.h"
 #include "sim_state.h"
 
+#include <cerrno>
 #include <cstdlib>
 
 using namespace simcuda;
@@ -78,6 +79,10 @@ SIM_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx) { return destroy_context(ctx)
 
 SIM_EXPORT CUresult cuCtxGetCurrent(CUcontext* pctx) {
   SIM_ENTRY("cuCtxGetCurrent");
+  // Leaves errno changed, as a real driver's internal system calls may: lets
+  // tests check that cudaleak's own driver calls never change the errno a
+  // program sees after a hooked call.
+  errno = EBADF;
   if (!pctx) return CUDA_ERROR_INVALID_VALUE;
   *pctx = current_context();
   return CUDA_SUCCESS;
