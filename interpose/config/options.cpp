@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include "kinds.h"
+
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -23,6 +25,24 @@ std::string parse_value(const std::string& text, int& out) {
   return "";
 }
 
+std::string parse_value(const std::string& text, int64_t& out) {
+  char* end = nullptr;
+  long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0') return "expected an integer, got '" + text + "'";
+  out = v;
+  return "";
+}
+
+// Lists append: "a,b" adds two entries, and a key given again adds more.
+std::string parse_value(const std::string& text, std::vector<std::string>& out) {
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return "";
+}
+
 std::string parse_value(const std::string& text, bool& out) {
   if (text == "1" || text == "true" || text == "yes" || text == "on") return out = true, "";
   if (text == "0" || text == "false" || text == "no" || text == "off") return out = false, "";
@@ -35,13 +55,29 @@ std::string validate(const Options& o) {
   if (o.summary_groups < 0) return "summary_groups must be >= 0";
   if (o.output.empty()) return "output must not be empty";
   if (signal_from_name(o.report_signal) < 0) return "report_signal: unknown signal '" + o.report_signal + "'";
+  if (o.error_exitcode < 0 || o.error_exitcode > 255) return "error_exitcode must be between 0 and 255";
+  if (o.gate_error_exitcode < 1 || o.gate_error_exitcode > 255) return "gate_error_exitcode must be between 1 and 255";
+  if (o.min_bytes < 0) return "min_bytes must be >= 0";
+  for (const auto& kind : o.fail_on)
+    if (!kind_from_name(kind)) return "fail_on: unknown kind '" + kind + "'";
   return "";
 }
 
 std::string to_text(const std::string& v) { return v; }
-constexpr const char* type_label(std::string_view type) { return type == "std::string" ? "string" : type.data(); }
+constexpr const char* type_label(std::string_view type) {
+  if (type == "std::string") return "string";
+  if (type == "int64_t") return "int";
+  if (type == "std::vector<std::string>") return "list";
+  return type.data();
+}
 std::string to_text(int v) { return std::to_string(v); }
 std::string to_text(bool v) { return v ? "true" : "false"; }
+std::string to_text(int64_t v) { return std::to_string(v); }
+std::string to_text(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& item : v) out += (out.empty() ? "" : ",") + item;
+  return out;
+}
 
 }  // namespace
 

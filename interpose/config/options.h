@@ -1,6 +1,7 @@
 // Options of the preload library, shared with the launcher so that both accept
 // and reject exactly the same keys and values.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 

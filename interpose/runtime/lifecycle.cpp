@@ -1,10 +1,16 @@
 #include "lifecycle.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
+#include <sstream>
+#include <string>
 
+#include "gate_config.h"
 #include "log.h"
 #include "reporter.h"
 #include "signals.h"
@@ -26,6 +32,23 @@ Options& mutable_options() {
   return *o;
 }
 
+// trace_children=false: programs this process execs do not load cudaleak.
+void stop_tracing_children() {
+  Dl_info self{};
+  const char* preload = std::getenv("LD_PRELOAD");
+  if (!preload || !dladdr(reinterpret_cast<void*>(&stop_tracing_children), &self) || !self.dli_fname) return;
+  std::string own = self.dli_fname, kept, entry;
+  std::string list = preload;
+  for (char& c : list) if (c == ' ') c = ':';
+  std::stringstream in(list);
+  while (std::getline(in, entry, ':')) {
+    if (entry.empty() || entry == own || entry.ends_with("/" + own.substr(own.rfind('/') + 1))) continue;
+    kept += (kept.empty() ? "" : ":") + entry;
+  }
+  if (kept.empty()) unsetenv("LD_PRELOAD");
+  else setenv("LD_PRELOAD", kept.c_str(), 1);
+}
+
 void before_fork() { tracker::lock_all(); }
 void after_fork_parent() { tracker::unlock_all(); }
 void after_fork_child() {
@@ -39,6 +62,8 @@ void initialize() {
       log_message("CUDALEAK_OPTIONS: %s (ignored; see `cudaleak run --help`)", problem.c_str());
   }
   real_dlsym();
+  load_gate_config();
+  if (!mutable_options().trace_children) stop_tracing_children();
   signals::install();
   pthread_atfork(before_fork, after_fork_parent, after_fork_child);
   if (mutable_options().verbose)
@@ -65,6 +90,7 @@ void ensure_initialized() {
 }
 
 bool tracking_enabled() { return g_state.load(std::memory_order_acquire) == State::Enabled; }
+bool internal_failure_happened() { return g_failure_logged.load(); }
 const Options& options() { return mutable_options(); }
 
 void internal_failure(const char* what) {
@@ -80,6 +106,11 @@ void reset_after_fork_in_child() {
   tracker::reset_in_child();
   signals::reset_in_child();
   reset_reporter_in_child();
+  if (!options().trace_children) {
+    // Not traced: the child neither records nor reports.
+    g_state.store(State::Disabled, std::memory_order_release);
+    g_cuda_seen.store(false);
+  }
 }
 
 }  // namespace cudaleak
@@ -94,6 +125,11 @@ __attribute__((destructor)) static void cudaleak_finish() {
   if (!g_state.compare_exchange_strong(expected, State::Stopping)) {
     if (expected != State::Disabled) return;
   }
-  write_report(Reason::Exit);
+  int status = finish_at_exit();
   g_state.store(State::Disabled, std::memory_order_release);
+  if (status >= 0) {
+    // The leak gate decided (error_exitcode): flush what the program wrote, then end with that status.
+    std::fflush(nullptr);
+    _exit(status);
+  }
 }

@@ -15,6 +15,7 @@ const Options& options();
 
 // Any internal error: log once, switch every hook to pass-through.
 void internal_failure(const char* what);
+bool internal_failure_happened();
 
 // A hook or dlsym substitution ran: this process uses CUDA and gets a report.
 void note_cuda_seen();

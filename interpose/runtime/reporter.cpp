@@ -1,21 +1,25 @@
 #include "reporter.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <mutex>
 
+#include "gate_config.h"
+#include "growth.h"
+#include "json_io.h"
 #include "lifecycle.h"
 #include "log.h"
-#include "json_io.h"
 #include "report_path.h"
-#include "text_summary.h"
 #include "symbols/modules.h"
 #include "symbols/symbolizer.h"
+#include "text_summary.h"
 #include "../track/tracker.h"
 
 namespace cudaleak {
@@ -30,6 +34,7 @@ const char* reason_name(Reason r) {
     case Reason::Exit: return "exit";
     case Reason::Signal: return "signal";
     case Reason::Crash: return "crash";
+    case Reason::Checkpoint: return "checkpoint";
   }
   return "exit";
 }
@@ -63,7 +68,7 @@ void print(const std::string& text) {
   }
 }
 
-bool write_locked(Reason reason) {
+Written write_locked(Reason reason, const char* checkpoint) {
   const Options& opt = options();
   report::RawSnapshot raw = tracker::snapshot();
   std::unique_ptr<report::FrameResolver> resolver =
@@ -74,49 +79,126 @@ bool write_locked(Reason reason) {
   r.symbolized = opt.symbolize;
   r.tool_version = CUDALEAK_VERSION;
   r.reason = reason_name(reason);
+  if (checkpoint) r.checkpoint = checkpoint;
   r.timestamp = std::time(nullptr);
   r.process = symbols::current_process();
   r.modules = symbols::loaded_modules();
+  gate::evaluate(r, gate_config());
+  growth::annotate(r);
+  if (reason == Reason::Signal || reason == Reason::Checkpoint) growth::observe(raw);
 
   unsigned n = g_sequence.fetch_add(1);
-  std::string path = report::expand_report_path(opt.output, r.process.pid, n);
-  bool written = write_file(path, report::to_json(r));
-  if (!written) log_message("cannot write report %s: %s", path.c_str(), std::strerror(errno));
+  Written w;
+  w.path = report::expand_report_path(opt.output, r.process.pid, n);
+  w.written = write_file(w.path, report::to_json(r));
+  w.gate = r.gate;
+  if (!w.written) log_message("cannot write report %s: %s", w.path.c_str(), std::strerror(errno));
 
-  if (reason == Reason::Signal) {
-    log_message("snapshot of %llu live resources written to %s", static_cast<unsigned long long>(r.summary.leaked_count),
-                path.c_str());
+  if (reason == Reason::Signal || reason == Reason::Checkpoint) {
+    log_message("%s of %llu live resources written to %s", reason == Reason::Signal ? "snapshot" : "checkpoint report",
+                static_cast<unsigned long long>(r.summary.leaked_count), w.path.c_str());
   } else if (opt.print_summary) {
     report::TextOptions text;
     text.max_groups = size_t(opt.summary_groups);
-    text.report_path = written ? path : "";
+    text.report_path = w.written ? w.path : "";
+    text.gen_suppressions = opt.gen_suppressions;
     print(report::render_text(r, text));
   }
-  return written;
+  return w;
+}
+
+bool driver_loaded() {
+  void* lib = dlopen("libcuda.so.1", RTLD_NOLOAD | RTLD_LAZY);
+  if (lib) dlclose(lib);
+  return lib != nullptr;
+}
+
+// For the launcher, which gates on every process of the tree it started.
+void record_for_launcher(const std::string& status, const std::string& report_path) {
+  const char* dir = std::getenv("CUDALEAK_GATE_DIR");
+  if (!dir || !*dir) return;
+  std::string text = "status=" + status + "\n";
+  if (!report_path.empty()) {
+    char abs[4096];
+    text += "report=" + std::string(report_path[0] == '/' || !realpath(report_path.c_str(), abs) ? report_path : abs) + "\n";
+  }
+  write_file(std::string(dir) + "/" + std::to_string(getpid()) + ".gate", text);
 }
 
 }  // namespace
 
-bool write_report(Reason reason) {
-  if (!cuda_seen()) return false;
+Written write_report(Reason reason, const char* checkpoint) {
+  if (!cuda_seen()) return {};
   int saved = errno;
-  bool written = false;
+  Written w;
   try {
     if (reason == Reason::Crash) {
       // The crashing thread may hold the lock (crash while reporting): never wait.
       std::unique_lock lock(g_report_mutex, std::try_to_lock);
-      if (lock.owns_lock()) written = write_locked(reason);
+      if (lock.owns_lock()) w = write_locked(reason, checkpoint);
     } else {
       std::lock_guard lock(g_report_mutex);
-      written = write_locked(reason);
+      w = write_locked(reason, checkpoint);
     }
   } catch (...) {
     log_message("internal error while writing the report; no report written");
   }
   errno = saved;
-  return written;
+  return w;
 }
 
-void reset_reporter_in_child() { g_sequence = 0; }
+void observe_now() {
+  try {
+    growth::observe(tracker::snapshot());
+  } catch (...) {
+    internal_failure("recording a checkpoint");
+  }
+}
+
+int finish_at_exit() {
+  const Options& opt = options();
+  std::string problem;
+  Written w;
+  if (cuda_seen()) {
+    w = write_report(Reason::Exit);
+    if (internal_failure_happened())
+      problem = "tracking stopped after an internal error, so leaks may be missing";
+    else if (!w.written)
+      problem = "the report could not be written";
+    else if (!w.gate.error.empty())
+      problem = w.gate.error;
+  } else if (driver_loaded()) {
+    // A leak gate that cannot see must not say green.
+    problem = "this process loaded libcuda.so.1 but none of its CUDA calls went through cudaleak (a driver "
+              "entry point obtained in a way cudaleak does not intercept, e.g. dlvsym)";
+    log_message("%s", problem.c_str());
+  } else {
+    return -1;  // no CUDA in this process: nothing to gate
+  }
+
+  std::string status = !problem.empty() ? "error" : w.gate.failed ? "fail" : "pass";
+  record_for_launcher(status, w.written ? w.path : "");
+  if (opt.error_exitcode <= 0) return -1;
+  if (!problem.empty()) {
+    log_message("the leak gate cannot be evaluated: %s; exiting with status %d (gate_error_exitcode)",
+                problem.c_str(), opt.gate_error_exitcode);
+    return opt.gate_error_exitcode;
+  }
+  if (w.gate.failed) {
+    log_message("leak gate failed: %llu leak groups (%llu resources, %llu bytes) not suppressed%s; exiting with "
+                "status %d (error_exitcode)",
+                static_cast<unsigned long long>(w.gate.failing_groups),
+                static_cast<unsigned long long>(w.gate.failing_count),
+                static_cast<unsigned long long>(w.gate.failing_bytes),
+                gate_config().baseline ? " and not in the baseline" : "", opt.error_exitcode);
+    return opt.error_exitcode;
+  }
+  return -1;
+}
+
+void reset_reporter_in_child() {
+  g_sequence = 0;
+  growth::reset_in_child();
+}
 
 }  // namespace cudaleak

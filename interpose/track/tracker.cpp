@@ -288,6 +288,7 @@ report::RawSnapshot snapshot() {
 }
 
 std::span<const uint64_t> stack(uint32_t id) { return state().stacks.get(id); }
+uint64_t current_sequence() { return state().sequence.load(std::memory_order_relaxed); }
 size_t live_count() { return state().registry.size(); }
 
 void lock_all() {

@@ -9,6 +9,7 @@
 
 #include "options.h"
 #include "paths.h"
+#include "baseline_command.h"
 #include "run_command.h"
 
 using namespace cudaleak;
@@ -53,12 +54,20 @@ int main(int argc, char** argv) {
     if (std::string(o.key) == "output") names = "-o," + names;
     run->add_option(names, values.back().second, o.help)->type_name(o.type);
   }
+  run->add_option("--junit", settings.junit_path, "Write JUnit XML of the run's leaks (every process) to FILE");
+  run->add_option("--sarif", settings.sarif_path, "Write SARIF 2.1.0 of the run's leaks (every process) to FILE");
   std::vector<std::string> raw_options;
   run->add_option("--option", raw_options, "Any option as key=value (repeatable)");
   run->add_option("command", settings.command, "PROGRAM [ARGS...]")->required();
   run->positionals_at_end();
 
   app.add_subcommand("options", "List every option with its default")->callback([] { std::exit(print_option_table()); });
+
+  CLI::App* baseline = app.add_subcommand("baseline", "Write a baseline of the leak sites in REPORT...: cudaleak baseline REPORT... -o FILE");
+  std::vector<std::string> baseline_reports;
+  std::string baseline_out;
+  baseline->add_option("reports", baseline_reports, "Reports to take the leak sites from")->required();
+  baseline->add_option("-o,--output", baseline_out, "Baseline file to write")->required();
 
   CLI11_PARSE(app, argc, argv);
 
@@ -79,6 +88,8 @@ int main(int argc, char** argv) {
     }
     for (const std::string& p : problems) spdlog::error("cudaleak: {}", p);
     if (!problems.empty()) return 2;
+    settings.error_exitcode = check.error_exitcode;
+    settings.gate_error_exitcode = check.gate_error_exitcode;
     settings.library_path = cli::preload_library_path();
     settings.simcuda_dir = cli::simcuda_directory();
     if (access(settings.library_path.c_str(), R_OK) != 0) {
@@ -87,5 +98,6 @@ int main(int argc, char** argv) {
     }
     return cli::run_program(settings);
   }
+  if (baseline->parsed()) return cli::write_baseline(baseline_reports, baseline_out);
   return 0;
 }

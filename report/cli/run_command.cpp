@@ -1,12 +1,20 @@
 #include "run_command.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "ci_formats.h"
+#include "json_io.h"
 
 extern char** environ;
 
@@ -17,6 +25,50 @@ namespace {
 std::string prepend(const char* existing, const std::string& value, char separator) {
   if (!existing || !*existing) return value;
   return value + separator + existing;
+}
+
+struct TreeOutcome {
+  int failed = 0, errors = 0;
+  std::vector<std::string> reports;
+};
+
+// Every process of the tree that used CUDA left <pid>.gate in the gate directory.
+TreeOutcome collect(const std::string& dir) {
+  TreeOutcome out;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".gate") continue;
+    std::ifstream in(entry.path());
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line == "status=fail") ++out.failed;
+      if (line == "status=error") ++out.errors;
+      if (line.rfind("report=", 0) == 0) out.reports.push_back(line.substr(7));
+    }
+  }
+  std::sort(out.reports.begin(), out.reports.end());
+  return out;
+}
+
+void write_ci_files(const RunSettings& s, const TreeOutcome& tree) {
+  if (s.junit_path.empty() && s.sarif_path.empty()) return;
+  std::vector<report::Report> reports;
+  for (const auto& path : tree.reports) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    try {
+      reports.push_back(report::from_json(text.str()));
+    } catch (const report::FormatError& e) {
+      spdlog::error("cudaleak: {}: {}", path, e.what());
+    }
+  }
+  auto write = [](const std::string& path, const std::string& text) {
+    std::ofstream out(path);
+    out << text;
+    if (!out) spdlog::error("cudaleak: cannot write {}", path);
+  };
+  if (!s.junit_path.empty()) write(s.junit_path, render::junit_xml(reports));
+  if (!s.sarif_path.empty()) write(s.sarif_path, render::sarif_json(reports));
 }
 
 void die_like(int sig) {
@@ -42,6 +94,16 @@ int run_program(const RunSettings& s) {
     setenv("LD_LIBRARY_PATH", prepend(std::getenv("LD_LIBRARY_PATH"), s.simcuda_dir, ':').c_str(), 1);
     if (!s.simulated_memory.empty()) setenv("CUDALEAK_SIM_MEMORY", s.simulated_memory.c_str(), 1);
   }
+
+  // Each process of the tree reports its gate verdict here.
+  char gate_dir[] = "/tmp/cudaleak-gate.XXXXXX";
+  if (!mkdtemp(gate_dir)) {
+    spdlog::error("cudaleak: cannot create a temporary directory: {}", std::strerror(errno));
+    return 127;
+  }
+  setenv("CUDALEAK_GATE_DIR", gate_dir, 1);
+  // Orphaned descendants are re-parented to us, so the whole tree can be awaited.
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
 
   // While the program runs, terminal signals go to it (same process group);
   // the launcher itself waits, like system(3).
@@ -73,11 +135,23 @@ int run_program(const RunSettings& s) {
       return 127;
     }
   }
+  // Then the rest of the tree: background children and orphans of the program.
+  for (int other; waitpid(-1, &other, 0) > 0 || errno == EINTR;) {
+  }
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGQUIT, &old_quit, nullptr);
+
+  TreeOutcome tree = collect(gate_dir);
+  std::filesystem::remove_all(gate_dir);
+  write_ci_files(s, tree);
   if (WIFSIGNALED(status)) {
     die_like(WTERMSIG(status));
     return 128 + WTERMSIG(status);  // only if the signal did not end us
+  }
+  if (s.error_exitcode > 0) {
+    // The main program already exited with its own verdict; children count too.
+    if (tree.errors) return s.gate_error_exitcode;
+    if (tree.failed) return s.error_exitcode;
   }
   return WEXITSTATUS(status);
 }

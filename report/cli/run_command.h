@@ -13,10 +13,17 @@ struct RunSettings {
   std::string simulated_memory;  // e.g. "512MiB"
   std::string library_path;      // libcudaleak.so to preload
   std::string simcuda_dir;       // fake libcuda.so.1 / libcudart.so.13
+  std::string junit_path;        // --junit FILE
+  std::string sarif_path;        // --sarif FILE
+  int error_exitcode = 0;        // as passed to the processes, for the tree's verdict
+  int gate_error_exitcode = 125;
 };
 
-// Runs the program; returns the status for the launcher to exit with. A
-// program killed by a signal makes this process die of the same signal.
+// Runs the program and waits for the whole process tree it starts (the
+// launcher is their subreaper), then gates on every process that used CUDA.
+// Returns the status for the launcher to exit with: the program's own, or
+// error_exitcode / gate_error_exitcode when a process of the tree failed the
+// gate. A program killed by a signal makes this process die of the same signal.
 int run_program(const RunSettings& settings);
 
 }  // namespace cudaleak::cli

@@ -1,32 +1,14 @@
 #include <algorithm>
 #include <map>
-#include <regex>
 #include <tuple>
 #include <unordered_map>
 
+#include "cuda_frames.h"
 #include "raw.h"
 
 namespace cudaleak::report {
 
 namespace {
-
-bool is_api_name(const std::string& function) {
-  // cudaMalloc, cuMemAlloc_v2, cublasCreate_v2, cudnnCreate, cusparseCreate, ncclCommInitRank
-  static const std::regex api("^(cu[a-z]*|nccl)[A-Z][A-Za-z0-9_]*$");
-  return std::regex_match(function, api);
-}
-
-bool in_cuda_library(const std::string& module) {
-  auto slash = module.rfind('/');
-  std::string base = slash == std::string::npos ? module : module.substr(slash + 1);
-  return base.rfind("libcu", 0) == 0 || base.rfind("libnccl", 0) == 0 || base.rfind("libnv", 0) == 0;
-}
-
-// "cudaMalloc<float>(float**, unsigned long)" -> "cudaMalloc"
-std::string plain_name(const std::string& function) {
-  auto end = function.find_first_of("(<");
-  return end == std::string::npos ? function : function.substr(0, end);
-}
 
 class FrameCache {
  public:
@@ -60,9 +42,8 @@ using GroupKey = std::tuple<Kind, uint32_t, int, std::string>;
 std::string outermost_api(const std::vector<Frame>& stack, const std::string& hook) {
   std::string api;
   for (const Frame& frame : stack) {
-    std::string name = plain_name(frame.function);
-    if (is_api_name(name)) {
-      api = name;
+    if (is_cuda_api_name(frame.function)) {
+      api = plain_name(frame.function);
     } else if (!api.empty() && !in_cuda_library(frame.module)) {
       break;  // first frame of the program after the API block
     }
@@ -87,6 +68,7 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
     g.kind = std::string(kind_name(std::get<0>(key)));
     g.device = std::get<2>(key);
     g.released_by = std::get<3>(key);
+    g.stack_id = std::get<1>(key);
     g.stack = cache.frames(stacks(std::get<1>(key)));
     g.api = outermost_api(g.stack, members.front()->hook);
     for (const RawResource* r : members) {

@@ -56,6 +56,12 @@ void to_json(json& j, const LeakGroup& g) {
            {"count", g.count}, {"device", g.device}, {"stack", g.stack},
            {"allocations", g.allocations}};
   if (!g.released_by.empty()) j["released_by"] = g.released_by;
+  if (!g.site.empty()) j["site"] = g.site;
+  if (!g.suppressed_by.empty()) j["suppressed_by"] = g.suppressed_by;
+  if (!g.baseline.empty()) j["baseline"] = g.baseline;
+  if (g.growing) j["growing"] = true;
+  if (!g.count_history.empty()) j["count_history"] = g.count_history;
+  if (g.fails_gate) j["fails_gate"] = true;
 }
 void from_json(const json& j, LeakGroup& g) {
   g.kind = j.at("kind").get<std::string>();
@@ -66,6 +72,37 @@ void from_json(const json& j, LeakGroup& g) {
   g.released_by = j.value("released_by", "");
   g.stack = j.value("stack", std::vector<Frame>{});
   g.allocations = j.value("allocations", std::vector<Allocation>{});
+  g.site = j.value("site", "");
+  g.suppressed_by = j.value("suppressed_by", "");
+  g.baseline = j.value("baseline", "");
+  g.growing = j.value("growing", false);
+  g.count_history = j.value("count_history", std::vector<uint64_t>{});
+  g.fails_gate = j.value("fails_gate", false);
+}
+
+void to_json(json& j, const SuppressionUse& u) {
+  j = json{{"rule", u.rule}, {"source", u.source}, {"count", u.count}, {"bytes", u.bytes}};
+}
+void from_json(const json& j, SuppressionUse& u) {
+  u.rule = j.at("rule").get<std::string>();
+  u.source = j.value("source", "");
+  u.count = j.value("count", uint64_t(0));
+  u.bytes = j.value("bytes", uint64_t(0));
+}
+
+void to_json(json& j, const GateResult& g) {
+  j = json{{"evaluated", g.evaluated},         {"failed", g.failed},
+           {"failing_groups", g.failing_groups}, {"failing_bytes", g.failing_bytes},
+           {"failing_count", g.failing_count}};
+  if (!g.error.empty()) j["error"] = g.error;
+}
+void from_json(const json& j, GateResult& g) {
+  g.evaluated = j.value("evaluated", false);
+  g.failed = j.value("failed", false);
+  g.error = j.value("error", "");
+  g.failing_groups = j.value("failing_groups", uint64_t(0));
+  g.failing_bytes = j.value("failing_bytes", uint64_t(0));
+  g.failing_count = j.value("failing_count", uint64_t(0));
 }
 
 void to_json(json& j, const Module& m) { j = json{{"path", m.path}, {"base", hex(m.base)}, {"build_id", m.build_id}}; }
@@ -110,12 +147,16 @@ std::string to_json(const Report& r, int indent) {
          {"timestamp", r.timestamp},
          {"symbolized", r.symbolized},
          {"process", {{"pid", r.process.pid}, {"ppid", r.process.ppid}, {"exe", r.process.exe}, {"argv", r.process.argv}}},
-         {"summary", {{"leaked_bytes", r.summary.leaked_bytes}, {"leaked_count", r.summary.leaked_count}, {"by_kind", by_kind}}},
+         {"summary", {{"leaked_bytes", r.summary.leaked_bytes}, {"leaked_count", r.summary.leaked_count}, {"by_kind", by_kind},
+                      {"suppressed_bytes", r.summary.suppressed_bytes}, {"suppressed_count", r.summary.suppressed_count}}},
+         {"suppressions", r.suppressions},
+         {"gate", r.gate},
          {"leaks", r.leaks},
          {"notes", r.notes},
          {"notes_total", r.notes_total},
          {"primary_contexts", r.primary_contexts},
          {"modules", r.modules}};
+  if (!r.checkpoint.empty()) j["checkpoint"] = r.checkpoint;
   return j.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
@@ -152,6 +193,11 @@ Report from_json(const std::string& text) {
     r.notes_total = j.value("notes_total", uint64_t(r.notes.size()));
     r.primary_contexts = j.value("primary_contexts", std::vector<PrimaryContext>{});
     r.modules = j.value("modules", std::vector<Module>{});
+    r.summary.suppressed_bytes = s.value("suppressed_bytes", uint64_t(0));
+    r.summary.suppressed_count = s.value("suppressed_count", uint64_t(0));
+    r.suppressions = j.value("suppressions", std::vector<SuppressionUse>{});
+    r.gate = j.value("gate", GateResult{});
+    r.checkpoint = j.value("checkpoint", "");
     return r;
   } catch (const json::exception& e) {
     throw FormatError(std::string("malformed report: ") + e.what());

@@ -40,6 +40,16 @@ struct LeakGroup {
   std::string released_by;  // "" when still alive; else what tore it down
   std::vector<Frame> stack;
   std::vector<Allocation> allocations;  // capped by max_allocations
+
+  // Added by the CI gate (docs/ci.md); empty/false when it did not run.
+  std::string site;            // identity that survives ASLR and rebuilds
+  std::string suppressed_by;   // the rule that hid it, e.g. "leak:foo (supp.txt:3)"
+  std::string baseline;        // "new", "grown" or "known" when a baseline was given
+  bool growing = false;        // its count rose at each of the last observations
+  std::vector<uint64_t> count_history;  // counts at earlier checkpoints/snapshots, oldest first
+  bool fails_gate = false;     // counted by the gate
+
+  uint32_t stack_id = 0;  // process-local interned stack; not written
 };
 
 struct KindTotal {
@@ -48,9 +58,27 @@ struct KindTotal {
 };
 
 struct Summary {
-  uint64_t leaked_bytes = 0;
+  uint64_t leaked_bytes = 0;  // not suppressed
   uint64_t leaked_count = 0;
   std::map<std::string, KindTotal> by_kind;
+  uint64_t suppressed_bytes = 0;
+  uint64_t suppressed_count = 0;
+};
+
+struct SuppressionUse {
+  std::string rule;    // as written, e.g. "leak:cublasCreate_v2 kind:event"
+  std::string source;  // "file:line", or "default" for shipped rules
+  uint64_t count = 0;  // resources it hid
+  uint64_t bytes = 0;
+};
+
+struct GateResult {
+  bool evaluated = false;  // the gate ran (error_exitcode, fail_on, baseline, ...)
+  bool failed = false;     // leaks the gate counts remain
+  std::string error;       // why it could not be evaluated; empty when fine
+  uint64_t failing_groups = 0;
+  uint64_t failing_bytes = 0;
+  uint64_t failing_count = 0;
 };
 
 struct Module {
@@ -88,7 +116,7 @@ struct Report {
   std::string format = kFormatName;
   int format_version = kFormatVersion;
   std::string tool_version;
-  std::string reason;  // "exit" | "signal" | "crash"
+  std::string reason;  // "exit" | "signal" | "crash" | "checkpoint"
   int64_t timestamp = 0;  // seconds since the epoch when written
   Process process;
   Summary summary;
@@ -98,6 +126,9 @@ struct Report {
   uint64_t notes_total = 0;
   std::vector<PrimaryContext> primary_contexts;
   bool symbolized = false;
+  std::string checkpoint;  // name, for reason "checkpoint"
+  std::vector<SuppressionUse> suppressions;
+  GateResult gate;
 };
 
 }  // namespace cudaleak::report

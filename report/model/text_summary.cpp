@@ -1,7 +1,10 @@
 #include "text_summary.h"
 
+#include "suppressions.h"
+
 #include <cinttypes>
 #include <cstdio>
+#include <vector>
 
 namespace cudaleak::report {
 
@@ -43,6 +46,14 @@ std::string group_headline(const LeakGroup& g) {
   s += ", created by " + g.api;
   if (g.device >= 0) s += " on device " + std::to_string(g.device);
   if (!g.released_by.empty()) s += " (still alive when released by " + g.released_by + ")";
+  if (g.growing) {
+    s += " [growing:";
+    for (uint64_t c : g.count_history) s += " " + std::to_string(c) + " ->";
+    s += " " + std::to_string(g.count) + "]";
+  }
+  if (g.baseline == "new") s += " [new: not in the baseline]";
+  if (g.baseline == "grown") s += " [grown beyond the baseline]";
+  if (g.baseline == "known") s += " [in the baseline]";
   return s;
 }
 
@@ -51,14 +62,18 @@ std::string group_headline(const LeakGroup& g) {
 std::string render_text(const Report& r, const TextOptions& options) {
   std::string out;
   const std::string prefix = "==" + std::to_string(r.process.pid) + "==cudaleak: ";
-  if (r.leaks.empty()) {
-    out += prefix + "no CUDA resources leaked\n";
+  std::vector<const LeakGroup*> visible;
+  for (const LeakGroup& g : r.leaks)
+    if (g.suppressed_by.empty()) visible.push_back(&g);
+  if (visible.empty()) {
+    out += prefix + "no CUDA resources leaked" + (r.leaks.empty() ? "" : " (apart from suppressed ones)") + "\n";
   } else {
-    out += prefix + "detected CUDA resource leaks (" + r.reason + ")\n";
+    out += prefix + "detected CUDA resource leaks (" + r.reason + (r.checkpoint.empty() ? "" : " " + r.checkpoint) + ")\n";
     size_t shown = 0;
-    for (const LeakGroup& g : r.leaks) {
+    for (const LeakGroup* group : visible) {
+      const LeakGroup& g = *group;
       if (options.max_groups && shown == options.max_groups) {
-        out += "\n... " + std::to_string(r.leaks.size() - shown) + " more leak groups in the report\n";
+        out += "\n... " + std::to_string(visible.size() - shown) + " more leak groups in the report\n";
         break;
       }
       out += "\n" + group_headline(g) + ":\n";
@@ -66,6 +81,18 @@ std::string render_text(const Report& r, const TextOptions& options) {
       if (g.stack.empty()) out += "    <no stack>\n";
       ++shown;
     }
+  }
+  if (!r.suppressions.empty()) {
+    out += "\nSuppressions used:\n  count      bytes  rule\n";
+    for (const SuppressionUse& u : r.suppressions) {
+      char line[64];
+      std::snprintf(line, sizeof line, "  %5" PRIu64 " %10" PRIu64 "  ", u.count, u.bytes);
+      out += line + u.rule + " (" + u.source + ")\n";
+    }
+  }
+  if (options.gen_suppressions && !visible.empty()) {
+    out += "\nSuppression rules for the leaks above (paste into a suppressions file):\n";
+    for (const LeakGroup* g : visible) out += gate::suggest_rule(*g) + "\n";
   }
   if (r.notes_total) out += "\n" + prefix + std::to_string(r.notes_total) + " release calls of resources it never saw (see notes in the report)\n";
 
@@ -82,6 +109,8 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += ")";
   }
   out += ".";
+  if (r.summary.suppressed_count)
+    out += " Suppressed: " + std::to_string(r.summary.suppressed_count) + " / " + format_bytes(r.summary.suppressed_bytes) + ".";
   if (!options.report_path.empty()) out += " Report: " + options.report_path;
   out += "\n";
   return out;

@@ -11,6 +11,7 @@ struct TextOptions {
   size_t max_groups = 10;   // 0 = all
   size_t max_frames = 16;   // per stack
   std::string report_path;  // named in the SUMMARY line when set
+  bool gen_suppressions = false;  // print a rule for each unsuppressed group
 };
 
 std::string render_text(const Report& report, const TextOptions& options);

@@ -1,0 +1,60 @@
+/* cudaleak.h: checks at points in time, for test harnesses.
+ *
+ * Safe whether or not the program runs under cudaleak: each function finds
+ * cudaleak in the process with dlsym and returns -1 when it is not there.
+ *
+ *   cudaleak_checkpoint("test_foo");             // remember this moment
+ *   ... run the test ...
+ *   cudaleak_stats s;
+ *   if (cudaleak_leaks_since("test_foo", &s) == 0 && s.count)  // created since, still alive
+ *     fail("test_foo leaked %llu CUDA resources (%llu bytes)", s.count, s.bytes);
+ *   cudaleak_report("after_test_foo");            // a report with reason "checkpoint"
+ *
+ * The GPU counterpart of __lsan_do_recoverable_leak_check and
+ * VALGRIND_DO_ADDED_LEAK_CHECK. Link with -ldl on glibc older than 2.34. */
+#ifndef CUDALEAK_H
+#define CUDALEAK_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+#include <dlfcn.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct cudaleak_stats {
+  unsigned long long count; /* resources created since the checkpoint and still alive */
+  unsigned long long bytes; /* their memory, in bytes */
+} cudaleak_stats;
+
+static inline void* cudaleak_find_(const char* name) { return dlsym(RTLD_DEFAULT, name); }
+
+/* 1 when the program runs under cudaleak, else 0. */
+static inline int cudaleak_active(void) { return cudaleak_find_("cudaleak_impl_checkpoint") != 0; }
+
+/* Remembers this moment under `name` (again: moves it). 0 on success, -1 without cudaleak. */
+static inline int cudaleak_checkpoint(const char* name) {
+  int (*fn)(const char*) = (int (*)(const char*))cudaleak_find_("cudaleak_impl_checkpoint");
+  return fn ? fn(name) : -1;
+}
+
+/* Resources created after checkpoint `name` and still alive. 0 on success,
+ * -1 without cudaleak or for an unknown checkpoint. */
+static inline int cudaleak_leaks_since(const char* name, cudaleak_stats* out) {
+  int (*fn)(const char*, cudaleak_stats*) =
+      (int (*)(const char*, cudaleak_stats*))cudaleak_find_("cudaleak_impl_leaks_since");
+  return fn ? fn(name, out) : -1;
+}
+
+/* Writes a report of live resources now, reason "checkpoint", named `name`. */
+static inline int cudaleak_report(const char* name) {
+  int (*fn)(const char*) = (int (*)(const char*))cudaleak_find_("cudaleak_impl_report");
+  return fn ? fn(name) : -1;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CUDALEAK_H */

@@ -1,0 +1,57 @@
+// The checkpoint API behind include/cudaleak.h: named points in time, the
+// resources created since one and still alive, and on-demand reports. The
+// header finds these symbols with dlsym, so programs also run without cudaleak.
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "cudaleak.h"
+#include "kinds.h"
+#include "lifecycle.h"
+#include "reporter.h"
+#include "../track/tracker.h"
+
+namespace {
+
+std::mutex g_mutex;
+std::map<std::string, uint64_t>& checkpoints() {
+  static auto* m = new std::map<std::string, uint64_t>();
+  return *m;
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int cudaleak_impl_checkpoint(const char* name) {
+  if (!name) return -1;
+  cudaleak::ensure_initialized();
+  {
+    std::lock_guard lock(g_mutex);
+    checkpoints()[name] = cudaleak::tracker::current_sequence();
+  }
+  cudaleak::observe_now();
+  return 0;
+}
+
+extern "C" __attribute__((visibility("default"))) int cudaleak_impl_leaks_since(const char* name,
+                                                                                 cudaleak_stats* out) {
+  if (!name || !out) return -1;
+  uint64_t since = 0;
+  {
+    std::lock_guard lock(g_mutex);
+    auto it = checkpoints().find(name);
+    if (it == checkpoints().end()) return -1;
+    since = it->second;
+  }
+  *out = cudaleak_stats{0, 0};
+  for (const auto& r : cudaleak::tracker::snapshot().resources) {
+    if (r.sequence <= since || r.released_by) continue;
+    ++out->count;
+    if (cudaleak::kind_holds_memory(r.kind)) out->bytes += r.bytes;
+  }
+  return 0;
+}
+
+extern "C" __attribute__((visibility("default"))) int cudaleak_impl_report(const char* name) {
+  cudaleak::note_cuda_seen();  // asked for explicitly: write even before any CUDA call
+  return cudaleak::write_report(cudaleak::Reason::Checkpoint, name ? name : "").written ? 0 : -1;
+}

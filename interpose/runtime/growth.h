@@ -1,0 +1,16 @@
+// Growth detection across observations (checkpoints and snapshot reports): a
+// leak group whose count rose at each of the last two observations and again
+// since is flagged as growing, with its counts.
+#pragma once
+#include "raw.h"
+#include "report.h"
+
+namespace cudaleak::growth {
+
+// Records the live count of every group (kind, stack, device) now.
+void observe(const report::RawSnapshot& snapshot);
+// Fills count_history and growing for each group of `report`.
+void annotate(report::Report& report);
+void reset_in_child();
+
+}  // namespace cudaleak::growth

@@ -1,0 +1,35 @@
+#include "gate.h"
+
+#include <algorithm>
+
+#include "kinds.h"
+#include "site.h"
+
+namespace cudaleak::gate {
+
+void evaluate(report::Report& report, const GateConfig& config) {
+  for (auto& g : report.leaks) g.site = site_of(g);
+  apply_suppressions(report, config.rules);
+
+  report::GateResult result;
+  result.evaluated = true;
+  result.error = config.config_error;
+  for (auto& g : report.leaks) {
+    if (config.baseline) g.baseline = compare_with_baseline(*config.baseline, g);
+    if (!g.suppressed_by.empty()) continue;
+    if (!config.fail_on.empty() && std::find(config.fail_on.begin(), config.fail_on.end(), g.kind) == config.fail_on.end())
+      continue;
+    if (config.baseline && g.baseline == "known") continue;
+    g.fails_gate = true;
+    ++result.failing_groups;
+    result.failing_count += g.count;
+    auto kind = kind_from_name(g.kind);
+    if (kind && kind_holds_memory(*kind)) result.failing_bytes += g.bytes;
+  }
+  result.failed = result.failing_groups > 0 && result.failing_bytes >= config.min_bytes;
+  if (!result.failed)
+    for (auto& g : report.leaks) g.fails_gate = false;
+  report.gate = result;
+}
+
+}  // namespace cudaleak::gate

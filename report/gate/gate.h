@@ -1,0 +1,26 @@
+// The CI gate: given a report, suppressions, an optional baseline and the
+// kinds and threshold that count, decide whether the run passes.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "baseline.h"
+#include "report.h"
+#include "suppressions.h"
+
+namespace cudaleak::gate {
+
+struct GateConfig {
+  std::vector<Rule> rules;           // default rules first when enabled
+  std::optional<Baseline> baseline;
+  std::vector<std::string> fail_on;  // kinds that count; empty = all
+  uint64_t min_bytes = 0;            // counted leaks must add up to at least this
+  std::string config_error;          // a suppression or baseline file could not be read
+};
+
+// Annotates the report (site, suppressed_by, baseline, fails_gate), applies
+// the suppressions to the summary, and fills report.gate.
+void evaluate(report::Report& report, const GateConfig& config);
+
+}  // namespace cudaleak::gate

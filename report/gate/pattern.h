@@ -1,0 +1,9 @@
+// LeakSanitizer's suppression pattern semantics: '*' matches any run of
+// characters, a leading '^' anchors at the start, a trailing '$' at the end;
+// otherwise the pattern may match anywhere in the text.
+#pragma once
+#include <string_view>
+
+namespace cudaleak::gate {
+bool pattern_matches(std::string_view pattern, std::string_view text);
+}

@@ -1,0 +1,155 @@
+#include "suppressions.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "cuda_frames.h"
+#include "kinds.h"
+#include "pattern.h"
+#include "site.h"
+
+namespace cudaleak::gate {
+
+namespace {
+
+std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r"), e = s.find_last_not_of(" \t\r");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+std::string basename(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Libraries that keep resources for the life of the process by design; each
+// rule is documented in docs/ci.md#default-suppressions. Never a user's leak.
+const char kDefaultRules[] = R"(# PyTorch keeps one cuBLAS / cuBLASLt / cuSOLVER / cuSPARSE / cuDNN handle per
+# thread and device for the life of the process and deliberately never destroys
+# it (destruction order at exit); the handles' workspaces and events stay allocated.
+leak:at::cuda::getCurrentCUDABlasHandle
+leak:at::cuda::getCurrentCUDABlasLtHandle
+leak:at::cuda::getCurrentCUDASolverDnHandle
+leak:at::cuda::getCurrentCUDASparseHandle
+leak:at::native::getCudnnHandle
+# PyTorch creates its per-device pools of streams once and never destroys them.
+leak:c10::cuda::*initDeviceStreamState kind:stream
+leak:c10::cuda::*initGlobalStreamState kind:stream
+)";
+
+}  // namespace
+
+std::vector<Rule> parse_rules(const std::string& text, const std::string& source_name) {
+  std::vector<Rule> rules;
+  std::istringstream in(text);
+  std::string raw;
+  for (int line_no = 1; std::getline(in, raw); ++line_no) {
+    std::string line = trim(raw.substr(0, raw.find('#')));
+    if (line.empty()) continue;
+    std::string where = source_name + ":" + std::to_string(line_no);
+    auto fail = [&](const std::string& what) { throw SyntaxError(where + ": " + what + " in '" + line + "'"); };
+    std::istringstream words(line);
+    std::string word;
+    Rule rule;
+    rule.text = line;
+    rule.source = where;
+    words >> word;
+    if (word.rfind("leak:", 0) != 0) fail("expected 'leak:PATTERN'");
+    rule.pattern = word.substr(5);
+    if (rule.pattern.empty()) fail("empty pattern");
+    while (words >> word) {
+      if (word.rfind("kind:", 0) == 0) {
+        std::istringstream list(word.substr(5));
+        std::string kind;
+        while (std::getline(list, kind, ',')) {
+          if (!kind_from_name(kind)) fail("unknown kind '" + kind + "'");
+          rule.kinds.push_back(kind);
+        }
+        if (rule.kinds.empty()) fail("empty kind list");
+      } else if (word.rfind("api:", 0) == 0) {
+        rule.api = word.substr(4);
+        if (rule.api.empty()) fail("empty api pattern");
+      } else {
+        fail("unknown qualifier '" + word + "' (expected kind: or api:)");
+      }
+    }
+    rules.push_back(std::move(rule));
+  }
+  return rules;
+}
+
+std::vector<Rule> load_rules(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw SyntaxError(path + ": cannot read the suppressions file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_rules(ss.str(), path);
+}
+
+const char* default_rules_text() { return kDefaultRules; }
+
+const std::vector<Rule>& default_rules() {
+  static const std::vector<Rule> rules = parse_rules(kDefaultRules, "default");
+  return rules;
+}
+
+bool rule_matches(const Rule& rule, const report::LeakGroup& group) {
+  if (!rule.kinds.empty()) {
+    bool kind_ok = false;
+    for (const auto& k : rule.kinds) kind_ok |= k == group.kind;
+    if (!kind_ok) return false;
+  }
+  if (!rule.api.empty() && !pattern_matches(rule.api, group.api)) return false;
+  for (const auto& f : group.stack) {
+    if ((!f.function.empty() && pattern_matches(rule.pattern, f.function)) ||
+        (!f.file.empty() && pattern_matches(rule.pattern, f.file)) ||
+        (!f.module.empty() && pattern_matches(rule.pattern, f.module)))
+      return true;
+  }
+  return false;
+}
+
+void apply_suppressions(report::Report& report, const std::vector<Rule>& rules) {
+  std::vector<report::SuppressionUse> uses;
+  report::Summary summary;
+  for (auto& g : report.leaks) {
+    for (const Rule& rule : rules) {
+      if (!rule_matches(rule, g)) continue;
+      g.suppressed_by = rule.text + " (" + rule.source + ")";
+      auto it = std::find_if(uses.begin(), uses.end(),
+                             [&](const report::SuppressionUse& u) { return u.source == rule.source; });
+      if (it == uses.end()) it = uses.insert(uses.end(), report::SuppressionUse{rule.text, rule.source, 0, 0});
+      it->count += g.count;
+      it->bytes += g.bytes;
+      break;
+    }
+    bool memory = kind_from_name(g.kind) && kind_holds_memory(*kind_from_name(g.kind));
+    if (!g.suppressed_by.empty()) {
+      summary.suppressed_count += g.count;
+      if (memory) summary.suppressed_bytes += g.bytes;
+      continue;
+    }
+    summary.leaked_count += g.count;
+    if (memory) summary.leaked_bytes += g.bytes;
+    auto& total = summary.by_kind[g.kind];
+    total.bytes += g.bytes;
+    total.count += g.count;
+  }
+  report.summary = summary;
+  report.suppressions = uses;
+}
+
+std::string suggest_rule(const report::LeakGroup& group) {
+  for (const auto& f : group.stack) {
+    if (report::is_cuda_frame(f) || f.function.empty()) continue;
+    std::string name = f.function.substr(0, f.function.find('('));
+    std::replace(name.begin(), name.end(), ' ', '*');  // rules are whitespace-separated
+    return "leak:" + name + " kind:" + group.kind;
+  }
+  for (const auto& f : group.stack)
+    if (!f.module.empty()) return "leak:" + basename(f.module) + " kind:" + group.kind;
+  return "leak:" + group.api + " kind:" + group.kind;
+}
+
+}  // namespace cudaleak::gate
