@@ -11,8 +11,8 @@ static float* step(int i) {
   return result;
 }
 
-int main() {
-  const int steps = 50;
+int main(int argc, char** argv) {
+  const int steps = argc > 1 ? std::atoi(argv[1]) : 50;
   for (int i = 0; i < steps; ++i) step(i);
   CHECK(cudaDeviceSynchronize());
   std::printf("%d steps done\n", steps);

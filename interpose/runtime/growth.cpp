@@ -54,7 +54,16 @@ void annotate(report::Report& report) {
       return c == it->second.end() ? uint64_t(0) : c->second;
     };
     for (uint64_t i = n > kKept ? n - kKept : 0; i < n; ++i) g.count_history.push_back(count_at(i));
-    g.growing = n >= 2 && count_at(n - 2) < count_at(n - 1) && count_at(n - 1) < g.count;
+    // Growing: across the kept observations and now, the count rose at least
+    // twice and never fell.
+    int rises = 0;
+    bool fell = false;
+    for (size_t i = 0; i < g.count_history.size(); ++i) {
+      uint64_t next = i + 1 < g.count_history.size() ? g.count_history[i + 1] : g.count;
+      rises += next > g.count_history[i];
+      fell |= next < g.count_history[i];
+    }
+    g.growing = rises >= 2 && !fell;
   }
 }
 

@@ -1,6 +1,6 @@
 // Growth detection across observations (checkpoints and snapshot reports): a
-// leak group whose count rose at each of the last two observations and again
-// since is flagged as growing, with its counts.
+// leak group whose count rose at least twice over the last four observations
+// and now, and never fell, is flagged as growing, with its counts.
 #pragma once
 #include "raw.h"
 #include "report.h"

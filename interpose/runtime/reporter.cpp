@@ -140,6 +140,8 @@ Written write_report(Reason reason, const char* checkpoint) {
       std::lock_guard lock(g_report_mutex);
       w = write_locked(reason, checkpoint);
     }
+  } catch (const std::exception& e) {
+    log_message("internal error while writing the report (%s); no report written", e.what());
   } catch (...) {
     log_message("internal error while writing the report; no report written");
   }

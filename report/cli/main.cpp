@@ -46,13 +46,17 @@ int main(int argc, char** argv) {
   run->add_option("--simulated-gpu-memory", settings.simulated_memory,
                   "Device memory of the simulated GPU, e.g. 512MiB (allocations past it fail)");
   // One flag per preload option, from the shared table: -o/--output, --stack-depth, ...
-  std::vector<std::pair<const OptionInfo*, std::string>> values;
+  // List options (suppressions, fail_on) may be given several times; others take the last value.
+  std::vector<std::pair<const OptionInfo*, std::vector<std::string>>> values;
   values.reserve(option_table().size());
   for (const OptionInfo& o : option_table()) {
-    values.emplace_back(&o, "");
+    values.emplace_back(&o, std::vector<std::string>{});
     std::string names = flag_name(o.key);
     if (std::string(o.key) == "output") names = "-o," + names;
-    run->add_option(names, values.back().second, o.help)->type_name(o.type);
+    bool list = std::string(o.type) == "list";
+    run->add_option(names, values.back().second, o.help)
+        ->type_name(o.type)
+        ->multi_option_policy(list ? CLI::MultiOptionPolicy::TakeAll : CLI::MultiOptionPolicy::TakeLast);
   }
   run->add_option("--junit", settings.junit_path, "Write JUnit XML of the run's leaks (every process) to FILE");
   run->add_option("--sarif", settings.sarif_path, "Write SARIF 2.1.0 of the run's leaks (every process) to FILE");
@@ -79,8 +83,8 @@ int main(int argc, char** argv) {
       if (!problem.empty()) problems.push_back(problem);
       settings.options.emplace_back(key, value);
     };
-    for (const auto& [info, value] : values)
-      if (!value.empty()) add(info->key, value);
+    for (const auto& [info, given] : values)
+      for (const std::string& value : given) add(info->key, value);
     for (const std::string& kv : raw_options) {
       auto eq = kv.find('=');
       if (eq == std::string::npos) problems.push_back("--option expects key=value, got '" + kv + "'");

@@ -90,8 +90,8 @@ std::vector<Rule> load_rules(const std::string& path) {
 const char* default_rules_text() { return kDefaultRules; }
 
 const std::vector<Rule>& default_rules() {
-  static const std::vector<Rule> rules = parse_rules(kDefaultRules, "default");
-  return rules;
+  static const auto* rules = new std::vector<Rule>(parse_rules(kDefaultRules, "default"));  // never destroyed
+  return *rules;
 }
 
 bool rule_matches(const Rule& rule, const report::LeakGroup& group) {

@@ -1,6 +1,6 @@
 #include "cuda_frames.h"
 
-#include <regex>
+#include <cctype>
 
 namespace cudaleak::report {
 
@@ -9,9 +9,23 @@ std::string plain_name(const std::string& function) {
   return end == std::string::npos ? function : function.substr(0, end);
 }
 
+// ^(cu[a-z]*|nccl)[A-Z][A-Za-z0-9_]*$, without std::regex: this runs in the
+// exit report, after atexit handlers have destroyed function-local statics.
 bool is_cuda_api_name(const std::string& function) {
-  static const std::regex api("^(cu[a-z]*|nccl)[A-Z][A-Za-z0-9_]*$");
-  return std::regex_match(plain_name(function), api);
+  std::string name = plain_name(function);
+  size_t i = 0;
+  if (name.rfind("nccl", 0) == 0) {
+    i = 4;
+  } else if (name.rfind("cu", 0) == 0) {
+    i = 2;
+    while (i < name.size() && std::islower(static_cast<unsigned char>(name[i]))) ++i;
+  } else {
+    return false;
+  }
+  if (i >= name.size() || !std::isupper(static_cast<unsigned char>(name[i]))) return false;
+  for (; i < name.size(); ++i)
+    if (!std::isalnum(static_cast<unsigned char>(name[i])) && name[i] != '_') return false;
+  return true;
 }
 
 bool in_cuda_library(const std::string& module) {

@@ -45,7 +45,7 @@ struct LeakGroup {
   std::string site;            // identity that survives ASLR and rebuilds
   std::string suppressed_by;   // the rule that hid it, e.g. "leak:foo (supp.txt:3)"
   std::string baseline;        // "new", "grown" or "known" when a baseline was given
-  bool growing = false;        // its count rose at each of the last observations
+  bool growing = false;        // its count rose at least twice over the observations and never fell
   std::vector<uint64_t> count_history;  // counts at earlier checkpoints/snapshots, oldest first
   bool fails_gate = false;     // counted by the gate
 

@@ -97,6 +97,15 @@ TEST_CASE("the api is the outermost CUDA API frame before the program's own code
   std::vector<Frame> driver = {{1, "/app/prog", "main", "", 0}};
   CHECK(outermost_api(driver, "cuMemAlloc_v2") == "cuMemAlloc_v2");
   CHECK(outermost_api({}, "cuStreamCreate") == "cuStreamCreate");
+  std::vector<Frame> templated = {{1, "/usr/lib/libcudart.so.13", "cudaMalloc", "", 0},
+                                  {2, "/app/prog", "cudaMalloc<float>(float**, unsigned long)", "", 0},
+                                  {3, "/app/prog", "step", "", 0}};
+  CHECK(outermost_api(templated, "cuMemAlloc_v2") == "cudaMalloc");
+  std::vector<Frame> nccl = {{1, "/x/libnccl.so.2", "ncclCommInitRank", "", 0}, {2, "/app/prog", "main", "", 0}};
+  CHECK(outermost_api(nccl, "cuMemCreate") == "ncclCommInitRank");
+  std::vector<Frame> lookalikes = {{1, "/app/prog", "cuda", "", 0}, {2, "/app/prog", "curious", "", 0},
+                                   {3, "/app/prog", "cu_Foo", "", 0}};
+  CHECK(outermost_api(lookalikes, "cuMemAlloc_v2") == "cuMemAlloc_v2");
 }
 
 TEST_CASE("an ip inside inlined code expands into one frame per function", "[report]") {

@@ -1,0 +1,214 @@
+// The CI leak gate end to end: exit codes, suppressions, baselines,
+// checkpoints, children, and what happens with bad input.
+#include <catch2/catch.hpp>
+
+#include <csignal>
+#include <fstream>
+
+#include "harness.h"
+
+using namespace e2e;
+
+namespace {
+
+std::string write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path;
+}
+
+Result gated(const std::string& dir, const std::vector<std::string>& command,
+             const std::vector<std::string>& flags = {}) {
+  std::vector<std::string> all = {"--error-exitcode", "23"};
+  all.insert(all.end(), flags.begin(), flags.end());
+  return run_sim(dir, command, all);
+}
+
+}  // namespace
+
+TEST_CASE("gate: leaks make the run exit with error_exitcode; clean runs keep their status", "[e2e][gate]") {
+  auto dir = fresh_dir("gate_exit");
+  Result leaking = gated(dir, {sample("loop_leak")});
+  CHECK(leaking.exit_code == 23);
+  CHECK(leaking.out == "50 steps done\n");  // the program's output is flushed before the gate ends it
+  CHECK(leaking.err.find("leak gate failed: 1 leak groups (50 resources, 819200 bytes)") != std::string::npos);
+  CHECK(gated(dir, {sample("clean")}).exit_code == 0);
+  CHECK(run_sim(dir, {sample("loop_leak")}).exit_code == 0);  // no option: the program's own status
+  auto r = load(files_in(dir).front());
+  CHECK(r.gate.evaluated);
+}
+
+TEST_CASE("gate: a program killed by a signal still dies of it", "[e2e][gate]") {
+  auto dir = fresh_dir("gate_crash");
+  CHECK(gated(dir, {program("crash_after_leak")}).signal == SIGSEGV);
+}
+
+TEST_CASE("gate: fail_on and min_bytes choose what counts", "[e2e][gate]") {
+  auto dir = fresh_dir("gate_kinds");
+  CHECK(gated(dir, {sample("stream_event_leak")}).exit_code == 23);
+  CHECK(gated(dir, {sample("stream_event_leak")}, {"--fail-on", "device,pinned"}).exit_code == 0);
+  CHECK(gated(dir, {sample("pinned_leak")}, {"--fail-on", "device,pinned"}).exit_code == 23);
+  CHECK(gated(dir, {sample("loop_leak")}, {"--min-bytes", "1000000"}).exit_code == 0);  // 800 KiB < 1 MB
+  CHECK(gated(dir, {sample("loop_leak")}, {"--min-bytes", "819200"}).exit_code == 23);
+}
+
+TEST_CASE("suppressions: matching rules hide leaks, stay visible in the report, and are counted", "[e2e][gate]") {
+  auto dir = fresh_dir("gate_suppressions");
+  auto supp = write_text(dir + "/../gate_app.supp",
+                         "# known: the batch buffer of process_batch\n"
+                         "leak:process_batch kind:device\n"
+                         "leak:*never_called_function*\n");
+  Result res = gated(dir, {sample("exception_leak")}, {"--suppressions", supp});
+  CHECK(res.exit_code == 3);  // nothing counted: the program's own status
+  CHECK(res.err.find("Suppressions used:") != std::string::npos);
+  CHECK(res.err.find("leak:process_batch kind:device (" + supp + ":2)") != std::string::npos);
+  auto r = load(files_in(dir).front());
+  REQUIRE(r.leaks.size() == 1);
+  CHECK(r.leaks[0].suppressed_by == "leak:process_batch kind:device (" + supp + ":2)");
+  CHECK_FALSE(r.leaks[0].fails_gate);
+  CHECK(r.summary.leaked_count == 0);
+  CHECK(r.summary.suppressed_bytes == (1u << 20));
+  REQUIRE(r.suppressions.size() == 1);
+  CHECK(r.suppressions[0].count == 1);
+  CHECK(r.suppressions[0].bytes == (1u << 20));
+}
+
+TEST_CASE("suppressions: a rule for another kind or api does not match", "[e2e][gate]") {
+  auto dir = fresh_dir("gate_suppressions_miss");
+  auto supp = write_text(dir + "/../gate_miss.supp", "leak:process_batch kind:pinned\nleak:process_batch api:cudaMallocHost\n");
+  CHECK(gated(dir, {sample("exception_leak")}, {"--suppressions", supp}).exit_code == 23);
+}
+
+TEST_CASE("suppressions: several files, and --gen-suppressions prints rules that work", "[e2e][gate]") {
+  auto dir = fresh_dir("gate_gen");
+  Result first = gated(dir, {sample("driver_context_leak")}, {"--gen-suppressions", "true"});
+  CHECK(first.exit_code == 23);
+  auto at = first.err.find("Suppression rules for the leaks above");
+  REQUIRE(at != std::string::npos);
+  std::string rules = first.err.substr(first.err.find('\n', at) + 1);
+  rules = rules.substr(0, rules.find("\n\n") + 1);
+  CHECK(rules.find("leak:vmm_buffer kind:vmm\n") != std::string::npos);
+  // Half the rules in one file, half in another: together they hide everything.
+  std::string a, b;
+  bool to_a = true;
+  for (size_t pos = 0; pos < rules.size();) {
+    size_t end = rules.find('\n', pos);
+    (to_a ? a : b) += rules.substr(pos, end - pos + 1);
+    to_a = !to_a;
+    pos = end + 1;
+  }
+  auto fa = write_text(dir + "/../gen_a.supp", a), fb = write_text(dir + "/../gen_b.supp", b);
+  CHECK(gated(dir, {sample("driver_context_leak")}, {"--suppressions", fa, "--suppressions", fb}).exit_code == 0);
+}
+
+TEST_CASE("default suppressions hide by-design library handles, never the program's own leak", "[e2e][gate]") {
+  auto dir = fresh_dir("gate_defaults");
+  Result res = gated(dir, {program("by_design_handles")});
+  CHECK(res.exit_code == 23);  // own_leak still counts
+  auto r = load(files_in(dir).front());
+  REQUIRE(r.leaks.size() == 2);
+  for (const auto& g : r.leaks) {
+    if (stack_has(g, "getCurrentCUDABlasHandle")) {
+      CHECK(g.suppressed_by.find("leak:at::cuda::getCurrentCUDABlasHandle (default:") == 0);
+    } else {
+      CHECK(stack_has(g, "own_leak"));
+      CHECK(g.suppressed_by.empty());
+      CHECK(g.fails_gate);
+    }
+  }
+  auto off = fresh_dir("gate_defaults_off");
+  gated(off, {program("by_design_handles")}, {"--default-suppressions", "false"});
+  auto r2 = load(files_in(off).front());
+  for (const auto& g : r2.leaks) CHECK(g.suppressed_by.empty());
+}
+
+TEST_CASE("bad suppression or baseline files: named with file and line, program runs, distinct status", "[e2e][gate]") {
+  auto dir = fresh_dir("gate_bad_input");
+  auto supp = write_text(dir + "/../bad.supp", "leak:fine\n\nleak:process_batch kind:devise\n");
+  Result ungated = run_sim(dir, {sample("exception_leak")}, {"--suppressions", supp});
+  CHECK(ungated.exit_code == 3);
+  CHECK(ungated.out == "error: batch 2: corrupt input\n");
+  CHECK(ungated.err.find(supp + ":3: unknown kind 'devise' in 'leak:process_batch kind:devise'") != std::string::npos);
+  Result res = gated(dir, {sample("clean")}, {"--suppressions", supp});
+  CHECK(res.exit_code == 125);
+  CHECK(res.err.find("the leak gate cannot be evaluated") != std::string::npos);
+  CHECK(gated(dir, {sample("clean")}, {"--suppressions", dir + "/../missing.supp"}).exit_code == 125);
+  auto baseline = write_text(dir + "/../bad.baseline", "{\"format\": \"cudaleak-baseline\", \"format_version\": 1, \"sites\": [{\"site\": \"x\"}]}");
+  Result bad_baseline = gated(dir, {sample("clean")}, {"--baseline", baseline});
+  CHECK(bad_baseline.exit_code == 125);
+  CHECK(bad_baseline.err.find(baseline + ": malformed baseline") != std::string::npos);
+  CHECK(gated(dir, {sample("clean")}, {"--gate-error-exitcode", "99", "--suppressions", supp}).exit_code == 99);
+}
+
+TEST_CASE("baselines: known sites pass, grown and new sites fail", "[e2e][gate]") {
+  auto dir = fresh_dir("gate_baseline");
+  run_sim(dir, {sample("loop_leak")});
+  std::string baseline = dir + "/../loop.baseline";
+  Result made = run({cudaleak_tool(), "baseline", files_in(dir).front(), "-o", baseline});
+  CHECK(made.exit_code == 0);
+  CHECK(made.err.find("baseline of 1 leak sites") != std::string::npos);
+
+  auto runs = fresh_dir("gate_baseline_runs");
+  CHECK(gated(runs, {sample("loop_leak")}, {"--baseline", baseline}).exit_code == 0);
+  CHECK(gated(runs, {sample("loop_leak"), "40"}, {"--baseline", baseline}).exit_code == 0);
+  Result grown = gated(runs, {sample("loop_leak"), "60"}, {"--baseline", baseline});
+  CHECK(grown.exit_code == 23);
+  CHECK(grown.err.find("[grown beyond the baseline]") != std::string::npos);
+  Result fresh = gated(runs, {sample("exception_leak")}, {"--baseline", baseline});
+  CHECK(fresh.exit_code == 23);
+  CHECK(fresh.err.find("[new: not in the baseline]") != std::string::npos);
+
+  Result not_report = run({cudaleak_tool(), "baseline", baseline, "-o", dir + "/../x.baseline"});
+  CHECK(not_report.exit_code == 2);
+  CHECK(not_report.err.find("not a cudaleak report") != std::string::npos);
+}
+
+TEST_CASE("checkpoints: cudaleak.h works with and without cudaleak, growth is flagged", "[e2e][gate]") {
+  auto dir = fresh_dir("checkpoints");
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/r.%n.json", "--", program("checkpoints")});
+  CHECK(res.exit_code == 0);
+  CHECK(res.out ==
+        "active: 1\n"
+        "leaks since start: rc=0 count=4 bytes=16384\n"
+        "unknown checkpoint: -1\n"
+        "report: 0\n");
+  auto checkpoint = load(dir + "/r.0.json");
+  CHECK(checkpoint.reason == "checkpoint");
+  CHECK(checkpoint.checkpoint == "after-loop");
+  auto final_report = load(dir + "/r.1.json");
+  REQUIRE(final_report.leaks.size() == 1);
+  CHECK(final_report.leaks[0].growing);
+  CHECK(final_report.leaks[0].count_history == std::vector<uint64_t>{1, 2, 3, 4});
+
+  Result plain = run({program("checkpoints")}, {"LD_LIBRARY_PATH=" + build_dir() + "/lib/simcuda"});
+  CHECK(plain.exit_code == 0);
+  CHECK(plain.out ==
+        "active: 0\n"
+        "leaks since start: rc=-1 count=0 bytes=0\n"
+        "unknown checkpoint: -1\n"
+        "report: -1\n");
+}
+
+TEST_CASE("children: the launcher gates on every process of the tree", "[e2e][gate]") {
+  auto dir = fresh_dir("gate_children");
+  std::string leaky = sample("loop_leak");
+  // The shell masks the child's status; the launcher still sees its verdict.
+  Result masked = gated(dir, {"/bin/sh", "-c", leaky + " >/dev/null 2>&1; exit 0"});
+  CHECK(masked.exit_code == 23);
+  // A background child that outlives the shell is waited for.
+  Result orphan = gated(dir, {"/bin/sh", "-c", "(sleep 0.3; " + leaky + ") >/dev/null 2>&1 & exit 0"});
+  CHECK(orphan.exit_code == 23);
+  CHECK(files_in(dir).size() == 2);
+  auto untraced = fresh_dir("gate_children_off");
+  Result off = gated(untraced, {"/bin/sh", "-c", leaky + " >/dev/null 2>&1; exit 0"}, {"--trace-children", "false"});
+  CHECK(off.exit_code == 0);
+  CHECK(files_in(untraced).empty());
+}
+
+TEST_CASE("a process that uses CUDA past cudaleak fails a gated run", "[e2e][gate]") {
+  auto dir = fresh_dir("gate_blind");
+  Result res = gated(dir, {program("dlvsym_bypass")});
+  CHECK(res.out == "cuInit: 0\n");
+  CHECK(res.exit_code == 125);
+  CHECK(res.err.find("none of its CUDA calls went through cudaleak") != std::string::npos);
+  CHECK(run_sim(dir, {program("dlvsym_bypass")}).exit_code == 0);  // not gated: status kept
+}
