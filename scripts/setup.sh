@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build libunwind-dev libdw-dev libelf-dev libspdlog-dev libfmt-dev
-          catch2 nlohmann-json3-dev libcli11-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev)
+          catch2 libgtest-dev nlohmann-json3-dev libcli11-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev
+          python3 python3-pytest)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
