@@ -137,6 +137,10 @@ TEST_CASE("bad suppression or baseline files: named with file and line, program 
   CHECK(bad_baseline.exit_code == 125);
   CHECK(bad_baseline.err.find(baseline + ": malformed baseline") != std::string::npos);
   CHECK(gated(dir, {sample("clean")}, {"--gate-error-exitcode", "99", "--suppressions", supp}).exit_code == 99);
+  Result unwritable = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "23", "-o",
+                           "/nonexistent-dir/r.json", "--", sample("clean")});
+  CHECK(unwritable.exit_code == 125);
+  CHECK(unwritable.err.find("cannot write report /nonexistent-dir/r.json: No such file or directory") != std::string::npos);
 }
 
 TEST_CASE("baselines: known sites pass, grown and new sites fail", "[e2e][gate]") {

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "json_io.h"
+#include "site.h"
 #include "raw.h"
 #include "text_summary.h"
 
@@ -194,4 +195,20 @@ TEST_CASE("text summary: groups with stacks and one SUMMARY line", "[report][tex
   CHECK(text.find("in train_step(int)") != std::string::npos);
   CHECK(text.find("SUMMARY: cudaleak: 3.0 MiB leaked in 1 resource (device: 1 / 3.0 MiB). Report: out.json\n") !=
         std::string::npos);
+}
+
+TEST_CASE("leak sites keep the program's own frames up to main, without CUDA or libc", "[report][site]") {
+  LeakGroup g;
+  g.kind = "device";
+  g.stack = {{1, "/usr/lib/libcudart.so.13", "cudaMalloc", "", 0},
+             {2, "/app/prog", "cudaMalloc<float>", "/usr/local/cuda/include/cuda_runtime.h", 879},
+             {2, "/app/prog", "step", "/src/app/loop.cu", 8},
+             {2, "/app/prog", "main", "/src/app/loop.cu", 16},
+             {3, "/lib/x86_64-linux-gnu/libc.so.6", "__libc_start_call_main", "libc_start_call_main.h", 58},
+             {4, "/app/prog", "_start", "", 0}};
+  CHECK(cudaleak::gate::site_of(g) == "device | step @ loop.cu:8 | main @ loop.cu:16");
+  // Another build at other addresses, on a machine with another libc: the same site.
+  for (auto& f : g.stack) f.ip += 0x1000;
+  g.stack[4].line = 74;
+  CHECK(cudaleak::gate::site_of(g) == "device | step @ loop.cu:8 | main @ loop.cu:16");
 }
