@@ -58,6 +58,9 @@ int main(int argc, char** argv) {
         ->type_name(o.type)
         ->multi_option_policy(list ? CLI::MultiOptionPolicy::TakeAll : CLI::MultiOptionPolicy::TakeLast);
   }
+  bool no_default_suppressions = false;
+  run->add_flag("--no-default-suppressions", no_default_suppressions,
+                "Same as --default-suppressions false (LeakSanitizer-style spelling)");
   run->add_option("--junit", settings.junit_path, "Write JUnit XML of the run's leaks (every process) to FILE");
   run->add_option("--sarif", settings.sarif_path, "Write SARIF 2.1.0 of the run's leaks (every process) to FILE");
   std::vector<std::string> raw_options;
@@ -85,6 +88,7 @@ int main(int argc, char** argv) {
     };
     for (const auto& [info, given] : values)
       for (const std::string& value : given) add(info->key, value);
+    if (no_default_suppressions) add("default_suppressions", "false");
     for (const std::string& kv : raw_options) {
       auto eq = kv.find('=');
       if (eq == std::string::npos) problems.push_back("--option expects key=value, got '" + kv + "'");

@@ -116,7 +116,7 @@ TEST_CASE("default suppressions hide by-design library handles, never the progra
     }
   }
   auto off = fresh_dir("gate_defaults_off");
-  gated(off, {program("by_design_handles")}, {"--default-suppressions", "false"});
+  gated(off, {program("by_design_handles")}, {"--no-default-suppressions"});
   auto r2 = load(files_in(off).front());
   for (const auto& g : r2.leaks) CHECK(g.suppressed_by.empty());
 }
