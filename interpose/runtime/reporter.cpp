@@ -83,6 +83,8 @@ Written write_locked(Reason reason, const char* checkpoint) {
   r.timestamp = std::time(nullptr);
   r.process = symbols::current_process();
   r.modules = symbols::loaded_modules();
+  r.timeline = tracker::timeline();
+  r.duration_ns = tracker::elapsed_ns();
   gate::evaluate(r, gate_config());
   growth::annotate(r);
   if (reason == Reason::Signal || reason == Reason::Checkpoint) growth::observe(raw);

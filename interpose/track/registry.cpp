@@ -32,13 +32,18 @@ bool Registry::retain(Space space, uint64_t handle) {
   return true;
 }
 
-bool Registry::release_reference(Space space, uint64_t handle) {
+bool Registry::release_reference(Space space, uint64_t handle, Record* removed, bool* erased) {
   Key key{handle, space};
   Shard& s = shard(key);
   std::lock_guard lock(s.mutex);
   auto it = s.records.find(key);
   if (it == s.records.end()) return false;
-  if (--it->second.refcount == 0) s.records.erase(it);
+  bool last = --it->second.refcount == 0;
+  if (last) {
+    if (removed) *removed = it->second;
+    s.records.erase(it);
+  }
+  if (erased) *erased = last;
   return true;
 }
 

@@ -18,8 +18,9 @@ class Registry {
   bool erase(Space space, uint64_t handle, Record* removed = nullptr);
   // Reference counting for vmm handles. retain: false when unknown.
   bool retain(Space space, uint64_t handle);
-  // Drops one reference; erases at zero. Returns false when unknown.
-  bool release_reference(Space space, uint64_t handle);
+  // Drops one reference; erases at zero (then *erased = true, *removed = the
+  // record). Returns false when unknown.
+  bool release_reference(Space space, uint64_t handle, Record* removed = nullptr, bool* erased = nullptr);
   // Removes every record matching `pred`.
   std::vector<Record> take_if(const std::function<bool(const Record&)>& pred);
   std::vector<Record> snapshot() const;

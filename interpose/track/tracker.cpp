@@ -15,6 +15,7 @@
 #include "backtrace.h"
 #include "registry.h"
 #include "stack_depot.h"
+#include "timeline.h"
 #include "../hooks/dlsym_override.h"
 #include "../runtime/lifecycle.h"
 #include "../runtime/signals.h"
@@ -28,6 +29,7 @@ namespace {
 struct State {
   Registry registry;
   StackDepot stacks;
+  Timeline timeline;
   std::atomic<uint64_t> sequence{0};
   std::atomic<uint64_t> context_epoch{1};
   uint64_t start_ns = 0;
@@ -136,6 +138,11 @@ void add_note(const char* type, HookId api, uint64_t handle, CUresult result) {
   }
 }
 
+// Memory that went away leaves the timeline.
+void forget_bytes(const Record& r) {
+  state().timeline.add(r.device, r.kind, -int64_t(r.bytes), monotonic_ns() - state().start_ns);
+}
+
 void tear_down(uint64_t context, const char* reason, bool green) {
   State& s = state();
   auto owned = s.registry.take_if([&](const Record& r) {
@@ -144,6 +151,7 @@ void tear_down(uint64_t context, const char* reason, bool green) {
   });
   s.context_epoch.fetch_add(1, std::memory_order_relaxed);
   if (owned.empty()) return;
+  for (const Record& r : owned) forget_bytes(r);  // the driver freed it with the context
   std::lock_guard lock(s.side_mutex);
   for (const Record& r : owned) s.torn_down.emplace_back(r, reason);
 }
@@ -189,12 +197,15 @@ void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes
     r.space = space;
     r.api = api;
     state().registry.insert(r);
+    state().timeline.add(r.device, kind, int64_t(bytes), r.time_ns);
   });
 }
 
 void released(HookId api, Space space, uint64_t handle, CUresult result) {
   guarded("recording a release", [&] {
-    bool known = result == CUDA_SUCCESS ? state().registry.erase(space, handle) : false;
+    Record removed;
+    bool known = result == CUDA_SUCCESS ? state().registry.erase(space, handle, &removed) : false;
+    if (known) forget_bytes(removed);
     if (!known && (result == CUDA_SUCCESS || result == CUDA_ERROR_INVALID_VALUE ||
                    result == CUDA_ERROR_INVALID_HANDLE || result == CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED))
       add_note("unknown_release", api, handle, result);
@@ -207,7 +218,12 @@ void reference_added(Space space, uint64_t handle) {
 
 void reference_dropped(HookId api, Space space, uint64_t handle, CUresult result) {
   guarded("recording a release", [&] {
-    if (result == CUDA_SUCCESS && state().registry.release_reference(space, handle)) return;
+    Record removed;
+    bool gone = false;
+    if (result == CUDA_SUCCESS && state().registry.release_reference(space, handle, &removed, &gone)) {
+      if (gone) forget_bytes(removed);
+      return;
+    }
     add_note("unknown_release", api, handle, result);
   });
 }
@@ -288,6 +304,8 @@ report::RawSnapshot snapshot() {
 }
 
 std::span<const uint64_t> stack(uint32_t id) { return state().stacks.get(id); }
+report::Timeline timeline() { return state().timeline.snapshot(); }
+uint64_t elapsed_ns() { return monotonic_ns() - state().start_ns; }
 uint64_t current_sequence() { return state().sequence.load(std::memory_order_relaxed); }
 size_t live_count() { return state().registry.size(); }
 
@@ -308,6 +326,7 @@ void unlock_all() {
 void reset_in_child() {
   State& s = state();
   s.registry.clear();
+  s.timeline.clear();
   std::lock_guard lock(s.side_mutex);
   s.torn_down.clear();
   s.notes.clear();

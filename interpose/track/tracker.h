@@ -35,6 +35,8 @@ void primary_released(int device);
 void primary_reset(int device);
 
 report::RawSnapshot snapshot();
+report::Timeline timeline();
+uint64_t elapsed_ns();  // since the tracker started
 // Sequence number of the last resource created (0 before the first).
 uint64_t current_sequence();
 std::span<const uint64_t> stack(uint32_t id);

@@ -137,6 +137,36 @@ void from_json(const json& j, PrimaryContext& p) {
   p.outstanding = j.value("outstanding", int64_t(0));
 }
 
+void to_json(json& j, const Peak& p) { j = json{{"time_ns", p.time_ns}, {"bytes", p.bytes}, {"by_kind", p.by_kind}}; }
+void from_json(const json& j, Peak& p) {
+  p.time_ns = j.value("time_ns", uint64_t(0));
+  p.bytes = j.value("bytes", uint64_t(0));
+  p.by_kind = j.value("by_kind", std::map<std::string, uint64_t>{});
+}
+
+// Points are compact arrays: [time_ns, max_total, bytes of each kind...].
+void to_json(json& j, const DeviceTimeline& d) {
+  json points = json::array();
+  for (const auto& p : d.points) {
+    json row = json::array({p.time_ns, p.max_total});
+    for (uint64_t b : p.bytes) row.push_back(b);
+    points.push_back(std::move(row));
+  }
+  j = json{{"device", d.device}, {"resolution_ns", d.resolution_ns}, {"peak", d.peak}, {"points", points}};
+}
+void from_json(const json& j, DeviceTimeline& d) {
+  d.device = j.at("device").get<int>();
+  d.resolution_ns = j.value("resolution_ns", uint64_t(0));
+  d.peak = j.value("peak", Peak{});
+  for (const auto& row : j.value("points", json::array())) {
+    TimelinePoint p;
+    p.time_ns = row.at(0).get<uint64_t>();
+    p.max_total = row.at(1).get<uint64_t>();
+    for (size_t i = 2; i < row.size(); ++i) p.bytes.push_back(row[i].get<uint64_t>());
+    d.points.push_back(std::move(p));
+  }
+}
+
 std::string to_json(const Report& r, int indent) {
   json by_kind = json::object();
   for (const auto& [kind, total] : r.summary.by_kind) by_kind[kind] = json{{"bytes", total.bytes}, {"count", total.count}};
@@ -157,6 +187,8 @@ std::string to_json(const Report& r, int indent) {
          {"primary_contexts", r.primary_contexts},
          {"modules", r.modules}};
   if (!r.checkpoint.empty()) j["checkpoint"] = r.checkpoint;
+  j["duration_ns"] = r.duration_ns;
+  j["timeline"] = json{{"kinds", r.timeline.kinds}, {"devices", r.timeline.devices}};
   return j.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
@@ -198,6 +230,11 @@ Report from_json(const std::string& text) {
     r.suppressions = j.value("suppressions", std::vector<SuppressionUse>{});
     r.gate = j.value("gate", GateResult{});
     r.checkpoint = j.value("checkpoint", "");
+    r.duration_ns = j.value("duration_ns", uint64_t(0));
+    if (j.contains("timeline")) {
+      r.timeline.kinds = j["timeline"].value("kinds", std::vector<std::string>{});
+      r.timeline.devices = j["timeline"].value("devices", std::vector<DeviceTimeline>{});
+    }
     return r;
   } catch (const json::exception& e) {
     throw FormatError(std::string("malformed report: ") + e.what());

@@ -112,6 +112,31 @@ struct PrimaryContext {
   int64_t outstanding = 0;
 };
 
+// Memory over time (docs/report-format.md#timeline).
+struct Peak {
+  uint64_t time_ns = 0;
+  uint64_t bytes = 0;  // all memory kinds together
+  std::map<std::string, uint64_t> by_kind;
+};
+
+struct TimelinePoint {
+  uint64_t time_ns = 0;
+  std::vector<uint64_t> bytes;  // one per Timeline::kinds, at the end of the point's span
+  uint64_t max_total = 0;       // highest total within the span
+};
+
+struct DeviceTimeline {
+  int device = 0;
+  uint64_t resolution_ns = 0;
+  Peak peak;
+  std::vector<TimelinePoint> points;
+};
+
+struct Timeline {
+  std::vector<std::string> kinds;
+  std::vector<DeviceTimeline> devices;
+};
+
 struct Report {
   std::string format = kFormatName;
   int format_version = kFormatVersion;
@@ -129,6 +154,8 @@ struct Report {
   std::string checkpoint;  // name, for reason "checkpoint"
   std::vector<SuppressionUse> suppressions;
   GateResult gate;
+  Timeline timeline;
+  uint64_t duration_ns = 0;  // from the tracker's start to this report
 };
 
 }  // namespace cudaleak::report

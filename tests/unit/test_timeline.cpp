@@ -1,0 +1,37 @@
+#include <catch2/catch.hpp>
+
+#include "track/timeline.h"
+
+using namespace cudaleak;
+
+TEST_CASE("timeline: bounded points, exact peak with its breakdown", "[timeline]") {
+  Timeline t;
+  // A million changes over 1000 s: one up and one down per millisecond step,
+  // with a single spike at t = 500 s.
+  for (uint64_t i = 0; i < 500000; ++i) {
+    uint64_t now = i * 2000000;
+    t.add(0, Kind::Device, 4096, now);
+    t.add(0, Kind::Device, -4096, now + 1000);
+    if (i == 250000) {
+      t.add(0, Kind::Pinned, 1 << 30, now + 10);
+      t.add(0, Kind::Pinned, -(1 << 30), now + 20);
+    }
+  }
+  t.add(1, Kind::Vmm, 100, 5);
+  t.add(1, Kind::Stream, 0, 6);  // no bytes: ignored
+  auto snap = t.snapshot();
+  REQUIRE(snap.devices.size() == 2);
+  const auto& d0 = snap.devices[0];
+  CHECK(d0.points.size() <= Timeline::kMaxPoints);
+  CHECK(d0.points.size() > Timeline::kMaxPoints / 4);
+  CHECK(d0.peak.bytes == (1u << 30) + 4096);
+  CHECK(d0.peak.time_ns == 250000ull * 2000000 + 10);
+  CHECK(d0.peak.by_kind.at("pinned") == (1u << 30));
+  CHECK(d0.peak.by_kind.at("device") == 4096);
+  // The spike survives compaction in the point that spans it.
+  uint64_t highest = 0;
+  for (const auto& p : d0.points) highest = std::max(highest, p.max_total);
+  CHECK(highest == (1u << 30) + 4096);
+  CHECK(snap.kinds.size() == d0.points.front().bytes.size());
+  CHECK(snap.devices[1].peak.by_kind.at("vmm") == 100);
+}
