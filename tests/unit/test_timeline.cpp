@@ -11,11 +11,11 @@ TEST_CASE("timeline: bounded points, exact peak with its breakdown", "[timeline]
   for (uint64_t i = 0; i < 500000; ++i) {
     uint64_t now = i * 2000000;
     t.add(0, Kind::Device, 4096, now);
-    t.add(0, Kind::Device, -4096, now + 1000);
     if (i == 250000) {
       t.add(0, Kind::Pinned, 1 << 30, now + 10);
       t.add(0, Kind::Pinned, -(1 << 30), now + 20);
     }
+    t.add(0, Kind::Device, -4096, now + 1000);
   }
   t.add(1, Kind::Vmm, 100, 5);
   t.add(1, Kind::Stream, 0, 6);  // no bytes: ignored
