@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build libunwind-dev libdw-dev libelf-dev libspdlog-dev libfmt-dev
           catch2 libgtest-dev nlohmann-json3-dev libcli11-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev
-          python3 python3-pytest)
+          python3 python3-pytest chromium nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -23,6 +23,11 @@ cuda_root="${CUDA_ROOT:-/usr/local/cuda}"
 if [ ! -f "$cuda_root/include/cudaTypedefs.h" ]; then
   echo "cudaleak: CUDA Toolkit 13 not found at $cuda_root (set CUDA_ROOT)" >&2
   exit 1
+fi
+
+# The HTML report's browser test drives Debian's Chromium with playwright-core.
+if [ ! -d tests/browser/node_modules/playwright-core ]; then
+  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error) || echo "cudaleak: npm ci failed; the browser test will be skipped"
 fi
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDA_ROOT="$cuda_root" >/dev/null

@@ -32,7 +32,7 @@ class Timeline {
   struct Series {
     std::array<int64_t, kKindCount> now{};
     int64_t total = 0;
-    uint64_t resolution_ns = 1000000;  // 1 ms to start with
+    uint64_t resolution_ns = 1000;  // 1 us to start with; doubles as the run goes on
     std::vector<Point> points;
     report::Peak peak;
   };

@@ -10,6 +10,7 @@
 #include "options.h"
 #include "paths.h"
 #include "baseline_command.h"
+#include "report_commands.h"
 #include "run_command.h"
 
 using namespace cudaleak;
@@ -76,7 +77,12 @@ int main(int argc, char** argv) {
   baseline->add_option("reports", baseline_reports, "Reports to take the leak sites from")->required();
   baseline->add_option("-o,--output", baseline_out, "Baseline file to write")->required();
 
+  int status = 0;
+  cli::add_report_commands(app, status);
+
   CLI11_PARSE(app, argc, argv);
+  for (const char* name : {"report", "diff", "merge", "symbolize"})
+    if (app.got_subcommand(name)) return status;
 
   if (run->parsed()) {
     Options check;

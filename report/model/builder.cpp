@@ -17,10 +17,12 @@ class FrameCache {
     std::vector<Frame> out;
     out.reserve(ips.size());
     for (size_t i = 0; i < ips.size(); ++i) {
-      auto key = std::make_pair(ips[i], i > 0);
+      // Every captured frame is a return address: capture starts inside
+      // cudaleak, whose own frames are dropped.
+      auto key = std::make_pair(ips[i], true);
       auto it = cache_.find(key);
       if (it == cache_.end()) {
-        std::vector<Frame> resolved = resolver_ ? resolver_->resolve(ips[i], i > 0) : std::vector<Frame>{};
+        std::vector<Frame> resolved = resolver_ ? resolver_->resolve(ips[i], true) : std::vector<Frame>{};
         if (resolved.empty()) resolved.emplace_back();
         for (Frame& f : resolved) f.ip = ips[i];
         it = cache_.emplace(key, std::move(resolved)).first;

@@ -62,6 +62,8 @@ void to_json(json& j, const LeakGroup& g) {
   if (g.growing) j["growing"] = true;
   if (!g.count_history.empty()) j["count_history"] = g.count_history;
   if (g.fails_gate) j["fails_gate"] = true;
+  if (g.pid) j["pid"] = g.pid;
+  if (g.rank >= 0) j["rank"] = g.rank;
 }
 void from_json(const json& j, LeakGroup& g) {
   g.kind = j.at("kind").get<std::string>();
@@ -78,6 +80,31 @@ void from_json(const json& j, LeakGroup& g) {
   g.growing = j.value("growing", false);
   g.count_history = j.value("count_history", std::vector<uint64_t>{});
   g.fails_gate = j.value("fails_gate", false);
+  g.pid = j.value("pid", 0);
+  g.rank = j.value("rank", -1);
+}
+
+json process_json(const Process& p) {
+  json j{{"pid", p.pid}, {"ppid", p.ppid}, {"exe", p.exe}, {"argv", p.argv}};
+  if (p.rank >= 0) j["rank"] = p.rank;
+  return j;
+}
+Process process_from(const json& p) {
+  return Process{p.at("pid").get<int>(), p.value("ppid", 0), p.value("exe", ""),
+                 p.value("argv", std::vector<std::string>{}), p.value("rank", -1)};
+}
+
+void to_json(json& j, const ProcessSummary& p) {
+  j = process_json(p.process);
+  j["reason"] = p.reason;
+  j["leaked_bytes"] = p.leaked_bytes;
+  j["leaked_count"] = p.leaked_count;
+}
+void from_json(const json& j, ProcessSummary& p) {
+  p.process = process_from(j);
+  p.reason = j.value("reason", "");
+  p.leaked_bytes = j.value("leaked_bytes", uint64_t(0));
+  p.leaked_count = j.value("leaked_count", uint64_t(0));
 }
 
 void to_json(json& j, const SuppressionUse& u) {
@@ -153,9 +180,11 @@ void to_json(json& j, const DeviceTimeline& d) {
     points.push_back(std::move(row));
   }
   j = json{{"device", d.device}, {"resolution_ns", d.resolution_ns}, {"peak", d.peak}, {"points", points}};
+  if (d.pid) j["pid"] = d.pid;
 }
 void from_json(const json& j, DeviceTimeline& d) {
   d.device = j.at("device").get<int>();
+  d.pid = j.value("pid", 0);
   d.resolution_ns = j.value("resolution_ns", uint64_t(0));
   d.peak = j.value("peak", Peak{});
   for (const auto& row : j.value("points", json::array())) {
@@ -176,7 +205,7 @@ std::string to_json(const Report& r, int indent) {
          {"reason", r.reason},
          {"timestamp", r.timestamp},
          {"symbolized", r.symbolized},
-         {"process", {{"pid", r.process.pid}, {"ppid", r.process.ppid}, {"exe", r.process.exe}, {"argv", r.process.argv}}},
+         {"process", process_json(r.process)},
          {"summary", {{"leaked_bytes", r.summary.leaked_bytes}, {"leaked_count", r.summary.leaked_count}, {"by_kind", by_kind},
                       {"suppressed_bytes", r.summary.suppressed_bytes}, {"suppressed_count", r.summary.suppressed_count}}},
          {"suppressions", r.suppressions},
@@ -188,6 +217,7 @@ std::string to_json(const Report& r, int indent) {
          {"modules", r.modules}};
   if (!r.checkpoint.empty()) j["checkpoint"] = r.checkpoint;
   j["duration_ns"] = r.duration_ns;
+  if (!r.processes.empty()) j["processes"] = r.processes;
   j["timeline"] = json{{"kinds", r.timeline.kinds}, {"devices", r.timeline.devices}};
   return j.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
 }
@@ -212,9 +242,7 @@ Report from_json(const std::string& text) {
     r.reason = j.at("reason").get<std::string>();
     r.timestamp = j.value("timestamp", int64_t(0));
     r.symbolized = j.value("symbolized", false);
-    const json& p = j.at("process");
-    r.process = Process{p.at("pid").get<int>(), p.value("ppid", 0), p.value("exe", ""),
-                        p.value("argv", std::vector<std::string>{})};
+    r.process = process_from(j.at("process"));
     const json& s = j.at("summary");
     r.summary.leaked_bytes = s.at("leaked_bytes").get<uint64_t>();
     r.summary.leaked_count = s.at("leaked_count").get<uint64_t>();
@@ -231,6 +259,7 @@ Report from_json(const std::string& text) {
     r.gate = j.value("gate", GateResult{});
     r.checkpoint = j.value("checkpoint", "");
     r.duration_ns = j.value("duration_ns", uint64_t(0));
+    r.processes = j.value("processes", std::vector<ProcessSummary>{});
     if (j.contains("timeline")) {
       r.timeline.kinds = j["timeline"].value("kinds", std::vector<std::string>{});
       r.timeline.devices = j["timeline"].value("devices", std::vector<DeviceTimeline>{});

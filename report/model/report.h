@@ -49,6 +49,9 @@ struct LeakGroup {
   std::vector<uint64_t> count_history;  // counts at earlier checkpoints/snapshots, oldest first
   bool fails_gate = false;     // counted by the gate
 
+  int pid = 0;    // in merged reports: the process it belongs to
+  int rank = -1;  // and that process's rank
+
   uint32_t stack_id = 0;  // process-local interned stack; not written
 };
 
@@ -92,6 +95,7 @@ struct Process {
   int ppid = 0;
   std::string exe;
   std::vector<std::string> argv;
+  int rank = -1;  // RANK, OMPI_COMM_WORLD_RANK, SLURM_PROCID or LOCAL_RANK; -1 when none
 };
 
 // A call that released something the tracker never saw, or failed to release.
@@ -126,6 +130,7 @@ struct TimelinePoint {
 };
 
 struct DeviceTimeline {
+  int pid = 0;  // in merged reports
   int device = 0;
   uint64_t resolution_ns = 0;
   Peak peak;
@@ -135,6 +140,17 @@ struct DeviceTimeline {
 struct Timeline {
   std::vector<std::string> kinds;
   std::vector<DeviceTimeline> devices;
+};
+
+struct Report;
+
+// One process of a merged report.
+struct ProcessSummary {
+  Process process;
+  std::string reason;
+  uint64_t leaked_bytes = 0;
+  uint64_t leaked_count = 0;
+  static ProcessSummary of(const Report& r);
 };
 
 struct Report {
@@ -156,6 +172,11 @@ struct Report {
   GateResult gate;
   Timeline timeline;
   uint64_t duration_ns = 0;  // from the tracker's start to this report
+  std::vector<ProcessSummary> processes;  // merged reports: every process merged in
 };
+
+inline ProcessSummary ProcessSummary::of(const Report& r) {
+  return ProcessSummary{r.process, r.reason, r.summary.leaked_bytes, r.summary.leaked_count};
+}
 
 }  // namespace cudaleak::report

@@ -18,11 +18,14 @@ std::string own_directory() {
 
 void* open_private_library(const char* soname, std::initializer_list<const char*> dependencies) {
   if (void* h = dlopen(soname, RTLD_NOW | RTLD_LOCAL)) return h;
-  std::string dir = own_directory() + "/cudaleak-deps/";
-  for (const char* dep : dependencies) {
-    if (!dlopen(dep, RTLD_NOW | RTLD_LOCAL)) dlopen((dir + dep).c_str(), RTLD_NOW | RTLD_LOCAL);
+  // Beside the preload library (lib/), or beside the launcher (bin/ -> ../lib/).
+  for (std::string dir : {own_directory() + "/cudaleak-deps/", own_directory() + "/../lib/cudaleak-deps/"}) {
+    for (const char* dep : dependencies) {
+      if (!dlopen(dep, RTLD_NOW | RTLD_LOCAL)) dlopen((dir + dep).c_str(), RTLD_NOW | RTLD_LOCAL);
+    }
+    if (void* h = dlopen((dir + soname).c_str(), RTLD_NOW | RTLD_LOCAL)) return h;
   }
-  return dlopen((dir + soname).c_str(), RTLD_NOW | RTLD_LOCAL);
+  return nullptr;
 }
 
 }  // namespace cudaleak::symbols

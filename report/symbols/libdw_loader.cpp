@@ -36,6 +36,9 @@ const Libdw* load_libdw() {
               bind(h, "dwfl_linux_proc_find_elf", table.linux_proc_find_elf) &&
               bind(h, "dwfl_standard_find_debuginfo", table.standard_find_debuginfo) &&
               bind(h, "dwfl_module_addrdie", table.module_addrdie) && bind(h, "dwarf_getscopes", table.getscopes) &&
+              bind(h, "dwfl_report_begin", table.report_begin) && bind(h, "dwfl_report_elf", table.report_elf) &&
+              bind(h, "dwfl_offline_section_address", table.offline_section_address) &&
+              bind(h, "dwfl_build_id_find_elf", table.build_id_find_elf) &&
               bind(h, "dwarf_getscopes_die", table.getscopes_die) &&
               bind(h, "dwarf_tag", table.tag) && bind(h, "dwarf_diename", table.diename) &&
               bind(h, "dwarf_attr_integrate", table.attr_integrate) &&

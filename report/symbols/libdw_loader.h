@@ -20,6 +20,11 @@ struct Libdw {
   decltype(&dwfl_lineinfo) lineinfo;
   decltype(&dwfl_linux_proc_find_elf) linux_proc_find_elf;
   decltype(&dwfl_standard_find_debuginfo) standard_find_debuginfo;
+  // Offline: modules reported from files at recorded addresses.
+  decltype(&dwfl_report_begin) report_begin;
+  decltype(&dwfl_report_elf) report_elf;
+  decltype(&dwfl_offline_section_address) offline_section_address;
+  decltype(&dwfl_build_id_find_elf) build_id_find_elf;
   // Inline expansion.
   decltype(&dwfl_module_addrdie) module_addrdie;
   decltype(&dwarf_getscopes) getscopes;

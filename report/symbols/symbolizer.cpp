@@ -1,6 +1,7 @@
 #include "symbolizer.h"
 
 #include "libdw_loader.h"
+#include "modules.h"
 
 #include <cxxabi.h>
 #include <dwarf.h>
@@ -46,6 +47,7 @@ class ModuleResolver : public report::FrameResolver {
 
 class DwflSymbolizer : public report::FrameResolver {
  public:
+  // The live process: modules from /proc/self/maps.
   DwflSymbolizer() : dw_(load_libdw()) {
     if (!dw_) return;
     callbacks_.find_elf = dw_->linux_proc_find_elf;
@@ -57,13 +59,32 @@ class DwflSymbolizer : public report::FrameResolver {
       dwfl_ = nullptr;
     }
   }
+
+  // Files found for a report's modules, at the addresses they had.
+  DwflSymbolizer(const std::vector<std::pair<std::string, uint64_t>>& files, const std::string& debuginfo_path)
+      : dw_(load_libdw()), debuginfo_path_(debuginfo_path) {
+    if (!dw_) return;
+    callbacks_.find_elf = dw_->build_id_find_elf;
+    callbacks_.find_debuginfo = dw_->standard_find_debuginfo;
+    callbacks_.section_address = dw_->offline_section_address;
+    callbacks_.debuginfo_path = &debuginfo_path_ptr_;
+    debuginfo_path_ptr_ = const_cast<char*>(debuginfo_path_.c_str());
+    dwfl_ = dw_->begin(&callbacks_);
+    if (!dwfl_) return;
+    dw_->report_begin(dwfl_);
+    for (const auto& [path, base] : files) dw_->report_elf(dwfl_, path.c_str(), path.c_str(), -1, base, false);
+    if (dw_->report_end(dwfl_, nullptr, nullptr) != 0) {
+      dw_->end(dwfl_);
+      dwfl_ = nullptr;
+    }
+  }
   ~DwflSymbolizer() override {
     if (dwfl_) dw_->end(dwfl_);
   }
 
   std::vector<report::Frame> resolve(uint64_t ip, bool return_address) override {
     Dwarf_Addr addr = return_address ? ip - 1 : ip;  // the call, not the instruction after it
-    report::Frame f = resolve_with_dladdr(addr);
+    report::Frame f = offline() ? report::Frame{} : resolve_with_dladdr(addr);
     Dwfl_Module* module = dwfl_ ? dw_->addrmodule(dwfl_, addr) : nullptr;
     if (!module) return {f};
     const char* path = nullptr;
@@ -85,6 +106,8 @@ class DwflSymbolizer : public report::FrameResolver {
   }
 
  private:
+  bool offline() const { return !debuginfo_path_.empty(); }
+
   // Inline expansion, as eu-addr2line -i does it: the innermost inlined
   // subroutine at addr becomes a frame named after itself at the line table's
   // line; each step outwards (dwarf_getscopes_die on the concrete tree) names
@@ -153,6 +176,8 @@ class DwflSymbolizer : public report::FrameResolver {
   }
 
   const Libdw* dw_;
+  std::string debuginfo_path_;
+  char* debuginfo_path_ptr_ = nullptr;
   Dwfl_Callbacks callbacks_{};
   Dwfl* dwfl_ = nullptr;
 };
@@ -161,5 +186,59 @@ class DwflSymbolizer : public report::FrameResolver {
 
 std::unique_ptr<report::FrameResolver> make_process_symbolizer() { return std::make_unique<DwflSymbolizer>(); }
 std::unique_ptr<report::FrameResolver> make_module_resolver() { return std::make_unique<ModuleResolver>(); }
+
+std::unique_ptr<report::FrameResolver> make_offline_symbolizer(const std::vector<report::Module>& modules,
+                                                                const std::vector<std::string>& debug_dirs,
+                                                                std::vector<std::string>* missing) {
+  std::vector<std::pair<std::string, uint64_t>> files;
+  for (const auto& m : modules) {
+    std::vector<std::string> candidates = {m.path};
+    std::string base = m.path.substr(m.path.rfind('/') + 1);
+    for (const auto& dir : debug_dirs) {
+      candidates.push_back(dir + "/" + base);
+      if (m.build_id.size() > 2) {
+        std::string by_id = dir + "/.build-id/" + m.build_id.substr(0, 2) + "/" + m.build_id.substr(2);
+        candidates.push_back(by_id);
+        candidates.push_back(by_id + ".debug");
+      }
+    }
+    std::string found;
+    for (const auto& c : candidates) {
+      std::string id = file_build_id(c);
+      if (!id.empty() && (m.build_id.empty() || id == m.build_id)) {
+        found = c;
+        break;
+      }
+    }
+    if (found.empty()) {
+      if (missing) missing->push_back(m.path + (m.build_id.empty() ? "" : " (build-id " + m.build_id + ")"));
+      continue;
+    }
+    files.emplace_back(found, m.base);
+  }
+  std::string path = "+:.debug:/usr/lib/debug";
+  for (const auto& dir : debug_dirs) path += ":" + dir;
+  return std::make_unique<DwflSymbolizer>(files, path);
+}
+
+void symbolize_report(report::Report& r, report::FrameResolver& resolver) {
+  auto redo = [&](std::vector<report::Frame>& stack) {
+    std::vector<report::Frame> out;
+    for (const auto& f : stack) {
+      if (f.inlined) continue;  // re-expanded from its physical frame below
+      std::vector<report::Frame> resolved = resolver.resolve(f.ip, true);
+      for (auto& x : resolved) {
+        x.ip = f.ip;
+        if (x.module.empty()) x.module = f.module;
+      }
+      if (resolved.empty() || (resolved.size() == 1 && resolved[0].function.empty())) resolved = {f};
+      out.insert(out.end(), resolved.begin(), resolved.end());
+    }
+    stack = std::move(out);
+  };
+  for (auto& g : r.leaks) redo(g.stack);
+  for (auto& n : r.notes) redo(n.stack);
+  r.symbolized = true;
+}
 
 }  // namespace cudaleak::symbols

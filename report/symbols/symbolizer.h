@@ -13,4 +13,16 @@ std::unique_ptr<report::FrameResolver> make_process_symbolizer();
 // Only the module of each frame, for reports written without symbolization.
 std::unique_ptr<report::FrameResolver> make_module_resolver();
 
+// For a report read later, maybe on another machine: each module is found by
+// its recorded path, or in `debug_dirs` by name or .build-id/xx/rest[.debug],
+// and used only when its GNU build-id matches the recorded one. Modules not
+// found are listed in `missing`.
+std::unique_ptr<report::FrameResolver> make_offline_symbolizer(const std::vector<report::Module>& modules,
+                                                                const std::vector<std::string>& debug_dirs,
+                                                                std::vector<std::string>* missing);
+
+// Resolves again every frame of the report (all frames of unsymbolized groups
+// and notes; inline frames expand) and marks it symbolized.
+void symbolize_report(report::Report& report, report::FrameResolver& resolver);
+
 }  // namespace cudaleak::symbols

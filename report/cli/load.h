@@ -1,0 +1,18 @@
+// Reading report files for the subcommands: one clear line per problem.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report.h"
+
+namespace cudaleak::cli {
+
+// Prints "cudaleak: FILE: reason" and returns nullopt for anything that is not
+// a report this version reads (missing, truncated, corrupt, newer format).
+std::optional<report::Report> load_report(const std::string& path);
+// All or nothing: nullopt when any file fails.
+std::optional<std::vector<report::Report>> load_reports(const std::vector<std::string>& paths);
+bool write_output(const std::string& path, const std::string& text);  // "-" or "" = stdout
+
+}  // namespace cudaleak::cli

@@ -1,0 +1,183 @@
+#include "report_commands.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <memory>
+
+#include "html_report.h"
+#include "json_io.h"
+#include "load.h"
+#include "merge.h"
+#include "symbols/symbolizer.h"
+#include "text_summary.h"
+#include "views.h"
+
+namespace cudaleak::cli {
+
+namespace {
+
+struct ReportArgs {
+  std::vector<std::string> files;
+  report::Filter filter;
+  std::vector<int> device;  // 0 or 1 value
+  size_t top = 0;
+  std::string by = "stack";
+  std::string format = "text";
+  std::string output;
+  bool symbolize = false;
+  std::vector<std::string> debug_dirs;
+};
+
+std::string aggregate_text(const std::vector<report::Aggregate>& rows, const std::string& by, size_t top) {
+  std::string out = "bytes        count  groups  kinds            " + by + "\n";
+  size_t shown = 0;
+  for (const auto& a : rows) {
+    if (top && shown++ == top) break;
+    std::string kinds;
+    for (const auto& k : a.kinds) kinds += (kinds.empty() ? "" : ",") + k;
+    char line[96];
+    std::snprintf(line, sizeof line, "%-12s %5" PRIu64 "  %6zu  %-16s ", report::format_bytes(a.bytes).c_str(), a.count,
+                  a.groups, kinds.c_str());
+    out += line + a.key + "\n";
+  }
+  return out;
+}
+
+bool symbolize_in_place(std::vector<report::Report>& reports, const std::vector<std::string>& debug_dirs) {
+  for (auto& r : reports) {
+    std::vector<std::string> missing;
+    auto resolver = symbols::make_offline_symbolizer(r.modules, debug_dirs, &missing);
+    for (const auto& m : missing) spdlog::warn("cudaleak: no file with the recorded build-id for {}", m);
+    symbols::symbolize_report(r, *resolver);
+  }
+  return true;
+}
+
+int run_report(ReportArgs& a) {
+  auto loaded = load_reports(a.files);
+  if (!loaded) return 2;
+  if (a.symbolize) symbolize_in_place(*loaded, a.debug_dirs);
+  report::Report merged = report::merge_reports(*loaded);
+  if (!a.device.empty()) a.filter.device = a.device.front();
+  report::Report view = report::filter_report(merged, a.filter);
+  if (a.top && view.leaks.size() > a.top) view.leaks.resize(a.top);
+  std::string text;
+  if (a.format == "json") {
+    text = report::to_json(view);
+  } else if (a.format == "html") {
+    text = render::html_report(view);
+  } else if (a.by != "stack") {
+    try {
+      text = aggregate_text(report::aggregate(view, a.by), a.by, a.top);
+    } catch (const std::invalid_argument& e) {
+      spdlog::error("cudaleak: {}", e.what());
+      return 2;
+    }
+  } else {
+    report::TextOptions options;
+    options.max_groups = a.top;
+    text = report::render_text(view, options);
+  }
+  return write_output(a.output, text) ? 0 : 2;
+}
+
+int run_diff(const std::vector<std::string>& old_files, const std::vector<std::string>& new_files,
+             const std::string& format) {
+  auto before = load_reports(old_files);
+  auto after = load_reports(new_files);
+  if (!before || !after) return 2;
+  auto changes = report::diff_reports(*before, *after);
+  size_t worse = 0;
+  for (const auto& c : changes) worse += c.change == "new" || c.change == "grown";
+  if (format == "json") {
+    std::string out = "[\n";
+    for (size_t i = 0; i < changes.size(); ++i) {
+      const auto& c = changes[i];
+      char buf[256];
+      std::snprintf(buf, sizeof buf,
+                    "\"change\": \"%s\", \"kind\": \"%s\", \"old_bytes\": %" PRIu64 ", \"new_bytes\": %" PRIu64
+                    ", \"old_count\": %" PRIu64 ", \"new_count\": %" PRIu64,
+                    c.change.c_str(), c.kind.c_str(), c.old_bytes, c.new_bytes, c.old_count, c.new_count);
+      std::string site = c.site;
+      for (size_t at = 0; (at = site.find('"', at)) != std::string::npos; at += 2) site.insert(at, "\\");
+      out += std::string(" {") + buf + ", \"site\": \"" + site + "\"}" + (i + 1 < changes.size() ? ",\n" : "\n");
+    }
+    std::printf("%s]\n", out.c_str());
+  } else {
+    for (const auto& c : changes) {
+      if (c.change == "same") continue;
+      std::printf("%-7s %-14s %10s -> %-10s  %" PRIu64 " -> %" PRIu64 "  %s\n", c.change.c_str(), c.kind.c_str(),
+                  report::format_bytes(c.old_bytes).c_str(), report::format_bytes(c.new_bytes).c_str(), c.old_count,
+                  c.new_count, c.site.c_str());
+    }
+    std::printf("%zu leak sites new or grown, %zu compared\n", worse, changes.size());
+  }
+  return worse ? 1 : 0;
+}
+
+}  // namespace
+
+void add_report_commands(CLI::App& app, int& status) {
+  auto args = std::make_shared<ReportArgs>();
+  CLI::App* rep = app.add_subcommand("report", "Read reports: cudaleak report [options] FILE...");
+  rep->add_option("files", args->files, "Report files (several are merged)")->required();
+  rep->add_option("--kind", args->filter.kinds, "Only these kinds (repeatable)");
+  rep->add_option("--device", args->device, "Only this device")->expected(1);
+  rep->add_option("--min-bytes", args->filter.min_bytes, "Only groups of at least this many bytes");
+  rep->add_option("--module", args->filter.module, "Only groups with a frame in a matching module (pattern)");
+  rep->add_option("--function", args->filter.function, "Only groups with a matching function in the stack (pattern)");
+  rep->add_flag("--suppressed", args->filter.include_suppressed, "Include suppressed groups");
+  rep->add_option("--top", args->top, "At most N groups (or rows)");
+  rep->add_option("--by", args->by, "Group by stack, function, module, file or kind")
+      ->check(CLI::IsMember({"stack", "function", "module", "file", "kind"}));
+  rep->add_option("--format", args->format, "text, json or html")->check(CLI::IsMember({"text", "json", "html"}));
+  rep->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
+  rep->add_flag("--symbolize", args->symbolize, "Symbolize frames again from the modules' files (offline)");
+  rep->add_option("--debug-dir", args->debug_dirs, "Where to look for modules and debug files (repeatable)");
+  rep->callback([args, &status] { status = run_report(*args); });
+
+  auto diff_old = std::make_shared<std::vector<std::string>>();
+  auto diff_new = std::make_shared<std::vector<std::string>>();
+  auto diff_format = std::make_shared<std::string>("text");
+  CLI::App* diff = app.add_subcommand("diff", "Leak sites new, gone, grown and shrunk: cudaleak diff OLD NEW (status 1 when any is new or grown)");
+  diff->add_option("old", *diff_old, "Report of the earlier run")->required()->expected(1);
+  diff->add_option("new", *diff_new, "Report of the later run")->required()->expected(1);
+  diff->add_option("--format", *diff_format, "text or json")->check(CLI::IsMember({"text", "json"}));
+  diff->callback([=, &status] { status = run_diff(*diff_old, *diff_new, *diff_format); });
+
+  auto merge_files = std::make_shared<std::vector<std::string>>();
+  auto merge_out = std::make_shared<std::string>();
+  CLI::App* merge = app.add_subcommand("merge", "One report from many processes: cudaleak merge FILE... -o OUT");
+  merge->add_option("files", *merge_files, "Reports to merge")->required();
+  merge->add_option("-o,--output", *merge_out, "Merged report")->required();
+  merge->callback([=, &status] {
+    auto loaded = load_reports(*merge_files);
+    if (!loaded) {
+      status = 2;
+      return;
+    }
+    status = write_output(*merge_out, report::to_json(report::merge_reports(*loaded))) ? 0 : 2;
+  });
+
+  auto sym_file = std::make_shared<std::string>();
+  auto sym_out = std::make_shared<std::string>();
+  auto sym_dirs = std::make_shared<std::vector<std::string>>();
+  CLI::App* sym = app.add_subcommand("symbolize", "Symbolize a report written with symbolize=false: cudaleak symbolize FILE -o OUT");
+  sym->add_option("file", *sym_file, "Report")->required();
+  sym->add_option("-o,--output", *sym_out, "Symbolized report")->required();
+  sym->add_option("--debug-dir", *sym_dirs, "Where to look for modules and debug files (repeatable)");
+  sym->callback([=, &status] {
+    auto r = load_report(*sym_file);
+    if (!r) {
+      status = 2;
+      return;
+    }
+    std::vector<report::Report> one{std::move(*r)};
+    symbolize_in_place(one, *sym_dirs);
+    status = write_output(*sym_out, report::to_json(one[0])) ? 0 : 2;
+  });
+}
+
+}  // namespace cudaleak::cli

@@ -1,0 +1,125 @@
+#include "views.h"
+
+#include <algorithm>
+#include <map>
+#include <stdexcept>
+
+#include "cuda_frames.h"
+#include "kinds.h"
+#include "pattern.h"
+#include "site.h"
+
+namespace cudaleak::report {
+
+namespace {
+bool memory_kind(const std::string& kind) {
+  auto k = kind_from_name(kind);
+  return k && kind_holds_memory(*k);
+}
+}  // namespace
+
+const Frame* allocation_frame(const LeakGroup& g) {
+  for (const auto& f : g.stack)
+    if (!is_cuda_frame(f)) return &f;
+  return nullptr;
+}
+
+Report filter_report(const Report& in, const Filter& f) {
+  Report out = in;
+  out.leaks.clear();
+  out.summary = Summary{};
+  for (const LeakGroup& g : in.leaks) {
+    bool suppressed = !g.suppressed_by.empty();
+    if (suppressed && !f.include_suppressed) continue;
+    if (!f.kinds.empty() && std::find(f.kinds.begin(), f.kinds.end(), g.kind) == f.kinds.end()) continue;
+    if (f.device && g.device != *f.device) continue;
+    if (g.bytes < f.min_bytes) continue;
+    auto any_frame = [&](const std::string& pattern, auto field) {
+      return std::any_of(g.stack.begin(), g.stack.end(),
+                         [&](const Frame& fr) { return gate::pattern_matches(pattern, field(fr)); });
+    };
+    if (!f.module.empty() && !any_frame(f.module, [](const Frame& fr) { return fr.module; })) continue;
+    if (!f.function.empty() && !any_frame(f.function, [](const Frame& fr) { return fr.function; })) continue;
+    out.leaks.push_back(g);
+    if (suppressed) {
+      out.summary.suppressed_count += g.count;
+      if (memory_kind(g.kind)) out.summary.suppressed_bytes += g.bytes;
+      continue;
+    }
+    out.summary.leaked_count += g.count;
+    if (memory_kind(g.kind)) out.summary.leaked_bytes += g.bytes;
+    out.summary.by_kind[g.kind].bytes += g.bytes;
+    out.summary.by_kind[g.kind].count += g.count;
+  }
+  return out;
+}
+
+std::vector<Aggregate> aggregate(const Report& r, const std::string& by) {
+  if (by != "stack" && by != "function" && by != "module" && by != "file" && by != "kind")
+    throw std::invalid_argument("--by must be one of stack, function, module, file, kind (got '" + by + "')");
+  std::map<std::string, Aggregate> folded;
+  for (const LeakGroup& g : r.leaks) {
+    std::string key;
+    const Frame* f = allocation_frame(g);
+    if (by == "kind") key = g.kind;
+    else if (by == "stack") key = g.site.empty() ? gate::site_of(g) : g.site;
+    else if (!f) key = "(" + g.api + ")";
+    else if (by == "function") key = f->function.empty() ? "??" : f->function;
+    else if (by == "module") key = f->module;
+    else key = f->file.empty() ? "(" + f->module + ")" : f->file;
+    Aggregate& a = folded[key];
+    a.key = key;
+    if (memory_kind(g.kind)) a.bytes += g.bytes;  // address ranges are not memory of their own
+    a.count += g.count;
+    ++a.groups;
+    if (std::find(a.kinds.begin(), a.kinds.end(), g.kind) == a.kinds.end()) a.kinds.push_back(g.kind);
+  }
+  std::vector<Aggregate> out;
+  for (auto& [key, a] : folded) out.push_back(std::move(a));
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Aggregate& a, const Aggregate& b) { return std::tie(a.bytes, a.count) > std::tie(b.bytes, b.count); });
+  return out;
+}
+
+std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const std::vector<Report>& new_runs) {
+  struct Totals {
+    std::string kind;
+    uint64_t bytes = 0, count = 0;
+  };
+  auto sites = [](const std::vector<Report>& runs) {
+    std::map<std::string, Totals> out;
+    for (const Report& r : runs)
+      for (const LeakGroup& g : r.leaks) {
+        if (!g.suppressed_by.empty()) continue;
+        Totals& t = out[g.site.empty() ? gate::site_of(g) : g.site];
+        t.kind = g.kind;
+        t.bytes += g.bytes;
+        t.count += g.count;
+      }
+    return out;
+  };
+  auto before = sites(old_runs), after = sites(new_runs);
+  std::vector<SiteChange> changes;
+  for (const auto& [site, n] : after) {
+    auto it = before.find(site);
+    SiteChange c{site, n.kind, "new", 0, n.bytes, 0, n.count};
+    if (it != before.end()) {
+      c.old_bytes = it->second.bytes;
+      c.old_count = it->second.count;
+      c.change = (n.bytes > c.old_bytes || n.count > c.old_count)   ? "grown"
+                 : (n.bytes < c.old_bytes || n.count < c.old_count) ? "shrunk"
+                                                                     : "same";
+    }
+    changes.push_back(c);
+  }
+  for (const auto& [site, o] : before)
+    if (!after.count(site)) changes.push_back(SiteChange{site, o.kind, "gone", o.bytes, 0, o.count, 0});
+  auto rank = [](const std::string& c) { return c == "new" ? 0 : c == "grown" ? 1 : c == "gone" ? 2 : c == "shrunk" ? 3 : 4; };
+  std::stable_sort(changes.begin(), changes.end(), [&](const SiteChange& a, const SiteChange& b) {
+    return std::make_tuple(rank(a.change), std::max(b.new_bytes, b.old_bytes)) <
+           std::make_tuple(rank(b.change), std::max(a.new_bytes, a.old_bytes));
+  });
+  return changes;
+}
+
+}  // namespace cudaleak::report

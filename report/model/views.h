@@ -1,0 +1,47 @@
+// Ways to look at a report: filters, regrouping, and the difference between
+// two runs. Used by `cudaleak report` and `cudaleak diff`.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report.h"
+
+namespace cudaleak::report {
+
+struct Filter {
+  std::vector<std::string> kinds;  // any of; empty = all
+  std::optional<int> device;
+  uint64_t min_bytes = 0;
+  std::string module;    // pattern (suppression syntax) on any frame's module
+  std::string function;  // pattern on any frame's function
+  bool include_suppressed = false;
+};
+
+// The report with only the groups that pass, totals recomputed.
+Report filter_report(const Report& report, const Filter& filter);
+
+// Leak groups folded by a key: "stack" (as recorded), "function" / "module" /
+// "file" (of the program's frame nearest the allocation), or "kind".
+struct Aggregate {
+  std::string key;
+  uint64_t bytes = 0;
+  uint64_t count = 0;
+  size_t groups = 0;
+  std::vector<std::string> kinds;
+};
+std::vector<Aggregate> aggregate(const Report& report, const std::string& by);  // throws std::invalid_argument
+
+// The program's frame nearest the allocation (first outside CUDA); nullptr if none.
+const Frame* allocation_frame(const LeakGroup& group);
+
+// Leak sites compared between two runs, matched by site identity.
+struct SiteChange {
+  std::string site;
+  std::string kind;
+  std::string change;  // "new", "gone", "grown", "shrunk", "same"
+  uint64_t old_bytes = 0, new_bytes = 0, old_count = 0, new_count = 0;
+};
+std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const std::vector<Report>& new_runs);
+
+}  // namespace cudaleak::report

@@ -1,0 +1,26 @@
+#include "html_report.h"
+
+#include "html_assets.h"
+#include "json_io.h"
+
+namespace cudaleak::render {
+
+namespace {
+void replace(std::string& text, const std::string& marker, const std::string& value) {
+  auto at = text.find(marker);
+  if (at != std::string::npos) text.replace(at, marker.size(), value);
+}
+}  // namespace
+
+std::string html_report(const report::Report& r) {
+  // "</" inside a <script> element would end it early.
+  std::string data = report::to_json(r, -1);
+  for (size_t at = 0; (at = data.find("</", at)) != std::string::npos; at += 3) data.replace(at, 2, "<\\/");
+  std::string page = kHtmlTemplate;
+  replace(page, "/*CUDALEAK_CSS*/", kHtmlCss);
+  replace(page, "/*CUDALEAK_JS*/", kHtmlJs);
+  replace(page, "/*CUDALEAK_DATA*/", data);
+  return page;
+}
+
+}  // namespace cudaleak::render

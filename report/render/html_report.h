@@ -1,0 +1,10 @@
+// One self-contained HTML file for a report: the report's JSON embedded, the
+// page's script and styles inline, no network access (docs/reading-reports.md).
+#pragma once
+#include <string>
+
+#include "report.h"
+
+namespace cudaleak::render {
+std::string html_report(const report::Report& report);
+}

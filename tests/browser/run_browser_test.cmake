@@ -1,0 +1,26 @@
+# Makes a merged report from three samples under the simulated GPU, renders it
+# as HTML, and checks it in Chromium. Leaves report.html and screenshot.png in OUT.
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+set(reports)
+set(rank 0)
+foreach(sample driver_context_leak loop_leak stream_event_leak)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env RANK=${rank}
+                  ${CUDALEAK} run --simulated-gpu -o ${OUT}/${sample}.json -- ${SAMPLES}/sample_${sample}_shared
+                  OUTPUT_QUIET ERROR_QUIET)
+  list(APPEND reports ${OUT}/${sample}.json)
+  math(EXPR rank "${rank} + 1")
+endforeach()
+execute_process(COMMAND ${CUDALEAK} merge ${reports} -o ${OUT}/merged.json RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "cudaleak merge failed")
+endif()
+execute_process(COMMAND ${CUDALEAK} report ${OUT}/merged.json --format html -o ${OUT}/report.html RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "cudaleak report --format html failed")
+endif()
+execute_process(COMMAND ${CMAKE_COMMAND} -E env CHROMIUM=${CHROMIUM}
+                ${NODE} ${TEST} ${OUT}/report.html ${OUT}/merged.json ${OUT}/screenshot.png RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "browser checks failed")
+endif()
