@@ -138,14 +138,14 @@ void add_report_commands(CLI::App& app, int& status) {
   rep->add_option("--debug-dir", args->debug_dirs, "Where to look for modules and debug files (repeatable)");
   rep->callback([args, &status] { status = run_report(*args); });
 
-  auto diff_old = std::make_shared<std::vector<std::string>>();
-  auto diff_new = std::make_shared<std::vector<std::string>>();
+  auto diff_old = std::make_shared<std::string>();
+  auto diff_new = std::make_shared<std::string>();
   auto diff_format = std::make_shared<std::string>("text");
   CLI::App* diff = app.add_subcommand("diff", "Leak sites new, gone, grown and shrunk: cudaleak diff OLD NEW (status 1 when any is new or grown)");
-  diff->add_option("old", *diff_old, "Report of the earlier run")->required()->expected(1);
-  diff->add_option("new", *diff_new, "Report of the later run")->required()->expected(1);
+  diff->add_option("old", *diff_old, "Report of the earlier run")->required();
+  diff->add_option("new", *diff_new, "Report of the later run")->required();
   diff->add_option("--format", *diff_format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  diff->callback([=, &status] { status = run_diff(*diff_old, *diff_new, *diff_format); });
+  diff->callback([=, &status] { status = run_diff({*diff_old}, {*diff_new}, *diff_format); });
 
   auto merge_files = std::make_shared<std::vector<std::string>>();
   auto merge_out = std::make_shared<std::string>();

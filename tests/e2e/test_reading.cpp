@@ -1,0 +1,153 @@
+// Reading reports after the fact: cudaleak report, diff, merge, symbolize.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "harness.h"
+
+using namespace e2e;
+namespace fs = std::filesystem;
+
+namespace {
+std::string one_report(const std::string& name, const std::vector<std::string>& command,
+                       const std::vector<std::string>& flags = {}) {
+  auto dir = fresh_dir(name);
+  run_sim(dir, command, flags);
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  return files[0];
+}
+}  // namespace
+
+TEST_CASE("report: text like LeakSanitizer, filters, top, regrouping, formats", "[e2e][reading]") {
+  auto file = one_report("read_driver", {sample("driver_context_leak")});
+  Result text = run({cudaleak_tool(), "report", file});
+  CHECK(text.exit_code == 0);
+  CHECK(text.out.find("4.0 MiB of vmm memory in 1 allocation never freed, created by cuMemCreate") != std::string::npos);
+  CHECK(text.out.find("SUMMARY: cudaleak: 7.2 MiB leaked in 6 resources") != std::string::npos);
+
+  Result top = run({cudaleak_tool(), "report", file, "--top", "1"});
+  CHECK(top.out.find("... 5 more leak groups") == std::string::npos);  // cut, not summarised
+  CHECK(top.out.find("va_reservation never destroyed") == std::string::npos);
+  CHECK(top.out.find("vmm memory in 1 allocation") != std::string::npos);
+
+  Result kinds = run({cudaleak_tool(), "report", file, "--kind", "device", "--format", "json"});
+  auto only_device = cudaleak::report::from_json(kinds.out);
+  CHECK(only_device.leaks.size() == 2);
+  CHECK(only_device.summary.leaked_bytes == (3u << 20) + (256u << 10));
+
+  Result by_fn = run({cudaleak_tool(), "report", file, "--by", "function"});
+  CHECK(by_fn.out.find("4.0 MiB          3       3  vmm,va_reservation,mapping vmm_buffer") != std::string::npos);
+  Result fn = run({cudaleak_tool(), "report", file, "--function", "vmm_*", "--format", "json"});
+  CHECK(cudaleak::report::from_json(fn.out).leaks.size() == 3);
+  Result dev = run({cudaleak_tool(), "report", file, "--device", "1", "--format", "json"});
+  CHECK(cudaleak::report::from_json(dev.out).leaks.empty());
+
+  auto html = fs::path(file).parent_path() / "r.html";
+  CHECK(run({cudaleak_tool(), "report", file, "--format", "html", "-o", html.string()}).exit_code == 0);
+  std::ifstream in(html);
+  std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(page.find("<script id=\"cudaleak-data\" type=\"application/json\">{") != std::string::npos);
+  for (const char* fetch : {"src=\"http", "href=\"http", "<link", "import(", "fetch("})  // self-contained
+    CHECK(page.find(fetch) == std::string::npos);
+}
+
+TEST_CASE("report: unreadable, truncated, foreign or newer files get one line and status 2", "[e2e][reading]") {
+  auto dir = fresh_dir("read_bad");
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir + "/" + name) << text;
+    return dir + "/" + name;
+  };
+  auto good = one_report("read_bad_good", {sample("clean")});
+  std::ifstream in(good);
+  std::string full((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  struct Case {
+    std::string file, message;
+  } cases[] = {
+      {dir + "/missing.json", "cannot read the file"},
+      {write("truncated.json", full.substr(0, full.size() / 2)), "not valid JSON (truncated or corrupt?)"},
+      {write("other.json", "{\"name\": \"not ours\"}"), "not a cudaleak report"},
+      {write("newer.json", "{\"format\": \"cudaleak-report\", \"format_version\": 7}"), "newer than this cudaleak reads"},
+      {write("empty.json", ""), "not valid JSON"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.file);
+    Result res = run({cudaleak_tool(), "report", c.file});
+    CHECK(res.exit_code == 2);
+    CHECK(res.out.empty());
+    CHECK(res.err.find(c.message) != std::string::npos);
+    CHECK(std::count(res.err.begin(), res.err.end(), '\n') == 1);
+  }
+}
+
+TEST_CASE("diff: new and grown sites give status 1, otherwise 0", "[e2e][reading]") {
+  auto small = one_report("diff_small", {sample("loop_leak"), "10"});
+  auto big = one_report("diff_big", {sample("loop_leak"), "20"});
+  auto other = one_report("diff_other", {sample("pinned_leak")});
+  Result grown = run({cudaleak_tool(), "diff", small, big});
+  CHECK(grown.exit_code == 1);
+  CHECK(grown.out.find("grown   device") != std::string::npos);
+  CHECK(grown.out.find("10 -> 20") != std::string::npos);
+  Result shrunk = run({cudaleak_tool(), "diff", big, small});
+  CHECK(shrunk.exit_code == 0);
+  CHECK(shrunk.out.find("shrunk") != std::string::npos);
+  Result changed = run({cudaleak_tool(), "diff", small, other, "--format", "json"});
+  CHECK(changed.exit_code == 1);
+  CHECK(changed.out.find("\"change\": \"new\", \"kind\": \"pinned\"") != std::string::npos);
+  CHECK(changed.out.find("\"change\": \"gone\", \"kind\": \"device\"") != std::string::npos);
+  CHECK(run({cudaleak_tool(), "diff", small, small}).exit_code == 0);
+  CHECK(run({cudaleak_tool(), "diff", small, "/nonexistent.json"}).exit_code == 2);
+}
+
+TEST_CASE("merge: processes and ranks kept, totals added", "[e2e][reading]") {
+  auto dir = fresh_dir("merge");
+  run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/a.json", "--", sample("loop_leak")}, {"RANK=0"});
+  run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/b.json", "--", sample("pinned_leak")},
+      {"OMPI_COMM_WORLD_RANK=1"});
+  Result res = run({cudaleak_tool(), "merge", dir + "/a.json", dir + "/b.json", "-o", dir + "/merged.json"});
+  CHECK(res.exit_code == 0);
+  auto m = load(dir + "/merged.json");
+  CHECK(m.reason == "merged");
+  REQUIRE(m.processes.size() == 2);
+  CHECK(m.processes[0].process.rank == 0);
+  CHECK(m.processes[1].process.rank == 1);
+  CHECK(m.summary.leaked_bytes == 819200 + (2u << 20) + (64u << 10));
+  for (const auto& g : m.leaks) CHECK(g.rank == (g.kind == "pinned" ? 1 : 0));
+  Result text = run({cudaleak_tool(), "report", dir + "/merged.json"});
+  CHECK(text.out.find("SUMMARY: cudaleak: 2.8 MiB leaked in 52 resources") != std::string::npos);
+}
+
+TEST_CASE("symbolize: raw reports resolved offline, also from a debug directory", "[e2e][reading]") {
+  auto dir = fresh_dir("offline");
+  // The program runs from a stripped copy; its debug info lives elsewhere.
+  std::string prog = dir + "/loop";
+  fs::copy_file(sample("loop_leak"), prog);
+  fs::create_directories(dir + "/debug");
+  fs::copy_file(sample("loop_leak"), dir + "/debug/loop");
+  REQUIRE(run({"/usr/bin/strip", "--strip-debug", prog}).exit_code == 0);
+  run({cudaleak_tool(), "run", "--simulated-gpu", "--symbolize", "false", "-o", dir + "/raw.json", "--", prog});
+  auto raw = load(dir + "/raw.json");
+  CHECK_FALSE(raw.symbolized);
+  REQUIRE(raw.leaks.size() == 1);
+  CHECK_FALSE(stack_has(raw.leaks[0], "main"));
+
+  CHECK(run({cudaleak_tool(), "symbolize", dir + "/raw.json", "-o", dir + "/plain.json"}).exit_code == 0);
+  auto plain = load(dir + "/plain.json");
+  CHECK(plain.symbolized);
+  CHECK(stack_has(plain.leaks[0], "main"));  // symbol table only: no lines
+
+  Result with_debug = run({cudaleak_tool(), "symbolize", dir + "/raw.json", "-o", dir + "/full.json",
+                           "--debug-dir", dir + "/debug"});
+  CHECK(with_debug.exit_code == 0);
+  auto full = load(dir + "/full.json");
+  bool step_line = false, inlined = false;
+  for (const auto& f : full.leaks[0].stack) {
+    step_line |= f.function == "step" && f.file.find("loop_leak.cu") != std::string::npos && f.line == 8;
+    inlined |= f.inlined;
+  }
+  CHECK(step_line);
+  CHECK(inlined);
+  Result via_report = run({cudaleak_tool(), "report", dir + "/raw.json", "--symbolize", "--debug-dir", dir + "/debug"});
+  CHECK(via_report.out.find("in step ") != std::string::npos);
+}

@@ -1,0 +1,118 @@
+#include <catch2/catch.hpp>
+
+#include "merge.h"
+#include "views.h"
+
+using namespace cudaleak::report;
+
+namespace {
+LeakGroup group(const std::string& kind, uint64_t bytes, uint64_t count, const std::string& fn,
+                const std::string& file, int line, int device = 0) {
+  LeakGroup g;
+  g.kind = kind;
+  g.bytes = bytes;
+  g.count = count;
+  g.device = device;
+  g.api = "cudaMalloc";
+  g.stack = {{1, "/usr/lib/libcudart.so.13", "cudaMalloc", "", 0}, {2, "/app/prog", fn, file, line},
+             {3, "/app/prog", "main", "/src/main.cpp", 9}};
+  return g;
+}
+Report sample_report(int pid, int rank) {
+  Report r;
+  r.reason = "exit";
+  r.process.pid = pid;
+  r.process.rank = rank;
+  r.leaks = {group("device", 4000, 2, "load_weights", "/src/model.cpp", 10),
+             group("pinned", 100, 1, "stage", "/src/io.cpp", 20, 1), group("stream", 0, 3, "start_workers", "/src/pool.cpp", 30)};
+  r.leaks[1].suppressed_by = "leak:stage (x.supp:1)";
+  r.summary.leaked_bytes = 4000;
+  r.summary.leaked_count = 5;
+  r.summary.by_kind = {{"device", {4000, 2}}, {"stream", {0, 3}}};
+  r.summary.suppressed_bytes = 100;
+  r.summary.suppressed_count = 1;
+  return r;
+}
+}  // namespace
+
+TEST_CASE("filters: kind, device, bytes, module and function; suppressed only when asked", "[views]") {
+  Report r = sample_report(1, -1);
+  CHECK(filter_report(r, {}).leaks.size() == 2);
+  Filter with_suppressed;
+  with_suppressed.include_suppressed = true;
+  CHECK(filter_report(r, with_suppressed).leaks.size() == 3);
+  Filter kinds;
+  kinds.kinds = {"stream"};
+  Report streams = filter_report(r, kinds);
+  REQUIRE(streams.leaks.size() == 1);
+  CHECK(streams.summary.leaked_count == 3);
+  CHECK(streams.summary.leaked_bytes == 0);
+  Filter fn;
+  fn.function = "load_*";
+  CHECK(filter_report(r, fn).leaks.at(0).kind == "device");
+  Filter dev;
+  dev.device = 1;
+  dev.include_suppressed = true;
+  CHECK(filter_report(r, dev).leaks.size() == 1);
+  Filter big;
+  big.min_bytes = 5000;
+  CHECK(filter_report(r, big).leaks.empty());
+  Filter mod;
+  mod.module = "libcublas*";
+  CHECK(filter_report(r, mod).leaks.empty());
+}
+
+TEST_CASE("aggregates by function, file, module and kind", "[views]") {
+  Report r = sample_report(1, -1);
+  r.leaks.push_back(group("device", 1000, 1, "load_weights", "/src/model.cpp", 44));
+  auto by_fn = aggregate(r, "function");
+  REQUIRE(by_fn.size() == 3);
+  CHECK(by_fn[0].key == "load_weights");
+  CHECK(by_fn[0].bytes == 5000);
+  CHECK(by_fn[0].groups == 2);
+  CHECK(aggregate(r, "file")[0].key == "/src/model.cpp");
+  CHECK(aggregate(r, "module")[0].key == "/app/prog");
+  CHECK(aggregate(r, "kind")[0].key == "device");
+  CHECK_THROWS_AS(aggregate(r, "colour"), std::invalid_argument);
+}
+
+TEST_CASE("diff classifies sites new, gone, grown, shrunk and same", "[views]") {
+  Report before = sample_report(1, -1), after = sample_report(2, -1);
+  after.leaks[0].bytes = 8000;                                                     // grown
+  after.leaks[2].count = 1;                                                        // shrunk
+  after.leaks.push_back(group("event", 0, 1, "record", "/src/timer.cpp", 5));      // new
+  before.leaks.push_back(group("array", 64, 1, "make_tex", "/src/tex.cpp", 7));    // gone
+  before.leaks.push_back(group("managed", 64, 1, "same_site", "/src/s.cpp", 1));   // same
+  after.leaks.push_back(group("managed", 64, 1, "same_site", "/src/s.cpp", 1));
+  std::map<std::string, std::string> seen;
+  for (const auto& c : diff_reports({before}, {after})) seen[c.kind] = c.change;
+  CHECK(seen["device"] == "grown");
+  CHECK(seen["stream"] == "shrunk");
+  CHECK(seen["event"] == "new");
+  CHECK(seen["array"] == "gone");
+  CHECK(seen["managed"] == "same");
+  CHECK(seen.count("pinned") == 0);  // suppressed on both sides
+  // Sites are identities, not addresses: another run at other addresses matches.
+  Report moved = before;
+  for (auto& g : moved.leaks)
+    for (auto& f : g.stack) f.ip += 0x10000;
+  for (const auto& c : diff_reports({before}, {moved})) CHECK(c.change == "same");
+}
+
+TEST_CASE("merge keeps each group's process and rank and adds up totals", "[views]") {
+  Report a = sample_report(100, 0), b = sample_report(200, 1);
+  b.timeline.devices.push_back(DeviceTimeline{});
+  Report m = merge_reports({a, b});
+  CHECK(m.reason == "merged");
+  REQUIRE(m.processes.size() == 2);
+  CHECK(m.processes[1].process.rank == 1);
+  CHECK(m.leaks.size() == 6);
+  CHECK(m.summary.leaked_bytes == 8000);
+  CHECK(m.summary.by_kind["stream"].count == 6);
+  int rank1 = 0;
+  for (const auto& g : m.leaks) rank1 += g.pid == 200 && g.rank == 1;
+  CHECK(rank1 == 3);
+  CHECK(m.timeline.devices.at(0).pid == 200);
+  // Merging merged reports keeps every process.
+  CHECK(merge_reports({m, sample_report(300, 2)}).processes.size() == 3);
+}
