@@ -68,9 +68,17 @@ void print(const std::string& text) {
   }
 }
 
+uint64_t now_ms() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000 + uint64_t(ts.tv_nsec) / 1000000;
+}
+
 Written write_locked(Reason reason, const char* checkpoint) {
   const Options& opt = options();
+  uint64_t t0 = now_ms();
   report::RawSnapshot raw = tracker::snapshot();
+  uint64_t t_snapshot = now_ms();
   std::unique_ptr<report::FrameResolver> resolver =
       opt.symbolize ? symbols::make_process_symbolizer() : symbols::make_module_resolver();
   report::BuildOptions build;
@@ -89,10 +97,15 @@ Written write_locked(Reason reason, const char* checkpoint) {
   growth::annotate(r);
   if (reason == Reason::Signal || reason == Reason::Checkpoint) growth::observe(raw);
 
+  uint64_t t_built = now_ms();
   unsigned n = g_sequence.fetch_add(1);
   Written w;
   w.path = report::expand_report_path(opt.output, r.process.pid, n);
   w.written = write_file(w.path, report::to_json(r));
+  log_verbose("%s report of %zu resources in %llu ms (snapshot %llu, build and symbolize %llu, JSON %llu)",
+              reason_name(reason), raw.resources.size(), static_cast<unsigned long long>(now_ms() - t0),
+              static_cast<unsigned long long>(t_snapshot - t0), static_cast<unsigned long long>(t_built - t_snapshot),
+              static_cast<unsigned long long>(now_ms() - t_built));
   w.gate = r.gate;
   if (!w.written) log_message("cannot write report %s: %s", w.path.c_str(), std::strerror(errno));
 

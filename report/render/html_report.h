@@ -6,5 +6,6 @@
 #include "report.h"
 
 namespace cudaleak::render {
+inline constexpr size_t kHtmlAllocationsPerGroup = 16;
 std::string html_report(const report::Report& report);
 }

@@ -151,3 +151,16 @@ TEST_CASE("symbolize: raw reports resolved offline, also from a debug directory"
   Result via_report = run({cudaleak_tool(), "report", dir + "/raw.json", "--symbolize", "--debug-dir", dir + "/debug"});
   CHECK(via_report.out.find("in step ") != std::string::npos);
 }
+
+TEST_CASE("reports from a real H100 read, regroup and render", "[e2e][reading]") {
+  std::string fixtures = std::string(CUDALEAK_SOURCE_DIR) + "/tests/fixtures/h100/";
+  Result torch = run({cudaleak_tool(), "report", fixtures + "torch_small.json", "--by", "function", "--top", "3"});
+  CHECK(torch.exit_code == 0);
+  CHECK(torch.out.find("at::cuda::getCurrentCUDABlasHandle()") != std::string::npos);
+  Result blas = run({cudaleak_tool(), "report", fixtures + "cublas_no_destroy.json", "--kind", "device"});
+  CHECK(blas.out.find("SUMMARY: cudaleak: 64.1 MiB leaked in 3 resources") != std::string::npos);
+  auto dir = fresh_dir("fixture_html");
+  CHECK(run({cudaleak_tool(), "report", fixtures + "torch_small.json", "--format", "html", "-o", dir + "/t.html"}).exit_code == 0);
+  Result diff = run({cudaleak_tool(), "diff", fixtures + "exception_leak_static.json", fixtures + "cublas_no_destroy.json"});
+  CHECK(diff.exit_code == 1);
+}
