@@ -11,6 +11,7 @@ template <HookId id>
 CUresult alloc_async(CUdeviceptr* dptr, size_t bytes, CUstream stream) {
   Hook<id> hook;
   CUresult r = hook.real(dptr, bytes, stream);
+  check_out_of_memory(hook, r, bytes, as_handle(stream));
   if (r == CUDA_SUCCESS && hook.tracking() && dptr)
     tracker::created(id, Kind::Async, Space::DevicePtr, *dptr, bytes, current_placement(), as_handle(stream));
   return r;
@@ -20,6 +21,7 @@ template <HookId id>
 CUresult alloc_from_pool(CUdeviceptr* dptr, size_t bytes, CUmemoryPool pool, CUstream stream) {
   Hook<id> hook;
   CUresult r = hook.real(dptr, bytes, pool, stream);
+  check_out_of_memory(hook, r, bytes, as_handle(stream));
   if (r == CUDA_SUCCESS && hook.tracking() && dptr)
     tracker::created(id, Kind::Async, Space::DevicePtr, *dptr, bytes, current_placement(), as_handle(stream));
   return r;

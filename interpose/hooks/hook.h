@@ -56,4 +56,11 @@ class Hook {
 
 inline uint64_t as_handle(const void* p) { return reinterpret_cast<uint64_t>(p); }
 
+// A failed allocation: out-of-memory gets explained (runtime/oom.h).
+void out_of_memory(HookId api, uint64_t bytes, tracker::Placement where, uint64_t stream);
+template <HookId id>
+inline void check_out_of_memory(const Hook<id>& hook, CUresult r, uint64_t bytes, uint64_t stream = 0) {
+  if (r == CUDA_ERROR_OUT_OF_MEMORY && hook.tracking()) out_of_memory(id, bytes, tracker::current_placement(), stream);
+}
+
 }  // namespace cudaleak

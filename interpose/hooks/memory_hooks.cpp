@@ -37,6 +37,7 @@ CUresult host_register(void* p, size_t bytes, unsigned int flags) {
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytes) {
   Hook<HookId::cuMemAlloc_v2> hook;
   CUresult r = hook.real(dptr, bytes);
+  check_out_of_memory(hook, r, bytes);
   if (r == CUDA_SUCCESS && hook.tracking() && dptr)
     tracker::created(HookId::cuMemAlloc_v2, Kind::Device, Space::DevicePtr, *dptr, bytes, current_placement());
   return r;
@@ -46,6 +47,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr* dptr, size_t* p
                                                     unsigned int element_bytes) {
   Hook<HookId::cuMemAllocPitch_v2> hook;
   CUresult r = hook.real(dptr, pitch, width, height, element_bytes);
+  check_out_of_memory(hook, r, uint64_t(width) * height);
   if (r == CUDA_SUCCESS && hook.tracking() && dptr && pitch)
     tracker::created(HookId::cuMemAllocPitch_v2, Kind::Device, Space::DevicePtr, *dptr, uint64_t(*pitch) * height,
                      current_placement());
@@ -62,6 +64,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr) {
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocHost_v2(void** pp, size_t bytes) {
   Hook<HookId::cuMemAllocHost_v2> hook;
   CUresult r = hook.real(pp, bytes);
+  check_out_of_memory(hook, r, bytes);
   if (r == CUDA_SUCCESS && hook.tracking() && pp)
     tracker::created(HookId::cuMemAllocHost_v2, Kind::Pinned, Space::HostPtr, as_handle(*pp), bytes,
                      current_placement());
@@ -71,6 +74,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocHost_v2(void** pp, size_t bytes) {
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemHostAlloc(void** pp, size_t bytes, unsigned int flags) {
   Hook<HookId::cuMemHostAlloc> hook;
   CUresult r = hook.real(pp, bytes, flags);
+  check_out_of_memory(hook, r, bytes);
   if (r == CUDA_SUCCESS && hook.tracking() && pp)
     tracker::created(HookId::cuMemHostAlloc, Kind::Pinned, Space::HostPtr, as_handle(*pp), bytes, current_placement());
   return r;
@@ -100,6 +104,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemHostUnregister(void* p) {
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr* dptr, size_t bytes, unsigned int flags) {
   Hook<HookId::cuMemAllocManaged> hook;
   CUresult r = hook.real(dptr, bytes, flags);
+  check_out_of_memory(hook, r, bytes);
   if (r == CUDA_SUCCESS && hook.tracking() && dptr)
     tracker::created(HookId::cuMemAllocManaged, Kind::Managed, Space::DevicePtr, *dptr, bytes, current_placement());
   return r;

@@ -9,6 +9,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle* handl
                                              const CUmemAllocationProp* prop, unsigned long long flags) {
   Hook<HookId::cuMemCreate> hook;
   CUresult r = hook.real(handle, size, prop, flags);
+  check_out_of_memory(hook, r, size);
   if (r == CUDA_SUCCESS && hook.tracking() && handle) {
     tracker::Placement where = current_placement();
     if (prop && prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE) where.device = prop->location.id;

@@ -12,6 +12,7 @@
 
 #include "gate_config.h"
 #include "log.h"
+#include "oom.h"
 #include "reporter.h"
 #include "signals.h"
 #include "../hooks/dlsym_override.h"
@@ -106,6 +107,7 @@ void reset_after_fork_in_child() {
   tracker::reset_in_child();
   signals::reset_in_child();
   reset_reporter_in_child();
+  oom::reset_in_child();
   if (!options().trace_children) {
     // Not traced: the child neither records nor reports.
     g_state.store(State::Disabled, std::memory_order_release);

@@ -13,6 +13,9 @@
 
 #include "gate_config.h"
 #include "growth.h"
+#include "kinds.h"
+#include "oom.h"
+#include "diagnose.h"
 #include "json_io.h"
 #include "lifecycle.h"
 #include "log.h"
@@ -35,6 +38,7 @@ const char* reason_name(Reason r) {
     case Reason::Signal: return "signal";
     case Reason::Crash: return "crash";
     case Reason::Checkpoint: return "checkpoint";
+    case Reason::Oom: return "oom";
   }
   return "exit";
 }
@@ -92,6 +96,20 @@ Written write_locked(Reason reason, const char* checkpoint) {
   r.process = symbols::current_process();
   r.modules = symbols::loaded_modules();
   r.timeline = tracker::timeline();
+  auto at_peak = tracker::peak_groups();
+  for (auto& d : r.timeline.devices) {
+    for (const auto& g : at_peak[d.device]) {
+      report::PeakGroup p;
+      p.kind = std::string(kind_name(g.kind));
+      p.stack = report::resolve_stack(tracker::stack(g.stack_id), resolver.get());
+      p.api = report::outermost_api(p.stack, "");
+      p.where = oom::where_of(p.stack, p.api);
+      p.bytes = g.bytes;
+      p.count = g.count;
+      d.peak.groups.push_back(std::move(p));
+    }
+  }
+  r.oom_events = oom::events(resolver.get());
   r.duration_ns = tracker::elapsed_ns();
   gate::evaluate(r, gate_config());
   growth::annotate(r);
@@ -109,7 +127,10 @@ Written write_locked(Reason reason, const char* checkpoint) {
   w.gate = r.gate;
   if (!w.written) log_message("cannot write report %s: %s", w.path.c_str(), std::strerror(errno));
 
-  if (reason == Reason::Signal || reason == Reason::Checkpoint) {
+  if (reason == Reason::Oom && !r.oom_events.empty()) {
+    print("==" + std::to_string(r.process.pid) + "==cudaleak: " + oom::render_event(r.oom_events.back()) +
+          "  Report: " + w.path + "\n");
+  } else if (reason == Reason::Signal || reason == Reason::Checkpoint) {
     log_message("%s of %llu live resources written to %s", reason == Reason::Signal ? "snapshot" : "checkpoint report",
                 static_cast<unsigned long long>(r.summary.leaked_count), w.path.c_str());
   } else if (opt.print_summary) {

@@ -9,7 +9,7 @@
 
 namespace cudaleak {
 
-enum class Reason { Exit, Signal, Crash, Checkpoint };
+enum class Reason { Exit, Signal, Crash, Checkpoint, Oom };
 
 struct Written {
   bool written = false;

@@ -4,18 +4,30 @@
 
 namespace cudaleak {
 
-void Timeline::add(int device, Kind kind, int64_t delta, uint64_t time_ns) {
+void Timeline::add(int device, Kind kind, uint32_t stack_id, int64_t delta, uint64_t time_ns) {
   if (delta == 0 || !kind_holds_memory(kind)) return;
   std::lock_guard lock(mutex_);
   Series& s = series_[device];
   s.now[size_t(kind)] += delta;
   s.total += delta;
+  auto& group = s.groups[{int(kind), stack_id}];
+  group.first += delta;
+  group.second += delta > 0 ? 1 : -1;
+  if (group.second <= 0) s.groups.erase({int(kind), stack_id});
   if (s.total > int64_t(s.peak.bytes)) {
     s.peak.bytes = uint64_t(s.total);
     s.peak.time_ns = time_ns;
     s.peak.by_kind.clear();
     for (int k = 0; k < kKindCount; ++k)
       if (s.now[size_t(k)] > 0) s.peak.by_kind[std::string(kind_name(Kind(k)))] = uint64_t(s.now[size_t(k)]);
+    if (s.total >= s.at_peak_total + s.at_peak_total / 20 || s.at_peak.empty()) {
+      s.at_peak.clear();
+      for (const auto& [key, live] : s.groups)
+        s.at_peak.push_back(PeakGroup{Kind(key.first), key.second, uint64_t(live.first), uint64_t(live.second)});
+      std::sort(s.at_peak.begin(), s.at_peak.end(), [](const PeakGroup& a, const PeakGroup& b) { return a.bytes > b.bytes; });
+      if (s.at_peak.size() > kPeakGroups) s.at_peak.resize(kPeakGroups);
+      s.at_peak_total = s.total;
+    }
   }
   // Same span as the last point: update it; else a new point.
   if (!s.points.empty() && time_ns / s.resolution_ns == s.points.back().time_ns / s.resolution_ns) {
@@ -61,6 +73,13 @@ report::Timeline Timeline::snapshot() const {
     t.devices.push_back(std::move(d));
   }
   return t;
+}
+
+std::map<int, std::vector<Timeline::PeakGroup>> Timeline::peak_groups() const {
+  std::lock_guard lock(mutex_);
+  std::map<int, std::vector<PeakGroup>> out;
+  for (const auto& [device, s] : series_) out[device] = s.at_peak;
+  return out;
 }
 
 void Timeline::clear() {

@@ -18,9 +18,17 @@ class Timeline {
  public:
   static constexpr size_t kMaxPoints = 512;
 
-  // A change of `delta` bytes of `kind` on `device` at `time_ns`.
-  void add(int device, Kind kind, int64_t delta, uint64_t time_ns);
+  // A change of `delta` bytes of `kind` on `device` at `time_ns`, by the
+  // resource created at stack `stack_id` (count +1 or -1 with the sign of delta).
+  void add(int device, Kind kind, uint32_t stack_id, int64_t delta, uint64_t time_ns);
   report::Timeline snapshot() const;
+  // The groups live at each device's peak, by (kind, stack id), biggest first.
+  struct PeakGroup {
+    Kind kind;
+    uint32_t stack_id;
+    uint64_t bytes, count;
+  };
+  std::map<int, std::vector<PeakGroup>> peak_groups() const;
   void clear();
 
  private:
@@ -35,7 +43,14 @@ class Timeline {
     uint64_t resolution_ns = 1000;  // 1 us to start with; doubles as the run goes on
     std::vector<Point> points;
     report::Peak peak;
+    // Live bytes and count per (kind, stack), and their copy at the peak. The
+    // copy is refreshed when the peak grows by 5%: bounded work however many
+    // allocations, and the groups of a moment within 5% of the exact peak.
+    std::map<std::pair<int, uint32_t>, std::pair<int64_t, int64_t>> groups;
+    std::vector<PeakGroup> at_peak;
+    int64_t at_peak_total = 0;
   };
+  static constexpr size_t kPeakGroups = 10;
   void compact(Series& s);
 
   mutable std::mutex mutex_;

@@ -75,6 +75,8 @@ uint32_t thread_id() {
 
 // Driver functions the tracker itself needs, looked up through the real
 // cuGetProcAddress when we have it, else in the loaded driver.
+}  // namespace
+
 void* driver_function(const char* name, int version) {
   if (auto gpa = reinterpret_cast<PFN_cuGetProcAddress_v12000>(real_function(HookId::cuGetProcAddress_v2))) {
     void* fn = nullptr;
@@ -87,6 +89,8 @@ void* driver_function(const char* name, int version) {
   }
   return nullptr;
 }
+
+namespace {
 
 template <typename Fn>
 Fn cached_driver_function(std::atomic<Fn>& slot, const char* name, int version) {
@@ -140,7 +144,7 @@ void add_note(const char* type, HookId api, uint64_t handle, CUresult result) {
 
 // Memory that went away leaves the timeline.
 void forget_bytes(const Record& r) {
-  state().timeline.add(r.device, r.kind, -int64_t(r.bytes), monotonic_ns() - state().start_ns);
+  state().timeline.add(r.device, r.kind, r.stack_id, -int64_t(r.bytes), monotonic_ns() - state().start_ns);
 }
 
 void tear_down(uint64_t context, const char* reason, bool green) {
@@ -197,7 +201,7 @@ void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes
     r.space = space;
     r.api = api;
     state().registry.insert(r);
-    state().timeline.add(r.device, kind, int64_t(bytes), r.time_ns);
+    state().timeline.add(r.device, kind, r.stack_id, int64_t(bytes), r.time_ns);
   });
 }
 
@@ -304,7 +308,9 @@ report::RawSnapshot snapshot() {
 }
 
 std::span<const uint64_t> stack(uint32_t id) { return state().stacks.get(id); }
+uint32_t intern_stack(const uint64_t* ips, size_t count) { return state().stacks.intern(ips, count); }
 report::Timeline timeline() { return state().timeline.snapshot(); }
+std::map<int, std::vector<Timeline::PeakGroup>> peak_groups() { return state().timeline.peak_groups(); }
 uint64_t elapsed_ns() { return monotonic_ns() - state().start_ns; }
 uint64_t current_sequence() { return state().sequence.load(std::memory_order_relaxed); }
 size_t live_count() { return state().registry.size(); }

@@ -7,6 +7,7 @@
 #include <span>
 
 #include "record.h"
+#include "timeline.h"
 #include "raw.h"
 
 namespace cudaleak::tracker {
@@ -18,6 +19,10 @@ struct Placement {
 
 // The calling thread's current context and its device.
 Placement current_placement();
+
+// A driver function for cudaleak's own use, through the real cuGetProcAddress
+// when known, else from the loaded driver; nullptr when there is none.
+void* driver_function(const char* name, int version);
 
 void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes, Placement where,
              uint64_t stream = 0);
@@ -36,10 +41,12 @@ void primary_reset(int device);
 
 report::RawSnapshot snapshot();
 report::Timeline timeline();
+std::map<int, std::vector<Timeline::PeakGroup>> peak_groups();
 uint64_t elapsed_ns();  // since the tracker started
 // Sequence number of the last resource created (0 before the first).
 uint64_t current_sequence();
 std::span<const uint64_t> stack(uint32_t id);
+uint32_t intern_stack(const uint64_t* ips, size_t count);
 size_t live_count();
 
 // Fork safety: every tracker lock is held across fork(); the child then drops

@@ -41,6 +41,10 @@ using GroupKey = std::tuple<Kind, uint32_t, int, std::string>;
 
 }  // namespace
 
+std::vector<Frame> resolve_stack(std::span<const uint64_t> ips, FrameResolver* resolver) {
+  return FrameCache(resolver).frames(ips);
+}
+
 std::string outermost_api(const std::vector<Frame>& stack, const std::string& hook) {
   std::string api;
   for (const Frame& frame : stack) {

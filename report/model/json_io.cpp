@@ -164,11 +164,25 @@ void from_json(const json& j, PrimaryContext& p) {
   p.outstanding = j.value("outstanding", int64_t(0));
 }
 
-void to_json(json& j, const Peak& p) { j = json{{"time_ns", p.time_ns}, {"bytes", p.bytes}, {"by_kind", p.by_kind}}; }
+void to_json(json& j, const PeakGroup& g) {
+  j = json{{"kind", g.kind}, {"api", g.api}, {"where", g.where}, {"bytes", g.bytes}, {"count", g.count}, {"stack", g.stack}};
+}
+void from_json(const json& j, PeakGroup& g) {
+  g.kind = j.value("kind", "");
+  g.api = j.value("api", "");
+  g.where = j.value("where", "");
+  g.bytes = j.value("bytes", uint64_t(0));
+  g.count = j.value("count", uint64_t(0));
+  g.stack = j.value("stack", std::vector<Frame>{});
+}
+void to_json(json& j, const Peak& p) {
+  j = json{{"time_ns", p.time_ns}, {"bytes", p.bytes}, {"by_kind", p.by_kind}, {"groups", p.groups}};
+}
 void from_json(const json& j, Peak& p) {
   p.time_ns = j.value("time_ns", uint64_t(0));
   p.bytes = j.value("bytes", uint64_t(0));
   p.by_kind = j.value("by_kind", std::map<std::string, uint64_t>{});
+  p.groups = j.value("groups", std::vector<PeakGroup>{});
 }
 
 // Points are compact arrays: [time_ns, max_total, bytes of each kind...].
@@ -196,6 +210,89 @@ void from_json(const json& j, DeviceTimeline& d) {
   }
 }
 
+void to_json(json& j, const OomSite& s) {
+  j = json{{"kind", s.kind},         {"api", s.api},           {"where", s.where},  {"bytes", s.bytes},
+           {"count", s.count},       {"first_ns", s.first_ns}, {"last_ns", s.last_ns}, {"stack", s.stack}};
+}
+void from_json(const json& j, OomSite& s) {
+  s.kind = j.value("kind", "");
+  s.api = j.value("api", "");
+  s.where = j.value("where", "");
+  s.bytes = j.value("bytes", uint64_t(0));
+  s.count = j.value("count", uint64_t(0));
+  s.first_ns = j.value("first_ns", uint64_t(0));
+  s.last_ns = j.value("last_ns", uint64_t(0));
+  s.stack = j.value("stack", std::vector<Frame>{});
+}
+void to_json(json& j, const PoolUsage& p) {
+  j = json{{"handle", hex(p.handle)}, {"default", p.is_default}, {"reserved", p.reserved}, {"used", p.used}};
+}
+void from_json(const json& j, PoolUsage& p) {
+  p.handle = j.contains("handle") ? unhex(j["handle"]) : 0;
+  p.is_default = j.value("default", false);
+  p.reserved = j.value("reserved", uint64_t(0));
+  p.used = j.value("used", uint64_t(0));
+}
+void to_json(json& j, const OtherProcessUsage& o) {
+  j = json{{"pid", o.pid}, {"name", o.name}, {"bytes", o.bytes}, {"bytes_known", o.bytes_known}};
+}
+void from_json(const json& j, OtherProcessUsage& o) {
+  o.pid = j.value("pid", 0);
+  o.name = j.value("name", "");
+  o.bytes = j.value("bytes", uint64_t(0));
+  o.bytes_known = j.value("bytes_known", true);
+}
+void to_json(json& j, const Diagnosis& d) { j = json{{"cause", d.cause}, {"bytes", d.bytes}, {"message", d.message}}; }
+void from_json(const json& j, Diagnosis& d) {
+  d.cause = j.value("cause", "");
+  d.bytes = j.value("bytes", uint64_t(0));
+  d.message = j.value("message", "");
+}
+void to_json(json& j, const OomEvent& e) {
+  j = json{{"time_ns", e.time_ns},
+           {"api", e.api},
+           {"request_bytes", e.request_bytes},
+           {"device", e.device},
+           {"stack", e.stack},
+           {"device_info", e.device_info},
+           {"free_bytes", e.free_bytes},
+           {"total_bytes", e.total_bytes},
+           {"tracked_bytes", e.tracked_bytes},
+           {"tracked_by_kind", e.tracked_by_kind},
+           {"top_sites", e.top_sites},
+           {"recent_window_ns", e.recent_window_ns},
+           {"recent_bytes", e.recent_bytes},
+           {"old_bytes", e.old_bytes},
+           {"pools", e.pools},
+           {"nvml", e.nvml},
+           {"other_processes", e.other_processes},
+           {"untracked_bytes", e.untracked_bytes},
+           {"diagnosis", e.diagnosis}};
+  if (e.stream) j["stream"] = hex(e.stream);
+}
+void from_json(const json& j, OomEvent& e) {
+  e.time_ns = j.value("time_ns", uint64_t(0));
+  e.api = j.value("api", "");
+  e.request_bytes = j.value("request_bytes", uint64_t(0));
+  e.device = j.value("device", -1);
+  e.stream = j.contains("stream") ? unhex(j["stream"]) : 0;
+  e.stack = j.value("stack", std::vector<Frame>{});
+  e.device_info = j.value("device_info", false);
+  e.free_bytes = j.value("free_bytes", uint64_t(0));
+  e.total_bytes = j.value("total_bytes", uint64_t(0));
+  e.tracked_bytes = j.value("tracked_bytes", uint64_t(0));
+  e.tracked_by_kind = j.value("tracked_by_kind", std::map<std::string, uint64_t>{});
+  e.top_sites = j.value("top_sites", std::vector<OomSite>{});
+  e.recent_window_ns = j.value("recent_window_ns", uint64_t(0));
+  e.recent_bytes = j.value("recent_bytes", uint64_t(0));
+  e.old_bytes = j.value("old_bytes", uint64_t(0));
+  e.pools = j.value("pools", std::vector<PoolUsage>{});
+  e.nvml = j.value("nvml", "");
+  e.other_processes = j.value("other_processes", std::vector<OtherProcessUsage>{});
+  e.untracked_bytes = j.value("untracked_bytes", uint64_t(0));
+  e.diagnosis = j.value("diagnosis", std::vector<Diagnosis>{});
+}
+
 std::string to_json(const Report& r, int indent) {
   json by_kind = json::object();
   for (const auto& [kind, total] : r.summary.by_kind) by_kind[kind] = json{{"bytes", total.bytes}, {"count", total.count}};
@@ -218,6 +315,7 @@ std::string to_json(const Report& r, int indent) {
   if (!r.checkpoint.empty()) j["checkpoint"] = r.checkpoint;
   j["duration_ns"] = r.duration_ns;
   if (!r.processes.empty()) j["processes"] = r.processes;
+  j["oom_events"] = r.oom_events;
   j["timeline"] = json{{"kinds", r.timeline.kinds}, {"devices", r.timeline.devices}};
   return j.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
 }
@@ -260,6 +358,7 @@ Report from_json(const std::string& text) {
     r.checkpoint = j.value("checkpoint", "");
     r.duration_ns = j.value("duration_ns", uint64_t(0));
     r.processes = j.value("processes", std::vector<ProcessSummary>{});
+    r.oom_events = j.value("oom_events", std::vector<OomEvent>{});
     if (j.contains("timeline")) {
       r.timeline.kinds = j["timeline"].value("kinds", std::vector<std::string>{});
       r.timeline.devices = j["timeline"].value("devices", std::vector<DeviceTimeline>{});

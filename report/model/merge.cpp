@@ -36,6 +36,7 @@ Report merge_reports(const std::vector<Report>& reports) {
     m.summary.suppressed_bytes += r.summary.suppressed_bytes;
     m.summary.suppressed_count += r.summary.suppressed_count;
     m.notes.insert(m.notes.end(), r.notes.begin(), r.notes.end());
+    m.oom_events.insert(m.oom_events.end(), r.oom_events.begin(), r.oom_events.end());
     m.notes_total += r.notes_total;
     if (m.timeline.kinds.empty()) m.timeline.kinds = r.timeline.kinds;
     for (DeviceTimeline d : r.timeline.devices) {

@@ -63,6 +63,9 @@ struct BuildOptions {
 Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, FrameResolver* resolver,
                     const BuildOptions& options);
 
+// The frames of one interned stack (inline frames expanded).
+std::vector<Frame> resolve_stack(std::span<const uint64_t> ips, FrameResolver* resolver);
+
 // The outermost frame of the CUDA API block nearest to the allocation: walking
 // outwards from the innermost frame, the last frame named like a public CUDA
 // API (cudaMalloc, cuMemAlloc_v2, cublasCreate_v2, ncclCommInitRank...) before

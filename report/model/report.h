@@ -117,10 +117,17 @@ struct PrimaryContext {
 };
 
 // Memory over time (docs/report-format.md#timeline).
+struct PeakGroup {
+  std::string kind, api, where;
+  uint64_t bytes = 0, count = 0;
+  std::vector<Frame> stack;
+};
+
 struct Peak {
   uint64_t time_ns = 0;
   uint64_t bytes = 0;  // all memory kinds together
   std::map<std::string, uint64_t> by_kind;
+  std::vector<PeakGroup> groups;  // live at (within 5% of) the peak, biggest first
 };
 
 struct TimelinePoint {
@@ -142,6 +149,55 @@ struct Timeline {
   std::vector<DeviceTimeline> devices;
 };
 
+// Out-of-memory forensics (docs/oom.md): what held the device when a
+// tracked allocation failed with out-of-memory.
+struct OomSite {
+  std::string kind, api, where;
+  uint64_t bytes = 0, count = 0;
+  uint64_t first_ns = 0, last_ns = 0;  // when its live allocations were made
+  std::vector<Frame> stack;
+};
+
+struct PoolUsage {
+  uint64_t handle = 0;
+  bool is_default = false;
+  uint64_t reserved = 0, used = 0;
+};
+
+struct OtherProcessUsage {
+  int pid = 0;
+  std::string name;
+  uint64_t bytes = 0;
+  bool bytes_known = true;
+};
+
+struct Diagnosis {
+  std::string cause;  // request_too_large, other_processes, accumulating_leak, held_by_process,
+                      // cached_in_pools, untracked, fragmentation
+  uint64_t bytes = 0; // what it explains
+  std::string message;
+};
+
+struct OomEvent {
+  uint64_t time_ns = 0;
+  std::string api;
+  uint64_t request_bytes = 0;
+  int device = -1;
+  uint64_t stream = 0;
+  std::vector<Frame> stack;
+  bool device_info = false;  // cuMemGetInfo answered
+  uint64_t free_bytes = 0, total_bytes = 0;
+  uint64_t tracked_bytes = 0;  // this process, this device, memory kinds
+  std::map<std::string, uint64_t> tracked_by_kind;
+  std::vector<OomSite> top_sites;
+  uint64_t recent_window_ns = 0, recent_bytes = 0, old_bytes = 0;
+  std::vector<PoolUsage> pools;
+  std::string nvml;  // "ok" or why other processes are unknown
+  std::vector<OtherProcessUsage> other_processes;
+  uint64_t untracked_bytes = 0;  // used - this process - others (contexts, modules, workspaces...)
+  std::vector<Diagnosis> diagnosis;
+};
+
 struct Report;
 
 // One process of a merged report.
@@ -157,7 +213,7 @@ struct Report {
   std::string format = kFormatName;
   int format_version = kFormatVersion;
   std::string tool_version;
-  std::string reason;  // "exit" | "signal" | "crash" | "checkpoint"
+  std::string reason;  // "exit" | "signal" | "crash" | "checkpoint" | "oom" | "merged"
   int64_t timestamp = 0;  // seconds since the epoch when written
   Process process;
   Summary summary;
@@ -173,6 +229,7 @@ struct Report {
   Timeline timeline;
   uint64_t duration_ns = 0;  // from the tracker's start to this report
   std::vector<ProcessSummary> processes;  // merged reports: every process merged in
+  std::vector<OomEvent> oom_events;
 };
 
 inline ProcessSummary ProcessSummary::of(const Report& r) {

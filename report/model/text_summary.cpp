@@ -1,5 +1,6 @@
 #include "text_summary.h"
 
+#include "diagnose.h"
 #include "suppressions.h"
 
 #include <cinttypes>
@@ -94,6 +95,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += "\nSuppression rules for the leaks above (paste into a suppressions file):\n";
     for (const LeakGroup* g : visible) out += gate::suggest_rule(*g) + "\n";
   }
+  for (const OomEvent& e : r.oom_events) out += "\n" + prefix + oom::render_event(e);
   if (r.notes_total) out += "\n" + prefix + std::to_string(r.notes_total) + " release calls of resources it never saw (see notes in the report)\n";
 
   out += "\nSUMMARY: cudaleak: " + format_bytes(r.summary.leaked_bytes) + " leaked in " +

@@ -78,8 +78,14 @@ TEST_CASE("driver API edges: ptsz look-ups, NULL arguments, unknown frees, OOM, 
         "oom: 2\n"
         "reset: 0\n");
   auto files = files_in(dir);
-  REQUIRE(files.size() == 1);
-  auto r = load(files[0]);
+  REQUIRE(files.size() == 2);  // the 1 TiB request's "oom" report, then the exit report
+  auto oom = load(files[0]);
+  CHECK(oom.reason == "oom");
+  REQUIRE(oom.oom_events.size() == 1);
+  CHECK(oom.oom_events[0].request_bytes == (uint64_t(1) << 40));
+  CHECK(oom.oom_events[0].diagnosis.at(0).cause == "request_too_large");
+  auto r = load(files[1]);
+  CHECK(r.reason == "exit");
   const auto* ptsz = find_group(r, "async");
   REQUIRE(ptsz);
   CHECK(ptsz->api == "cuMemAllocAsync_ptsz");

@@ -10,15 +10,15 @@ TEST_CASE("timeline: bounded points, exact peak with its breakdown", "[timeline]
   // with a single spike at t = 500 s.
   for (uint64_t i = 0; i < 500000; ++i) {
     uint64_t now = i * 2000000;
-    t.add(0, Kind::Device, 4096, now);
+    t.add(0, Kind::Device, 1, 4096, now);
     if (i == 250000) {
-      t.add(0, Kind::Pinned, 1 << 30, now + 10);
-      t.add(0, Kind::Pinned, -(1 << 30), now + 20);
+      t.add(0, Kind::Pinned, 2, 1 << 30, now + 10);
+      t.add(0, Kind::Pinned, 2, -(1 << 30), now + 20);
     }
-    t.add(0, Kind::Device, -4096, now + 1000);
+    t.add(0, Kind::Device, 1, -4096, now + 1000);
   }
-  t.add(1, Kind::Vmm, 100, 5);
-  t.add(1, Kind::Stream, 0, 6);  // no bytes: ignored
+  t.add(1, Kind::Vmm, 3, 100, 5);
+  t.add(1, Kind::Stream, 4, 0, 6);  // no bytes: ignored
   auto snap = t.snapshot();
   REQUIRE(snap.devices.size() == 2);
   const auto& d0 = snap.devices[0];
@@ -34,4 +34,11 @@ TEST_CASE("timeline: bounded points, exact peak with its breakdown", "[timeline]
   CHECK(highest == (1u << 30) + 4096);
   CHECK(snap.kinds.size() == d0.points.front().bytes.size());
   CHECK(snap.devices[1].peak.by_kind.at("vmm") == 100);
+  // The groups live at the peak: the pinned spike and the device buffer of that step.
+  auto groups = t.peak_groups();
+  REQUIRE(groups[0].size() == 2);
+  CHECK(groups[0][0].kind == Kind::Pinned);
+  CHECK(groups[0][0].bytes == (1u << 30));
+  CHECK(groups[0][1].stack_id == 1);
+  CHECK(groups[0][1].count == 1);
 }

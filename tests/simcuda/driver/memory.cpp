@@ -1,6 +1,7 @@
 // Memory entry points of the simulated driver: device, pitched, pinned,
 // registered, managed, arrays, and the stream-ordered allocator with pools.
 #include <algorithm>
+#include <vector>
 #include <cstdlib>
 
 #include "sim_cuda.h"
@@ -41,7 +42,7 @@ CUresult array_create(State& sim, Object type, void** handle, size_t bytes) {
   if (!ctx) return CUDA_ERROR_INVALID_CONTEXT;
   std::lock_guard lock(sim.mutex);
   auto& device = sim.devices[size_t(device_of(ctx))];
-  if (bytes > sim.config.memory_per_device - device.used) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (bytes > sim.available(device_of(ctx))) return CUDA_ERROR_OUT_OF_MEMORY;
   device.used += bytes;
   *handle = new_handle(type, device_of(ctx), ctx, bytes);
   return CUDA_SUCCESS;
@@ -59,10 +60,29 @@ CUresult array_destroy(State& sim, void* handle, Object type) {
 CUresult alloc_async(State& sim, CUdeviceptr* dptr, size_t bytes, CUstream stream) {
   if (stream && stream != CU_STREAM_PER_THREAD && stream != CU_STREAM_LEGACY && !valid(stream, Object::Stream))
     return CUDA_ERROR_INVALID_HANDLE;
-  return device_alloc(sim, dptr, bytes, false);
+  CUresult r = device_alloc(sim, dptr, bytes, false);
+  if (r == CUDA_SUCCESS) {
+    std::lock_guard lock(sim.mutex);
+    sim.devices[size_t(device_of(current_context()))].async_used += bytes;
+  }
+  return r;
 }
 
-CUresult free_async(State& sim, CUdeviceptr dptr) { return sim.release(uintptr_t(dptr)); }
+CUresult free_async(State& sim, CUdeviceptr dptr) {
+  size_t bytes = 0;
+  int device = 0;
+  {
+    std::lock_guard lock(sim.mutex);
+    auto it = sim.memory.find(uintptr_t(dptr));
+    if (it != sim.memory.end()) bytes = it->second.bytes, device = it->second.device;
+  }
+  CUresult r = sim.release(uintptr_t(dptr));
+  if (r == CUDA_SUCCESS) {
+    std::lock_guard lock(sim.mutex);
+    sim.devices[size_t(device)].async_used -= std::min(bytes, sim.devices[size_t(device)].async_used);
+  }
+  return r;
+}
 
 }  // namespace
 
@@ -91,7 +111,7 @@ SIM_EXPORT CUresult cuMemGetInfo_v2(size_t* free, size_t* total) {
   if (!ctx) return CUDA_ERROR_INVALID_CONTEXT;
   std::lock_guard lock(sim.mutex);
   *total = sim.config.memory_per_device;
-  *free = *total - sim.devices[size_t(device_of(ctx))].used;
+  *free = sim.available(device_of(ctx));
   return CUDA_SUCCESS;
 }
 
@@ -211,5 +231,33 @@ SIM_EXPORT CUresult cuMemPoolDestroy(CUmemoryPool pool) {
   SIM_ENTRY("cuMemPoolDestroy");
   if (!valid(pool, Object::Pool)) return CUDA_ERROR_INVALID_HANDLE;
   reinterpret_cast<Handle*>(pool)->alive = false;
+  return CUDA_SUCCESS;
+}
+
+// Pool figures: used = live stream-ordered bytes on the pool's device; reserved
+// adds CUDALEAK_SIM_POOL_CACHED, memory the pool keeps cached but unused.
+SIM_EXPORT CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void* value) {
+  SIM_ENTRY("cuMemPoolGetAttribute");
+  if (!value || !valid(pool, Object::Pool)) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard lock(sim.mutex);
+  auto* h = reinterpret_cast<Handle*>(pool);
+  cuuint64_t used = sim.devices[size_t(h->device)].async_used;
+  switch (attr) {
+    case CU_MEMPOOL_ATTR_USED_MEM_CURRENT: *static_cast<cuuint64_t*>(value) = used; return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
+      *static_cast<cuuint64_t*>(value) = used + sim.config.pool_cached;
+      return CUDA_SUCCESS;
+    default: return CUDA_ERROR_NOT_SUPPORTED;
+  }
+}
+
+SIM_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool* pool, CUdevice dev) {
+  SIM_ENTRY("cuDeviceGetDefaultMemPool");
+  if (!pool || dev < 0 || dev >= sim.config.devices) return CUDA_ERROR_INVALID_VALUE;
+  static std::vector<Handle*> defaults;
+  std::lock_guard lock(sim.mutex);
+  if (defaults.size() < size_t(sim.config.devices)) defaults.resize(size_t(sim.config.devices), nullptr);
+  if (!defaults[size_t(dev)]) defaults[size_t(dev)] = new_handle(Object::Pool, dev, nullptr);
+  *pool = reinterpret_cast<CUmemoryPool>(defaults[size_t(dev)]);
   return CUDA_SUCCESS;
 }

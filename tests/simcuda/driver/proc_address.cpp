@@ -62,6 +62,8 @@
   X("cuMemFreeAsync", 11020, true, cuMemFreeAsync_ptsz)                    \
   X("cuMemPoolCreate", 11020, false, cuMemPoolCreate)                      \
   X("cuMemPoolDestroy", 11020, false, cuMemPoolDestroy)                    \
+  X("cuMemPoolGetAttribute", 11020, false, cuMemPoolGetAttribute)          \
+  X("cuDeviceGetDefaultMemPool", 11020, false, cuDeviceGetDefaultMemPool)  \
   X("cuMemCreate", 10020, false, cuMemCreate)                              \
   X("cuMemRelease", 10020, false, cuMemRelease)                            \
   X("cuMemRetainAllocationHandle", 11000, false, cuMemRetainAllocationHandle) \

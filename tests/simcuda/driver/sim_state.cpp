@@ -41,7 +41,39 @@ State::State() {
       if (second != std::string::npos) config.fail_code = CUresult(std::atoi(spec.c_str() + second + 1));
     }
   }
+  // CUDALEAK_SIM_OTHER_PROCESS=pid:name:size[:device][,pid:name:size[:device]...]
+  if (const char* others = std::getenv("CUDALEAK_SIM_OTHER_PROCESS")) {
+    std::string list(others), item;
+    for (size_t start = 0; start <= list.size();) {
+      size_t end = list.find(',', start);
+      if (end == std::string::npos) end = list.size();
+      item = list.substr(start, end - start);
+      start = end + 1;
+      size_t a = item.find(':'), b = a == std::string::npos ? a : item.find(':', a + 1);
+      if (b == std::string::npos) continue;
+      size_t c = item.find(':', b + 1);
+      OtherProcess o;
+      o.pid = unsigned(std::atol(item.substr(0, a).c_str()));
+      o.name = item.substr(a + 1, b - a - 1);
+      o.bytes = parse_size(item.substr(b + 1, c == std::string::npos ? std::string::npos : c - b - 1).c_str(), 0);
+      o.device = c == std::string::npos ? 0 : std::atoi(item.c_str() + c + 1);
+      config.others.push_back(o);
+    }
+  }
+  config.pool_cached = parse_size(std::getenv("CUDALEAK_SIM_POOL_CACHED"), 0);
   devices.resize(size_t(config.devices));
+}
+
+size_t State::others_on(int device) const {
+  size_t total = 0;
+  for (const auto& o : config.others)
+    if (o.device == device) total += o.bytes;
+  return total;
+}
+
+size_t State::available(int device) const {
+  size_t taken = devices[size_t(device)].used + others_on(device);
+  return taken >= config.memory_per_device ? 0 : config.memory_per_device - taken;
 }
 
 bool State::should_fail(const char* api) {
@@ -54,7 +86,7 @@ CUresult State::allocate(int device, size_t bytes, CUcontext ctx, bool counted, 
   std::lock_guard lock(mutex);
   if (counted) {
     if (device < 0 || device >= int(devices.size())) return CUDA_ERROR_INVALID_DEVICE;
-    if (bytes > config.memory_per_device - devices[size_t(device)].used) return CUDA_ERROR_OUT_OF_MEMORY;
+    if (bytes > available(device)) return CUDA_ERROR_OUT_OF_MEMORY;
   }
   // Host memory stands in for device memory; untouched pages cost nothing.
   void* p = std::malloc(bytes ? bytes : 1);

@@ -10,6 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
+// Exported: the simulated NVML reads the same state.
+#pragma GCC visibility push(default)
 namespace simcuda {
 
 enum class Object : uint32_t { Context = 0x43545801, Stream, Event, Pool, Array, Mipmapped, GreenContext };
@@ -39,13 +41,24 @@ struct VmmHandle {
 
 struct Device {
   size_t used = 0;
+  size_t async_used = 0;  // stream-ordered memory, for pool attributes
   Handle* primary = nullptr;
   int primary_refcount = 0;
+};
+
+// Another process holding memory on a device (CUDALEAK_SIM_OTHER_PROCESS).
+struct OtherProcess {
+  unsigned pid = 0;
+  std::string name;
+  size_t bytes = 0;
+  int device = 0;
 };
 
 struct Config {
   int devices = 1;
   size_t memory_per_device = size_t(16) << 30;
+  std::vector<OtherProcess> others;
+  size_t pool_cached = 0;  // CUDALEAK_SIM_POOL_CACHED: reserved but unused bytes in every pool
   std::string fail_api;  // CUDALEAK_SIM_FAIL=api:N[:code]
   long fail_call = 0;
   CUresult fail_code = CUDA_ERROR_OUT_OF_MEMORY;
@@ -69,6 +82,10 @@ class State {
   bool should_fail(const char* api);
 
   CUresult allocate(int device, size_t bytes, CUcontext ctx, bool counted, void** out);
+  // Bytes other simulated processes hold on `device`.
+  size_t others_on(int device) const;
+  // What a new allocation may still take on `device`.
+  size_t available(int device) const;
   CUresult release(uintptr_t address);
 
  private:
@@ -84,6 +101,7 @@ int device_of(CUcontext ctx);
 size_t parse_size(const char* text, size_t fallback);
 
 }  // namespace simcuda
+#pragma GCC visibility pop
 
 // Shared prologue of every entry point: the driver must be initialised and the
 // configured fault injected before anything else happens.

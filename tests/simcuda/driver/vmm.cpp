@@ -15,7 +15,7 @@ SIM_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle* handle, size_t siz
   std::lock_guard lock(sim.mutex);
   if (dev < 0 || dev >= sim.config.devices) return CUDA_ERROR_INVALID_DEVICE;
   auto& device = sim.devices[size_t(dev)];
-  if (size > sim.config.memory_per_device - device.used) return CUDA_ERROR_OUT_OF_MEMORY;
+  if (size > sim.available(dev)) return CUDA_ERROR_OUT_OF_MEMORY;
   device.used += size;
   *handle = sim.next_vmm_handle++;
   sim.vmm[*handle] = VmmHandle{size, dev, 1};

@@ -1,0 +1,107 @@
+#include "nvml.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <mutex>
+
+#include "nvml_abi.h"
+#include "../hooks/dlsym_override.h"
+
+namespace cudaleak::nvml {
+
+namespace {
+
+struct Nvml {
+  nvmlDeviceGetHandleByUUID_fn by_uuid = nullptr;
+  nvmlDeviceGetComputeRunningProcesses_v3_fn processes = nullptr;
+  nvmlSystemGetProcessName_fn process_name = nullptr;
+  std::string problem;
+};
+
+const Nvml& load() {
+  static Nvml n;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void* lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      n.problem = "libnvidia-ml.so.1 not found";
+      return;
+    }
+    auto sym = [&](const char* name) { return real_dlsym() ? real_dlsym()(lib, name) : nullptr; };
+    auto init = reinterpret_cast<nvmlInit_v2_fn>(sym("nvmlInit_v2"));
+    n.by_uuid = reinterpret_cast<nvmlDeviceGetHandleByUUID_fn>(sym("nvmlDeviceGetHandleByUUID"));
+    n.processes = reinterpret_cast<nvmlDeviceGetComputeRunningProcesses_v3_fn>(sym("nvmlDeviceGetComputeRunningProcesses_v3"));
+    n.process_name = reinterpret_cast<nvmlSystemGetProcessName_fn>(sym("nvmlSystemGetProcessName"));
+    if (!init || !n.by_uuid || !n.processes) {
+      n.problem = "NVML lacks the functions needed";
+      n.by_uuid = nullptr;
+      return;
+    }
+    if (int r = init(); r != NVML_SUCCESS) {
+      n.problem = "nvmlInit failed (" + std::to_string(r) + ")";
+      n.by_uuid = nullptr;
+    }
+  });
+  return n;
+}
+
+// NVML names devices "GPU-" + the 16 UUID bytes as 8-4-4-4-12 hex digits.
+std::string uuid_string(const CUuuid& uuid) {
+  std::string s = "GPU-";
+  char hex[3];
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
+    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(uuid.bytes[i]));
+    s += hex;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::vector<report::OtherProcessUsage> other_processes(const CUuuid& uuid, std::string* status) {
+  std::vector<report::OtherProcessUsage> out;
+  const Nvml& n = load();
+  if (!n.by_uuid) {
+    *status = n.problem;
+    return out;
+  }
+  nvmlDevice_t device;
+  if (n.by_uuid(uuid_string(uuid).c_str(), &device) != NVML_SUCCESS) {
+    *status = "device " + uuid_string(uuid) + " not found by NVML";
+    return out;
+  }
+  std::vector<nvmlProcessInfo_t> infos(8);
+  unsigned count = unsigned(infos.size());
+  int r = n.processes(device, &count, infos.data());
+  if (r == NVML_ERROR_INSUFFICIENT_SIZE) {
+    infos.resize(count + 8);
+    count = unsigned(infos.size());
+    r = n.processes(device, &count, infos.data());
+  }
+  if (r != NVML_SUCCESS) {
+    *status = "process list unavailable (NVML error " + std::to_string(r) + ")";
+    return out;
+  }
+  bool self_listed = false;
+  for (unsigned i = 0; i < count; ++i) {
+    if (infos[i].pid == unsigned(getpid())) {
+      self_listed = true;
+      continue;
+    }
+    report::OtherProcessUsage o;
+    o.pid = int(infos[i].pid);
+    o.bytes_known = infos[i].usedGpuMemory != NVML_VALUE_NOT_AVAILABLE;
+    o.bytes = o.bytes_known ? infos[i].usedGpuMemory : 0;
+    char name[256] = "";
+    if (n.process_name && n.process_name(infos[i].pid, name, sizeof name) == NVML_SUCCESS) o.name = name;
+    out.push_back(o);
+  }
+  // In a container NVML may list host pids: this process is then among the others.
+  *status = self_listed || count == 0 ? "ok" : "ok (this process not found by pid: host pids?)";
+  return out;
+}
+
+}  // namespace cudaleak::nvml

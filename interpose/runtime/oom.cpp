@@ -1,0 +1,221 @@
+#include "oom.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <set>
+
+#include "diagnose.h"
+#include "cuda_frames.h"
+#include "kinds.h"
+#include "lifecycle.h"
+#include "log.h"
+#include "nvml.h"
+#include "reporter.h"
+#include "../track/backtrace.h"
+
+namespace cudaleak::oom {
+
+namespace {
+
+constexpr size_t kMaxEvents = 32;
+constexpr size_t kTopSites = 5;
+constexpr size_t kMaxReports = 8;
+constexpr uint64_t kReportIntervalNs = 1000000000;  // at most one oom report a second
+
+struct RawSite {
+  Kind kind;
+  uint32_t stack_id;
+  const char* hook;
+  uint64_t bytes = 0, count = 0, first_ns = UINT64_MAX, last_ns = 0;
+};
+
+struct RawEvent {
+  report::OomEvent event;  // everything but stacks and where
+  uint32_t stack_id = 0;
+  std::vector<RawSite> sites;
+};
+
+struct State {
+  std::mutex mutex;
+  std::vector<RawEvent> events;
+  std::set<uint32_t> reported_sites;
+  size_t reports = 0;
+  uint64_t last_report_ns = 0;
+};
+
+State& state() {
+  static auto* s = new State();
+  return *s;
+}
+
+uint32_t capture() {
+  uint64_t ips[kMaxStackDepth];
+  size_t n = capture_stack(ips, options().stack_depth);
+  return tracker::intern_stack(ips, n);
+}
+
+template <typename Fn>
+Fn driver(const char* name, int version) {
+  return reinterpret_cast<Fn>(tracker::driver_function(name, version));
+}
+
+void measure_device(report::OomEvent& e) {
+  if (auto get_info = driver<PFN_cuMemGetInfo_v3020>("cuMemGetInfo", 3020)) {
+    size_t free = 0, total = 0;
+    if (get_info(&free, &total) == CUDA_SUCCESS) {
+      e.device_info = true;
+      e.free_bytes = free;
+      e.total_bytes = total;
+    }
+  }
+}
+
+void measure_pools(report::OomEvent& e, const report::RawSnapshot& snap) {
+  auto get_attr = driver<PFN_cuMemPoolGetAttribute_v11020>("cuMemPoolGetAttribute", 11020);
+  if (!get_attr) return;
+  std::vector<std::pair<uint64_t, bool>> pools;
+  if (auto get_default = driver<PFN_cuDeviceGetDefaultMemPool_v11020>("cuDeviceGetDefaultMemPool", 11020)) {
+    CUmemoryPool pool;
+    if (e.device >= 0 && get_default(&pool, e.device) == CUDA_SUCCESS) pools.emplace_back(uint64_t(pool), true);
+  }
+  for (const auto& r : snap.resources)
+    if (r.kind == Kind::Pool && r.device == e.device && !r.released_by) pools.emplace_back(r.handle, false);
+  for (auto [handle, is_default] : pools) {
+    cuuint64_t reserved = 0, used = 0;
+    auto pool = reinterpret_cast<CUmemoryPool>(handle);
+    if (get_attr(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &reserved) == CUDA_SUCCESS &&
+        get_attr(pool, CU_MEMPOOL_ATTR_USED_MEM_CURRENT, &used) == CUDA_SUCCESS)
+      e.pools.push_back(report::PoolUsage{handle, is_default, reserved, used});
+  }
+}
+
+void measure_others(report::OomEvent& e) {
+  auto get_uuid = driver<PFN_cuDeviceGetUuid_v11040>("cuDeviceGetUuid", 11040);
+  CUuuid uuid;
+  if (!get_uuid || e.device < 0 || get_uuid(&uuid, e.device) != CUDA_SUCCESS) {
+    e.nvml = "device UUID unavailable";
+    return;
+  }
+  e.other_processes = nvml::other_processes(uuid, &e.nvml);
+}
+
+// This process's live memory on the device: by kind, by call site, recent vs old.
+void measure_process(RawEvent& raw, const report::RawSnapshot& snap) {
+  report::OomEvent& e = raw.event;
+  e.recent_window_ns = std::max<uint64_t>(e.time_ns / 10, 1);
+  std::map<std::pair<int, uint32_t>, RawSite> sites;
+  for (const auto& r : snap.resources) {
+    if (r.released_by || r.device != e.device || !kind_holds_memory(r.kind)) continue;
+    e.tracked_bytes += r.bytes;
+    e.tracked_by_kind[std::string(kind_name(r.kind))] += r.bytes;
+    (r.time_ns + e.recent_window_ns >= e.time_ns ? e.recent_bytes : e.old_bytes) += r.bytes;
+    RawSite& s = sites.try_emplace({int(r.kind), r.stack_id}, RawSite{r.kind, r.stack_id, r.hook}).first->second;
+    s.bytes += r.bytes;
+    ++s.count;
+    s.first_ns = std::min(s.first_ns, r.time_ns);
+    s.last_ns = std::max(s.last_ns, r.time_ns);
+  }
+  for (auto& [key, site] : sites) raw.sites.push_back(site);
+  std::sort(raw.sites.begin(), raw.sites.end(), [](const RawSite& a, const RawSite& b) { return a.bytes > b.bytes; });
+  if (raw.sites.size() > kTopSites) raw.sites.resize(kTopSites);
+}
+
+}  // namespace
+
+std::string where_of(const std::vector<report::Frame>& stack, const std::string& api) {
+  for (const auto& f : stack) {
+    if (report::is_cuda_frame(f) || f.function.empty()) continue;
+    std::string w = f.function.substr(0, f.function.find('('));
+    if (!f.file.empty()) w += " (" + f.file.substr(f.file.rfind('/') + 1) + ":" + std::to_string(f.line) + ")";
+    return w;
+  }
+  return api;
+}
+
+void record(HookId api, uint64_t bytes, tracker::Placement where, uint64_t stream) {
+  bool write = false;
+  try {
+    RawEvent raw;
+    report::OomEvent& e = raw.event;
+    e.time_ns = tracker::elapsed_ns();
+    e.api = hook_name(api);
+    e.request_bytes = bytes;
+    e.device = where.device;
+    e.stream = stream;
+    raw.stack_id = capture();
+    report::RawSnapshot snap = tracker::snapshot();
+    measure_device(e);
+    measure_pools(e, snap);
+    measure_others(e);
+    measure_process(raw, snap);
+    uint64_t others = 0;
+    for (const auto& o : e.other_processes) others += o.bytes;
+    uint64_t used = e.device_info ? e.total_bytes - e.free_bytes : 0;
+    e.untracked_bytes = used > e.tracked_bytes + others ? used - e.tracked_bytes - others : 0;
+
+    State& s = state();
+    std::lock_guard lock(s.mutex);
+    if (s.events.size() < kMaxEvents) s.events.push_back(std::move(raw));
+    // One report per distinct failing call site, at most one a second.
+    uint32_t site = s.events.empty() ? 0 : s.events.back().stack_id;
+    if (s.reports < kMaxReports && !s.reported_sites.count(site) &&
+        (s.reports == 0 || e.time_ns >= s.last_report_ns + kReportIntervalNs)) {
+      s.reported_sites.insert(site);
+      ++s.reports;
+      s.last_report_ns = e.time_ns;
+      write = true;
+    }
+  } catch (...) {
+    internal_failure("recording an out-of-memory event");
+    return;
+  }
+  if (write) write_report(Reason::Oom);
+}
+
+std::vector<report::OomEvent> events(report::FrameResolver* resolver) {
+  State& s = state();
+  std::vector<RawEvent> raw;
+  {
+    std::lock_guard lock(s.mutex);
+    raw = s.events;
+  }
+  std::vector<report::OomEvent> out;
+  for (RawEvent& r : raw) {
+    report::OomEvent e = r.event;
+    e.stack = report::resolve_stack(tracker::stack(r.stack_id), resolver);
+    e.api = report::outermost_api(e.stack, e.api);
+    for (const RawSite& site : r.sites) {
+      report::OomSite o;
+      o.kind = std::string(kind_name(site.kind));
+      o.stack = report::resolve_stack(tracker::stack(site.stack_id), resolver);
+      o.api = report::outermost_api(o.stack, site.hook);
+      o.where = where_of(o.stack, o.api);
+      o.bytes = site.bytes;
+      o.count = site.count;
+      o.first_ns = site.first_ns;
+      o.last_ns = site.last_ns;
+      e.top_sites.push_back(std::move(o));
+    }
+    e.diagnosis = diagnose(e);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+void reset_in_child() {
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  s.events.clear();
+  s.reported_sites.clear();
+  s.reports = 0;
+}
+
+}  // namespace cudaleak::oom
+
+namespace cudaleak {
+void out_of_memory(HookId api, uint64_t bytes, tracker::Placement where, uint64_t stream) {
+  oom::record(api, bytes, where, stream);
+}
+}  // namespace cudaleak

@@ -1,0 +1,26 @@
+// Out-of-memory forensics: when a tracked allocation fails with
+// out-of-memory, record what held the device at that moment and write a
+// report with reason "oom" (once per distinct call site, rate limited).
+// Everything is gathered in the failing call's thread, after the real call
+// returned: never from the dlsym hook, never at exit.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "raw.h"
+#include "report.h"
+#include "../hooks/hook_table.h"
+#include "../track/tracker.h"
+
+namespace cudaleak::oom {
+
+void record(HookId api, uint64_t bytes, tracker::Placement where, uint64_t stream);
+
+// The events so far, stacks resolved, each with its diagnosis.
+std::vector<report::OomEvent> events(report::FrameResolver* resolver);
+void reset_in_child();
+
+// "function (file:line)" of the program's frame nearest the allocation.
+std::string where_of(const std::vector<report::Frame>& stack, const std::string& api);
+
+}  // namespace cudaleak::oom

@@ -1,0 +1,110 @@
+#include "diagnose.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+#include "text_summary.h"
+
+namespace cudaleak::oom {
+
+using report::format_bytes;
+
+namespace {
+
+std::string seconds(uint64_t ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f s", double(ns) / 1e9);
+  return buf;
+}
+
+// Causes that decide the matter outright come first, then the rest by bytes.
+int weight(const std::string& cause) { return cause == "request_too_large" ? 2 : cause == "fragmentation" ? 1 : 0; }
+
+}  // namespace
+
+std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
+  std::vector<report::Diagnosis> out;
+  const uint64_t total = e.total_bytes, request = e.request_bytes;
+  const uint64_t noteworthy = total / 10;  // 10% of the device
+
+  if (e.device_info && total && request > total)
+    out.push_back({"request_too_large", request,
+                   "the request (" + format_bytes(request) + ") is larger than the device's total memory (" +
+                       format_bytes(total) + "): it can never succeed on this device"});
+
+  if (e.device_info && e.free_bytes >= request && request <= total)
+    out.push_back({"fragmentation", e.free_bytes,
+                   "free memory (" + format_bytes(e.free_bytes) + ") exceeds the request (" + format_bytes(request) +
+                       "): the failure is likely fragmentation or a per-allocation limit"});
+
+  uint64_t others = 0;
+  for (const auto& o : e.other_processes) others += o.bytes_known ? o.bytes : 0;
+  if (others && (others >= noteworthy || others >= request)) {
+    std::vector<report::OtherProcessUsage> sorted = e.other_processes;
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
+    std::string who;
+    for (size_t i = 0; i < sorted.size() && i < 2; ++i)
+      who += (i ? ", " : "") + std::string("pid ") + std::to_string(sorted[i].pid) +
+             (sorted[i].name.empty() ? "" : " (" + sorted[i].name + ")") + " holds " + format_bytes(sorted[i].bytes);
+    out.push_back({"other_processes", others,
+                   (sorted.size() == 1 ? "another process holds " : std::to_string(sorted.size()) + " other processes hold ") +
+                       format_bytes(others) + " of the device: " + who});
+  }
+
+  if (!e.top_sites.empty()) {
+    const report::OomSite& top = e.top_sites.front();
+    if (top.count >= 3 && top.last_ns > top.first_ns) {
+      out.push_back({"accumulating_leak", top.bytes,
+                     format_bytes(top.bytes) + " of " + top.kind + " memory allocated in " + top.where +
+                         " is still held from earlier: " + std::to_string(top.count) + " allocations made between " +
+                         seconds(top.first_ns) + " and " + seconds(top.last_ns) + " (about " +
+                         format_bytes(top.bytes / top.count) + " each) and never released; it grows until the device is full"});
+    } else if (top.bytes >= noteworthy || top.bytes >= request) {
+      out.push_back({"held_by_process", top.bytes,
+                     "this process holds " + format_bytes(top.bytes) + " of " + top.kind + " memory allocated in " +
+                         top.where + " (" + std::to_string(top.count) + (top.count == 1 ? " allocation)" : " allocations)")});
+    }
+  }
+
+  uint64_t cached = 0;
+  for (const auto& p : e.pools) cached += p.reserved > p.used ? p.reserved - p.used : 0;
+  if (cached && (cached >= request || cached >= noteworthy))
+    out.push_back({"cached_in_pools", cached,
+                   "stream-ordered memory pools keep " + format_bytes(cached) +
+                       " reserved but unused (cached); trim them (cudaMemPoolTrimTo) or lower their release threshold"});
+
+  if (e.device_info && e.untracked_bytes >= noteworthy && e.untracked_bytes >= request / 2)
+    out.push_back({"untracked", e.untracked_bytes,
+                   format_bytes(e.untracked_bytes) + " of used memory is held by nothing cudaleak tracked in this process " +
+                       "or saw in others: CUDA contexts, loaded modules, library workspaces, or allocations made before cudaleak"});
+
+  std::stable_sort(out.begin(), out.end(), [](const report::Diagnosis& a, const report::Diagnosis& b) {
+    return std::make_pair(weight(a.cause), a.bytes) > std::make_pair(weight(b.cause), b.bytes);
+  });
+  return out;
+}
+
+std::string render_event(const report::OomEvent& e) {
+  std::string out = "out of memory: " + e.api + " of " + format_bytes(e.request_bytes) + " on device " +
+                    std::to_string(e.device) + " failed";
+  if (e.device_info)
+    out += " (free " + format_bytes(e.free_bytes) + " of " + format_bytes(e.total_bytes) + ")";
+  out += " at " + seconds(e.time_ns) + "\n";
+  if (e.diagnosis.empty()) {
+    out += "  No single cause stands out; the numbers are in the report.\n";
+  } else {
+    out += "  Likely causes, most likely first:\n";
+    for (size_t i = 0; i < e.diagnosis.size(); ++i)
+      out += "  " + std::to_string(i + 1) + ". " + e.diagnosis[i].message + "\n";
+  }
+  uint64_t others = 0;
+  for (const auto& o : e.other_processes) others += o.bytes_known ? o.bytes : 0;
+  out += "  This process: " + format_bytes(e.tracked_bytes) + " tracked (" + format_bytes(e.recent_bytes) +
+         " allocated in the last " + seconds(e.recent_window_ns) + ", " + format_bytes(e.old_bytes) + " before); other processes: " +
+         (e.nvml == "ok" ? format_bytes(others) : "unknown (" + e.nvml + ")") + "; untracked: " +
+         format_bytes(e.untracked_bytes) + ".\n";
+  return out;
+}
+
+}  // namespace cudaleak::oom

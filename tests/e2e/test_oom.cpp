@@ -1,0 +1,103 @@
+// Out-of-memory forensics under the simulated GPU: the three common causes,
+// each diagnosed at the failing allocation with the numbers behind it.
+#include <catch2/catch.hpp>
+
+#include "harness.h"
+
+using namespace e2e;
+
+namespace {
+cudaleak::report::Report oom_report(const std::string& dir) {
+  auto files = files_in(dir);
+  REQUIRE(files.size() >= 2);
+  auto r = load(files[0]);  // report.<pid>.0.json: written at the failure
+  CHECK(r.reason == "oom");
+  REQUIRE(r.oom_events.size() == 1);
+  return r;
+}
+}  // namespace
+
+TEST_CASE("oom: a leak that grows each step until memory runs out is named with its growth", "[e2e][oom]") {
+  auto dir = fresh_dir("oom_leak");
+  Result res = run_sim(dir, {program("oom_scenarios"), "leak", "32"}, {"--simulated-gpu-memory", "512MiB"});
+  CHECK(res.exit_code == 1);
+  CHECK(res.out == "step 16 failed: out of memory\n");
+  auto e = oom_report(dir).oom_events[0];
+  CHECK(e.api == "cudaMalloc");
+  CHECK(e.request_bytes == (32u << 20));
+  CHECK(e.device_info);
+  CHECK(e.free_bytes == 0);
+  CHECK(e.total_bytes == (512u << 20));
+  CHECK(e.tracked_bytes == (512u << 20));
+  CHECK(e.tracked_by_kind.at("device") == (512u << 20));
+  REQUIRE_FALSE(e.top_sites.empty());
+  CHECK(e.top_sites[0].where.find("train_step (oom_scenarios.cu:") == 0);
+  CHECK(e.top_sites[0].count == 16);
+  CHECK(e.recent_bytes + e.old_bytes == e.tracked_bytes);
+  CHECK(e.old_bytes > 0);
+  REQUIRE_FALSE(e.diagnosis.empty());
+  CHECK(e.diagnosis[0].cause == "accumulating_leak");
+  CHECK(e.diagnosis[0].message.find("512.0 MiB of device memory allocated in train_step") == 0);
+  CHECK(e.diagnosis[0].message.find("16 allocations") != std::string::npos);
+  CHECK(e.diagnosis[0].message.find("about 32.0 MiB each") != std::string::npos);
+  CHECK(res.err.find("Likely causes, most likely first:\n  1. 512.0 MiB of device memory allocated in train_step") !=
+        std::string::npos);
+  // Peak: the whole leak, and the group to shrink.
+  auto exit_report = load(files_in(dir)[1]);
+  const auto& peak = exit_report.timeline.devices.at(0).peak;
+  CHECK(peak.bytes == (512u << 20));
+  REQUIRE_FALSE(peak.groups.empty());
+  CHECK(peak.groups[0].where.find("train_step") == 0);
+  CHECK(peak.groups[0].count == 16);
+}
+
+TEST_CASE("oom: another process holding the device is named, from NVML", "[e2e][oom]") {
+  auto dir = fresh_dir("oom_other");
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "512MiB", "-o",
+                    dir + "/report.%p.%n.json", "--", program("oom_scenarios"), "single", "300"},
+                   {"CUDALEAK_SIM_OTHER_PROCESS=4242:python:400MiB"});
+  CHECK(res.exit_code == 1);
+  auto e = oom_report(dir).oom_events[0];
+  CHECK(e.nvml == "ok");
+  REQUIRE(e.other_processes.size() == 1);
+  CHECK(e.other_processes[0].pid == 4242);
+  CHECK(e.other_processes[0].name == "python");
+  CHECK(e.other_processes[0].bytes == (400u << 20));
+  CHECK(e.free_bytes == (112u << 20));
+  REQUIRE_FALSE(e.diagnosis.empty());
+  CHECK(e.diagnosis[0].cause == "other_processes");
+  CHECK(e.diagnosis[0].message == "another process holds 400.0 MiB of the device: pid 4242 (python) holds 400.0 MiB");
+}
+
+TEST_CASE("oom: a request larger than the device says so first", "[e2e][oom]") {
+  auto dir = fresh_dir("oom_too_large");
+  Result res = run_sim(dir, {program("oom_scenarios"), "single", "1024"}, {"--simulated-gpu-memory", "512MiB"});
+  CHECK(res.exit_code == 1);
+  auto e = oom_report(dir).oom_events[0];
+  REQUIRE_FALSE(e.diagnosis.empty());
+  CHECK(e.diagnosis[0].cause == "request_too_large");
+  CHECK(e.diagnosis[0].message ==
+        "the request (1.0 GiB) is larger than the device's total memory (512.0 MiB): it can never succeed on this device");
+}
+
+TEST_CASE("oom: memory cached in pools and free-but-fragmented memory are diagnosed", "[e2e][oom]") {
+  // Pools: 300 MiB reserved but unused, the request does not fit in what is free.
+  auto dir = fresh_dir("oom_pools");
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "512MiB", "-o",
+                    dir + "/report.%p.%n.json", "--", program("oom_scenarios"), "single", "300"},
+                   {"CUDALEAK_SIM_OTHER_PROCESS=1:pool-holder:300MiB", "CUDALEAK_SIM_POOL_CACHED=300MiB"});
+  auto e = oom_report(dir).oom_events[0];
+  bool pools = false;
+  for (const auto& d : e.diagnosis) pools |= d.cause == "cached_in_pools" && d.bytes == (300u << 20);
+  CHECK(pools);
+  REQUIRE_FALSE(e.pools.empty());
+  CHECK(e.pools[0].is_default);
+  // Fragmentation: an injected out-of-memory while plenty is free.
+  auto frag = fresh_dir("oom_fragmented");
+  run({cudaleak_tool(), "run", "--simulated-gpu", "-o", frag + "/report.%p.%n.json", "--", program("oom_scenarios"),
+       "single", "64"},
+      {"CUDALEAK_SIM_FAIL=cuMemAlloc_v2:1"});
+  auto f = oom_report(frag).oom_events[0];
+  REQUIRE_FALSE(f.diagnosis.empty());
+  CHECK(f.diagnosis[0].cause == "fragmentation");
+}
