@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Out-of-memory forensics on a real GPU: a leak growing each step until
+# memory runs out, another process holding most of the device, and a request
+# larger than the device. Usage: scripts/gpu-validate-oom.sh [BUILD_DIR] [WORK_DIR]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+B="$(realpath "${1:-build}")"
+W="$(realpath -m "${2:-build/gpu-oom}")"
+mkdir -p "$W"
+export LD_LIBRARY_PATH="${CUDA_ROOT:-/usr/local/cuda}/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+P="$B/tests/e2e/oom_scenarios"
+total_mib=$(nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits -i 0)
+echo "device 0: ${total_mib} MiB"
+show() { grep -E "out of memory:|^  [0-9]\.|This process|^(step|single)" "$1"; }
+
+echo "== 1. a leak growing by 4 GiB a step"
+"$B/bin/cudaleak" run -o "$W/leak.%p.%n.json" -- "$P" leak 4096 >"$W/leak.out" 2>&1
+show "$W/leak.out" | head -8
+
+echo "== 2. another process holds $((total_mib * 3 / 4)) MiB; this one asks for $((total_mib / 3)) MiB"
+"$P" hold $((total_mib * 3 / 4)) 60 >"$W/holder.out" 2>&1 &
+holder=$!
+for _ in $(seq 100); do grep -q holding "$W/holder.out" 2>/dev/null && break; sleep 0.2; done
+"$B/bin/cudaleak" run -o "$W/other.%p.%n.json" -- "$P" single $((total_mib / 3)) >"$W/other.out" 2>&1
+show "$W/other.out" | head -6
+kill $holder 2>/dev/null; wait $holder 2>/dev/null
+
+echo "== 3. a request larger than the device"
+"$B/bin/cudaleak" run -o "$W/large.%p.%n.json" -- "$P" single $((total_mib * 3)) >"$W/large.out" 2>&1
+show "$W/large.out" | head -5
+echo "== reports"
+ls "$W"/*.json
