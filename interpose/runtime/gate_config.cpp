@@ -35,6 +35,7 @@ void load_gate_config() {
   }
   c.fail_on = o.fail_on;
   c.min_bytes = uint64_t(o.min_bytes);
+  c.count_cached = o.gate_cached;
 }
 
 const gate::GateConfig& gate_config() { return config(); }

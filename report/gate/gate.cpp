@@ -3,12 +3,16 @@
 #include <algorithm>
 
 #include "kinds.h"
+#include "caching.h"
 #include "site.h"
 
 namespace cudaleak::gate {
 
 void evaluate(report::Report& report, const GateConfig& config) {
-  for (auto& g : report.leaks) g.site = site_of(g);
+  for (auto& g : report.leaks) {
+    g.site = site_of(g);
+    if (!config.count_cached) g.cached_by = caching_allocator_of(g);
+  }
   apply_suppressions(report, config.rules);
 
   report::GateResult result;
@@ -16,7 +20,7 @@ void evaluate(report::Report& report, const GateConfig& config) {
   result.error = config.config_error;
   for (auto& g : report.leaks) {
     if (config.baseline) g.baseline = compare_with_baseline(*config.baseline, g);
-    if (!g.suppressed_by.empty()) continue;
+    if (!g.suppressed_by.empty() || !g.cached_by.empty()) continue;
     if (!config.fail_on.empty() && std::find(config.fail_on.begin(), config.fail_on.end(), g.kind) == config.fail_on.end())
       continue;
     if (config.baseline && g.baseline == "known") continue;

@@ -16,6 +16,7 @@ struct GateConfig {
   std::optional<Baseline> baseline;
   std::vector<std::string> fail_on;  // kinds that count; empty = all
   uint64_t min_bytes = 0;            // counted leaks must add up to at least this
+  bool count_cached = false;         // memory held by caching allocators counts as leaks
   std::string config_error;          // a suppression or baseline file could not be read
 };
 

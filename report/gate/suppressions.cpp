@@ -125,6 +125,14 @@ void apply_suppressions(report::Report& report, const std::vector<Rule>& rules) 
       break;
     }
     bool memory = kind_from_name(g.kind) && kind_holds_memory(*kind_from_name(g.kind));
+    if (!g.cached_by.empty() && g.suppressed_by.empty()) {
+      summary.cached_count += g.count;
+      if (memory) summary.cached_bytes += g.bytes;
+      auto& t = summary.cached_by[g.cached_by];
+      t.count += g.count;
+      t.bytes += g.bytes;
+      continue;
+    }
     if (!g.suppressed_by.empty()) {
       summary.suppressed_count += g.count;
       if (memory) summary.suppressed_bytes += g.bytes;

@@ -58,6 +58,7 @@ void to_json(json& j, const LeakGroup& g) {
   if (!g.released_by.empty()) j["released_by"] = g.released_by;
   if (!g.site.empty()) j["site"] = g.site;
   if (!g.suppressed_by.empty()) j["suppressed_by"] = g.suppressed_by;
+  if (!g.cached_by.empty()) j["cached_by"] = g.cached_by;
   if (!g.baseline.empty()) j["baseline"] = g.baseline;
   if (g.growing) j["growing"] = true;
   if (!g.count_history.empty()) j["count_history"] = g.count_history;
@@ -76,6 +77,7 @@ void from_json(const json& j, LeakGroup& g) {
   g.allocations = j.value("allocations", std::vector<Allocation>{});
   g.site = j.value("site", "");
   g.suppressed_by = j.value("suppressed_by", "");
+  g.cached_by = j.value("cached_by", "");
   g.baseline = j.value("baseline", "");
   g.growing = j.value("growing", false);
   g.count_history = j.value("count_history", std::vector<uint64_t>{});
@@ -296,6 +298,8 @@ void from_json(const json& j, OomEvent& e) {
 std::string to_json(const Report& r, int indent) {
   json by_kind = json::object();
   for (const auto& [kind, total] : r.summary.by_kind) by_kind[kind] = json{{"bytes", total.bytes}, {"count", total.count}};
+  json cached_by = json::object();
+  for (const auto& [name, total] : r.summary.cached_by) cached_by[name] = json{{"bytes", total.bytes}, {"count", total.count}};
   json j{{"format", r.format},
          {"format_version", r.format_version},
          {"tool_version", r.tool_version},
@@ -304,7 +308,9 @@ std::string to_json(const Report& r, int indent) {
          {"symbolized", r.symbolized},
          {"process", process_json(r.process)},
          {"summary", {{"leaked_bytes", r.summary.leaked_bytes}, {"leaked_count", r.summary.leaked_count}, {"by_kind", by_kind},
-                      {"suppressed_bytes", r.summary.suppressed_bytes}, {"suppressed_count", r.summary.suppressed_count}}},
+                      {"suppressed_bytes", r.summary.suppressed_bytes}, {"suppressed_count", r.summary.suppressed_count},
+                      {"cached_bytes", r.summary.cached_bytes}, {"cached_count", r.summary.cached_count},
+                      {"cached_by", cached_by}}},
          {"suppressions", r.suppressions},
          {"gate", r.gate},
          {"leaks", r.leaks},
@@ -353,6 +359,11 @@ Report from_json(const std::string& text) {
     r.modules = j.value("modules", std::vector<Module>{});
     r.summary.suppressed_bytes = s.value("suppressed_bytes", uint64_t(0));
     r.summary.suppressed_count = s.value("suppressed_count", uint64_t(0));
+    r.summary.cached_bytes = s.value("cached_bytes", uint64_t(0));
+    r.summary.cached_count = s.value("cached_count", uint64_t(0));
+    const json cached = s.value("cached_by", json::object());  // items() must not outlive its json
+    for (const auto& [name, total] : cached.items())
+      r.summary.cached_by[name] = KindTotal{total.value("bytes", uint64_t(0)), total.value("count", uint64_t(0))};
     r.suppressions = j.value("suppressions", std::vector<SuppressionUse>{});
     r.gate = j.value("gate", GateResult{});
     r.checkpoint = j.value("checkpoint", "");

@@ -44,6 +44,7 @@ struct LeakGroup {
   // Added by the CI gate (docs/ci.md); empty/false when it did not run.
   std::string site;            // identity that survives ASLR and rebuilds
   std::string suppressed_by;   // the rule that hid it, e.g. "leak:foo (supp.txt:3)"
+  std::string cached_by;       // the caching allocator that holds it, e.g. "PyTorch caching allocator"
   std::string baseline;        // "new", "grown" or "known" when a baseline was given
   bool growing = false;        // its count rose at least twice over the observations and never fell
   std::vector<uint64_t> count_history;  // counts at earlier checkpoints/snapshots, oldest first
@@ -66,6 +67,10 @@ struct Summary {
   std::map<std::string, KindTotal> by_kind;
   uint64_t suppressed_bytes = 0;
   uint64_t suppressed_count = 0;
+  // Held by caching allocators (not leaks unless gate_cached), by allocator.
+  uint64_t cached_bytes = 0;
+  uint64_t cached_count = 0;
+  std::map<std::string, KindTotal> cached_by;
 };
 
 struct SuppressionUse {

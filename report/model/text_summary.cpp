@@ -65,7 +65,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
   const std::string prefix = "==" + std::to_string(r.process.pid) + "==cudaleak: ";
   std::vector<const LeakGroup*> visible;
   for (const LeakGroup& g : r.leaks)
-    if (g.suppressed_by.empty()) visible.push_back(&g);
+    if (g.suppressed_by.empty() && g.cached_by.empty()) visible.push_back(&g);
   if (visible.empty()) {
     out += prefix + "no CUDA resources leaked" + (r.leaks.empty() ? "" : " (apart from suppressed ones)") + "\n";
   } else {
@@ -82,6 +82,11 @@ std::string render_text(const Report& r, const TextOptions& options) {
       if (g.stack.empty()) out += "    <no stack>\n";
       ++shown;
     }
+  }
+  if (!r.summary.cached_by.empty()) {
+    out += "\nHeld by caching allocators (not leaks: their caches are kept until exit by design):\n";
+    for (const auto& [name, t] : r.summary.cached_by)
+      out += "  " + format_bytes(t.bytes) + " in " + std::to_string(t.count) + " blocks: " + name + "\n";
   }
   if (!r.suppressions.empty()) {
     out += "\nSuppressions used:\n  count      bytes  rule\n";
@@ -111,6 +116,8 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += ")";
   }
   out += ".";
+  if (r.summary.cached_count)
+    out += " Cached by allocators: " + std::to_string(r.summary.cached_count) + " / " + format_bytes(r.summary.cached_bytes) + ".";
   if (r.summary.suppressed_count)
     out += " Suppressed: " + std::to_string(r.summary.suppressed_count) + " / " + format_bytes(r.summary.suppressed_bytes) + ".";
   if (!options.report_path.empty()) out += " Report: " + options.report_path;

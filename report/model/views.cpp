@@ -41,6 +41,13 @@ Report filter_report(const Report& in, const Filter& f) {
     if (!f.module.empty() && !any_frame(f.module, [](const Frame& fr) { return fr.module; })) continue;
     if (!f.function.empty() && !any_frame(f.function, [](const Frame& fr) { return fr.function; })) continue;
     out.leaks.push_back(g);
+    if (!g.cached_by.empty() && !suppressed) {
+      out.summary.cached_count += g.count;
+      if (memory_kind(g.kind)) out.summary.cached_bytes += g.bytes;
+      out.summary.cached_by[g.cached_by].bytes += g.bytes;
+      out.summary.cached_by[g.cached_by].count += g.count;
+      continue;
+    }
     if (suppressed) {
       out.summary.suppressed_count += g.count;
       if (memory_kind(g.kind)) out.summary.suppressed_bytes += g.bytes;
@@ -90,7 +97,7 @@ std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const 
     std::map<std::string, Totals> out;
     for (const Report& r : runs)
       for (const LeakGroup& g : r.leaks) {
-        if (!g.suppressed_by.empty()) continue;
+        if (!g.suppressed_by.empty() || !g.cached_by.empty()) continue;
         Totals& t = out[g.site.empty() ? gate::site_of(g) : g.site];
         t.kind = g.kind;
         t.bytes += g.bytes;

@@ -216,3 +216,24 @@ TEST_CASE("a process that uses CUDA past cudaleak fails a gated run", "[e2e][gat
   CHECK(res.err.find("none of its CUDA calls went through cudaleak") != std::string::npos);
   CHECK(run_sim(dir, {program("dlvsym_bypass")}).exit_code == 0);  // not gated: status kept
 }
+
+TEST_CASE("caching allocators: their blocks are reported as cached, a real leak next to them still fails", "[e2e][gate]") {
+  auto dir = fresh_dir("cached");
+  Result res = gated(dir, {program("framework_cache")});
+  CHECK(res.exit_code == 23);  // the extension's raw cudaMalloc
+  CHECK(res.err.find("80.0 MiB in 4 blocks: PyTorch caching allocator") != std::string::npos);
+  auto r = load(files_in(dir).front());
+  CHECK(r.summary.cached_bytes == (80u << 20));
+  CHECK(r.summary.cached_by.at("PyTorch caching allocator").count == 4);
+  CHECK(r.summary.leaked_bytes == (3u << 20));
+  CHECK(r.gate.failing_bytes == (3u << 20));
+  const auto* leak = find_group(r, "device", "extension_workspace");
+  REQUIRE(leak);
+  CHECK(leak->cached_by.empty());
+  CHECK(leak->fails_gate);
+
+  auto only_cache = fresh_dir("cached_only");
+  CHECK(gated(only_cache, {program("framework_cache"), "no-extension"}).exit_code == 0);
+  auto counted = fresh_dir("cached_counted");
+  CHECK(gated(counted, {program("framework_cache"), "no-extension"}, {"--gate-cached", "true"}).exit_code == 23);
+}

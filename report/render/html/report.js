@@ -29,7 +29,7 @@
     return (f.function || "??") + (f.file ? " (" + f.file.split("/").pop() + ":" + f.line + ")" : "");
   };
   const leaks = R.leaks || [];
-  const counted = leaks.filter((g) => !g.suppressed_by);
+  const counted = leaks.filter((g) => !g.suppressed_by && !g.cached_by);
   const merged = (R.processes || []).length > 1;
 
   // Headline: totals by kind and device, and the verdict in one sentence.
@@ -62,6 +62,7 @@
   for (const g of counted) if (memoryKinds.includes(g.kind)) byDevice[g.device] = (byDevice[g.device] || 0) + g.bytes;
   for (const [d, b] of Object.entries(byDevice)) card(fmtBytes(b), "device " + d);
   if (s.suppressed_count) card(String(s.suppressed_count), "suppressed");
+  if (s.cached_count) card(fmtBytes(s.cached_bytes), "cached by allocators (" + s.cached_count + ")");
 
   // Leak groups: sortable, filterable; a click shows the stack.
   const columns = [
@@ -99,6 +100,7 @@
       for (const c of columns) tr.append(el("td", c.num ? { class: "num" } : {}, String(c.show ? c.show(g) : c.get(g))));
       const notes = el("td");
       if (g.suppressed_by) notes.append(el("span", { class: "tag supp", title: g.suppressed_by }, "suppressed"));
+      if (g.cached_by) notes.append(el("span", { class: "tag supp", title: "held by a caching allocator, not a leak" }, "cached by " + g.cached_by));
       if (g.growing) notes.append(el("span", { class: "tag grow" }, "growing " + (g.count_history || []).join("\u2192") + "\u2192" + g.count));
       if (g.baseline) notes.append(el("span", { class: "tag" }, g.baseline));
       if (g.released_by) notes.append(el("span", { class: "tag" }, "freed by " + g.released_by));

@@ -1,0 +1,43 @@
+#include "caching.h"
+
+#include "pattern.h"
+
+namespace cudaleak::gate {
+
+namespace {
+
+struct AllocatorFrames {
+  const char* allocator;
+  const char* pattern;  // suppression pattern syntax, on a frame's function
+};
+
+// Frames of the allocators' own code that hand out cached blocks.
+constexpr AllocatorFrames kAllocators[] = {
+    // PyTorch: the native caching allocator (cudaMalloc segments, and expandable
+    // segments through cuMemCreate/cuMemMap), the cudaMallocAsync backend, and
+    // the pinned host caching allocator.
+    {"PyTorch caching allocator", "c10::cuda::CUDACachingAllocator::"},
+    {"PyTorch caching allocator", "CachingHostAllocator"},
+    // CuPy: its device memory pool and pinned memory pool (Cython symbols).
+    {"CuPy memory pool", "cupy_4cuda_6memory"},
+    {"CuPy memory pool", "cupy_4cuda_13pinned_memory"},
+    {"CuPy memory pool", "cupy::cuda::memory"},
+    // JAX/XLA: the BFC allocator over the stream executor.
+    {"XLA BFC allocator", "BFCAllocator::"},
+    {"XLA BFC allocator", "stream_executor::gpu::GpuDriver::VmmAllocate"},
+    // RAPIDS Memory Manager pools.
+    {"RMM pool", "rmm::mr::"},
+};
+
+}  // namespace
+
+std::string caching_allocator_of(const report::LeakGroup& group) {
+  for (const auto& f : group.stack) {
+    if (f.function.empty()) continue;
+    for (const auto& a : kAllocators)
+      if (pattern_matches(a.pattern, f.function)) return a.allocator;
+  }
+  return "";
+}
+
+}  // namespace cudaleak::gate

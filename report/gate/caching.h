@@ -1,0 +1,17 @@
+// Memory held by a known caching allocator at exit is not a leak: PyTorch,
+// CuPy, JAX/XLA and RMM keep freed blocks in their caches until the process
+// ends, by design. Such groups are classified by their stack (the allocator's
+// own frames, documented in docs/ci.md#caching-allocators) and reported as
+// "cached by <allocator>", apart from leaks, and not counted by the gate
+// unless asked (gate_cached).
+#pragma once
+#include <string>
+
+#include "report.h"
+
+namespace cudaleak::gate {
+
+// The allocator that holds `group`, or "" when none of the known ones does.
+std::string caching_allocator_of(const report::LeakGroup& group);
+
+}  // namespace cudaleak::gate
