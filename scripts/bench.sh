@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Overhead benchmarks on a GPU, side by side: plain, under cudaleak, under
+# compute-sanitizer --leak-check full. Prints tables of medians; writes the
+# raw numbers to OUT_DIR. Usage: scripts/bench.sh [BUILD_DIR] [OUT_DIR]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+B="$(realpath "${1:-build}")"
+O="$(realpath -m "${2:-build/bench}")"
+mkdir -p "$O"
+cuda="${CUDA_ROOT:-/usr/local/cuda}"
+export LD_LIBRARY_PATH="$cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+L="$B/bin/cudaleak run -o $O/bench.%p.json --print-summary false --"
+S="$cuda/bin/compute-sanitizer --leak-check full --print-level error"
+P="$B/tests/bench/bench_api_costs"
+echo "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); $("$cuda/bin/nvcc" --version | tail -1)"
+
+echo "== per-call cost (ns, median of 11 rounds): plain / cudaleak / compute-sanitizer"
+for depth in 8 32 64; do
+  $P $depth >"$O/plain.$depth" 2>&1
+  $L $P $depth >"$O/leak.$depth" 2>&1
+  [ "${SKIP_SANITIZER:-0}" = 1 ] || $S $P $depth >"$O/san.$depth" 2>&1
+done
+printf "%-28s %5s %10s %10s %8s %12s %8s\n" op depth plain cudaleak ratio sanitizer ratio
+for depth in 8 32 64; do
+  while read -r name d plain; do
+    leak=$(awk -v n="$name" '$1==n {print $3}' "$O/leak.$depth")
+    san=$(awk -v n="$name" '$1==n {print $3}' "$O/san.$depth" 2>/dev/null)
+    printf "%-28s %5s %10s %10s %8s %12s %8s\n" "$name" "$d" "$plain" "$leak" \
+      "$(awk -v a="$leak" -v b="$plain" 'BEGIN{printf "%.2f", a/b}')" "${san:--}" \
+      "$( [ -n "$san" ] && awk -v a="$san" -v b="$plain" 'BEGIN{printf "%.2f", a/b}' || echo -)"
+  done < <(grep -E '^cuda' "$O/plain.$depth")
+done
+
+echo "== tracker memory and exit report with 1,000,000 live allocations"
+$P memory 1000000 | sed 's/^/plain:    /'
+$B/bin/cudaleak run --verbose true -o "$O/million.%p.json" --print-summary false -- $P memory 1000000 2>&1 |
+  grep -E "live_allocations|report of" | sed 's/^/cudaleak: /'
+
+echo "== start-up cost in a process that never uses CUDA (200 runs of /bin/true)"
+t() { local s e; s=$(date +%s%N); for _ in $(seq 200); do "$@" >/dev/null; done; e=$(date +%s%N); echo $(( (e - s) / 200000 )); }
+plain_us=$(t /bin/true)
+preload_us=$(LD_PRELOAD="$B/lib/libcudaleak.so" t /bin/true)
+echo "plain ${plain_us} us, with libcudaleak.so ${preload_us} us per run"
+
+if python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
+  echo "== PyTorch training step (ms, median) and whole run"
+  python3 tests/gpu/torch_bench.py 300 | sed 's/^/plain:    /'
+  $L python3 tests/gpu/torch_bench.py 300 | sed 's/^/cudaleak: /'
+fi
