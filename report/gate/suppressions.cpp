@@ -33,6 +33,10 @@ leak:at::cuda::getCurrentCUDABlasLtHandle
 leak:at::cuda::getCurrentCUDASolverDnHandle
 leak:at::cuda::getCurrentCUDASparseHandle
 leak:at::native::getCudnnHandle
+# XLA's stream executor (JAX, TensorFlow) keeps one cuBLAS and one cuDNN handle
+# per device for the life of the process.
+leak:stream_executor::cuda::CUDABlas::Init
+leak:stream_executor::gpu::CudnnSupport::Init
 # PyTorch creates its per-device pools of streams once and never destroys them.
 leak:c10::cuda::*initDeviceStreamState kind:stream
 leak:c10::cuda::*initGlobalStreamState kind:stream
@@ -127,10 +131,12 @@ void apply_suppressions(report::Report& report, const std::vector<Rule>& rules) 
     bool memory = kind_from_name(g.kind) && kind_holds_memory(*kind_from_name(g.kind));
     if (!g.cached_by.empty() && g.suppressed_by.empty()) {
       summary.cached_count += g.count;
-      if (memory) summary.cached_bytes += g.bytes;
       auto& t = summary.cached_by[g.cached_by];
       t.count += g.count;
-      t.bytes += g.bytes;
+      if (memory) {  // reserved address ranges are not memory
+        summary.cached_bytes += g.bytes;
+        t.bytes += g.bytes;
+      }
       continue;
     }
     if (!g.suppressed_by.empty()) {

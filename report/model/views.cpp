@@ -43,9 +43,11 @@ Report filter_report(const Report& in, const Filter& f) {
     out.leaks.push_back(g);
     if (!g.cached_by.empty() && !suppressed) {
       out.summary.cached_count += g.count;
-      if (memory_kind(g.kind)) out.summary.cached_bytes += g.bytes;
-      out.summary.cached_by[g.cached_by].bytes += g.bytes;
       out.summary.cached_by[g.cached_by].count += g.count;
+      if (memory_kind(g.kind)) {
+        out.summary.cached_bytes += g.bytes;
+        out.summary.cached_by[g.cached_by].bytes += g.bytes;
+      }
       continue;
     }
     if (suppressed) {
