@@ -3,6 +3,7 @@
 #include <map>
 
 #include "json_io.h"
+#include "caching.h"
 #include "site.h"
 #include "raw.h"
 #include "text_summary.h"
@@ -211,4 +212,17 @@ TEST_CASE("leak sites keep the program's own frames up to main, without CUDA or 
   for (auto& f : g.stack) f.ip += 0x1000;
   g.stack[4].line = 74;
   CHECK(cudaleak::gate::site_of(g) == "device | step @ loop.cu:8 | main @ loop.cu:16");
+}
+
+TEST_CASE("caching allocators are recognised by their own frames only", "[report][caching]") {
+  LeakGroup torch;
+  torch.stack = {{1, "/x/libcudart.so.13", "cudaMalloc", "", 0},
+                 {2, "/x/libc10_cuda.so", "c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc(int)", "", 0}};
+  CHECK(cudaleak::gate::caching_allocator_of(torch) == "PyTorch caching allocator");
+  LeakGroup cupy;
+  cupy.stack = {{1, "/x/memory.so", "__pyx_f_4cupy_4cuda_6memory_10SingleDeviceMemoryPool__malloc", "", 0}};
+  CHECK(cudaleak::gate::caching_allocator_of(cupy) == "CuPy memory pool");
+  LeakGroup user;
+  user.stack = {{1, "/app/ext.so", "my_extension::allocate_workspace()", "", 0}, {2, "/app/prog", "main", "", 0}};
+  CHECK(cudaleak::gate::caching_allocator_of(user).empty());
 }
