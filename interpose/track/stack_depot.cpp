@@ -12,9 +12,33 @@ uint64_t StackDepot::hash(const uint64_t* ips, size_t count) {
   return h;
 }
 
+namespace {
+// Per-thread, direct-mapped memory of stacks interned lately: a loop that
+// allocates from one place finds its id without taking the depot's lock.
+// Entries point into the depot's storage, which never moves or shrinks.
+struct RecentStack {
+  uint64_t hash = 0;
+  const std::vector<uint64_t>* frames = nullptr;
+  uint32_t id = 0;
+  const StackDepot* depot = nullptr;
+};
+constexpr size_t kRecent = 64;
+__attribute__((tls_model("initial-exec"))) thread_local RecentStack t_recent[kRecent];
+}  // namespace
+
 uint32_t StackDepot::intern(const uint64_t* ips, size_t count) {
   if (count == 0) return 0;
   uint64_t h = hash(ips, count);
+  RecentStack& recent = t_recent[h % kRecent];
+  if (recent.hash == h && recent.depot == this && recent.frames->size() == count &&
+      std::equal(recent.frames->begin(), recent.frames->end(), ips))
+    return recent.id;
+  uint32_t id = intern_locked(ips, count, h);
+  recent = RecentStack{h, &stacks_[id - 1], id, this};
+  return id;
+}
+
+uint32_t StackDepot::intern_locked(const uint64_t* ips, size_t count, uint64_t h) {
   std::lock_guard lock(mutex_);
   auto [first, last] = by_hash_.equal_range(h);
   for (auto it = first; it != last; ++it) {

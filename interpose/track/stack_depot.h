@@ -21,6 +21,7 @@ class StackDepot {
 
  private:
   static uint64_t hash(const uint64_t* ips, size_t count);
+  uint32_t intern_locked(const uint64_t* ips, size_t count, uint64_t hash);
   mutable std::mutex mutex_;
   std::deque<std::vector<uint64_t>> stacks_;  // index = id - 1
   std::unordered_multimap<uint64_t, uint32_t> by_hash_;

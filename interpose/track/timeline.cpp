@@ -10,10 +10,11 @@ void Timeline::add(int device, Kind kind, uint32_t stack_id, int64_t delta, uint
   Series& s = series_[device];
   s.now[size_t(kind)] += delta;
   s.total += delta;
-  auto& group = s.groups[{int(kind), stack_id}];
+  const uint64_t key = uint64_t(kind) << 32 | stack_id;
+  auto& group = s.groups[key];
   group.first += delta;
   group.second += delta > 0 ? 1 : -1;
-  if (group.second <= 0) s.groups.erase({int(kind), stack_id});
+  if (group.second <= 0) s.groups.erase(key);
   if (s.total > int64_t(s.peak.bytes)) {
     s.peak.bytes = uint64_t(s.total);
     s.peak.time_ns = time_ns;
@@ -23,7 +24,7 @@ void Timeline::add(int device, Kind kind, uint32_t stack_id, int64_t delta, uint
     if (s.total >= s.at_peak_total + s.at_peak_total / 20 || s.at_peak.empty()) {
       s.at_peak.clear();
       for (const auto& [key, live] : s.groups)
-        s.at_peak.push_back(PeakGroup{Kind(key.first), key.second, uint64_t(live.first), uint64_t(live.second)});
+        s.at_peak.push_back(PeakGroup{Kind(key >> 32), uint32_t(key), uint64_t(live.first), uint64_t(live.second)});
       std::sort(s.at_peak.begin(), s.at_peak.end(), [](const PeakGroup& a, const PeakGroup& b) { return a.bytes > b.bytes; });
       if (s.at_peak.size() > kPeakGroups) s.at_peak.resize(kPeakGroups);
       s.at_peak_total = s.total;

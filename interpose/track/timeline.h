@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "kinds.h"
@@ -46,7 +47,11 @@ class Timeline {
     // Live bytes and count per (kind, stack), and their copy at the peak. The
     // copy is refreshed when the peak grows by 5%: bounded work however many
     // allocations, and the groups of a moment within 5% of the exact peak.
-    std::map<std::pair<int, uint32_t>, std::pair<int64_t, int64_t>> groups;
+    struct GroupHash {
+      size_t operator()(uint64_t key) const { return size_t(key * 0x9e3779b97f4a7c15ull >> 17); }
+    };
+    // (kind << 32 | stack id) -> live bytes, live count
+    std::unordered_map<uint64_t, std::pair<int64_t, int64_t>, GroupHash> groups;
     std::vector<PeakGroup> at_peak;
     int64_t at_peak_total = 0;
   };

@@ -51,6 +51,15 @@ else
 fi
 [ -x "$B/tests/gpu/gpu_threads" ] && case_run threads "$B/tests/gpu/gpu_threads"
 [ -x "$B/tests/gpu/gpu_cublas_no_destroy" ] && case_run cublas "$B/tests/gpu/gpu_cublas_no_destroy"
+gpus=$(nvidia-smi -L | wc -l)
+[ -x "$B/tests/gpu/gpu_multi_device" ] && case_run multi_device "$B/tests/gpu/gpu_multi_device"
+if [ "$gpus" -ge 2 ] && has torch; then
+  export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+  case_run nccl_2gpu python3 -m torch.distributed.run --nproc_per_node=2 $F/nccl_allreduce.py
+  ls "$O"/nccl_2gpu.*.json 2>/dev/null | wc -l | sed 's/^/     reports (one per process of the tree): /'
+else
+  echo "skip NCCL (needs 2 GPUs and PyTorch)"
+fi
 case_run static_cudart "$B/samples/sample_loop_leak"
 case_run shared_cudart "$B/samples/sample_loop_leak_shared"
 case_run driver_api "$B/samples/sample_driver_context_leak"
