@@ -37,9 +37,14 @@ leak:at::native::getCudnnHandle
 # per device for the life of the process.
 leak:stream_executor::cuda::CUDABlas::Init
 leak:stream_executor::gpu::CudnnSupport::Init
-# PyTorch creates its per-device pools of streams once and never destroys them.
+# PyTorch creates its per-device pools of streams once and never destroys them
+# (128 priority streams per device, seen on H200s with NCCL).
+leak:c10::cuda::*initSingleStream kind:stream
 leak:c10::cuda::*initDeviceStreamState kind:stream
 leak:c10::cuda::*initGlobalStreamState kind:stream
+# XLA keeps its backend's streams and its stream pool, with their events.
+leak:xla::Backend::Backend kind:stream,event
+leak:xla::StreamPool::BorrowStream kind:stream,event
 )";
 
 }  // namespace
