@@ -4,20 +4,27 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Needed to build and test.
 packages=(build-essential cmake ninja-build libunwind-dev libdw-dev libelf-dev libspdlog-dev libfmt-dev
-          catch2 libgtest-dev nlohmann-json3-dev libcli11-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev
-          python3 python3-pytest chromium nodejs npm)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
+          catch2 libgtest-dev nlohmann-json3-dev libcli11-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev python3)
+# Only for some tests (pytest plugin, HTML report in a browser): skipped when missing.
+optional=(python3-pytest chromium nodejs npm)
+
+sudo_cmd=""
+[ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+updated=0
+install() {  # install PACKAGE... (only those not installed yet)
+  local missing=()
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  ((${#missing[@]})) || return 0
   echo "cudaleak: installing ${missing[*]}"
-  sudo_cmd=""
-  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
+  if [ "$updated" = 0 ]; then $sudo_cmd apt-get update -qq && updated=1; fi
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+}
+install "${packages[@]}"
+install "${optional[@]}" || echo "cudaleak: optional packages not installed; their tests will be skipped"
 
 cuda_root="${CUDA_ROOT:-/usr/local/cuda}"
 if [ ! -f "$cuda_root/include/cudaTypedefs.h" ]; then
