@@ -8,7 +8,9 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build libunwind-dev libdw-dev libelf-dev libspdlog-dev libfmt-dev
           catch2 libgtest-dev nlohmann-json3-dev libcli11-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev python3)
 # Only for some tests (pytest plugin, HTML report in a browser): skipped when missing.
-optional=(python3-pytest chromium nodejs npm)
+optional=(python3-pytest chromium)
+command -v node >/dev/null || optional+=(nodejs)
+command -v npm >/dev/null || optional+=(npm)
 
 sudo_cmd=""
 [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
