@@ -15,6 +15,7 @@
 
 #include "ci_formats.h"
 #include "json_io.h"
+#include "load.h"
 
 extern char** environ;
 
@@ -52,23 +53,10 @@ TreeOutcome collect(const std::string& dir) {
 void write_ci_files(const RunSettings& s, const TreeOutcome& tree) {
   if (s.junit_path.empty() && s.sarif_path.empty()) return;
   std::vector<report::Report> reports;
-  for (const auto& path : tree.reports) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    try {
-      reports.push_back(report::from_json(text.str()));
-    } catch (const report::FormatError& e) {
-      spdlog::error("cudaleak: {}: {}", path, e.what());
-    }
-  }
-  auto write = [](const std::string& path, const std::string& text) {
-    std::ofstream out(path);
-    out << text;
-    if (!out) spdlog::error("cudaleak: cannot write {}", path);
-  };
-  if (!s.junit_path.empty()) write(s.junit_path, render::junit_xml(reports));
-  if (!s.sarif_path.empty()) write(s.sarif_path, render::sarif_json(reports));
+  for (const auto& path : tree.reports)
+    if (auto r = load_report(path)) reports.push_back(std::move(*r));  // a bad one is named, the rest still count
+  if (!s.junit_path.empty()) write_output(s.junit_path, render::junit_xml(reports));
+  if (!s.sarif_path.empty()) write_output(s.sarif_path, render::sarif_json(reports));
 }
 
 void die_like(int sig) {
