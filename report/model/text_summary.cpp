@@ -87,6 +87,14 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += "\nHeld by caching allocators (not leaks: their caches are kept until exit by design):\n";
     for (const auto& [name, t] : r.summary.cached_by)
       out += "  " + format_bytes(t.bytes) + " in " + std::to_string(t.count) + " blocks: " + name + "\n";
+    // A cache that keeps growing over the observations holds something that is never freed.
+    for (const LeakGroup& g : r.leaks) {
+      if (g.cached_by.empty() || !g.growing) continue;
+      out += "  growing at every observation:";
+      for (uint64_t c : g.count_history) out += " " + std::to_string(c) + " ->";
+      out += " " + std::to_string(g.count) + " blocks (" + format_bytes(g.bytes) + ") cached by the " + g.cached_by +
+             ": memory kept alive in the cache (a tensor held from step to step?)\n";
+    }
   }
   if (!r.suppressions.empty()) {
     out += "\nSuppressions used:\n  count      bytes  rule\n";

@@ -232,8 +232,14 @@ TEST_CASE("caching allocators: their blocks are reported as cached, a real leak 
   CHECK(leak->cached_by.empty());
   CHECK(leak->fails_gate);
 
+  auto growing = fresh_dir("cached_growing");
+  Result grow = gated(growing, {program("framework_cache"), "grow"});
+  CHECK(grow.exit_code == 0);  // cached, not a leak...
+  CHECK(grow.err.find("growing at every observation: 0 -> 1 -> 2 -> 3 -> 4 blocks (80.0 MiB) cached by the PyTorch caching allocator") !=
+        std::string::npos);  // ...but its growth is shown
+
   auto only_cache = fresh_dir("cached_only");
-  CHECK(gated(only_cache, {program("framework_cache"), "no-extension"}).exit_code == 0);
+  CHECK(gated(only_cache, {program("framework_cache"), "no-extension-run"}).exit_code == 0);
   auto counted = fresh_dir("cached_counted");
-  CHECK(gated(counted, {program("framework_cache"), "no-extension"}, {"--gate-cached", "true"}).exit_code == 23);
+  CHECK(gated(counted, {program("framework_cache"), "no-extension-run"}, {"--gate-cached", "true"}).exit_code == 23);
 }

@@ -4,6 +4,8 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
+
+#include "cudaleak.h"
 #include <cstring>
 #include <vector>
 
@@ -25,8 +27,12 @@ __attribute__((noinline)) void extension_workspace() {
 
 int main(int argc, char** argv) {
   static c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator allocator;
-  for (int i = 0; i < 4; ++i) allocator.malloc(20 << 20);
-  if (argc < 2 || std::strcmp(argv[1], "no-extension") != 0) extension_workspace();
+  bool grow = argc > 1 && std::strcmp(argv[1], "grow") == 0;
+  for (int i = 0; i < 4; ++i) {
+    if (grow) cudaleak_checkpoint("step");  // an observation per step
+    allocator.malloc(20 << 20);
+  }
+  if (argc < 2) extension_workspace();
   std::printf("done\n");
   return 0;
 }

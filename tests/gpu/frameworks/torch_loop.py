@@ -9,6 +9,12 @@ import torch
 
 leak = len(sys.argv) > 1 and sys.argv[1] == "leak"
 history = []
+# Under cudaleak, a checkpoint per step lets it see the cache grow (cudaleak.h's API, through ctypes).
+try:
+    checkpoint = ctypes.CDLL(None).cudaleak_impl_checkpoint
+    checkpoint.argtypes = [ctypes.c_char_p]
+except AttributeError:
+    checkpoint = None
 torch.manual_seed(0)
 model = torch.nn.Sequential(torch.nn.Linear(256, 512), torch.nn.ReLU(), torch.nn.Linear(512, 16)).cuda()
 opt = torch.optim.SGD(model.parameters(), lr=0.05)
@@ -20,7 +26,9 @@ for step in range(20):
     loss.backward()
     opt.step()
     if leak:
-        history.append(torch.empty(1 << 20, dtype=torch.uint8, device="cuda"))
+        if checkpoint:
+            checkpoint(b"step")
+        history.append(torch.empty(4 << 20, dtype=torch.uint8, device="cuda"))
 with torch.no_grad():
     out = sum(model(torch.randn(64, 256, device="cuda")).sum().item() for _ in range(10))
 if leak:
