@@ -10,7 +10,7 @@ namespace cudaleak::growth {
 
 namespace {
 
-constexpr size_t kKept = 4;  // observations kept per group
+constexpr size_t kKept = 16;  // observations kept per group
 using Key = std::tuple<int, uint32_t, int>;  // kind, stack id, device
 
 struct History {

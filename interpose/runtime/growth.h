@@ -1,5 +1,5 @@
 // Growth detection across observations (checkpoints and snapshot reports): a
-// leak group whose count rose at least twice over the last four observations
+// leak group whose count rose at least twice over the last 16 observations
 // and now, and never fell, is flagged as growing, with its counts.
 #pragma once
 #include "raw.h"

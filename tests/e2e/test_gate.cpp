@@ -181,7 +181,7 @@ TEST_CASE("checkpoints: cudaleak.h works with and without cudaleak, growth is fl
   auto final_report = load(dir + "/r.1.json");
   REQUIRE(final_report.leaks.size() == 1);
   CHECK(final_report.leaks[0].growing);
-  CHECK(final_report.leaks[0].count_history == std::vector<uint64_t>{1, 2, 3, 4});
+  CHECK(final_report.leaks[0].count_history == std::vector<uint64_t>{0, 0, 1, 2, 3, 4});
 
   Result plain = run({program("checkpoints")}, {"LD_LIBRARY_PATH=" + build_dir() + "/lib/simcuda"});
   CHECK(plain.exit_code == 0);
