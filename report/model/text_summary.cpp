@@ -90,7 +90,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
     // A cache that keeps growing over the observations holds something that is never freed.
     for (const LeakGroup& g : r.leaks) {
       if (g.cached_by.empty() || !g.growing) continue;
-      out += "  growing at every observation:";
+      out += "  growing across observations:";
       for (uint64_t c : g.count_history) out += " " + std::to_string(c) + " ->";
       out += " " + std::to_string(g.count) + " blocks (" + format_bytes(g.bytes) + ") cached by the " + g.cached_by +
              ": memory kept alive in the cache (a tensor held from step to step?)\n";

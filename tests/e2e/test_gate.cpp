@@ -235,7 +235,7 @@ TEST_CASE("caching allocators: their blocks are reported as cached, a real leak 
   auto growing = fresh_dir("cached_growing");
   Result grow = gated(growing, {program("framework_cache"), "grow"});
   CHECK(grow.exit_code == 0);  // cached, not a leak...
-  CHECK(grow.err.find("growing at every observation: 0 -> 1 -> 2 -> 3 -> 4 blocks (80.0 MiB) cached by the PyTorch caching allocator") !=
+  CHECK(grow.err.find("growing across observations: 0 -> 1 -> 2 -> 3 -> 4 blocks (80.0 MiB) cached by the PyTorch caching allocator") !=
         std::string::npos);  // ...but its growth is shown
 
   auto only_cache = fresh_dir("cached_only");
