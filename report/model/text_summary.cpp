@@ -1,6 +1,7 @@
 #include "text_summary.h"
 
 #include "diagnose.h"
+#include "kinds.h"
 #include "suppressions.h"
 
 #include <cinttypes>
@@ -39,8 +40,8 @@ void append_frame(std::string& out, size_t index, const Frame& f) {
 }
 
 std::string group_headline(const LeakGroup& g) {
-  std::string s = g.kind == "context" || g.kind == "stream" || g.kind == "event" || g.kind == "pool" ||
-                          g.kind == "va_reservation" || g.kind == "mapping"
+  auto kind = kind_from_name(g.kind);
+  std::string s = kind && !kind_holds_memory(*kind)  // handles and address ranges: counted, not sized
                       ? std::to_string(g.count) + " " + g.kind + (g.count == 1 ? "" : "s") + " never destroyed"
                       : format_bytes(g.bytes) + " of " + g.kind + " memory in " + std::to_string(g.count) +
                             (g.count == 1 ? " allocation" : " allocations") + " never freed";
