@@ -2,7 +2,9 @@
 
 #include "kinds.h"
 
+#include <cerrno>
 #include <csignal>
+#include <limits>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -17,30 +19,53 @@ std::string parse_value(const std::string& text, std::string& out) {
   return "";
 }
 
-std::string parse_value(const std::string& text, int& out) {
-  char* end = nullptr;
-  long v = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0') return "expected an integer, got '" + text + "'";
-  out = int(v);
-  return "";
-}
-
-std::string parse_value(const std::string& text, int64_t& out) {
+// Integers: the whole text, in range; never wrapped or cut.
+template <typename Int>
+std::string parse_integer(const std::string& text, Int& out) {
+  errno = 0;
   char* end = nullptr;
   long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0') return "expected an integer, got '" + text + "'";
-  out = v;
+  bool digits = !text.empty() && text.find_first_not_of("+-0123456789") == std::string::npos;
+  if (!digits || *end != '\0') return "expected an integer, got '" + text + "'";
+  if (errno == ERANGE || v < std::numeric_limits<Int>::min() || v > std::numeric_limits<Int>::max())
+    return "'" + text + "' is out of range";
+  out = Int(v);
+  return "";
+}
+std::string parse_value(const std::string& text, int& out) { return parse_integer(text, out); }
+std::string parse_value(const std::string& text, int64_t& out) { return parse_integer(text, out); }
+
+// Lists append one entry per value (CUDALEAK_OPTIONS splits "a,b" before).
+std::string parse_value(const std::string& text, std::vector<std::string>& out) {
+  if (!text.empty()) out.push_back(text);
   return "";
 }
 
-// Lists append: "a,b" adds two entries, and a key given again adds more.
-std::string parse_value(const std::string& text, std::vector<std::string>& out) {
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    if (!item.empty()) out.push_back(item);
+// Splits at every `separator` not escaped with a backslash; removes the escapes.
+std::vector<std::string> split_escaped(const std::string& text, char separator) {
+  std::vector<std::string> parts(1);
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size()) parts.back() += text[++i];
+    else if (text[i] == separator) parts.emplace_back();
+    else parts.back() += text[i];
   }
-  return "";
+  return parts;
+}
+
+// Splits at unescaped `separator`, keeping every escape for the next level.
+std::vector<std::string> split_keeping_escapes(const std::string& text, char separator) {
+  std::vector<std::string> parts(1);
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\\' && i + 1 < text.size()) {
+      parts.back() += text[i];
+      parts.back() += text[++i];
+    } else if (text[i] == separator) {
+      parts.emplace_back();
+    } else {
+      parts.back() += text[i];
+    }
+  }
+  return parts;
 }
 
 std::string parse_value(const std::string& text, bool& out) {
@@ -54,7 +79,9 @@ std::string validate(const Options& o) {
   if (o.max_allocations < 0) return "max_allocations must be >= 0";
   if (o.summary_groups < 0) return "summary_groups must be >= 0";
   if (o.output.empty()) return "output must not be empty";
-  if (signal_from_name(o.report_signal) < 0) return "report_signal: unknown signal '" + o.report_signal + "'";
+  if (signal_from_name(o.report_signal) < 0)
+    return "report_signal: '" + o.report_signal + "' is not SIGUSR1, SIGUSR2 or SIGRTMIN+N (signals that end or crash "
+           "a process cannot be used)";
   if (o.error_exitcode < 0 || o.error_exitcode > 255) return "error_exitcode must be between 0 and 255";
   if (o.gate_error_exitcode < 1 || o.gate_error_exitcode > 255) return "gate_error_exitcode must be between 1 and 255";
   if (o.min_bytes < 0) return "min_bytes must be >= 0";
@@ -97,6 +124,13 @@ std::string set_option(Options& options, const std::string& key, const std::stri
   if (key == #name) problem = parse_value(value, candidate.name);
 #include "options.def"
 #undef CUDALEAK_OPTION
+  // Kinds never hold a comma, so `--fail-on device,pinned` is two; a
+  // suppressions value is one file name, whatever characters it holds.
+  if (key == "fail_on" && problem.empty() && value.find(',') != std::string::npos) {
+    candidate.fail_on = options.fail_on;
+    for (const std::string& kind : split_escaped(value, ','))
+      if (!kind.empty()) candidate.fail_on.push_back(kind);
+  }
   if (problem.empty()) problem = validate(candidate);
   if (problem.empty()) options = candidate;
   return problem;
@@ -104,19 +138,33 @@ std::string set_option(Options& options, const std::string& key, const std::stri
 
 std::vector<std::string> parse_options(const std::string& text, Options& options) {
   std::vector<std::string> problems;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ':')) {
+  for (const std::string& item : split_keeping_escapes(text, ':')) {
     if (item.empty()) continue;
     auto eq = item.find('=');
     if (eq == std::string::npos) {
       problems.push_back("'" + item + "' is not key=value");
       continue;
     }
-    std::string problem = set_option(options, item.substr(0, eq), item.substr(eq + 1));
-    if (!problem.empty()) problems.push_back(problem);
+    std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    bool list = false;
+    for (const OptionInfo& o : option_table()) list |= key == o.key && std::string_view(o.type) == "list";
+    std::vector<std::string> values = list ? split_escaped(value, ',') : std::vector{split_escaped(value, '\0')[0]};
+    for (const std::string& v : values) {
+      if (list && v.empty()) continue;
+      std::string problem = set_option(options, key, v);
+      if (!problem.empty()) problems.push_back(problem);
+    }
   }
   return problems;
+}
+
+std::string escape_option_value(const std::string& value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '\\' || c == ':' || c == ',') out += '\\';
+    out += c;
+  }
+  return out;
 }
 
 std::string describe_options(const Options& o) {
@@ -129,18 +177,23 @@ std::string describe_options(const Options& o) {
 
 int signal_from_name(const std::string& name) {
   if (name == "none" || name == "0" || name == "off") return 0;
-  char* end = nullptr;
-  long n = std::strtol(name.c_str(), &end, 10);
-  if (!name.empty() && *end == '\0') return n > 0 && n < NSIG ? int(n) : -1;
+  // Only signals whose default action cudaleak may take over without changing
+  // how a process ends: never one that kills, stops or crashes it, never one
+  // glibc keeps for itself (32, 33).
+  auto usable = [](long n) { return n == SIGUSR1 || n == SIGUSR2 || (n >= SIGRTMIN && n <= SIGRTMAX); };
+  auto digits = [](std::string_view s) { return !s.empty() && s.size() <= 3 && s.find_first_not_of("0123456789") == s.npos; };
   std::string_view s = name;
+  if (digits(s)) {
+    long n = std::strtol(std::string(s).c_str(), nullptr, 10);
+    return usable(n) ? int(n) : -1;
+  }
   if (s.rfind("SIG", 0) == 0) s.remove_prefix(3);
-  static const std::pair<const char*, int> known[] = {{"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"HUP", SIGHUP},
-                                                      {"PWR", SIGPWR},   {"WINCH", SIGWINCH}, {"URG", SIGURG}};
-  for (auto [k, v] : known)
-    if (s == k) return v;
-  if (s.rfind("RTMIN+", 0) == 0) {
-    int off = std::atoi(std::string(s.substr(6)).c_str());
-    if (SIGRTMIN + off <= SIGRTMAX) return SIGRTMIN + off;
+  if (s == "USR1") return SIGUSR1;
+  if (s == "USR2") return SIGUSR2;
+  if (s == "RTMIN") return SIGRTMIN;
+  if (s.rfind("RTMIN+", 0) == 0 && digits(s.substr(6))) {
+    long n = SIGRTMIN + std::strtol(std::string(s.substr(6)).c_str(), nullptr, 10);
+    return usable(n) ? int(n) : -1;
   }
   return -1;
 }

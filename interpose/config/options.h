@@ -21,11 +21,16 @@ struct OptionInfo {
 };
 const std::vector<OptionInfo>& option_table();
 
-// Applies "key=value:key=value" on top of `options`. Returns one message per
+// Applies "key=value:key=value" on top of `options`. A backslash escapes the
+// next character, so values may hold ':' and ',' (escape_option_value);
+// list values are split at unescaped ','. Returns one message per
 // problem (unknown key, bad value); valid entries are applied regardless.
 std::vector<std::string> parse_options(const std::string& text, Options& options);
 
-// Sets one option; returns an empty string on success, else the problem.
+// A value as parse_options reads it back unchanged.
+std::string escape_option_value(const std::string& value);
+
+// Sets one option to a literal value (a list gets one entry); returns an empty string on success, else the problem.
 std::string set_option(Options& options, const std::string& key, const std::string& value);
 
 // "key=value" lines of the values in effect.

@@ -30,9 +30,7 @@ CUresult alloc_from_pool(CUdeviceptr* dptr, size_t bytes, CUmemoryPool pool, CUs
 template <HookId id>
 CUresult free_async(CUdeviceptr dptr, CUstream stream) {
   Hook<id> hook;
-  CUresult r = hook.real(dptr, stream);
-  if (hook.tracking() && dptr) tracker::released(id, Space::DevicePtr, dptr, r);
-  return r;
+  return hook.release(Space::DevicePtr, dptr, dptr, stream);
 }
 
 }  // namespace
@@ -71,7 +69,5 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool* pool, const CUmem
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool) {
   Hook<HookId::cuMemPoolDestroy> hook;
-  CUresult r = hook.real(pool);
-  if (hook.tracking() && pool) tracker::released(HookId::cuMemPoolDestroy, Space::Pool, as_handle(pool), r);
-  return r;
+  return hook.release(Space::Pool, as_handle(pool), pool);
 }

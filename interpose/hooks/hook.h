@@ -3,6 +3,8 @@
 //   CUresult r = hook.real(args...);       // the real driver call, outside any lock
 //   if (r == CUDA_SUCCESS && hook.tracking()) tracker::created(...);
 //   return r;                              // always the real result
+// and of every release:
+//   return hook.release(space, handle, args...);
 #pragma once
 #include <cerrno>
 
@@ -47,6 +49,17 @@ class Hook {
   }
 
   bool tracking() const { return !nested_ && tracking_enabled(); }
+
+  // The real release of `handle` in `space`, with its record taken out before
+  // the call (tracker::begin_release says why). Returns the real result.
+  template <typename... Args>
+  CUresult release(Space space, uint64_t handle, Args... args) const {
+    if (!handle || !tracking()) return real(args...);
+    tracker::PendingRelease pending = tracker::begin_release(space, handle);
+    CUresult r = real(args...);
+    tracker::end_release(id, pending, r);
+    return r;
+  }
 
  private:
   bool nested_;

@@ -56,9 +56,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr* dptr, size_t* p
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr) {
   Hook<HookId::cuMemFree_v2> hook;
-  CUresult r = hook.real(dptr);
-  if (hook.tracking() && dptr) tracker::released(HookId::cuMemFree_v2, Space::DevicePtr, dptr, r);
-  return r;
+  return hook.release(Space::DevicePtr, dptr, dptr);
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocHost_v2(void** pp, size_t bytes) {
@@ -82,9 +80,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemHostAlloc(void** pp, size_t bytes, unsigne
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemFreeHost(void* p) {
   Hook<HookId::cuMemFreeHost> hook;
-  CUresult r = hook.real(p);
-  if (hook.tracking() && p) tracker::released(HookId::cuMemFreeHost, Space::HostPtr, as_handle(p), r);
-  return r;
+  return hook.release(Space::HostPtr, as_handle(p), p);
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemHostRegister(void* p, size_t bytes, unsigned int flags) {
@@ -96,9 +92,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemHostRegister_v2(void* p, size_t bytes, uns
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemHostUnregister(void* p) {
   Hook<HookId::cuMemHostUnregister> hook;
-  CUresult r = hook.real(p);
-  if (hook.tracking() && p) tracker::released(HookId::cuMemHostUnregister, Space::Registered, as_handle(p), r);
-  return r;
+  return hook.release(Space::Registered, as_handle(p), p);
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr* dptr, size_t bytes, unsigned int flags) {
@@ -131,9 +125,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuArray3DCreate_v2(CUarray* handle, const CUDA_
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuArrayDestroy(CUarray handle) {
   Hook<HookId::cuArrayDestroy> hook;
-  CUresult r = hook.real(handle);
-  if (hook.tracking() && handle) tracker::released(HookId::cuArrayDestroy, Space::Array, as_handle(handle), r);
-  return r;
+  return hook.release(Space::Array, as_handle(handle), handle);
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMipmappedArrayCreate(CUmipmappedArray* handle, const CUDA_ARRAY3D_DESCRIPTOR* desc,
@@ -155,8 +147,5 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMipmappedArrayCreate(CUmipmappedArray* handle
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMipmappedArrayDestroy(CUmipmappedArray handle) {
   Hook<HookId::cuMipmappedArrayDestroy> hook;
-  CUresult r = hook.real(handle);
-  if (hook.tracking() && handle)
-    tracker::released(HookId::cuMipmappedArrayDestroy, Space::Mipmapped, as_handle(handle), r);
-  return r;
+  return hook.release(Space::Mipmapped, as_handle(handle), handle);
 }

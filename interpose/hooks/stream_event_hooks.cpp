@@ -9,17 +9,13 @@ namespace {
 template <HookId id>
 CUresult destroy_stream(CUstream stream) {
   Hook<id> hook;
-  CUresult r = hook.real(stream);
-  if (hook.tracking() && stream) tracker::released(id, Space::Stream, as_handle(stream), r);
-  return r;
+  return hook.release(Space::Stream, as_handle(stream), stream);
 }
 
 template <HookId id>
 CUresult destroy_event(CUevent event) {
   Hook<id> hook;
-  CUresult r = hook.real(event);
-  if (hook.tracking() && event) tracker::released(id, Space::Event, as_handle(event), r);
-  return r;
+  return hook.release(Space::Event, as_handle(event), event);
 }
 
 }  // namespace

@@ -44,9 +44,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr* ptr, size_t si
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size) {
   Hook<HookId::cuMemAddressFree> hook;
-  CUresult r = hook.real(ptr, size);
-  if (hook.tracking() && ptr) tracker::released(HookId::cuMemAddressFree, Space::VaReservation, ptr, r);
-  return r;
+  return hook.release(Space::VaReservation, ptr, ptr, size);
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
@@ -60,7 +58,5 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t o
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size) {
   Hook<HookId::cuMemUnmap> hook;
-  CUresult r = hook.real(ptr, size);
-  if (hook.tracking() && ptr) tracker::released(HookId::cuMemUnmap, Space::Mapping, ptr, r);
-  return r;
+  return hook.release(Space::Mapping, ptr, ptr, size);
 }

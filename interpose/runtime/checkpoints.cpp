@@ -5,6 +5,7 @@
 #include <mutex>
 #include <string>
 
+#include "checkpoints.h"
 #include "cudaleak.h"
 #include "kinds.h"
 #include "lifecycle.h"
@@ -13,7 +14,6 @@
 
 namespace {
 
-std::mutex g_mutex;
 std::map<std::string, uint64_t>& checkpoints() {
   static auto* m = new std::map<std::string, uint64_t>();
   return *m;
@@ -21,11 +21,21 @@ std::map<std::string, uint64_t>& checkpoints() {
 
 }  // namespace
 
+namespace cudaleak::checkpoints {
+std::mutex& mutex() {
+  static auto* m = new std::mutex();
+  return *m;
+}
+void reset_in_child() { ::checkpoints().clear(); }  // sequence numbers restart in the child
+}  // namespace cudaleak::checkpoints
+
+using cudaleak::checkpoints::mutex;
+
 extern "C" __attribute__((visibility("default"))) int cudaleak_impl_checkpoint(const char* name) {
   if (!name) return -1;
   cudaleak::ensure_initialized();
   {
-    std::lock_guard lock(g_mutex);
+    std::lock_guard lock(mutex());
     checkpoints()[name] = cudaleak::tracker::current_sequence();
   }
   cudaleak::observe_now();
@@ -37,7 +47,7 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_leaks_since(
   if (!name || !out) return -1;
   uint64_t since = 0;
   {
-    std::lock_guard lock(g_mutex);
+    std::lock_guard lock(mutex());
     auto it = checkpoints().find(name);
     if (it == checkpoints().end()) return -1;
     since = it->second;

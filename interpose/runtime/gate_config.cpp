@@ -1,5 +1,6 @@
 #include "gate_config.h"
 
+#include "gate_options.h"
 #include "lifecycle.h"
 #include "log.h"
 
@@ -13,29 +14,8 @@ gate::GateConfig& config() {
 }  // namespace
 
 void load_gate_config() {
-  const Options& o = options();
-  gate::GateConfig& c = config();
-  if (o.default_suppressions) c.rules = gate::default_rules();
-  for (const std::string& path : o.suppressions) {
-    try {
-      auto rules = gate::load_rules(path);
-      c.rules.insert(c.rules.end(), rules.begin(), rules.end());
-    } catch (const gate::SyntaxError& e) {
-      log_message("%s; the leak gate cannot be evaluated", e.what());
-      if (c.config_error.empty()) c.config_error = e.what();
-    }
-  }
-  if (!o.baseline.empty()) {
-    try {
-      c.baseline = gate::load_baseline(o.baseline);
-    } catch (const gate::BaselineError& e) {
-      log_message("%s; the leak gate cannot be evaluated", e.what());
-      if (c.config_error.empty()) c.config_error = e.what();
-    }
-  }
-  c.fail_on = o.fail_on;
-  c.min_bytes = uint64_t(o.min_bytes);
-  c.count_cached = o.gate_cached;
+  config() = gate::make_gate_config(gate::settings_from(options()),
+                                    [](const std::string& line) { log_message("%s", line.c_str()); });
 }
 
 const gate::GateConfig& gate_config() { return config(); }

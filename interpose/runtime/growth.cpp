@@ -67,6 +67,8 @@ void annotate(report::Report& report) {
   }
 }
 
+std::mutex& mutex() { return history().mutex; }
+
 void reset_in_child() {
   History& h = history();
   std::lock_guard lock(h.mutex);

@@ -2,6 +2,8 @@
 // leak group whose count rose at least twice over the last 16 observations
 // and now, and never fell, is flagged as growing, with its counts.
 #pragma once
+#include <mutex>
+
 #include "raw.h"
 #include "report.h"
 
@@ -12,5 +14,6 @@ void observe(const report::RawSnapshot& snapshot);
 // Fills count_history and growing for each group of `report`.
 void annotate(report::Report& report);
 void reset_in_child();
+std::mutex& mutex();  // for the fork protocol
 
 }  // namespace cudaleak::growth

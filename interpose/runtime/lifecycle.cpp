@@ -10,7 +10,9 @@
 #include <sstream>
 #include <string>
 
+#include "fork_protocol.h"
 #include "gate_config.h"
+#include "io/safe_output.h"
 #include "log.h"
 #include "oom.h"
 #include "reporter.h"
@@ -50,23 +52,17 @@ void stop_tracing_children() {
   else setenv("LD_PRELOAD", kept.c_str(), 1);
 }
 
-void before_fork() { tracker::lock_all(); }
-void after_fork_parent() { tracker::unlock_all(); }
-void after_fork_child() {
-  tracker::unlock_all();
-  reset_after_fork_in_child();
-}
-
 void initialize() {
   if (const char* text = std::getenv("CUDALEAK_OPTIONS")) {
     for (const std::string& problem : parse_options(text, mutable_options()))
       log_message("CUDALEAK_OPTIONS: %s (ignored; see `cudaleak run --help`)", problem.c_str());
   }
   real_dlsym();
+  safe_output::mark_run_start();
   load_gate_config();
   if (!mutable_options().trace_children) stop_tracing_children();
   signals::install();
-  pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+  fork_protocol::install();
   if (mutable_options().verbose)
     log_message("preloaded; options in effect:\n%s", describe_options(mutable_options()).c_str());
 }
@@ -103,11 +99,7 @@ void internal_failure(const char* what) {
 void note_cuda_seen() { g_cuda_seen.store(true, std::memory_order_relaxed); }
 bool cuda_seen() { return g_cuda_seen.load(std::memory_order_relaxed); }
 
-void reset_after_fork_in_child() {
-  tracker::reset_in_child();
-  signals::reset_in_child();
-  reset_reporter_in_child();
-  oom::reset_in_child();
+void lifecycle_after_fork_in_child() {
   if (!options().trace_children) {
     // Not traced: the child neither records nor reports.
     g_state.store(State::Disabled, std::memory_order_release);

@@ -21,7 +21,7 @@ bool internal_failure_happened();
 void note_cuda_seen();
 bool cuda_seen();
 
-// For fork: the child drops inherited records.
-void reset_after_fork_in_child();
+// The lifecycle's part of the fork protocol (fork_protocol.h), in the child.
+void lifecycle_after_fork_in_child();
 
 }  // namespace cudaleak

@@ -204,6 +204,8 @@ std::vector<report::OomEvent> events(report::FrameResolver* resolver) {
   return out;
 }
 
+std::mutex& mutex() { return state().mutex; }
+
 void reset_in_child() {
   State& s = state();
   std::lock_guard lock(s.mutex);

@@ -5,6 +5,7 @@
 // returned: never from the dlsym hook, never at exit.
 #pragma once
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 #include "raw.h"
@@ -19,6 +20,7 @@ void record(HookId api, uint64_t bytes, tracker::Placement where, uint64_t strea
 // The events so far, stacks resolved, each with its diagnosis.
 std::vector<report::OomEvent> events(report::FrameResolver* resolver);
 void reset_in_child();
+std::mutex& mutex();  // for the fork protocol
 
 // "function (file:line)" of the program's frame nearest the allocation.
 std::string where_of(const std::vector<report::Frame>& stack, const std::string& api);

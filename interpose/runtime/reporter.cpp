@@ -20,6 +20,7 @@
 #include "lifecycle.h"
 #include "log.h"
 #include "report_path.h"
+#include "io/safe_output.h"
 #include "symbols/modules.h"
 #include "symbols/symbolizer.h"
 #include "text_summary.h"
@@ -29,37 +30,34 @@ namespace cudaleak {
 
 namespace {
 
-std::mutex g_report_mutex;
+std::mutex g_report_mutex;  // one report at a time
 std::atomic<unsigned> g_sequence{0};
 
 const char* reason_name(Reason r) {
   switch (r) {
     case Reason::Exit: return "exit";
     case Reason::Signal: return "signal";
-    case Reason::Crash: return "crash";
     case Reason::Checkpoint: return "checkpoint";
     case Reason::Oom: return "oom";
+    case Reason::Termination: return "termination";
   }
   return "exit";
 }
 
-bool write_file(const std::string& path, const std::string& text) {
-  std::string tmp = path + ".tmp." + std::to_string(getpid());
-  int fd = open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return false;
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += size_t(n);
+// Writes `text` to `path` (safe_output.h says how); on failure *problem says why.
+bool write_file(const std::string& path, const std::string& text, std::string* problem = nullptr,
+                std::string* written_to = nullptr) {
+  safe_output::File f;
+  bool ok = safe_output::open(f, path.c_str()) && safe_output::write(f, text.data(), text.size()) &&
+            safe_output::commit(f);
+  if (!ok) {
+    safe_output::abandon(f);
+    if (problem) *problem = std::string(f.problem) + (f.error ? std::string(" (") + std::strerror(f.error) + ")" : "");
   }
-  bool ok = done == text.size() && close(fd) == 0;
-  if (!ok || rename(tmp.c_str(), path.c_str()) != 0) {
-    unlink(tmp.c_str());
-    return false;
-  }
-  return true;
+  if (written_to) *written_to = f.path;
+  if (f.shared_name[0])
+    log_message("%s was written by another process of this run; this report goes to %s", f.shared_name, f.path);
+  return ok;
 }
 
 void print(const std::string& text) {
@@ -116,16 +114,17 @@ Written write_locked(Reason reason, const char* checkpoint) {
   if (reason == Reason::Signal || reason == Reason::Checkpoint) growth::observe(raw);
 
   uint64_t t_built = now_ms();
-  unsigned n = g_sequence.fetch_add(1);
+  unsigned n = next_report_sequence();
   Written w;
   w.path = report::expand_report_path(opt.output, r.process.pid, n);
-  w.written = write_file(w.path, report::to_json(r));
+  std::string problem;
+  w.written = write_file(w.path, report::to_json(r), &problem, &w.path);
   log_verbose("%s report of %zu resources in %llu ms (snapshot %llu, build and symbolize %llu, JSON %llu)",
               reason_name(reason), raw.resources.size(), static_cast<unsigned long long>(now_ms() - t0),
               static_cast<unsigned long long>(t_snapshot - t0), static_cast<unsigned long long>(t_built - t_snapshot),
               static_cast<unsigned long long>(now_ms() - t_built));
   w.gate = r.gate;
-  if (!w.written) log_message("cannot write report %s: %s", w.path.c_str(), std::strerror(errno));
+  if (!w.written) log_message("cannot write the report to %s: %s", w.path.c_str(), problem.c_str());
 
   if (reason == Reason::Oom && !r.oom_events.empty()) {
     print("==" + std::to_string(r.process.pid) + "==cudaleak: " + oom::render_event(r.oom_events.back()) +
@@ -168,14 +167,8 @@ Written write_report(Reason reason, const char* checkpoint) {
   int saved = errno;
   Written w;
   try {
-    if (reason == Reason::Crash) {
-      // The crashing thread may hold the lock (crash while reporting): never wait.
-      std::unique_lock lock(g_report_mutex, std::try_to_lock);
-      if (lock.owns_lock()) w = write_locked(reason, checkpoint);
-    } else {
-      std::lock_guard lock(g_report_mutex);
-      w = write_locked(reason, checkpoint);
-    }
+    std::lock_guard lock(g_report_mutex);
+    w = write_locked(reason, checkpoint);
   } catch (const std::exception& e) {
     log_message("internal error while writing the report (%s); no report written", e.what());
   } catch (...) {
@@ -193,12 +186,15 @@ void observe_now() {
   }
 }
 
-int finish_at_exit() {
+namespace {
+
+// The final report and the gate's verdict, at exit or on a termination signal.
+int finish(Reason reason) {
   const Options& opt = options();
   std::string problem;
   Written w;
   if (cuda_seen()) {
-    w = write_report(Reason::Exit);
+    w = write_report(reason);
     if (internal_failure_happened())
       problem = "tracking stopped after an internal error, so leaks may be missing";
     else if (!w.written)
@@ -234,9 +230,15 @@ int finish_at_exit() {
   return -1;
 }
 
-void reset_reporter_in_child() {
-  g_sequence = 0;
-  growth::reset_in_child();
-}
+}  // namespace
+
+int finish_at_exit() { return finish(Reason::Exit); }
+void finish_on_termination(int) { finish(Reason::Termination); }
+
+unsigned next_report_sequence() { return g_sequence.fetch_add(1); }
+
+void reset_reporter_in_child() { g_sequence = 0; }
+
+std::mutex& report_mutex() { return g_report_mutex; }
 
 }  // namespace cudaleak

@@ -1,15 +1,16 @@
 // Writes reports: snapshot the tracker, build the report model (grouping,
 // symbolization), apply the gate (suppressions, baseline), note growth, write
-// JSON to a temporary name and rename it, and print the text summary. Makes
-// no CUDA calls, so it is safe at exit and after a crash.
+// JSON safely (safe_output.h), and print the text summary. Makes no CUDA calls,
+// so it is safe at exit. Not for crash handlers: see crash_capture.h.
 #pragma once
+#include <mutex>
 #include <string>
 
 #include "report.h"
 
 namespace cudaleak {
 
-enum class Reason { Exit, Signal, Crash, Checkpoint, Oom };
+enum class Reason { Exit, Signal, Checkpoint, Oom, Termination };  // crashes: crash_capture.h
 
 struct Written {
   bool written = false;
@@ -17,8 +18,8 @@ struct Written {
   report::GateResult gate;
 };
 
-// Nothing is written when the process never used CUDA, or on the crash path
-// while another report is in progress. `checkpoint` names a checkpoint report.
+// Nothing is written when the process never used CUDA. `checkpoint` names a
+// checkpoint report.
 Written write_report(Reason reason, const char* checkpoint = nullptr);
 
 // Records an observation for growth detection without writing a report.
@@ -27,7 +28,13 @@ void observe_now();
 // The end of the process: the exit report, then the gate's verdict. Returns
 // the status to _exit with, or -1 to let the process exit as it would.
 int finish_at_exit();
+// The end of the process by SIGTERM, SIGINT or SIGHUP: the final report and the
+// verdict for the launcher; the caller then dies of the signal.
+void finish_on_termination(int signal);
 
 void reset_reporter_in_child();
+// The sequence number of the next report of this process (async-signal-safe).
+unsigned next_report_sequence();
+std::mutex& report_mutex();  // for the fork protocol
 
 }  // namespace cudaleak

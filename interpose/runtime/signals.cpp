@@ -7,6 +7,7 @@
 #include <atomic>
 #include <csignal>
 
+#include "crash_capture.h"
 #include "lifecycle.h"
 #include "log.h"
 #include "reporter.h"
@@ -15,13 +16,19 @@ namespace cudaleak::signals {
 
 namespace {
 
+// The pipe carries one byte per request: kSnapshot, or the number of a
+// termination signal to report and then die of.
+constexpr char kSnapshot = 0;
 int g_pipe[2] = {-1, -1};
 std::atomic<bool> g_thread_started{false};
+std::atomic<bool> g_termination_handlers{false};
 int g_report_signal = 0;
 
 constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+constexpr int kTerminationSignals[] = {SIGTERM, SIGINT, SIGHUP};
 struct sigaction g_previous[NSIG];
 std::atomic<bool> g_crashing{false};
+std::atomic<bool> g_terminating{false};
 
 void open_pipe() {
   if (pipe2(g_pipe, O_CLOEXEC) != 0) {
@@ -31,12 +38,34 @@ void open_pipe() {
   fcntl(g_pipe[1], F_SETFL, O_NONBLOCK);  // a burst of signals must never block the handler
 }
 
+bool send(char byte) {
+  return g_pipe[1] >= 0 && write(g_pipe[1], &byte, 1) == 1;
+}
+
 void on_report_signal(int) {
   int saved = errno;
-  char byte = 1;
-  if (g_pipe[1] >= 0) {
-    ssize_t ignored = write(g_pipe[1], &byte, 1);
-    (void)ignored;
+  send(kSnapshot);
+  errno = saved;
+}
+
+// Death by `sig` with its default action, as without cudaleak.
+void die_of(int sig) {
+  signal(sig, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, sig);
+  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+  kill(getpid(), sig);
+}
+
+// SIGTERM, SIGINT, SIGHUP where the program left the default: the reporter
+// thread writes the final report, then the process dies of the same signal. A
+// second signal while it writes (or none to write) ends the process at once.
+void on_termination(int sig) {
+  int saved = errno;
+  if (g_terminating.exchange(true) || !send(char(sig))) {
+    signal(sig, SIG_DFL);
+    raise(sig);  // blocked while this handler runs: delivered when it returns
   }
   errno = saved;
 }
@@ -46,15 +75,24 @@ void* reporter_main(void*) {
   char byte;
   while (true) {
     ssize_t n = read(fd, &byte, 1);
-    if (n == 1) write_report(Reason::Signal);
-    else if (n < 0 && errno == EINTR) continue;
-    else break;
+    if (n == 1 && byte == kSnapshot) {
+      write_report(Reason::Signal);
+    } else if (n == 1) {
+      finish_on_termination(int(byte));
+      die_of(int(byte));
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else {
+      break;
+    }
   }
   return nullptr;
 }
 
 void on_crash(int sig, siginfo_t* info, void* context) {
-  if (!g_crashing.exchange(true)) write_report(Reason::Crash);
+  // Only async-signal-safe work here (crash_capture.h); the full report is
+  // built from the capture after the process has died.
+  if (!g_crashing.exchange(true)) crash_capture::write(sig);
   // Hand the signal back exactly as it was before us.
   sigaction(sig, &g_previous[sig], nullptr);
   const struct sigaction& prev = g_previous[sig];
@@ -73,10 +111,24 @@ bool is_default(int sig, struct sigaction* current) {
          current->sa_handler == SIG_DFL;
 }
 
+void install_termination_handlers() {
+  if (!options().termination_report || g_termination_handlers.exchange(true)) return;
+  for (int sig : kTerminationSignals) {
+    struct sigaction current;
+    if (!is_default(sig, &current)) continue;  // the program handles (or ignores) it
+    struct sigaction sa{};
+    sa.sa_handler = on_termination;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(sig, &sa, nullptr);
+  }
+}
+
 }  // namespace
 
 void install() {
   open_pipe();
+  crash_capture::prepare();
   g_report_signal = signal_from_name(options().report_signal);
   struct sigaction current;
   if (g_report_signal > 0 && g_pipe[0] >= 0 && is_default(g_report_signal, &current)) {
@@ -99,7 +151,8 @@ void install() {
 }
 
 void ensure_reporter_thread() {
-  if (g_thread_started.load(std::memory_order_acquire) || g_report_signal <= 0 || g_pipe[0] < 0) return;
+  if (g_thread_started.load(std::memory_order_acquire) || g_pipe[0] < 0) return;
+  if (g_report_signal <= 0 && !options().termination_report) return;
   if (g_thread_started.exchange(true)) return;
   sigset_t all, old;
   sigfillset(&all);
@@ -108,10 +161,17 @@ void ensure_reporter_thread() {
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  if (pthread_create(&thread, &attr, reporter_main, nullptr) != 0)
-    log_message("could not start the reporter thread; snapshot signal disabled");
+  bool started = pthread_create(&thread, &attr, reporter_main, nullptr) == 0;
   pthread_attr_destroy(&attr);
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  if (!started) {
+    log_message("could not start the reporter thread; snapshot and termination reports disabled");
+    return;
+  }
+  // Installed only now, once the process uses CUDA: an interpreter that sets
+  // its own SIGINT handler at start-up (Python's KeyboardInterrupt) installs it
+  // only over the default, so cudaleak must not be there first.
+  install_termination_handlers();
 }
 
 void reset_in_child() {
@@ -120,8 +180,10 @@ void reset_in_child() {
   if (g_pipe[0] >= 0) close(g_pipe[0]);
   if (g_pipe[1] >= 0) close(g_pipe[1]);
   open_pipe();
+  crash_capture::prepare();
   g_thread_started = false;
   g_crashing = false;
+  g_terminating = false;
 }
 
 }  // namespace cudaleak::signals

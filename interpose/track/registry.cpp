@@ -1,14 +1,20 @@
 #include "registry.h"
 
+#include <sched.h>
+
 namespace cudaleak {
 
-void Registry::insert(const Record& record) {
+bool Registry::insert(const Record& record, Record* replaced) {
   Key key{record.handle, record.space};
   Shard& s = shard(key);
   std::lock_guard lock(s.mutex);
   // A handle the driver hands out again was released behind our back (e.g. by
   // an untracked path); the new resource replaces it.
-  s.records[key] = record;
+  auto [it, fresh] = s.records.try_emplace(key, record);
+  if (fresh) return false;
+  if (replaced) *replaced = it->second;
+  it->second = record;
+  return true;
 }
 
 bool Registry::erase(Space space, uint64_t handle, Record* removed) {
@@ -86,6 +92,14 @@ size_t Registry::size() const {
     n += s.records.size();
   }
   return n;
+}
+
+bool Registry::try_lock_briefly(std::mutex& m) {
+  for (int i = 0; i < 1000; ++i) {
+    if (m.try_lock()) return true;
+    sched_yield();  // another thread will let go soon; the crashed one never will
+  }
+  return false;
 }
 
 void Registry::lock_all() {

@@ -13,7 +13,8 @@ namespace cudaleak {
 
 class Registry {
  public:
-  void insert(const Record& record);
+  // Returns true (and the old record) when a record with the same key was replaced.
+  bool insert(const Record& record, Record* replaced = nullptr);
   // Removes and returns the record; false when it was never seen.
   bool erase(Space space, uint64_t handle, Record* removed = nullptr);
   // Reference counting for vmm handles. retain: false when unknown.
@@ -29,6 +30,24 @@ class Registry {
 
   void lock_all();
   void unlock_all();
+
+  // For the crash path: calls f(record) for every record of each shard whose
+  // lock it gets within a few tries (a crashed thread may hold one forever).
+  // No allocation. Returns the number of shards skipped.
+  template <typename F>
+  size_t visit_if_free(F&& f) {
+    size_t skipped = 0;
+    for (Shard& s : shards_) {
+      if (!try_lock_briefly(s.mutex)) {
+        ++skipped;
+        continue;
+      }
+      for (const auto& [key, record] : s.records) f(record);
+      s.mutex.unlock();
+    }
+    return skipped;
+  }
+  static bool try_lock_briefly(std::mutex& m);
 
  private:
   struct Key {

@@ -19,6 +19,16 @@ class StackDepot {
 
   std::mutex& mutex() { return mutex_; }  // for fork: held across fork()
 
+  // For the crash path: f(id, frames) for every stack; false when the lock
+  // was not free.
+  template <typename F>
+  bool visit_if_free(F&& f, bool (*try_lock)(std::mutex&)) {
+    if (!try_lock(mutex_)) return false;
+    for (size_t i = 0; i < stacks_.size(); ++i) f(uint32_t(i + 1), std::span<const uint64_t>(stacks_[i]));
+    mutex_.unlock();
+    return true;
+  }
+
  private:
   static uint64_t hash(const uint64_t* ips, size_t count);
   uint32_t intern_locked(const uint64_t* ips, size_t count, uint64_t hash);

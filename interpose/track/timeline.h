@@ -31,6 +31,7 @@ class Timeline {
   };
   std::map<int, std::vector<PeakGroup>> peak_groups() const;
   void clear();
+  std::mutex& mutex() { return mutex_; }  // for the fork protocol
 
  private:
   struct Point {

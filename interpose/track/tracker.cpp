@@ -200,19 +200,32 @@ void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes
     r.kind = kind;
     r.space = space;
     r.api = api;
-    state().registry.insert(r);
+    Record replaced;
+    // The driver handed out a handle we still hold: it was released by a path
+    // cudaleak does not see, so the old record's bytes leave the timeline.
+    if (state().registry.insert(r, &replaced)) forget_bytes(replaced);
     state().timeline.add(r.device, kind, r.stack_id, int64_t(bytes), r.time_ns);
   });
 }
 
-void released(HookId api, Space space, uint64_t handle, CUresult result) {
+PendingRelease begin_release(Space space, uint64_t handle) {
+  PendingRelease p;
+  p.space = space;
+  p.handle = handle;
+  guarded("recording a release", [&] { p.found = state().registry.erase(space, handle, &p.record); });
+  return p;
+}
+
+void end_release(HookId api, PendingRelease& p, CUresult result) {
   guarded("recording a release", [&] {
-    Record removed;
-    bool known = result == CUDA_SUCCESS ? state().registry.erase(space, handle, &removed) : false;
-    if (known) forget_bytes(removed);
-    if (!known && (result == CUDA_SUCCESS || result == CUDA_ERROR_INVALID_VALUE ||
-                   result == CUDA_ERROR_INVALID_HANDLE || result == CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED))
-      add_note("unknown_release", api, handle, result);
+    if (p.found) {
+      if (result == CUDA_SUCCESS) forget_bytes(p.record);
+      else state().registry.insert(p.record);  // still alive: the driver refused to release it
+      return;
+    }
+    if (result == CUDA_SUCCESS || result == CUDA_ERROR_INVALID_VALUE || result == CUDA_ERROR_INVALID_HANDLE ||
+        result == CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED)
+      add_note("unknown_release", api, p.handle, result);
   });
 }
 
@@ -233,7 +246,10 @@ void reference_dropped(HookId api, Space space, uint64_t handle, CUresult result
 }
 
 void context_destroyed(HookId api, Space space, uint64_t context, CUresult result, const char* reason) {
-  if (result != CUDA_SUCCESS) return released(api, space, context, result);
+  if (result != CUDA_SUCCESS) {
+    PendingRelease unknown{space, context, false, {}};
+    return end_release(api, unknown, result);
+  }
   guarded("recording a context teardown", [&] {
     if (!state().registry.erase(space, context)) add_note("unknown_release", api, context, result);
     tear_down(context, reason, space == Space::GreenContext);
@@ -307,6 +323,24 @@ report::RawSnapshot snapshot() {
   return out;
 }
 
+void visit_for_crash(CrashVisitor& v) {
+  State& s = state();
+  size_t skipped = s.registry.visit_if_free([&](const Record& r) { v.resource(r, nullptr); });
+  if (skipped) v.skipped("registry shards", skipped);
+  if (Registry::try_lock_briefly(s.side_mutex)) {
+    for (const auto& [r, reason] : s.torn_down) v.resource(r, reason);
+    for (const auto& [key, note] : s.notes) v.note(note);
+    v.totals(s.notes_total, monotonic_ns() - s.start_ns);
+    s.side_mutex.unlock();
+  } else {
+    v.skipped("torn-down resources and notes", 1);
+    v.totals(0, monotonic_ns() - s.start_ns);
+  }
+  if (!s.stacks.visit_if_free([&](uint32_t id, std::span<const uint64_t> f) { v.stack(id, f); },
+                              &Registry::try_lock_briefly))
+    v.skipped("stacks", 1);
+}
+
 std::span<const uint64_t> stack(uint32_t id) { return state().stacks.get(id); }
 uint32_t intern_stack(const uint64_t* ips, size_t count) { return state().stacks.intern(ips, count); }
 report::Timeline timeline() { return state().timeline.snapshot(); }
@@ -320,10 +354,12 @@ void lock_all() {
   s.side_mutex.lock();
   s.stacks.mutex().lock();
   s.registry.lock_all();
+  s.timeline.mutex().lock();
 }
 
 void unlock_all() {
   State& s = state();
+  s.timeline.mutex().unlock();
   s.registry.unlock_all();
   s.stacks.mutex().unlock();
   s.side_mutex.unlock();

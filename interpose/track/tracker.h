@@ -26,8 +26,19 @@ void* driver_function(const char* name, int version);
 
 void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes, Placement where,
              uint64_t stream = 0);
-// A successful or failed release; one of something never seen becomes a note.
-void released(HookId api, Space space, uint64_t handle, CUresult result);
+// A release in two steps around the real call. The record leaves the registry
+// before the driver frees the handle, so that another thread which gets the
+// same handle back from the driver in between never has its new record
+// dropped; a failed release puts the record back. A successful release of
+// something never seen becomes a note.
+struct PendingRelease {
+  Space space = Space::DevicePtr;
+  uint64_t handle = 0;
+  bool found = false;
+  Record record;
+};
+PendingRelease begin_release(Space space, uint64_t handle);
+void end_release(HookId api, PendingRelease& pending, CUresult result);
 // cuMemRetainAllocationHandle / cuMemRelease on reference-counted vmm handles.
 void reference_added(Space space, uint64_t handle);
 void reference_dropped(HookId api, Space space, uint64_t handle, CUresult result);
@@ -48,6 +59,22 @@ uint64_t current_sequence();
 std::span<const uint64_t> stack(uint32_t id);
 uint32_t intern_stack(const uint64_t* ips, size_t count);
 size_t live_count();
+
+// For the crash path (async-signal-safe: no allocation, no lock waited on):
+// everything recorded, as raw records and stacks. Parts whose lock is held
+// (by the crashed thread, maybe) are skipped and counted.
+class CrashVisitor {
+ public:
+  virtual void resource(const Record& r, const char* released_by) = 0;
+  virtual void note(const report::RawNote& n) = 0;
+  virtual void stack(uint32_t id, std::span<const uint64_t> frames) = 0;
+  virtual void skipped(const char* what, size_t count) = 0;
+  virtual void totals(uint64_t notes_total, uint64_t elapsed_ns) = 0;
+
+ protected:
+  ~CrashVisitor() = default;
+};
+void visit_for_crash(CrashVisitor& v);
 
 // Fork safety: every tracker lock is held across fork(); the child then drops
 // all records it inherited.

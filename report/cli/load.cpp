@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "capture/crash_report.h"
+#include "crash_reports.h"
 #include "json_io.h"
 
 namespace cudaleak::cli {
@@ -18,6 +20,7 @@ std::optional<report::Report> load_report(const std::string& path) {
   }
   std::stringstream text;
   text << in.rdbuf();
+  if (capture::is_crash_capture(text.str())) return report_from_capture(text.str(), path);
   try {
     return report::from_json(text.str());
   } catch (const report::FormatError& e) {

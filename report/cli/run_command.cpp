@@ -9,13 +9,17 @@
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
+#include <iterator>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "ci_formats.h"
+#include "crash_reports.h"
 #include "json_io.h"
 #include "load.h"
+#include "options.h"
 
 extern char** environ;
 
@@ -44,6 +48,13 @@ TreeOutcome collect(const std::string& dir) {
       if (line == "status=fail") ++out.failed;
       if (line == "status=error") ++out.errors;
       if (line.rfind("report=", 0) == 0) out.reports.push_back(line.substr(7));
+      if (line.rfind("raw=", 0) == 0) {
+        // A crash capture: built into its report now that the process is gone.
+        std::string status = finish_capture(line.substr(4));
+        out.failed += status == "fail";
+        out.errors += status == "error";
+        out.reports.push_back(line.substr(4));
+      }
     }
   }
   std::sort(out.reports.begin(), out.reports.end());
@@ -57,6 +68,18 @@ void write_ci_files(const RunSettings& s, const TreeOutcome& tree) {
     if (auto r = load_report(path)) reports.push_back(std::move(*r));  // a bad one is named, the rest still count
   if (!s.junit_path.empty()) write_output(s.junit_path, render::junit_xml(reports));
   if (!s.sarif_path.empty()) write_output(s.sarif_path, render::sarif_json(reports));
+}
+
+// The program's pid, for the forwarding handler.
+volatile sig_atomic_t g_child = 0;
+constexpr int kForwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+
+// A signal sent to the launcher (kill, a CI runner's timeout) goes on to the
+// program, which reports and ends; the launcher then finishes its work as
+// usual. A signal from the terminal (si_code SI_KERNEL) already reached the
+// whole foreground process group, the program included: not sent twice.
+void forward(int sig, siginfo_t* info, void*) {
+  if (g_child > 0 && (!info || info->si_code != SI_KERNEL)) kill(pid_t(g_child), sig);
 }
 
 void die_like(int sig) {
@@ -73,7 +96,7 @@ void die_like(int sig) {
 
 int run_program(const RunSettings& s) {
   std::string opts;
-  for (const auto& [key, value] : s.options) opts += (opts.empty() ? "" : ":") + key + "=" + value;
+  for (const auto& [key, value] : s.options) opts += (opts.empty() ? "" : ":") + key + "=" + escape_option_value(value);
   if (const char* existing = std::getenv("CUDALEAK_OPTIONS"); existing && *existing)
     opts = opts.empty() ? existing : std::string(existing) + ":" + opts;  // ours come last and win
   setenv("CUDALEAK_OPTIONS", opts.c_str(), 1);
@@ -84,7 +107,12 @@ int run_program(const RunSettings& s) {
   }
 
   // Each process of the tree reports its gate verdict here.
-  char gate_dir[] = "/tmp/cudaleak-gate.XXXXXX";
+  timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  setenv("CUDALEAK_RUN_START", std::to_string(int64_t(now.tv_sec) * 1000000000 + now.tv_nsec - 20000000).c_str(), 1);
+  const char* tmp = std::getenv("TMPDIR");
+  std::string gate_template = std::string(tmp && *tmp ? tmp : "/tmp") + "/cudaleak-gate.XXXXXX";
+  char* gate_dir = gate_template.data();
   if (!mkdtemp(gate_dir)) {
     spdlog::error("cudaleak: cannot create a temporary directory: {}", std::strerror(errno));
     return 127;
@@ -93,21 +121,26 @@ int run_program(const RunSettings& s) {
   // Orphaned descendants are re-parented to us, so the whole tree can be awaited.
   prctl(PR_SET_CHILD_SUBREAPER, 1);
 
-  // While the program runs, terminal signals go to it (same process group);
-  // the launcher itself waits, like system(3).
-  struct sigaction ignore{}, old_int{}, old_quit{};
-  ignore.sa_handler = SIG_IGN;
-  sigaction(SIGINT, &ignore, &old_int);
-  sigaction(SIGQUIT, &ignore, &old_quit);
+  // While the program runs, the launcher only waits and passes termination
+  // signals on (forward()); it outlives the program to finish the reports.
+  struct sigaction forwarding{}, old[std::size(kForwarded)];
+  forwarding.sa_sigaction = forward;
+  forwarding.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&forwarding.sa_mask);
+  for (size_t i = 0; i < std::size(kForwarded); ++i) sigaction(kForwarded[i], &forwarding, &old[i]);
+  auto restore_signals = [&] {
+    for (size_t i = 0; i < std::size(kForwarded); ++i) sigaction(kForwarded[i], &old[i], nullptr);
+  };
 
   pid_t pid = fork();
   if (pid < 0) {
     spdlog::error("cudaleak: cannot start {}: {}", s.command[0], std::strerror(errno));
+    restore_signals();
+    std::filesystem::remove_all(gate_dir);
     return 127;
   }
   if (pid == 0) {
-    sigaction(SIGINT, &old_int, nullptr);
-    sigaction(SIGQUIT, &old_quit, nullptr);
+    restore_signals();
     std::vector<char*> argv;
     for (const auto& a : s.command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -116,18 +149,21 @@ int run_program(const RunSettings& s) {
     std::fprintf(stderr, "cudaleak: cannot run %s: %s\n", argv[0], std::strerror(err));
     _exit(err == ENOENT ? 127 : 126);
   }
+  g_child = pid;
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) {
       spdlog::error("cudaleak: waiting for {} failed: {}", s.command[0], std::strerror(errno));
+      restore_signals();
+      std::filesystem::remove_all(gate_dir);
       return 127;
     }
   }
   // Then the rest of the tree: background children and orphans of the program.
   for (int other; waitpid(-1, &other, 0) > 0 || errno == EINTR;) {
   }
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGQUIT, &old_quit, nullptr);
+  g_child = 0;
+  restore_signals();
 
   TreeOutcome tree = collect(gate_dir);
   std::filesystem::remove_all(gate_dir);

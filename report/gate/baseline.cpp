@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "gate_file.h"
 #include "kinds.h"
 #include "site.h"
 
@@ -41,11 +42,12 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   } catch (const json::parse_error& e) {
     throw BaselineError(source + ": not valid JSON: " + e.what());
   }
-  if (!j.is_object() || j.value("format", "") != "cudaleak-baseline")
+  if (!j.is_object() || !j.contains("format") || j["format"] != "cudaleak-baseline")
     throw BaselineError(source + ": not a cudaleak baseline (write one with `cudaleak baseline REPORT -o FILE`)");
-  if (j.value("format_version", 0) != 1)
-    throw BaselineError(source + ": baseline format_version " + std::to_string(j.value("format_version", 0)) +
+  if (!j.contains("format_version") || j["format_version"] != 1)
+    throw BaselineError(source + ": baseline format_version " + (j.contains("format_version") ? j["format_version"].dump() : "(missing)") +
                         " is not one this cudaleak reads (1)");
+  if (!j.contains("sites") || !j["sites"].is_array()) throw BaselineError(source + ": malformed baseline: no \"sites\" list");
   Baseline b;
   try {
     size_t index = 0;
@@ -64,11 +66,11 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
 }
 
 Baseline load_baseline(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw BaselineError(path + ": cannot read the baseline file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_baseline(ss.str(), path);
+  try {
+    return parse_baseline(read_gate_file(path, "baseline file"), path);
+  } catch (const GateFileError& e) {
+    throw BaselineError(e.what());
+  }
 }
 
 std::string compare_with_baseline(const Baseline& baseline, const report::LeakGroup& g) {

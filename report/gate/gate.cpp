@@ -8,6 +8,34 @@
 
 namespace cudaleak::gate {
 
+GateConfig make_gate_config(const GateSettings& s, void (*log)(const std::string& line)) {
+  GateConfig c;
+  auto problem = [&](const std::string& what) {
+    if (log) log(what + "; the leak gate cannot be evaluated");
+    if (c.config_error.empty()) c.config_error = what;
+  };
+  if (s.default_suppressions) c.rules = default_rules();
+  for (const std::string& path : s.suppressions) {
+    try {
+      auto rules = load_rules(path);
+      c.rules.insert(c.rules.end(), rules.begin(), rules.end());
+    } catch (const std::exception& e) {  // unreadable, malformed, or too big for memory
+      problem(e.what());
+    }
+  }
+  if (!s.baseline.empty()) {
+    try {
+      c.baseline = load_baseline(s.baseline);
+    } catch (const std::exception& e) {
+      problem(e.what());
+    }
+  }
+  c.fail_on = s.fail_on;
+  c.min_bytes = s.min_bytes;
+  c.count_cached = s.count_cached;
+  return c;
+}
+
 void evaluate(report::Report& report, const GateConfig& config) {
   for (auto& g : report.leaks) {
     g.site = site_of(g);

@@ -20,6 +20,20 @@ struct GateConfig {
   std::string config_error;          // a suppression or baseline file could not be read
 };
 
+// The configuration from the options' values: the shipped rules (when
+// `default_suppressions`), then each suppressions file, the baseline. A file
+// that cannot be read or parsed sets config_error (the first) and is logged
+// through `log` (one line each); it never throws.
+struct GateSettings {
+  bool default_suppressions = true;
+  std::vector<std::string> suppressions;
+  std::string baseline;
+  std::vector<std::string> fail_on;
+  uint64_t min_bytes = 0;
+  bool count_cached = false;
+};
+GateConfig make_gate_config(const GateSettings& settings, void (*log)(const std::string& line));
+
 // Annotates the report (site, suppressed_by, baseline, fails_gate), applies
 // the suppressions to the summary, and fills report.gate.
 void evaluate(report::Report& report, const GateConfig& config);

@@ -1,5 +1,7 @@
 #include "suppressions.h"
 
+#include "gate_file.h"
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -89,11 +91,11 @@ std::vector<Rule> parse_rules(const std::string& text, const std::string& source
 }
 
 std::vector<Rule> load_rules(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw SyntaxError(path + ": cannot read the suppressions file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_rules(ss.str(), path);
+  try {
+    return parse_rules(read_gate_file(path, "suppressions file"), path);
+  } catch (const GateFileError& e) {
+    throw SyntaxError(e.what());
+  }
 }
 
 const char* default_rules_text() { return kDefaultRules; }

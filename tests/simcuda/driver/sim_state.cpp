@@ -1,5 +1,7 @@
 #include "sim_state.h"
 
+#include <pthread.h>
+
 #include <cstdlib>
 #include <cstring>
 
@@ -24,7 +26,14 @@ size_t parse_size(const char* text, size_t fallback) {
 }
 
 State& State::get() {
-  static State* state = new State();  // never destroyed: entry points may run during exit
+  static State* state = [] {
+    auto* s = new State();  // never destroyed: entry points may run during exit
+    // The simulated driver keeps working in a child of fork() (host memory), so
+    // its lock must not be inherited held by a thread the child does not have.
+    pthread_atfork([] { State::get().mutex.lock(); }, [] { State::get().mutex.unlock(); },
+                   [] { State::get().mutex.unlock(); });
+    return s;
+  }();
   return *state;
 }
 

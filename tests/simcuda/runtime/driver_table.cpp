@@ -1,5 +1,7 @@
 #include "driver_table.h"
 
+#include <pthread.h>
+
 #include <dlfcn.h>
 
 #include <mutex>
@@ -8,6 +10,9 @@
 namespace simrt {
 
 namespace {
+
+thread_local int t_device = 0;
+std::mutex g_context_mutex;
 
 DriverTable g_table;
 bool g_loaded = false;
@@ -69,10 +74,10 @@ void load() {
             resolve("cuEventRecord", g_table.cuEventRecord, v) &&
             resolve("cuEventSynchronize", g_table.cuEventSynchronize, v);
   g_loaded = ok;
+  // Registered after the driver's own (cuInit above), so that before fork()
+  // this lock is taken first: ensure_context() holds it while calling the driver.
+  pthread_atfork([] { g_context_mutex.lock(); }, [] { g_context_mutex.unlock(); }, [] { g_context_mutex.unlock(); });
 }
-
-thread_local int t_device = 0;
-std::mutex g_context_mutex;
 std::vector<CUcontext> g_primary;  // retained primary context per device, nullptr until first use
 
 }  // namespace

@@ -1,0 +1,296 @@
+#include "crash_capture.h"
+
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "kinds.h"
+#include "lifecycle.h"
+#include "report_path.h"
+#include "reporter.h"
+#include "io/safe_output.h"
+#include "../track/tracker.h"
+
+namespace cudaleak::crash_capture {
+
+namespace {
+
+// Built outside the handler; read-only inside it.
+const std::string* g_options_text = nullptr;  // CUDALEAK_OPTIONS as this process got it
+char g_gate_file[PATH_MAX];                   // CUDALEAK_GATE_DIR/<pid>.gate, or ""
+
+// JSON into a static buffer, flushed with write(2).
+class Writer final : public tracker::CrashVisitor {
+ public:
+  explicit Writer(safe_output::File& f) : file_(f) {}
+
+  void raw(const char* s, size_t n) {
+    while (n > 0) {
+      size_t room = sizeof buf_ - used_;
+      size_t take = n < room ? n : room;
+      std::memcpy(buf_ + used_, s, take);
+      used_ += take;
+      s += take;
+      n -= take;
+      if (used_ == sizeof buf_) flush();
+    }
+  }
+  void text(const char* s) { raw(s, std::strlen(s)); }
+  void number(uint64_t v) {
+    char d[24];
+    size_t n = 0;
+    do d[sizeof d - 1 - n++] = char('0' + v % 10); while ((v /= 10) != 0);
+    raw(d + sizeof d - n, n);
+  }
+  void signed_number(int64_t v) {
+    if (v < 0) {
+      text("-");
+      number(uint64_t(-(v + 1)) + 1);
+    } else {
+      number(uint64_t(v));
+    }
+  }
+  void string(const char* s, size_t n) {
+    static const char hex[] = "0123456789abcdef";
+    text("\"");
+    for (size_t i = 0; i < n; ++i) {
+      unsigned char c = static_cast<unsigned char>(s[i]);
+      if (c == '"' || c == '\\') {
+        char e[2] = {'\\', char(c)};
+        raw(e, 2);
+      } else if (c < 0x20) {
+        char e[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+        raw(e, 6);
+      } else {
+        raw(reinterpret_cast<const char*>(&c), 1);
+      }
+    }
+    text("\"");
+  }
+  void string(const char* s) { string(s, s ? std::strlen(s) : 0); }
+  void separator(bool& first) {
+    if (!first) text(",");
+    first = false;
+  }
+  void flush() {
+    if (used_) safe_output::write(file_, buf_, used_);
+    used_ = 0;
+  }
+
+  // Sections are written in visiting order; each visitor call appends to the
+  // section that is open.
+  enum class Section { Resources, Notes, Stacks } section = Section::Resources;
+  bool first = true;
+
+  void resource(const Record& r, const char* released_by) override {
+    if (section != Section::Resources) return;
+    separator(first);
+    text("[");
+    auto kind = kind_name(r.kind);
+    string(kind.data(), kind.size());
+    text(",");
+    string(hook_name(r.api));
+    for (uint64_t v : {r.handle, r.bytes, r.sequence, r.time_ns, r.context, r.stream, uint64_t(r.stack_id),
+                       uint64_t(r.thread)}) {
+      text(",");
+      number(v);
+    }
+    text(",");
+    signed_number(r.device);
+    text(",");
+    string(released_by ? released_by : "");
+    text("]\n");
+  }
+  void note(const report::RawNote& n) override {
+    if (section != Section::Resources) return;
+    notes_[notes_count_ < kNotes ? notes_count_++ : kNotes - 1] = &n;
+  }
+  void stack(uint32_t id, std::span<const uint64_t> frames) override {
+    if (section != Section::Stacks) return;
+    separator(first);
+    text("[");
+    number(id);
+    for (uint64_t ip : frames) {
+      text(",");
+      number(ip);
+    }
+    text("]\n");
+  }
+  void skipped(const char* what, size_t count) override {
+    if (skipped_count_ < kSkipped) skipped_[skipped_count_++] = {what, count};
+  }
+  void totals(uint64_t notes_total, uint64_t elapsed_ns) override {
+    notes_total_ = notes_total;
+    elapsed_ns_ = elapsed_ns;
+  }
+
+  void write_notes() {
+    bool f = true;
+    for (size_t i = 0; i < notes_count_; ++i) {
+      const report::RawNote& n = *notes_[i];
+      separator(f);
+      text("[");
+      string(n.type.c_str());
+      text(",");
+      string(n.hook);
+      text(",");
+      number(n.handle);
+      text(",");
+      signed_number(n.result);
+      text(",");
+      number(n.stack_id);
+      text(",");
+      number(n.count);
+      text("]");
+    }
+  }
+  void write_skipped() {
+    bool f = true;
+    for (size_t i = 0; i < skipped_count_; ++i) {
+      separator(f);
+      text("{\"what\":");
+      string(skipped_[i].what);
+      text(",\"count\":");
+      number(skipped_[i].count);
+      text("}");
+    }
+  }
+  uint64_t notes_total_ = 0, elapsed_ns_ = 0;
+
+ private:
+  safe_output::File& file_;
+  char buf_[16384];
+  size_t used_ = 0;
+  static constexpr size_t kNotes = 256, kSkipped = 8;
+  const report::RawNote* notes_[kNotes];
+  size_t notes_count_ = 0;
+  struct Skipped {
+    const char* what;
+    size_t count;
+  } skipped_[kSkipped];
+  size_t skipped_count_ = 0;
+};
+
+// Copies a small file (/proc/self/...) as one JSON string, or lines as an array.
+void copy_file(Writer& w, const char* path, bool as_lines) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  w.text(as_lines ? "[" : "\"");
+  if (fd >= 0) {
+    static char chunk[4096], line[1024];
+    size_t line_len = 0;
+    bool first = true;
+    ssize_t n;
+    while ((n = read(fd, chunk, sizeof chunk)) > 0 || (n < 0 && errno == EINTR)) {
+      for (ssize_t i = 0; i < n; ++i) {
+        char c = chunk[i];
+        if (!as_lines) {
+          if (c == '\0') w.text("\\u0000");
+          else if (c == '"' || c == '\\') { char e[2] = {'\\', c}; w.raw(e, 2); }
+          else if (static_cast<unsigned char>(c) < 0x20) w.text(" ");
+          else w.raw(&c, 1);
+          continue;
+        }
+        if (c != '\n' && line_len < sizeof line) {
+          line[line_len++] = c;
+          continue;
+        }
+        if (c == '\n') {
+          w.separator(first);
+          w.string(line, line_len);
+          w.text("\n");
+          line_len = 0;
+        }
+      }
+    }
+    close(fd);
+  }
+  w.text(as_lines ? "]" : "\"");
+}
+
+safe_output::File g_file;  // static: the handler may run on a small alternate stack
+Writer* g_writer = nullptr;
+alignas(Writer) unsigned char g_writer_storage[sizeof(Writer)];
+
+void tell_launcher(const char* report_path) {
+  if (!g_gate_file[0]) return;
+  safe_output::File gate;
+  if (!safe_output::open(gate, g_gate_file)) return;
+  char cwd[PATH_MAX];
+  const char* lines[] = {"status=raw\nraw=", "", "", report_path, "\n"};
+  if (report_path[0] != '/' && getcwd(cwd, sizeof cwd)) {
+    lines[1] = cwd;
+    lines[2] = "/";
+  }
+  for (const char* part : lines) safe_output::write(gate, part, std::strlen(part));
+  safe_output::commit(gate);
+}
+
+}  // namespace
+
+void prepare() {
+  const char* text = std::getenv("CUDALEAK_OPTIONS");
+  delete g_options_text;
+  g_options_text = new std::string(text ? text : "");
+  g_gate_file[0] = '\0';
+  if (const char* dir = std::getenv("CUDALEAK_GATE_DIR"); dir && *dir) {
+    std::string path = std::string(dir) + "/" + std::to_string(getpid()) + ".gate";
+    if (path.size() < sizeof g_gate_file) std::memcpy(g_gate_file, path.c_str(), path.size() + 1);
+  }
+}
+
+bool write(int signal) {
+  char path[PATH_MAX];
+  if (!report::expand_report_path_into(path, sizeof path, options().output.c_str(), int(getpid()),
+                                       next_report_sequence()))
+    return false;
+  if (!safe_output::open(g_file, path)) return false;
+  Writer& w = *(g_writer = new (g_writer_storage) Writer(g_file));
+  timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  w.text("{\"format\":\"cudaleak-raw-capture\",\"format_version\":1,\"reason\":\"crash\",\"signal\":");
+  w.number(uint64_t(signal));
+  w.text(",\"tool_version\":");
+  w.string(CUDALEAK_VERSION);
+  w.text(",\"timestamp\":");
+  w.number(uint64_t(now.tv_sec));
+  w.text(",\"pid\":");
+  w.number(uint64_t(getpid()));
+  w.text(",\"ppid\":");
+  w.number(uint64_t(getppid()));
+  char exe[PATH_MAX];
+  ssize_t exe_len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  w.text(",\"exe\":");
+  w.string(exe, exe_len > 0 ? size_t(exe_len) : 0);
+  w.text(",\"cmdline\":");
+  copy_file(w, "/proc/self/cmdline", false);
+  w.text(",\"options\":");
+  w.string(g_options_text ? g_options_text->c_str() : "");
+  w.text(",\n\"resources\":[\n");
+  tracker::visit_for_crash(w);  // resources (and notes remembered) now
+  w.text("],\n\"notes\":[");
+  w.write_notes();
+  w.text("],\"notes_total\":");
+  w.number(w.notes_total_);
+  w.text(",\"elapsed_ns\":");
+  w.number(w.elapsed_ns_);
+  w.text(",\n\"stacks\":[\n");
+  w.section = Writer::Section::Stacks;
+  w.first = true;
+  tracker::visit_for_crash(w);  // stacks only, after the records that name them
+  w.text("],\n\"skipped\":[");
+  w.write_skipped();
+  w.text("],\n\"maps\":");
+  copy_file(w, "/proc/self/maps", true);
+  w.text("}\n");
+  w.flush();
+  if (!safe_output::commit(g_file)) return false;
+  tell_launcher(g_file.path);
+  return true;
+}
+
+}  // namespace cudaleak::crash_capture

@@ -1,0 +1,18 @@
+// The fork protocol of the preload library, in one place (as LeakSanitizer's
+// BeforeFork/AfterFork and memray's Tracker fork handlers): every lock the
+// library has is taken, in one fixed order, before fork() and released in
+// both the parent and the child, so that a child never inherits a lock held
+// by a thread that does not exist there. Then the child drops what it
+// inherited (records, OOM events, growth history, checkpoints) and reports
+// under its own pid.
+//
+// Lock order (a thread that holds one lock takes only later ones):
+//   report writer -> checkpoints -> growth -> OOM events -> tracker
+//   (side state -> stack depot -> registry shards -> timeline)
+#pragma once
+
+namespace cudaleak::fork_protocol {
+
+void install();  // pthread_atfork, once at start-up
+
+}  // namespace cudaleak::fork_protocol

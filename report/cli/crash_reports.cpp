@@ -1,0 +1,83 @@
+#include "crash_reports.h"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "capture/crash_report.h"
+#include "gate_options.h"
+#include "gate/gate_file.h"
+#include "io/safe_output.h"
+#include "json_io.h"
+#include "options.h"
+#include "text_summary.h"
+
+namespace cudaleak::cli {
+
+namespace {
+
+struct Built {
+  report::Report report;
+  Options options;
+};
+
+std::optional<Built> build(const std::string& text, const std::string& path) {
+  try {
+    capture::CrashCapture c = capture::parse_crash_capture(text);
+    Built b;
+    for (const std::string& p : parse_options(c.options, b.options))
+      spdlog::warn("cudaleak: {}: option of the crashed process ignored: {}", path, p);
+    for (const std::string& s : c.skipped)
+      spdlog::warn("cudaleak: {}: the crash handler could not read {}; records may be missing", path, s);
+    gate::GateConfig gate = gate::make_gate_config(
+        gate::settings_from(b.options), [](const std::string& line) { spdlog::error("cudaleak: {}", line); });
+    b.report = capture::build_crash_report(c, {size_t(b.options.max_allocations)}, gate);
+    return b;
+  } catch (const std::exception& e) {
+    spdlog::error("cudaleak: {}: {}", path, e.what());
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::optional<report::Report> report_from_capture(const std::string& text, const std::string& path) {
+  auto b = build(text, path);
+  if (!b) return std::nullopt;
+  return std::move(b->report);
+}
+
+std::string finish_capture(const std::string& path) {
+  std::string text;
+  try {
+    text = gate::read_gate_file(path, "crash capture");
+  } catch (const std::exception& e) {
+    spdlog::error("cudaleak: {}", e.what());
+    return "error";
+  }
+  auto b = build(text, path);
+  if (!b) return "error";
+  std::string json = report::to_json(b->report);
+  safe_output::File f;
+  bool ok = safe_output::open(f, path.c_str()) && safe_output::write(f, json.data(), json.size()) &&
+            safe_output::commit(f);
+  if (!ok) {
+    safe_output::abandon(f);
+    spdlog::error("cudaleak: cannot write the crash report to {}: {}", path, f.problem ? f.problem : "");
+    return "error";
+  }
+  if (b->options.print_summary) {
+    report::TextOptions t;
+    t.max_groups = size_t(b->options.summary_groups);
+    t.report_path = path;
+    t.gen_suppressions = b->options.gen_suppressions;
+    std::string out = report::render_text(b->report, t);
+    ssize_t ignored = write(STDERR_FILENO, out.data(), out.size());
+    (void)ignored;
+  }
+  if (!b->report.gate.error.empty()) return "error";
+  return b->report.gate.failed ? "fail" : "pass";
+}
+
+}  // namespace cudaleak::cli

@@ -1,0 +1,21 @@
+// The gate's part of the options, for every place that builds a GateConfig
+// from them: the preload library at start-up, and the launcher, which turns
+// crash captures into reports with the same configuration.
+#pragma once
+#include "gate.h"
+#include "options.h"
+
+namespace cudaleak::gate {
+
+inline GateSettings settings_from(const Options& o) {
+  GateSettings s;
+  s.default_suppressions = o.default_suppressions;
+  s.suppressions = o.suppressions;
+  s.baseline = o.baseline;
+  s.fail_on = o.fail_on;
+  s.min_bytes = uint64_t(o.min_bytes);
+  s.count_cached = o.gate_cached;
+  return s;
+}
+
+}  // namespace cudaleak::gate

@@ -1,0 +1,191 @@
+#include "safe_output.h"
+
+#include <fcntl.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <cstdio>
+#include <cstring>
+
+
+namespace cudaleak::safe_output {
+
+namespace {
+
+int64_t g_run_start_ns = 0;
+// Files this process wrote (device, inode): rewriting one of them is fine.
+struct Written {
+  dev_t dev;
+  ino_t ino;
+};
+constexpr size_t kRemembered = 64;
+Written g_written[kRemembered];
+size_t g_written_count = 0;
+
+bool copy(char* out, size_t cap, const char* a, size_t an, const char* b = "", size_t bn = 0, const char* c = "",
+          size_t cn = 0) {
+  if (an + bn + cn >= cap) return false;
+  std::memcpy(out, a, an);
+  std::memcpy(out + an, b, bn);
+  std::memcpy(out + an + bn, c, cn);
+  out[an + bn + cn] = '\0';
+  return true;
+}
+
+bool written_by_us(const struct stat& st) {
+  for (size_t i = 0; i < g_written_count && i < kRemembered; ++i)
+    if (g_written[i].dev == st.st_dev && g_written[i].ino == st.st_ino) return true;
+  return false;
+}
+
+// An existing regular file written during this run by another process.
+bool taken_by_another_process(const struct stat& st) {
+  if (g_run_start_ns == 0) return false;
+  int64_t mtime = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  return mtime >= g_run_start_ns && !written_by_us(st);
+}
+
+// NAME.EXT -> NAME.PID.EXT (NAME.PID without an extension).
+bool with_pid(char* path, size_t cap) {
+  char digits[16];
+  int n = 0;
+  for (unsigned v = unsigned(getpid()); v; v /= 10) digits[15 - n++] = char('0' + v % 10);
+  char suffix[18] = ".";
+  std::memcpy(suffix + 1, digits + 16 - n, size_t(n));
+  size_t sl = size_t(n) + 1, len = std::strlen(path);
+  const char* slash = std::strrchr(path, '/');
+  const char* dot = std::strrchr(path, '.');
+  size_t at = dot && (!slash || dot > slash) && dot != (slash ? slash + 1 : path) ? size_t(dot - path) : len;
+  if (len + sl >= cap) return false;
+  std::memmove(path + at + sl, path + at, len - at + 1);
+  std::memcpy(path + at, suffix, sl);
+  return true;
+}
+
+bool fail(File& f, const char* problem, int error) {
+  f.problem = problem;
+  f.error = error;
+  return false;
+}
+
+bool open_direct(File& f, bool follow) {
+  // O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of blocking the program.
+  int flags = O_WRONLY | O_NONBLOCK | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW);
+  f.fd = ::open(f.path, flags);
+  if (f.fd < 0) return fail(f, "cannot open it for writing", errno);
+  fcntl(f.fd, F_SETFL, fcntl(f.fd, F_GETFL) & ~O_NONBLOCK);
+  f.direct = true;
+  return true;
+}
+
+bool open_temporary(File& f) {
+  const char* slash = std::strrchr(f.path, '/');
+  size_t dir_len = slash ? size_t(slash - f.path) + 1 : 0;
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    unsigned char random[8] = {};
+    if (getrandom(random, sizeof random, GRND_NONBLOCK) != sizeof random) {
+      uint64_t mix = uint64_t(getpid()) * 0x9e3779b97f4a7c15ull ^ uint64_t(attempt) << 32 ^ uint64_t(uintptr_t(&f));
+      std::memcpy(random, &mix, sizeof random);
+    }
+    char name[40] = ".cudaleak-";
+    static const char hex[] = "0123456789abcdef";
+    for (size_t i = 0; i < sizeof random; ++i) {
+      name[10 + 2 * i] = hex[random[i] >> 4];
+      name[11 + 2 * i] = hex[random[i] & 15];
+    }
+    std::memcpy(name + 26, ".tmp", 5);
+    if (!copy(f.temp, sizeof f.temp, f.path, dir_len, name, std::strlen(name)))
+      return fail(f, "the directory name is too long", ENAMETOOLONG);
+    f.fd = ::open(f.temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (f.fd >= 0) return true;
+    if (errno != EEXIST) return fail(f, "cannot create a file in its directory", errno);
+  }
+  return fail(f, "cannot create a temporary file in its directory", EEXIST);
+}
+
+}  // namespace
+
+void mark_run_start() {
+  if (const char* given = std::getenv("CUDALEAK_RUN_START")) {
+    g_run_start_ns = std::strtoll(given, nullptr, 10);
+    return;
+  }
+  timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  // A little earlier than now: file systems stamp times with a coarse clock.
+  g_run_start_ns = int64_t(now.tv_sec) * 1000000000 + now.tv_nsec - 20000000;
+  char text[24];
+  std::snprintf(text, sizeof text, "%lld", static_cast<long long>(g_run_start_ns));
+  setenv("CUDALEAK_RUN_START", text, 0);
+}
+
+bool open(File& f, const char* path) {
+  f = File{};
+  if (!copy(f.path, sizeof f.path, path, std::strlen(path))) return fail(f, "the name is too long", ENAMETOOLONG);
+  struct stat st;
+  if (lstat(f.path, &st) != 0) {
+    if (errno != ENOENT) return fail(f, "cannot look at it", errno);
+    return open_temporary(f);
+  }
+  if (S_ISLNK(st.st_mode)) {
+    struct stat target;
+    if (stat(f.path, &target) == 0 && (S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode)))
+      return open_direct(f, true);  // /dev/stderr and the like
+    return fail(f, "is a symbolic link; reports are not written through links to files", ELOOP);
+  }
+  if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return open_direct(f, false);
+  if (S_ISDIR(st.st_mode)) return fail(f, "is a directory", EISDIR);
+  if (!S_ISREG(st.st_mode)) return fail(f, "is not a regular file, a character device or a FIFO", EINVAL);
+  if (taken_by_another_process(st)) {
+    copy(f.shared_name, sizeof f.shared_name, f.path, std::strlen(f.path));
+    if (!with_pid(f.path, sizeof f.path)) return fail(f, "the name is too long", ENAMETOOLONG);
+  }
+  return open_temporary(f);
+}
+
+bool write(File& f, const char* data, size_t n) {
+  while (n > 0) {
+    ssize_t done = ::write(f.fd, data, n);
+    if (done < 0 && errno == EINTR) continue;
+    if (done <= 0) return fail(f, "writing failed", done < 0 ? errno : EIO);
+    data += done;
+    n -= size_t(done);
+  }
+  return true;
+}
+
+bool commit(File& f) {
+  if (f.problem) {
+    abandon(f);
+    return false;
+  }
+  int fd = f.fd;
+  f.fd = -1;
+  if (::close(fd) != 0 && !f.direct) {
+    fail(f, "writing failed", errno);
+    unlink(f.temp);
+    return false;
+  }
+  if (f.direct) return true;
+  if (rename(f.temp, f.path) != 0) {
+    fail(f, "cannot rename the temporary file into place", errno);
+    unlink(f.temp);
+    return false;
+  }
+  struct stat st;
+  if (lstat(f.path, &st) == 0 && g_written_count < kRemembered) g_written[g_written_count++] = {st.st_dev, st.st_ino};
+  return true;
+}
+
+void abandon(File& f) {
+  if (f.fd >= 0) ::close(f.fd);
+  f.fd = -1;
+  if (!f.direct && f.temp[0]) unlink(f.temp);
+}
+
+}  // namespace cudaleak::safe_output

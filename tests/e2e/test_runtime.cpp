@@ -1,0 +1,208 @@
+// The runtime under stress: fork while threads allocate, crashes with a
+// corrupted heap, address reuse races, where reports may be written, gates
+// that cannot see, and the signals that end a program or the launcher.
+#include <catch2/catch.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+
+#include "harness.h"
+
+using namespace e2e;
+
+namespace {
+
+std::string write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+  return path;
+}
+
+// A shell line, for the tests that signal a running program.
+Result shell(const std::string& script) { return run({"/bin/sh", "-c", script}); }
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+}  // namespace
+
+TEST_CASE("runtime: 200 forks while 4 threads allocate never hang a child", "[e2e][runtime]") {
+  auto dir = fresh_dir("fork_storm");
+  Result res = run_sim(dir, {program("fork_storm"), "200"});
+  CHECK(res.out == "forks 200 hung 0 failed 0\n");
+  CHECK(res.exit_code == 0);
+  // The parent's one leak, and the 10 children that exit() report clean.
+  size_t leaking = 0, clean = 0;
+  for (const auto& f : files_in(dir)) {
+    auto r = load(f);
+    (r.summary.leaked_count ? leaking : clean) += 1;
+  }
+  CHECK(leaking == 1);
+  CHECK(clean == 10);
+}
+
+TEST_CASE("runtime: heap corruption under load gives a crash report and death by SIGABRT, 10 runs", "[e2e][runtime]") {
+  for (int i = 0; i < 10; ++i) {
+    auto dir = fresh_dir("heap_corruption_" + std::to_string(i));
+    Result res = run_sim(dir, {program("heap_corruption")});
+    REQUIRE(res.signal == SIGABRT);  // as without cudaleak: never a hang
+    auto files = files_in(dir);
+    REQUIRE(files.size() == 1);
+    auto r = load(files[0]);
+    CHECK(r.reason == "crash");
+    CHECK(r.symbolized);
+    auto* g = find_group(r, "device", "main");
+    REQUIRE(g);
+    CHECK(g->bytes == (1u << 20));
+    CHECK(res.err.find("SUMMARY: cudaleak:") != std::string::npos);  // printed by the launcher
+  }
+}
+
+TEST_CASE("runtime: a crash capture read without the launcher is built on read", "[e2e][runtime]") {
+  auto dir = fresh_dir("crash_plain");
+  std::string lib = build_dir() + "/lib/libcudaleak.so";
+  Result res = run({program("crash_after_leak")}, {"LD_PRELOAD=" + lib, "LD_LIBRARY_PATH=" + build_dir() + "/lib/simcuda",
+                                                   "CUDALEAK_OPTIONS=output=" + dir + "/r.json"});
+  CHECK(res.signal == SIGSEGV);
+  Result read = run({cudaleak_tool(), "report", dir + "/r.json"});
+  CHECK(read.exit_code == 0);
+  CHECK(read.out.find("1.0 MiB of device memory in 1 allocation never freed") != std::string::npos);
+  CHECK(read.out.find("main") != std::string::npos);
+}
+
+TEST_CASE("runtime: address reuse across 32 threads loses no record and makes no note, 3 runs", "[e2e][runtime]") {
+  for (int i = 0; i < 3; ++i) {
+    auto dir = fresh_dir("address_race_" + std::to_string(i));
+    Result res = run_sim(dir, {program("address_race"), "32", "20000"});
+    REQUIRE(res.exit_code == 0);
+    auto r = load(files_in(dir).at(0));
+    CHECK(r.summary.leaked_count == 6400);
+    CHECK(r.summary.leaked_bytes == 6400ull * 4096);
+    CHECK(r.notes.empty());
+    CHECK(r.notes_total == 0);
+  }
+}
+
+TEST_CASE("output: devices are written into, links and directories refused, no temporary left", "[e2e][runtime]") {
+  auto dir = fresh_dir("output_cases");
+  // A character device: written into, never replaced.
+  Result dev = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", "/dev/null", "--", sample("pinned_leak")});
+  CHECK(dev.exit_code == 0);
+  struct stat st;
+  REQUIRE(stat("/dev/null", &st) == 0);
+  CHECK(S_ISCHR(st.st_mode));
+  // A link to a regular file: refused, the file and the link untouched; the gate says it cannot see.
+  write_text(dir + "/victim", "precious\n");
+  std::filesystem::create_symlink(dir + "/victim", dir + "/link.json");
+  Result link = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "23", "-o", dir + "/link.json",
+                     "--", sample("pinned_leak")});
+  CHECK(link.exit_code == 125);
+  CHECK(link.err.find("is a symbolic link") != std::string::npos);
+  CHECK(std::filesystem::is_symlink(dir + "/link.json"));
+  std::ifstream victim(dir + "/victim");
+  std::string content((std::istreambuf_iterator<char>(victim)), {});
+  CHECK(content == "precious\n");
+  // A FIFO with no reader: refused at once, never blocking the program.
+  REQUIRE(mkfifo((dir + "/fifo").c_str(), 0600) == 0);
+  Result fifo = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/fifo", "--", sample("clean")});
+  CHECK(fifo.exit_code == 0);
+  CHECK(fifo.err.find("cannot write the report to " + dir + "/fifo") != std::string::npos);
+  // A name close to the length limit works: the temporary name is short.
+  std::string long_name = dir + "/" + std::string(250, 'r') + ".json";
+  Result lng = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", long_name, "--", sample("pinned_leak")});
+  CHECK(lng.exit_code == 0);
+  CHECK(std::filesystem::exists(long_name));
+  // ':' in a report name survives the trip to the library.
+  Result colon = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/a:b.json", "--", sample("pinned_leak")});
+  CHECK(colon.exit_code == 0);
+  CHECK(std::filesystem::exists(dir + "/a:b.json"));
+  for (const auto& f : files_in(dir)) CHECK(f.find(".cudaleak-") == std::string::npos);
+}
+
+TEST_CASE("output: processes sharing a report name each keep their report", "[e2e][runtime]") {
+  auto dir = fresh_dir("shared_name");
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/shared.json", "--", program("fork_child")});
+  CHECK(res.exit_code == 0);
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 2);
+  CHECK(res.err.find("was written by another process of this run; this report goes to " + dir + "/shared.") !=
+        std::string::npos);
+  auto a = load(files[0]), b = load(files[1]);
+  CHECK(a.process.pid != b.process.pid);
+}
+
+TEST_CASE("blind gate: unreadable or malformed inputs give status 125 naming the file", "[e2e][runtime]") {
+  auto dir = fresh_dir("blind_gate");
+  auto gated = [&](const std::vector<std::string>& flags) {
+    std::vector<std::string> argv = {cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "23", "-o",
+                                     dir + "/r.%p.json"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), {"--", sample("clean")});
+    return run(argv);
+  };
+  auto baseline = write_text(dir + "/../bad-format.baseline", "{\"format\":1}");
+  Result b = gated({"--baseline", baseline});
+  CHECK(b.exit_code == 125);
+  CHECK(b.err.find(baseline + ": not a cudaleak baseline") != std::string::npos);
+  Result zero = gated({"--suppressions", "/dev/zero"});
+  CHECK(zero.exit_code == 125);
+  CHECK(zero.err.find("/dev/zero: the suppressions file is not a regular file") != std::string::npos);
+  Result directory = gated({"--suppressions", dir});
+  CHECK(directory.exit_code == 125);
+  CHECK(directory.err.find(dir + ": the suppressions file is a directory") != std::string::npos);
+  REQUIRE(mkfifo((dir + "/../supp.fifo").c_str(), 0600) == 0);
+  Result fifo = gated({"--suppressions", dir + "/../supp.fifo"});
+  CHECK(fifo.exit_code == 125);
+  Result wrap = run({cudaleak_tool(), "run", "--error-exitcode", "4294967296", "--", sample("clean")});
+  CHECK(wrap.exit_code == 2);
+  CHECK(wrap.err.find("'4294967296' is out of range") != std::string::npos);
+  // A suppressions file whose name holds a comma is one file.
+  auto supp = write_text(dir + "/../a,b.supp", "leak:main\n");
+  Result comma = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "23", "--suppressions", supp,
+                      "-o", dir + "/comma.json", "--", sample("pinned_leak")});
+  CHECK(comma.exit_code == 0);
+}
+
+TEST_CASE("signals: SIGTERM to the program writes the final report, then it dies of SIGTERM", "[e2e][runtime]") {
+  auto dir = fresh_dir("sigterm");
+  std::string pid_file = dir + "/../sigterm.pid";
+  std::filesystem::remove(pid_file);
+  Result res = shell(quote(cudaleak_tool()) + " run --simulated-gpu -o " + quote(dir + "/r.%p.json") + " -- " +
+                     quote(program("wait_for_signal")) + " " + quote(pid_file) + " & L=$!; while [ ! -s " +
+                     quote(pid_file) + " ]; do sleep 0.05; done; kill -TERM $(cat " + quote(pid_file) +
+                     "); wait $L; echo status=$?");
+  CHECK(res.out == "status=143\n");
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  auto r = load(files[0]);
+  CHECK(r.reason == "termination");
+  CHECK(r.summary.leaked_bytes == (1u << 20));
+}
+
+TEST_CASE("signals: SIGTERM to the launcher reaches the program and leaves no temporary directory", "[e2e][runtime]") {
+  auto dir = fresh_dir("launcher_sigterm");
+  std::string tmp = dir + "/../launcher_tmp";
+  std::filesystem::remove_all(tmp);
+  std::filesystem::create_directories(tmp);
+  std::string pid_file = dir + "/../launcher.pid";
+  std::filesystem::remove(pid_file);
+  Result res = shell("TMPDIR=" + quote(tmp) + " " + quote(cudaleak_tool()) + " run --simulated-gpu -o " +
+                     quote(dir + "/r.%p.json") + " -- " + quote(program("wait_for_signal")) + " " + quote(pid_file) +
+                     " & L=$!; while [ ! -s " + quote(pid_file) + " ]; do sleep 0.05; done; kill -TERM $L; wait $L; "
+                     "echo status=$?; kill -0 $(cat " + quote(pid_file) + ") 2>/dev/null && echo orphan");
+  CHECK(res.out == "status=143\n");
+  CHECK(files_in(dir).size() == 1);
+  CHECK(std::filesystem::is_empty(tmp));
+}
+
+TEST_CASE("signals: report_signal refuses signals that end, crash or cannot be delivered", "[e2e][runtime]") {
+  for (const char* bad : {"11", "15", "9", "SIGTERM", "SIGSEGV", "RTMIN+-30", "RTMIN+999", "32", "65"}) {
+    Result res = run({cudaleak_tool(), "run", "--report-signal", bad, "--", sample("clean")});
+    CHECK(res.exit_code == 2);
+    CHECK(res.err.find("report_signal") != std::string::npos);
+  }
+  Result ok = run({cudaleak_tool(), "run", "--simulated-gpu", "--report-signal", "SIGUSR2", "-o", "/dev/null", "--",
+                   sample("clean")});
+  CHECK(ok.exit_code == 0);
+}
