@@ -151,6 +151,7 @@ TEST_CASE("blind gate: unreadable or malformed inputs give status 125 naming the
   Result directory = gated({"--suppressions", dir});
   CHECK(directory.exit_code == 125);
   CHECK(directory.err.find(dir + ": the suppressions file is a directory") != std::string::npos);
+  std::filesystem::remove(dir + "/../supp.fifo");
   REQUIRE(mkfifo((dir + "/../supp.fifo").c_str(), 0600) == 0);
   Result fifo = gated({"--suppressions", dir + "/../supp.fifo"});
   CHECK(fifo.exit_code == 125);
