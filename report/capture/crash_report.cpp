@@ -2,6 +2,7 @@
 
 #include <elf.h>
 #include <link.h>
+#include <sys/stat.h>
 
 #include <cinttypes>
 #include <cstdio>
@@ -54,6 +55,10 @@ std::vector<report::Module> modules_from_maps(const std::vector<std::string>& li
     std::string path = line.substr(size_t(path_at));
     if (path.empty() || path[0] != '/' || offset != 0 || seen.count(path) || path.ends_with(" (deleted)")) continue;
     seen.insert(path);
+    // Only objects: device nodes (/dev/nvidiactl, /dev/nvidia0) are mapped too,
+    // and reading one as a file fails or never ends.
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
     modules.push_back(report::Module{path, start - first_load_address(path), symbols::file_build_id(path)});
   }
   return modules;

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Real-GPU validation of the runtime (issue: fork, crash, races, output,
+# signals). Every check asserts; the script exits non-zero on the first wrong
+# result and prints what it saw.
+# Usage: scripts/gpu-validate-runtime.sh [BUILD_DIR] [OUT_DIR]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build="$(realpath "${1:-build}")"
+out="$(realpath -m "${2:-build/gpu-runtime}")"
+rm -rf "$out" && mkdir -p "$out"
+export LD_LIBRARY_PATH="${CUDA_ROOT:-/usr/local/cuda}/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+cudaleak="$build/bin/cudaleak"
+e2e="$build/tests/e2e"
+failures=0
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+expect_status() {  # NAME EXPECTED ACTUAL
+  if [ "$2" = "$3" ]; then pass "$1: status $3"; else fail "$1: status $3, expected $2"; fi
+}
+# json FILE EXPR: a Python expression over the report `r`
+json() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print($2)" "$1"; }
+expect_json() {  # NAME FILE EXPR EXPECTED
+  local got
+  got=$(json "$2" "$3" 2>&1)
+  if [ "$got" = "$4" ]; then pass "$1: $3 = $got"; else fail "$1: $3 = $got, expected $4"; fi
+}
+
+echo "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
+
+# 1. A crash: the capture is written in the handler and built into a report by the launcher.
+d="$out/crash"; mkdir -p "$d"
+"$cudaleak" run -o "$d/r.%p.json" -- "$e2e/crash_after_leak" >"$d/out" 2>"$d/err"; s=$?
+expect_status crash 139 "$s"
+f=$(ls "$d"/r.*.json | head -1)
+expect_json crash "$f" "r['reason']" crash
+expect_json crash "$f" "[g['bytes'] for g in r['leaks'] if g['kind']=='device']" "[1048576]"
+expect_json crash "$f" "any('main' in (fr.get('function') or '') for g in r['leaks'] for fr in g['stack'])" True
+
+# 2. Heap corruption (double free, arena lock held) while 4 threads allocate: 10 runs, never a hang.
+for i in $(seq 1 10); do
+  d="$out/heap$i"; mkdir -p "$d"
+  timeout 60 "$cudaleak" run -o "$d/r.%p.json" -- "$e2e/heap_corruption" >"$d/out" 2>"$d/err"; s=$?
+  expect_status "heap corruption $i" 134 "$s"
+  f=$(ls "$d"/r.*.json 2>/dev/null | head -1)
+  [ -n "$f" ] && expect_json "heap corruption $i" "$f" "r['reason']" crash || fail "heap corruption $i: no report"
+done
+
+# 3. Address reuse across 32 threads: exact count, no notes, 3 runs.
+for i in 1 2 3; do
+  d="$out/race$i"; mkdir -p "$d"
+  "$cudaleak" run -o "$d/r.json" -- "$e2e/address_race" 32 5000 >"$d/out" 2>"$d/err"; s=$?
+  expect_status "race $i" 0 "$s"
+  expect_json "race $i" "$d/r.json" "r['summary']['leaked_count']" 1600
+  expect_json "race $i" "$d/r.json" "len(r.get('notes', []))" 0
+done
+
+# 4. 200 forks while 4 threads allocate (children make no CUDA call: a real driver forbids it).
+d="$out/fork"; mkdir -p "$d"
+timeout 300 "$cudaleak" run -o "$d/r.%p.json" -- "$e2e/fork_storm" 200 host >"$d/out" 2>"$d/err"; s=$?
+expect_status "fork storm" 0 "$s"
+grep -qx "forks 200 hung 0 failed 0" "$d/out" && pass "fork storm: $(cat "$d/out")" || fail "fork storm: $(cat "$d/out")"
+
+# 5. SIGTERM to the program: termination report, then death by SIGTERM.
+d="$out/sigterm"; mkdir -p "$d"
+"$cudaleak" run -o "$d/r.%p.json" -- "$e2e/wait_for_signal" "$d/pid" >"$d/out" 2>"$d/err" & L=$!
+while [ ! -s "$d/pid" ]; do sleep 0.05; done
+kill -TERM "$(cat "$d/pid")"; wait $L; s=$?
+expect_status sigterm 143 "$s"
+f=$(ls "$d"/r.*.json | head -1)
+expect_json sigterm "$f" "r['reason']" termination
+expect_json sigterm "$f" "r['summary']['leaked_bytes']" 1048576
+
+# 6. SIGTERM to the launcher: forwarded, no orphan, no temporary directory left.
+d="$out/launcher"; mkdir -p "$d/tmp"
+TMPDIR="$d/tmp" "$cudaleak" run -o "$d/r.%p.json" -- "$e2e/wait_for_signal" "$d/pid" >"$d/out" 2>"$d/err" & L=$!
+while [ ! -s "$d/pid" ]; do sleep 0.05; done
+kill -TERM $L; wait $L; s=$?
+expect_status "launcher sigterm" 143 "$s"
+kill -0 "$(cat "$d/pid")" 2>/dev/null && fail "launcher sigterm: program orphaned" || pass "launcher sigterm: program ended"
+[ -z "$(ls -A "$d/tmp")" ] && pass "launcher sigterm: no temporary directory left" || fail "launcher sigterm: $(ls "$d/tmp")"
+
+# 7. Exact leaks of the samples still match (static cudart), and a clean one reports nothing.
+d="$out/samples"; mkdir -p "$d"
+"$cudaleak" run -o "$d/loop.json" -- "$build/samples/sample_loop_leak" >"$d/loop.out" 2>&1
+expect_json "sample loop_leak" "$d/loop.json" "r['summary']['leaked_count']" 50
+"$cudaleak" run -o "$d/clean.json" -- "$build/samples/sample_clean" >"$d/clean.out" 2>&1
+expect_json "sample clean" "$d/clean.json" "r['summary']['leaked_count']" 0
+
+echo "failures: $failures"
+exit $((failures > 0))
