@@ -122,6 +122,9 @@ class Writer final : public tracker::CrashVisitor {
     text("]\n");
   }
   void skipped(const char* what, size_t count) override {
+    // The tracker is visited twice (records, then stacks): name each part once.
+    for (size_t i = 0; i < skipped_count_; ++i)
+      if (skipped_[i].what == what) return;
     if (skipped_count_ < kSkipped) skipped_[skipped_count_++] = {what, count};
   }
   void totals(uint64_t notes_total, uint64_t elapsed_ns) override {
