@@ -10,6 +10,7 @@
 #include "oom.h"
 #include "reporter.h"
 #include "signals.h"
+#include "../pyframes/python_frames.h"
 #include "../track/tracker.h"
 
 namespace cudaleak::fork_protocol {
@@ -21,11 +22,13 @@ void prepare() {
   checkpoints::mutex().lock();
   growth::mutex().lock();
   oom::mutex().lock();
+  pyframes::mutex().lock();
   tracker::lock_all();
 }
 
 void release_all() {
   tracker::unlock_all();
+  pyframes::mutex().unlock();
   oom::mutex().unlock();
   growth::mutex().unlock();
   checkpoints::mutex().unlock();

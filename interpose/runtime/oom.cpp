@@ -50,12 +50,6 @@ State& state() {
   return *s;
 }
 
-uint32_t capture() {
-  uint64_t ips[kMaxStackDepth];
-  size_t n = capture_stack(ips, options().stack_depth);
-  return tracker::intern_stack(ips, n);
-}
-
 template <typename Fn>
 Fn driver(const char* name, int version) {
   return reinterpret_cast<Fn>(tracker::driver_function(name, version));
@@ -125,10 +119,10 @@ void measure_process(RawEvent& raw, const report::RawSnapshot& snap) {
 }  // namespace
 
 std::string where_of(const std::vector<report::Frame>& stack, const std::string& api) {
-  for (const auto& f : stack) {
-    if (report::is_cuda_frame(f) || f.function.empty()) continue;
-    std::string w = f.function.substr(0, f.function.find('('));
-    if (!f.file.empty()) w += " (" + f.file.substr(f.file.rfind('/') + 1) + ":" + std::to_string(f.line) + ")";
+  for (const report::Frame* f : report::program_frames(stack)) {
+    if (f->function.empty()) continue;
+    std::string w = f->function.substr(0, f->function.find('('));
+    if (!f->file.empty()) w += " (" + report::basename(f->file) + ":" + std::to_string(f->line) + ")";
     return w;
   }
   return api;
@@ -144,7 +138,7 @@ void record(HookId api, uint64_t bytes, tracker::Placement where, uint64_t strea
     e.request_bytes = bytes;
     e.device = where.device;
     e.stream = stream;
-    raw.stack_id = capture();
+    raw.stack_id = tracker::capture_here();
     report::RawSnapshot snap = tracker::snapshot();
     measure_device(e);
     measure_pools(e, snap);

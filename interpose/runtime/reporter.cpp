@@ -24,6 +24,7 @@
 #include "symbols/modules.h"
 #include "symbols/symbolizer.h"
 #include "text_summary.h"
+#include "../pyframes/python_frames.h"
 #include "../track/tracker.h"
 
 namespace cudaleak {
@@ -70,6 +71,19 @@ void print(const std::string& text) {
   }
 }
 
+std::vector<report::Frame> python_frames() {
+  std::vector<report::Frame> out;
+  for (const auto& f : pyframes::frames()) {
+    report::Frame frame;
+    frame.file = f.file;
+    frame.function = f.function;
+    frame.line = f.line;
+    frame.python = true;
+    out.push_back(std::move(frame));
+  }
+  return out;
+}
+
 uint64_t now_ms() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -81,8 +95,8 @@ Written write_locked(Reason reason, const char* checkpoint) {
   uint64_t t0 = now_ms();
   report::RawSnapshot raw = tracker::snapshot();
   uint64_t t_snapshot = now_ms();
-  std::unique_ptr<report::FrameResolver> resolver =
-      opt.symbolize ? symbols::make_process_symbolizer() : symbols::make_module_resolver();
+  std::unique_ptr<report::FrameResolver> resolver = report::with_python_frames(
+      opt.symbolize ? symbols::make_process_symbolizer() : symbols::make_module_resolver(), python_frames());
   report::BuildOptions build;
   build.max_allocations = size_t(opt.max_allocations);
   report::Report r = report::build_report(raw, tracker::stack, resolver.get(), build);
@@ -108,6 +122,9 @@ Written write_locked(Reason reason, const char* checkpoint) {
     }
   }
   r.oom_events = oom::events(resolver.get());
+  pyframes::Status py = pyframes::report_status();
+  if (py.present) r.python = report::PythonInfo{py.version, py.frames && opt.python_frames,
+                                                opt.python_frames ? py.note : "python_frames=false"};
   r.duration_ns = tracker::elapsed_ns();
   gate::evaluate(r, gate_config());
   growth::annotate(r);

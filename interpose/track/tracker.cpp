@@ -17,6 +17,7 @@
 #include "stack_depot.h"
 #include "timeline.h"
 #include "../hooks/dlsym_override.h"
+#include "../pyframes/python_frames.h"
 #include "../runtime/lifecycle.h"
 #include "../runtime/signals.h"
 
@@ -105,6 +106,7 @@ Fn cached_driver_function(std::atomic<Fn>& slot, const char* name, int version) 
 uint32_t capture() {
   uint64_t ips[kMaxStackDepth];
   size_t n = capture_stack(ips, options().stack_depth);
+  if (options().python_frames) n = pyframes::interleave(ips, n, kMaxStackDepth);
   return state().stacks.intern(ips, n);
 }
 
@@ -342,7 +344,7 @@ void visit_for_crash(CrashVisitor& v) {
 }
 
 std::span<const uint64_t> stack(uint32_t id) { return state().stacks.get(id); }
-uint32_t intern_stack(const uint64_t* ips, size_t count) { return state().stacks.intern(ips, count); }
+uint32_t capture_here() { return capture(); }
 report::Timeline timeline() { return state().timeline.snapshot(); }
 std::map<int, std::vector<Timeline::PeakGroup>> peak_groups() { return state().timeline.peak_groups(); }
 uint64_t elapsed_ns() { return monotonic_ns() - state().start_ns; }

@@ -57,7 +57,8 @@ uint64_t elapsed_ns();  // since the tracker started
 // Sequence number of the last resource created (0 before the first).
 uint64_t current_sequence();
 std::span<const uint64_t> stack(uint32_t id);
-uint32_t intern_stack(const uint64_t* ips, size_t count);
+// The calling thread's stack (with its Python frames), interned.
+uint32_t capture_here();
 size_t live_count();
 
 // For the crash path (async-signal-safe: no allocation, no lock waited on):

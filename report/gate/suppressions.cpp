@@ -20,11 +20,6 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
-std::string basename(const std::string& path) {
-  auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 // Libraries that keep resources for the life of the process by design; each
 // rule is documented in docs/ci.md#default-suppressions. Never a user's leak.
 const char kDefaultRules[] = R"(# PyTorch keeps one cuBLAS / cuBLASLt / cuSOLVER / cuSPARSE / cuDNN handle per
@@ -162,14 +157,14 @@ void apply_suppressions(report::Report& report, const std::vector<Rule>& rules) 
 }
 
 std::string suggest_rule(const report::LeakGroup& group) {
-  for (const auto& f : group.stack) {
-    if (report::is_cuda_frame(f) || f.function.empty()) continue;
-    std::string name = f.function.substr(0, f.function.find('('));
+  for (const report::Frame* f : report::program_frames(group.stack)) {
+    if (f->function.empty()) continue;
+    std::string name = f->function.substr(0, f->function.find('('));
     std::replace(name.begin(), name.end(), ' ', '*');  // rules are whitespace-separated
     return "leak:" + name + " kind:" + group.kind;
   }
   for (const auto& f : group.stack)
-    if (!f.module.empty()) return "leak:" + basename(f.module) + " kind:" + group.kind;
+    if (!f.module.empty()) return "leak:" + report::basename(f.module) + " kind:" + group.kind;
   return "leak:" + group.api + " kind:" + group.kind;
 }
 

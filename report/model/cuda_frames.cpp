@@ -29,14 +29,40 @@ bool is_cuda_api_name(const std::string& function) {
 }
 
 bool in_cuda_library(const std::string& module) {
-  auto slash = module.rfind('/');
-  std::string base = slash == std::string::npos ? module : module.substr(slash + 1);
+  std::string base = basename(module);
   return base.rfind("libcu", 0) == 0 || base.rfind("libnccl", 0) == 0 || base.rfind("libnv", 0) == 0;
 }
 
 bool is_cuda_frame(const Frame& f) {
   // Static cudart's internal functions are local symbols named libcudart_static_<hash>.
   return in_cuda_library(f.module) || is_cuda_api_name(f.function) || f.function.rfind("libcudart_static_", 0) == 0;
+}
+
+std::string basename(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool is_system_frame(const Frame& f) {
+  if (f.python) return false;
+  std::string m = basename(f.module);
+  for (const char* prefix : {"libc.so", "ld-linux", "libstdc++", "libgcc_s", "libpthread", "libdl.so"})
+    if (m.rfind(prefix, 0) == 0) return true;
+  return f.function == "_start";
+}
+
+std::vector<const Frame*> program_frames(const std::vector<Frame>& stack) {
+  std::vector<const Frame*> out;
+  bool python = false;
+  for (const Frame& f : stack) python |= f.python;
+  for (const Frame& f : stack) {
+    if (python ? f.python : !is_cuda_frame(f) && !is_system_frame(f)) out.push_back(&f);
+  }
+  return out;
+}
+
+bool is_program_entry(const Frame& f) {
+  return f.python ? f.function == "<module>" : f.function == "main";
 }
 
 }  // namespace cudaleak::report

@@ -3,6 +3,7 @@
 // identity and suggested suppressions.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "report.h"
 
@@ -16,5 +17,20 @@ bool in_cuda_library(const std::string& module_path);
 bool is_cuda_frame(const Frame& frame);
 // "cudaMalloc<float>(float**, unsigned long)" -> "cudaMalloc"
 std::string plain_name(const std::string& function);
+// The C and C++ runtime (libc, ld.so, libstdc++, libgcc_s, _start): they differ
+// between machines and say nothing about the program.
+bool is_system_frame(const Frame& frame);
+
+// The program's own frames, innermost first. In a stack with Python frames
+// these are the Python frames: the interpreter and the extension modules in
+// between are not the user's code. Otherwise every frame that is neither
+// CUDA's nor the system's. One rule for sites, OOM "where", CI locations and
+// suggested suppressions.
+std::vector<const Frame*> program_frames(const std::vector<Frame>& stack);
+// Where the program starts (C main, a Python module's top level): outward
+// from here nothing names the program's code.
+bool is_program_entry(const Frame& frame);
+// "path/to/file.py" -> "file.py"
+std::string basename(const std::string& path);
 
 }  // namespace cudaleak::report

@@ -26,6 +26,10 @@ void to_json(json& j, const Frame& f) {
   if (!f.file.empty()) j["file"] = f.file;
   if (f.line > 0) j["line"] = f.line;
   if (f.inlined) j["inlined"] = true;
+  if (f.python) {
+    j.erase("module");
+    j["language"] = "python";
+  }
 }
 void from_json(const json& j, Frame& f) {
   f.ip = unhex(j.at("ip"));
@@ -34,6 +38,7 @@ void from_json(const json& j, Frame& f) {
   f.file = j.value("file", "");
   f.line = j.value("line", 0);
   f.inlined = j.value("inlined", false);
+  f.python = j.value("language", "") == "python";
 }
 
 void to_json(json& j, const Allocation& a) {
@@ -323,6 +328,10 @@ std::string to_json(const Report& r, int indent) {
   if (!r.processes.empty()) j["processes"] = r.processes;
   j["oom_events"] = r.oom_events;
   j["timeline"] = json{{"kinds", r.timeline.kinds}, {"devices", r.timeline.devices}};
+  if (!r.python.version.empty() || !r.python.note.empty()) {
+    j["python"] = json{{"version", r.python.version}, {"frames", r.python.frames}};
+    if (!r.python.note.empty()) j["python"]["note"] = r.python.note;
+  }
   return j.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
@@ -370,6 +379,11 @@ Report from_json(const std::string& text) {
     r.duration_ns = j.value("duration_ns", uint64_t(0));
     r.processes = j.value("processes", std::vector<ProcessSummary>{});
     r.oom_events = j.value("oom_events", std::vector<OomEvent>{});
+    if (j.contains("python") && j["python"].is_object()) {
+      r.python.version = j["python"].value("version", "");
+      r.python.frames = j["python"].value("frames", false);
+      r.python.note = j["python"].value("note", "");
+    }
     if (j.contains("timeline")) {
       r.timeline.kinds = j["timeline"].value("kinds", std::vector<std::string>{});
       r.timeline.devices = j["timeline"].value("devices", std::vector<DeviceTimeline>{});

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -55,6 +56,10 @@ class FrameResolver {
   // functions were inlined: innermost first, all but the last marked inlined.
   virtual std::vector<Frame> resolve(uint64_t ip, bool return_address) = 0;
 };
+
+// A resolver that answers Python frames (python_frame_ip.h) from `python`
+// (index = id - 1) and passes every other address to `native` (may be null).
+std::unique_ptr<FrameResolver> with_python_frames(std::unique_ptr<FrameResolver> native, std::vector<Frame> python);
 
 struct BuildOptions {
   size_t max_allocations = 16;  // 0 = all

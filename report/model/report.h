@@ -19,6 +19,7 @@ struct Frame {
   std::string file;      // source file where debug info exists
   int line = 0;
   bool inlined = false;  // inlined into the next frame (same ip)
+  bool python = false;   // a Python frame: file, function (qualified name) and line; no module
 };
 
 struct Allocation {
@@ -203,6 +204,13 @@ struct OomEvent {
   std::vector<Diagnosis> diagnosis;
 };
 
+// The Python interpreter of the process, when it had one.
+struct PythonInfo {
+  std::string version;  // "3.12.3"; empty when the process ran no Python
+  bool frames = false;  // stacks hold its frames
+  std::string note;     // why they do not, when they do not
+};
+
 struct Report;
 
 // One process of a merged report.
@@ -235,6 +243,7 @@ struct Report {
   uint64_t duration_ns = 0;  // from the tracker's start to this report
   std::vector<ProcessSummary> processes;  // merged reports: every process merged in
   std::vector<OomEvent> oom_events;
+  PythonInfo python;
 };
 
 inline ProcessSummary ProcessSummary::of(const Report& r) {

@@ -1,5 +1,6 @@
 #include "text_summary.h"
 
+#include "cuda_frames.h"
 #include "diagnose.h"
 #include "kinds.h"
 #include "suppressions.h"
@@ -23,14 +24,12 @@ std::string format_bytes(uint64_t bytes) {
 
 namespace {
 
-std::string basename(const std::string& path) {
-  auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 void append_frame(std::string& out, size_t index, const Frame& f) {
   char head[64];
-  std::snprintf(head, sizeof head, "    #%zu 0x%" PRIx64 " in ", index, f.ip);
+  if (f.python)  // its "address" is an id, not a place in memory
+    std::snprintf(head, sizeof head, "    #%zu [python] in ", index);
+  else
+    std::snprintf(head, sizeof head, "    #%zu 0x%" PRIx64 " in ", index, f.ip);
   out += head;
   out += f.function.empty() ? "??" : f.function;
   if (!f.file.empty()) out += " " + f.file + (f.line > 0 ? ":" + std::to_string(f.line) : "");

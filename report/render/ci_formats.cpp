@@ -45,8 +45,8 @@ std::string stack_text(const report::LeakGroup& g) {
 }
 
 const report::Frame* program_frame(const report::LeakGroup& g) {
-  for (const auto& f : g.stack)
-    if (!report::is_cuda_frame(f) && !f.file.empty()) return &f;
+  for (const report::Frame* f : report::program_frames(g.stack))
+    if (!f->file.empty()) return f;
   return nullptr;
 }
 

@@ -225,6 +225,10 @@ void symbolize_report(report::Report& r, report::FrameResolver& resolver) {
   auto redo = [&](std::vector<report::Frame>& stack) {
     std::vector<report::Frame> out;
     for (const auto& f : stack) {
+      if (f.python) {  // nothing to resolve
+        out.push_back(f);
+        continue;
+      }
       if (f.inlined) continue;  // re-expanded from its physical frame below
       std::vector<report::Frame> resolved = resolver.resolve(f.ip, true);
       for (auto& x : resolved) {

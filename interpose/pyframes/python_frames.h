@@ -1,0 +1,41 @@
+// Python frames in captured stacks. Each Python frame (file, function, line)
+// is interned once and stands in a stack as a tagged id (python_frame_ip.h),
+// in the place of the eval-loop frame that ran it, as py-spy and memray show
+// mixed stacks. Ids stay valid for the life of the process.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "interpreter.h"
+
+namespace cudaleak::pyframes {
+
+// Rewrites `ips` (n native return addresses, innermost first, room for
+// `capacity`) with the calling thread's Python frames interleaved; returns the
+// new count. A process without Python pays one pointer test.
+size_t interleave(uint64_t* ips, size_t n, size_t capacity);
+
+struct Frame {
+  std::string file;
+  std::string function;
+  int line = 0;
+};
+
+// Every interned frame; index = id - 1.
+std::vector<Frame> frames();
+
+// What the report says about Python (version, frames read or why not).
+Status report_status();
+
+// Held across fork() by the fork protocol.
+std::mutex& mutex();
+
+// For the crash path: f(id, frame) for every frame; false when the lock was
+// not free.
+bool visit_if_free(void (*f)(void* context, uint32_t id, const Frame& frame), void* context,
+                   bool (*try_lock)(std::mutex&));
+
+}  // namespace cudaleak::pyframes
