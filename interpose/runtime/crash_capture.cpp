@@ -14,6 +14,8 @@
 #include "report_path.h"
 #include "reporter.h"
 #include "io/safe_output.h"
+#include "../pyframes/python_frames.h"
+#include "../track/registry.h"
 #include "../track/tracker.h"
 
 namespace cudaleak::crash_capture {
@@ -120,6 +122,19 @@ class Writer final : public tracker::CrashVisitor {
       number(ip);
     }
     text("]\n");
+  }
+  static void python_frame(void* self, uint32_t id, const pyframes::Frame& f) {
+    auto& w = *static_cast<Writer*>(self);
+    w.separator(w.first);
+    w.text("[");
+    w.number(id);
+    w.text(",");
+    w.string(f.file.data(), f.file.size());
+    w.text(",");
+    w.string(f.function.data(), f.function.size());
+    w.text(",");
+    w.signed_number(f.line);
+    w.text("]\n");
   }
   void skipped(const char* what, size_t count) override {
     // The tracker is visited twice (records, then stacks): name each part once.
@@ -285,6 +300,10 @@ bool write(int signal) {
   w.section = Writer::Section::Stacks;
   w.first = true;
   tracker::visit_for_crash(w);  // stacks only, after the records that name them
+  w.text("],\n\"python_frames\":[\n");
+  w.first = true;
+  if (!pyframes::visit_if_free(&Writer::python_frame, &w, &Registry::try_lock_briefly))
+    w.skipped("Python frames", 1);
   w.text("],\n\"skipped\":[");
   w.write_skipped();
   w.text("],\n\"maps\":");

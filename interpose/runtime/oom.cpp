@@ -151,14 +151,16 @@ void record(HookId api, uint64_t bytes, tracker::Placement where, uint64_t strea
 
     State& s = state();
     std::lock_guard lock(s.mutex);
-    if (s.events.size() < kMaxEvents) s.events.push_back(std::move(raw));
+    bool kept = s.events.size() < kMaxEvents;
+    if (kept) s.events.push_back(std::move(raw));
     // One report per distinct failing call site, at most one a second.
     uint32_t site = s.events.empty() ? 0 : s.events.back().stack_id;
-    if (s.reports < kMaxReports && !s.reported_sites.count(site) &&
+    if (kept && s.reports < kMaxReports && !s.reported_sites.count(site) &&
         (s.reports == 0 || e.time_ns >= s.last_report_ns + kReportIntervalNs)) {
       s.reported_sites.insert(site);
       ++s.reports;
       s.last_report_ns = e.time_ns;
+      s.events.back().event.printed = true;  // the OOM report prints it
       write = true;
     }
   } catch (...) {

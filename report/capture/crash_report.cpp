@@ -126,6 +126,17 @@ CrashCapture parse_crash_capture(const std::string& text) {
       auto& frames = c.stacks[s[0].get<uint32_t>()];
       for (size_t i = 1; i < s.size(); ++i) frames.push_back(s[i].get<uint64_t>());
     }
+    for (const json& f : j.value("python_frames", json::array())) {
+      if (!f.is_array() || f.size() != 4) throw bad("a Python frame is not a list of 4 fields");
+      auto id = f[0].get<uint32_t>();
+      if (id == 0 || id > (1u << 24)) throw bad("a Python frame id is out of range");
+      if (c.python_frames.size() < id) c.python_frames.resize(id);
+      report::Frame& frame = c.python_frames[id - 1];
+      frame.file = f[1].get<std::string>();
+      frame.function = f[2].get<std::string>();
+      frame.line = f[3].get<int>();
+      frame.python = true;
+    }
     for (const json& s : j.at("skipped"))
       c.skipped.push_back(s.at("what").get<std::string>() + " (" + std::to_string(s.at("count").get<uint64_t>()) + ")");
     c.modules = modules_from_maps(j.at("maps").get<std::vector<std::string>>());
@@ -137,7 +148,8 @@ CrashCapture parse_crash_capture(const std::string& text) {
 
 report::Report build_crash_report(const CrashCapture& c, const BuildSettings& settings, const gate::GateConfig& gate) {
   std::vector<std::string> missing;
-  auto resolver = symbols::make_offline_symbolizer(c.modules, {}, &missing);
+  auto resolver = report::with_python_frames(symbols::make_offline_symbolizer(c.modules, {}, &missing),
+                                             c.python_frames);
   report::BuildOptions build;
   build.max_allocations = settings.max_allocations;
   auto lookup = [&](uint32_t id) -> std::span<const uint64_t> {

@@ -21,6 +21,7 @@ inline constexpr const char* kCaptureFormat = "cudaleak-raw-capture";
 struct CrashCapture {
   report::RawSnapshot snapshot;
   std::map<uint32_t, std::vector<uint64_t>> stacks;
+  std::vector<report::Frame> python_frames;  // index = id - 1
   std::vector<report::Module> modules;
   report::Process process;
   int signal = 0;

@@ -202,6 +202,7 @@ struct OomEvent {
   std::vector<OtherProcessUsage> other_processes;
   uint64_t untracked_bytes = 0;  // used - this process - others (contexts, modules, workspaces...)
   std::vector<Diagnosis> diagnosis;
+  bool printed = false;  // shown on stderr when it happened (runtime only, not in the JSON)
 };
 
 // The Python interpreter of the process, when it had one.

@@ -108,7 +108,16 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += "\nSuppression rules for the leaks above (paste into a suppressions file):\n";
     for (const LeakGroup* g : visible) out += gate::suggest_rule(*g) + "\n";
   }
-  for (const OomEvent& e : r.oom_events) out += "\n" + prefix + oom::render_event(e);
+  // Each out-of-memory is printed once: those shown when they happened are
+  // only counted here.
+  size_t shown = 0;
+  for (const OomEvent& e : r.oom_events) {
+    if (e.printed) ++shown;
+    else out += "\n" + prefix + oom::render_event(e);
+  }
+  if (shown)
+    out += "\n" + prefix + std::to_string(shown) + (shown == 1 ? " out-of-memory event" : " out-of-memory events") +
+           " shown above when " + (shown == 1 ? "it" : "they") + " happened (oom_events in the report)\n";
   if (r.notes_total) out += "\n" + prefix + std::to_string(r.notes_total) + " release calls of resources it never saw (see notes in the report)\n";
 
   out += "\nSUMMARY: cudaleak: " + format_bytes(r.summary.leaked_bytes) + " leaked in " +

@@ -1,0 +1,201 @@
+// Python frames end to end: CUDA from Python through ctypes, under every
+// CPython found at configure time (the system python3 at least), with the
+// simulated GPU. Lines are looked up from "# LINE:name" markers in the script.
+#include <catch2/catch.hpp>
+
+#include <csignal>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "harness.h"
+
+using namespace e2e;
+using cudaleak::report::Frame;
+using cudaleak::report::LeakGroup;
+
+namespace {
+
+const std::string kScript = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs/python_ctypes.py";
+
+std::vector<std::string> interpreters() {
+  std::vector<std::string> out;
+  std::stringstream list(CUDALEAK_PYTHONS);
+  for (std::string p; std::getline(list, p, ':');)
+    if (!p.empty()) out.push_back(p);
+  return out;
+}
+
+int line_of(const std::string& marker) {
+  std::ifstream in(kScript);
+  std::string text;
+  for (int n = 1; std::getline(in, text); ++n)
+    if (text.find("# LINE:" + marker) != std::string::npos) return n;
+  FAIL("no marker " << marker);
+  return 0;
+}
+
+std::vector<const Frame*> python_frames(const LeakGroup& g) {
+  std::vector<const Frame*> out;
+  for (const auto& f : g.stack)
+    if (f.python) out.push_back(&f);
+  return out;
+}
+
+// The Python frames of `g`, innermost first, as "function:line".
+std::string python_trace(const LeakGroup& g) {
+  std::string s;
+  for (const Frame* f : python_frames(g)) s += (s.empty() ? "" : " ") + f->function + ":" + std::to_string(f->line);
+  return s;
+}
+
+cudaleak::report::Report only_report(const std::string& dir) {
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  return load(files[0]);
+}
+
+// 3.11 and later name methods by qualified name, older versions by plain name.
+std::string method(const cudaleak::report::Report& r, const std::string& cls, const std::string& name) {
+  return std::stoi(r.python.version.substr(2)) >= 11 ? cls + "." + name : name;
+}
+
+}  // namespace
+
+TEST_CASE("python: leaks name the Python function and line under every interpreter found", "[e2e][python]") {
+  auto pythons = interpreters();
+  REQUIRE(!pythons.empty());  // configure found none: the test would prove nothing
+  for (const auto& python : pythons) {
+    INFO(python);
+    auto dir = fresh_dir("python_leak");
+    Result res = run_sim(dir, {python, kScript, "leak"});
+    REQUIRE(res.exit_code == 0);
+    auto r = only_report(dir);
+    CHECK(r.python.frames);
+    CHECK(r.python.version.rfind("3.", 0) == 0);
+    REQUIRE(r.leaks.size() == 1);  // three allocations from one stack
+    CHECK(r.leaks[0].count == 3);
+    for (const auto& g : r.leaks) {
+      std::string step = method(r, "Trainer", "step");
+      std::string expected = "allocate:" + std::to_string(line_of("allocate")) + " " + step + ":" +
+                             std::to_string(line_of("step")) + " leak_in_loop:" + std::to_string(line_of("loop")) +
+                             " <module>:" + std::to_string(line_of("module"));
+      CHECK(python_trace(g) == expected);
+      for (const Frame* f : python_frames(g)) CHECK(f->file == kScript);
+      // The site is the Python code, up to the module level.
+      CHECK(g.site == "device | allocate @ python_ctypes.py:" + std::to_string(line_of("allocate")) + " | " + step +
+                          " @ python_ctypes.py:" + std::to_string(line_of("step")) + " | leak_in_loop @ python_ctypes.py:" +
+                          std::to_string(line_of("loop")) + " | <module> @ python_ctypes.py:" +
+                          std::to_string(line_of("module")));
+    }
+    // The text shows the Python frames in place of the interpreter's.
+    CHECK(res.err.find("[python] in allocate " + kScript + ":" + std::to_string(line_of("allocate"))) !=
+          std::string::npos);
+  }
+}
+
+TEST_CASE("python: the JSON marks Python frames with their language and no module", "[e2e][python]") {
+  auto dir = fresh_dir("python_json");
+  REQUIRE(run_sim(dir, {interpreters().front(), kScript, "leak"}).exit_code == 0);
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  std::ifstream in(files[0]);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto j = nlohmann::json::parse(text);
+  size_t python = 0;
+  for (const auto& f : j["leaks"][0]["stack"]) {
+    if (f.value("language", "") != "python") continue;
+    ++python;
+    CHECK(!f.contains("module"));
+    CHECK(f["file"] == kScript);
+  }
+  CHECK(python == 4);
+  CHECK(j["python"]["frames"] == true);
+}
+
+TEST_CASE("python: suppressions match Python function names and file names", "[e2e][python]") {
+  auto dir = fresh_dir("python_supp");
+  std::ofstream(dir + "/by_function.supp") << "leak:Trainer.step\n";
+  std::ofstream(dir + "/by_file.supp") << "leak:python_ctypes.py kind:device\n";
+  for (const char* rules : {"by_function.supp", "by_file.supp"}) {
+    INFO(rules);
+    auto out = fresh_dir(std::string("python_supp_") + rules);
+    Result res = run_sim(out, {interpreters().front(), kScript, "leak"},
+                         {"--suppressions", dir + "/" + rules, "--error-exitcode", "3"});
+    CHECK(res.exit_code == 0);  // every leak suppressed: the gate passes
+    auto r = only_report(out);
+    CHECK(r.summary.leaked_count == 0);
+    CHECK(r.summary.suppressed_count == 3);
+  }
+  // A rule suggested for a Python leak names the Python function.
+  auto out = fresh_dir("python_gen_supp");
+  Result res = run_sim(out, {interpreters().front(), kScript, "leak"}, {"--gen-suppressions", "true"});
+  CHECK(res.err.find("leak:allocate kind:device") != std::string::npos);
+}
+
+TEST_CASE("python: an out-of-memory names the Python function that filled the device", "[e2e][python]") {
+  auto dir = fresh_dir("python_oom");
+  Result res = run_sim(dir, {interpreters().front(), kScript, "oom"}, {"--simulated-gpu-memory", "256M"});
+  REQUIRE(res.exit_code == 0);
+  std::string where = "allocate (python_ctypes.py:" + std::to_string(line_of("allocate")) + ")";
+  CHECK(res.err.find(where) != std::string::npos);
+  // Printed once, when it happened; the exit summary only counts it.
+  size_t printed = 0;
+  for (size_t at = res.err.find("out of memory: cudaMalloc"); at != std::string::npos;
+       at = res.err.find("out of memory: cudaMalloc", at + 1))
+    ++printed;
+  CHECK(printed == 1);
+  CHECK(res.err.find("1 out-of-memory event shown above") != std::string::npos);
+  bool found = false;
+  for (const auto& f : files_in(dir)) {
+    auto r = load(f);
+    for (const auto& e : r.oom_events) {
+      REQUIRE(!e.top_sites.empty());
+      CHECK(e.top_sites[0].where == where);
+      bool fill = false;
+      for (const auto& fr : e.stack) fill |= fr.python && fr.function == "fill_until_oom" && fr.line == line_of("fill");
+      CHECK(fill);
+      found = true;
+    }
+  }
+  CHECK(found);
+}
+
+TEST_CASE("python: a thread's own Python frames, and frames in crash reports", "[e2e][python]") {
+  auto dir = fresh_dir("python_thread");
+  REQUIRE(run_sim(dir, {interpreters().front(), kScript, "thread"}).exit_code == 0);
+  auto r = only_report(dir);
+  REQUIRE(r.leaks.size() == 1);
+  CHECK(python_trace(r.leaks[0]).find("allocate:" + std::to_string(line_of("allocate")) + " in_thread.<locals>.<lambda>:" +
+                                      std::to_string(line_of("thread")) + " Thread.run:") == 0);
+
+  auto crash = fresh_dir("python_crash");
+  Result res = run_sim(crash, {interpreters().front(), kScript, "crash"});
+  CHECK(res.signal == SIGSEGV);
+  auto c = only_report(crash);
+  CHECK(c.reason == "crash");
+  REQUIRE(c.leaks.size() == 1);
+  CHECK(python_trace(c.leaks[0]).find("leak_in_loop:" + std::to_string(line_of("loop"))) != std::string::npos);
+}
+
+TEST_CASE("python: frames off, and an interpreter of an unknown version, leave native stacks", "[e2e][python]") {
+  auto dir = fresh_dir("python_off");
+  REQUIRE(run_sim(dir, {interpreters().front(), kScript, "leak"}, {"--python-frames", "false"}).exit_code == 0);
+  auto r = only_report(dir);
+  REQUIRE(r.leaks.size() == 1);
+  CHECK(python_frames(r.leaks[0]).empty());
+  CHECK(!r.python.frames);
+
+  auto fake = fresh_dir("python_unknown");
+  Result res = run_sim(fake, {program("fake_python")});
+  CHECK(res.exit_code == 0);
+  CHECK(res.out == "allocated\n");
+  auto f = only_report(fake);
+  CHECK(f.python.version == "3.99.0");
+  CHECK(!f.python.frames);
+  CHECK(f.python.note.find("no frame layout") != std::string::npos);
+  REQUIRE(f.leaks.size() == 1);
+  CHECK(stack_has(f.leaks[0], "main"));
+}
