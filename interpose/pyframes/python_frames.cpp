@@ -15,15 +15,15 @@ constexpr size_t kMaxPythonFrames = 128;
 constexpr size_t kMaxMixedFrames = 512;
 
 struct Table {
-  std::mutex mutex;
   std::deque<Frame> frames;  // index = id - 1; never shrinks
   std::unordered_map<std::string, uint32_t> ids;
 };
 
-Table& table() {
-  static Table* t = new Table();  // never destroyed: hooks run during exit
-  return *t;
-}
+// The table is made at the first Python frame, under the mutex, and never
+// destroyed (hooks run during exit). The crash path and fork never make it:
+// they may run where malloc cannot.
+constinit std::mutex g_mutex;
+Table* g_table = nullptr;
 
 // Set when a walk met a frame that does not fit the layout: Python frames are
 // then left out for the rest of the process.
@@ -31,8 +31,9 @@ std::atomic<bool> g_layout_mismatch{false};
 
 uint32_t intern(const Frame& f) {
   std::string key = f.file + '\0' + f.function + '\0' + std::to_string(f.line);
-  Table& t = table();
-  std::lock_guard lock(t.mutex);
+  std::lock_guard lock(g_mutex);
+  if (!g_table) g_table = new Table();
+  Table& t = *g_table;
   auto [it, added] = t.ids.try_emplace(std::move(key), uint32_t(t.frames.size() + 1));
   if (added) t.frames.push_back(f);
   return it->second;
@@ -113,9 +114,9 @@ size_t interleave(uint64_t* ips, size_t n, size_t capacity) {
 }
 
 std::vector<Frame> frames() {
-  Table& t = table();
-  std::lock_guard lock(t.mutex);
-  return {t.frames.begin(), t.frames.end()};
+  std::lock_guard lock(g_mutex);
+  if (!g_table) return {};
+  return {g_table->frames.begin(), g_table->frames.end()};
 }
 
 Status report_status() {
@@ -127,13 +128,13 @@ Status report_status() {
   return s;
 }
 
-std::mutex& mutex() { return table().mutex; }
+std::mutex& mutex() { return g_mutex; }
 
 bool visit_if_free(void (*f)(void*, uint32_t, const Frame&), void* context, bool (*try_lock)(std::mutex&)) {
-  Table& t = table();
-  if (!try_lock(t.mutex)) return false;
-  for (size_t i = 0; i < t.frames.size(); ++i) f(context, uint32_t(i + 1), t.frames[i]);
-  t.mutex.unlock();
+  if (!try_lock(g_mutex)) return false;
+  if (g_table)
+    for (size_t i = 0; i < g_table->frames.size(); ++i) f(context, uint32_t(i + 1), g_table->frames[i]);
+  g_mutex.unlock();
   return true;
 }
 
