@@ -1,0 +1,172 @@
+"""PyTorch's own view of its caching allocator, for cudaleak reports.
+
+Never imports torch: a finder on sys.meta_path waits for the program to import
+it. Once the program initialises CUDA through torch, PyTorch records the
+Python stack of every live block (_record_memory_history, "state" mode), and an
+out-of-memory observer is attached. At each out-of-memory, at snapshot signals
+the program lets Python see, and at exit, a summary of torch.cuda.memory's
+snapshot goes to the preload library (cudaleak_impl_python_view), which puts it
+in the report and uses it to explain the out-of-memory.
+"""
+import atexit
+import ctypes
+import importlib.abc
+import json
+import os
+import sys
+
+MAX_FRAMES = 16        # Python frames kept per live-tensor stack
+MAX_SEGMENTS = 4096    # segments listed with their blocks (all are counted)
+MAX_BLOCKS = 256       # blocks listed per segment
+MAX_GROUPS = 64        # live-tensor groups listed per device
+
+_native = None
+_armed = False
+
+
+def _native_entry():
+    global _native
+    if _native is None:
+        try:
+            fn = ctypes.CDLL(None).cudaleak_impl_python_view
+            fn.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+            fn.restype = ctypes.c_int
+            _native = fn
+        except (AttributeError, OSError):
+            _native = False  # not running under cudaleak
+    return _native
+
+
+def _state_code(state):
+    if state == "inactive":
+        return 0  # free
+    if state == "active_allocated":
+        return 1
+    return 2      # active_pending_free and others: still in use
+
+
+def summarize(snapshot):
+    """The report's "pytorch" section from torch.cuda.memory._snapshot()."""
+    devices = {}
+    for seg in snapshot.get("segments", []):
+        d = devices.setdefault(seg["device"], {
+            "device": seg["device"], "reserved": 0, "allocated": 0, "active": 0, "segments": 0,
+            "free": 0, "largest_free_block": 0, "free_in_pinned_segments": 0, "pinned_segments": 0,
+            "expandable": False, "groups": {}, "segment_list": []})
+        d["reserved"] += seg.get("total_size", 0)
+        d["allocated"] += seg.get("allocated_size", 0)
+        d["active"] += seg.get("active_size", 0)
+        d["segments"] += 1
+        d["expandable"] = d["expandable"] or bool(seg.get("is_expandable", False))
+        blocks = seg.get("blocks", [])
+        live = any(_state_code(b.get("state")) for b in blocks)
+        free_here = sum(b.get("size", 0) for b in blocks if not _state_code(b.get("state")))
+        d["free"] += free_here
+        if live and free_here:
+            d["free_in_pinned_segments"] += free_here
+            d["pinned_segments"] += 1
+        for b in blocks:
+            size = b.get("size", 0)
+            if not _state_code(b.get("state")):
+                d["largest_free_block"] = max(d["largest_free_block"], size)
+                continue
+            frames = tuple((f.get("filename", "?"), f.get("name", "?"), f.get("line", 0))
+                           for f in (b.get("frames") or [])[:MAX_FRAMES])
+            g = d["groups"].setdefault(frames, [0, 0, 0])
+            g[0] += size
+            g[1] += 1
+            if live and free_here:
+                g[2] += 1  # blocks that keep a segment with free space from being released
+        if len(d["segment_list"]) < MAX_SEGMENTS:
+            d["segment_list"].append([seg.get("address", 0), seg.get("total_size", 0),
+                                      [[b.get("size", 0), _state_code(b.get("state"))]
+                                       for b in blocks[:MAX_BLOCKS]]])
+    out = []
+    for d in devices.values():
+        groups = sorted(d.pop("groups").items(), key=lambda kv: -kv[1][0])
+        d["live_tensors"] = [{"bytes": g[0], "count": g[1], "pinning_segments": g[2],
+                              "stack": [{"file": f, "function": n, "line": l} for f, n, l in frames]}
+                             for frames, g in groups[:MAX_GROUPS]]
+        d["segment_list"] = d.pop("segment_list")
+        out.append(d)
+    return out
+
+
+def send(when, extra=None):
+    native = _native_entry()
+    if not native or "torch" not in sys.modules:
+        return
+    torch = sys.modules["torch"]
+    try:
+        if not torch.cuda.is_initialized():
+            return
+        view = {"devices": summarize(torch.cuda.memory._snapshot()),
+                "settings": os.environ.get("PYTORCH_CUDA_ALLOC_CONF", "")}
+        if extra:
+            view.update(extra)
+        native(json.dumps(view).encode(), when.encode())
+    except Exception as e:  # a view is never worth a crash
+        sys.stderr.write("cudaleak: PyTorch view failed: %s\n" % e)
+
+
+def _on_oom(device, alloc, device_allocated, device_free):
+    send("oom", {"oom": {"device": device, "request": alloc, "device_allocated": device_allocated,
+                         "device_free": device_free}})
+
+
+def _start_recording():
+    torch = sys.modules["torch"]
+    try:
+        torch.cuda.memory._record_memory_history(enabled="state", context="alloc", stacks="python")
+    except TypeError:  # older signatures
+        torch.cuda.memory._record_memory_history(True)
+    torch._C._cuda_attach_out_of_memory_observer(_on_oom)
+
+
+def _torch_imported():
+    torch = sys.modules.get("torch")
+    if torch is None or not hasattr(torch, "cuda"):
+        return
+    # Runs when the program first initialises CUDA (now, if it already has):
+    # arming never creates a CUDA context of its own.
+    torch.cuda._lazy_call(_start_recording)
+    atexit.register(send, "exit")
+
+
+class _TorchWatch(importlib.abc.MetaPathFinder):
+    """Calls _torch_imported once the program's own `import torch` finished."""
+
+    def find_spec(self, name, path, target=None):
+        if name != "torch":
+            return None
+        sys.meta_path.remove(self)
+        try:
+            import importlib.util
+            spec = importlib.util.find_spec(name)
+        finally:
+            pass
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        original = loader.exec_module
+
+        def exec_module(module):
+            original(module)
+            try:
+                _torch_imported()
+            except Exception as e:
+                sys.stderr.write("cudaleak: PyTorch view not armed: %s\n" % e)
+
+        loader.exec_module = exec_module
+        return spec
+
+
+def arm():
+    global _armed
+    if _armed or os.environ.get("CUDALEAK_PYTORCH_VIEW", "1") == "0":
+        return
+    _armed = True
+    if "torch" in sys.modules:
+        _torch_imported()
+    else:
+        sys.meta_path.insert(0, _TorchWatch())
