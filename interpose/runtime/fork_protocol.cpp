@@ -8,6 +8,7 @@
 #include "growth.h"
 #include "lifecycle.h"
 #include "oom.h"
+#include "python_view.h"
 #include "reporter.h"
 #include "signals.h"
 #include "../pyframes/python_frames.h"
@@ -22,6 +23,7 @@ void prepare() {
   checkpoints::mutex().lock();
   growth::mutex().lock();
   oom::mutex().lock();
+  python_view::mutex().lock();
   pyframes::mutex().lock();
   tracker::lock_all();
 }
@@ -29,6 +31,7 @@ void prepare() {
 void release_all() {
   tracker::unlock_all();
   pyframes::mutex().unlock();
+  python_view::mutex().unlock();
   oom::mutex().unlock();
   growth::mutex().unlock();
   checkpoints::mutex().unlock();
@@ -44,6 +47,7 @@ void child() {
   reset_reporter_in_child();
   growth::reset_in_child();
   oom::reset_in_child();
+  python_view::reset_in_child();
   checkpoints::reset_in_child();
   lifecycle_after_fork_in_child();
 }

@@ -1,6 +1,7 @@
 #include "oom.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -49,6 +50,8 @@ State& state() {
   static auto* s = new State();
   return *s;
 }
+
+std::atomic<bool> g_observer{false};
 
 template <typename Fn>
 Fn driver(const char* name, int version) {
@@ -128,6 +131,47 @@ std::string where_of(const std::vector<report::Frame>& stack, const std::string&
   return api;
 }
 
+namespace {
+
+// Measures the device and this process around `raw` (its event's time,
+// device and request set), stores it, and says whether it gets its own OOM
+// report: one per distinct failing call site, at most one a second.
+bool measure_and_keep(RawEvent raw, bool may_report) {
+  report::OomEvent& e = raw.event;
+  raw.stack_id = tracker::capture_here();
+  report::RawSnapshot snap = tracker::snapshot();
+  measure_device(e);
+  measure_pools(e, snap);
+  measure_others(e);
+  measure_process(raw, snap);
+  uint64_t others = 0;
+  for (const auto& o : e.other_processes) others += o.bytes;
+  uint64_t used = e.device_info ? e.total_bytes - e.free_bytes : 0;
+  e.untracked_bytes = used > e.tracked_bytes + others ? used - e.tracked_bytes - others : 0;
+
+  State& s = state();
+  std::lock_guard lock(s.mutex);
+  if (e.has_pytorch) {
+    // PyTorch's own out-of-memory explains the failed calls under it that
+    // were held back: they are not printed again.
+    for (RawEvent& earlier : s.events)
+      if (earlier.event.device == e.device && !earlier.event.has_pytorch) earlier.event.printed = true;
+  }
+  if (s.events.size() >= kMaxEvents) return false;
+  s.events.push_back(std::move(raw));
+  uint32_t site = s.events.back().stack_id;
+  if (!may_report || s.reports >= kMaxReports || s.reported_sites.count(site) ||
+      (s.reports > 0 && s.events.back().event.time_ns < s.last_report_ns + kReportIntervalNs))
+    return false;
+  s.reported_sites.insert(site);
+  ++s.reports;
+  s.last_report_ns = s.events.back().event.time_ns;
+  s.events.back().event.printed = true;  // the OOM report prints it
+  return true;
+}
+
+}  // namespace
+
 void record(HookId api, uint64_t bytes, tracker::Placement where, uint64_t stream) {
   bool write = false;
   try {
@@ -138,37 +182,39 @@ void record(HookId api, uint64_t bytes, tracker::Placement where, uint64_t strea
     e.request_bytes = bytes;
     e.device = where.device;
     e.stream = stream;
-    raw.stack_id = tracker::capture_here();
-    report::RawSnapshot snap = tracker::snapshot();
-    measure_device(e);
-    measure_pools(e, snap);
-    measure_others(e);
-    measure_process(raw, snap);
-    uint64_t others = 0;
-    for (const auto& o : e.other_processes) others += o.bytes;
-    uint64_t used = e.device_info ? e.total_bytes - e.free_bytes : 0;
-    e.untracked_bytes = used > e.tracked_bytes + others ? used - e.tracked_bytes - others : 0;
-
-    State& s = state();
-    std::lock_guard lock(s.mutex);
-    bool kept = s.events.size() < kMaxEvents;
-    if (kept) s.events.push_back(std::move(raw));
-    // One report per distinct failing call site, at most one a second.
-    uint32_t site = s.events.empty() ? 0 : s.events.back().stack_id;
-    if (kept && s.reports < kMaxReports && !s.reported_sites.count(site) &&
-        (s.reports == 0 || e.time_ns >= s.last_report_ns + kReportIntervalNs)) {
-      s.reported_sites.insert(site);
-      ++s.reports;
-      s.last_report_ns = e.time_ns;
-      s.events.back().event.printed = true;  // the OOM report prints it
-      write = true;
-    }
+    // Under PyTorch with its observer attached, PyTorch frees its cache and
+    // retries after a failed call; only if that fails too does it raise, and
+    // then record_pytorch() explains it with PyTorch's view. Until then this
+    // event is kept but not printed.
+    write = measure_and_keep(std::move(raw), !pytorch_observer_attached());
   } catch (...) {
     internal_failure("recording an out-of-memory event");
     return;
   }
   if (write) write_report(Reason::Oom);
 }
+
+void record_pytorch(const report::AllocatorDevice& view, uint64_t request) {
+  bool write = false;
+  try {
+    RawEvent raw;
+    report::OomEvent& e = raw.event;
+    e.time_ns = tracker::elapsed_ns();
+    e.api = kPyTorchApi;
+    e.request_bytes = request;
+    e.device = view.device;
+    e.has_pytorch = true;
+    e.pytorch = view;
+    write = measure_and_keep(std::move(raw), true);
+  } catch (...) {
+    internal_failure("recording PyTorch's out-of-memory");
+    return;
+  }
+  if (write) write_report(Reason::Oom);
+}
+
+void attach_pytorch_observer() { g_observer.store(true, std::memory_order_relaxed); }
+bool pytorch_observer_attached() { return g_observer.load(std::memory_order_relaxed); }
 
 std::vector<report::OomEvent> events(report::FrameResolver* resolver) {
   State& s = state();
@@ -181,7 +227,14 @@ std::vector<report::OomEvent> events(report::FrameResolver* resolver) {
   for (RawEvent& r : raw) {
     report::OomEvent e = r.event;
     e.stack = report::resolve_stack(tracker::stack(r.stack_id), resolver);
-    e.api = report::outermost_api(e.stack, e.api);
+    if (e.has_pytorch) {
+      // The observer's own frames (cudaleak_torch.py) are not the program's.
+      std::erase_if(e.stack, [](const report::Frame& f) {
+        return f.python && report::basename(f.file) == "cudaleak_torch.py";
+      });
+    } else {
+      e.api = report::outermost_api(e.stack, e.api);
+    }
     for (const RawSite& site : r.sites) {
       report::OomSite o;
       o.kind = std::string(kind_name(site.kind));

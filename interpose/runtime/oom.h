@@ -17,6 +17,14 @@ namespace cudaleak::oom {
 
 void record(HookId api, uint64_t bytes, tracker::Placement where, uint64_t stream);
 
+// PyTorch raised an out-of-memory (its observer ran, in the raising thread):
+// `view` is its allocator's state on that device.
+inline constexpr const char* kPyTorchApi = "PyTorch caching allocator";
+void record_pytorch(const report::AllocatorDevice& view, uint64_t request);
+// From then on failed calls are held back for PyTorch's own event.
+void attach_pytorch_observer();
+bool pytorch_observer_attached();
+
 // The events so far, stacks resolved, each with its diagnosis.
 std::vector<report::OomEvent> events(report::FrameResolver* resolver);
 void reset_in_child();

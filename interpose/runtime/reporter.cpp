@@ -24,6 +24,7 @@
 #include "symbols/modules.h"
 #include "symbols/symbolizer.h"
 #include "text_summary.h"
+#include "python_view.h"
 #include "../pyframes/python_frames.h"
 #include "../track/tracker.h"
 
@@ -122,6 +123,7 @@ Written write_locked(Reason reason, const char* checkpoint) {
     }
   }
   r.oom_events = oom::events(resolver.get());
+  r.has_pytorch = python_view::latest(r.pytorch);
   pyframes::Status py = pyframes::report_status();
   if (py.present) r.python = report::PythonInfo{py.version, py.frames && opt.python_frames,
                                                 opt.python_frames ? py.note : "python_frames=false"};

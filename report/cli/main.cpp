@@ -106,6 +106,7 @@ int main(int argc, char** argv) {
     settings.gate_error_exitcode = check.gate_error_exitcode;
     settings.library_path = cli::preload_library_path();
     settings.simcuda_dir = cli::simcuda_directory();
+    if (check.pytorch_view) settings.python_dir = cli::python_directory();
     if (access(settings.library_path.c_str(), R_OK) != 0) {
       spdlog::error("cudaleak: preload library not found at {} (set CUDALEAK_LIBRARY)", settings.library_path);
       return 2;

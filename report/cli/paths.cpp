@@ -19,6 +19,8 @@ std::string preload_library_path() {
   return self_directory() + "/../lib/libcudaleak.so";
 }
 
+std::string python_directory() { return self_directory() + "/../lib/cudaleak/python"; }
+
 std::string simcuda_directory() { return self_directory() + "/../lib/simcuda"; }
 
 }  // namespace cudaleak::cli

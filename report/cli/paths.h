@@ -6,5 +6,7 @@
 namespace cudaleak::cli {
 std::string self_directory();
 std::string preload_library_path();
+// sitecustomize.py and cudaleak_torch.py, for PYTHONPATH.
+std::string python_directory();
 std::string simcuda_directory();
 }  // namespace cudaleak::cli

@@ -13,6 +13,7 @@ struct RunSettings {
   std::string simulated_memory;  // e.g. "512MiB"
   std::string library_path;      // libcudaleak.so to preload
   std::string simcuda_dir;       // fake libcuda.so.1 / libcudart.so.13
+  std::string python_dir;        // put first on PYTHONPATH; empty = leave PYTHONPATH alone
   std::string junit_path;        // --junit FILE
   std::string sarif_path;        // --sarif FILE
   int error_exitcode = 0;        // as passed to the processes, for the tree's verdict

@@ -255,6 +255,59 @@ void from_json(const json& j, Diagnosis& d) {
   d.bytes = j.value("bytes", uint64_t(0));
   d.message = j.value("message", "");
 }
+void to_json(json& j, const TensorGroup& g) {
+  j = json{{"bytes", g.bytes}, {"count", g.count}, {"pinning_segments", g.pinning_segments}, {"stack", g.stack}};
+}
+void from_json(const json& j, TensorGroup& g) {
+  g.bytes = j.value("bytes", uint64_t(0));
+  g.count = j.value("count", uint64_t(0));
+  g.pinning_segments = j.value("pinning_segments", uint64_t(0));
+  g.stack.clear();
+  for (const json& f : j.value("stack", json::array())) {  // as cudaleak_torch sends them: Python frames
+    Frame frame;
+    if (f.contains("ip")) {
+      frame = f.get<Frame>();
+    } else {
+      frame.file = f.value("file", "");
+      frame.function = f.value("function", "");
+      frame.line = f.value("line", 0);
+    }
+    frame.python = true;
+    g.stack.push_back(std::move(frame));
+  }
+}
+void to_json(json& j, const AllocatorSegment& s) { j = json::array({s.address, s.size, s.blocks}); }
+void from_json(const json& j, AllocatorSegment& s) {
+  s.address = j.at(0).get<uint64_t>();
+  s.size = j.at(1).get<uint64_t>();
+  s.blocks = j.at(2).get<std::vector<std::pair<uint64_t, int>>>();
+}
+void to_json(json& j, const AllocatorDevice& d) {
+  j = json{{"device", d.device}, {"reserved", d.reserved}, {"allocated", d.allocated}, {"active", d.active},
+           {"segments", d.segments}, {"free", d.free}, {"largest_free_block", d.largest_free_block},
+           {"free_in_pinned_segments", d.free_in_pinned_segments}, {"pinned_segments", d.pinned_segments},
+           {"expandable", d.expandable}, {"live_tensors", d.live_tensors}, {"segment_list", d.segment_list}};
+}
+void from_json(const json& j, AllocatorDevice& d) {
+  d.device = j.value("device", 0);
+  for (auto [field, key] : {std::pair{&d.reserved, "reserved"}, {&d.allocated, "allocated"}, {&d.active, "active"},
+                            {&d.segments, "segments"}, {&d.free, "free"}, {&d.largest_free_block, "largest_free_block"},
+                            {&d.free_in_pinned_segments, "free_in_pinned_segments"},
+                            {&d.pinned_segments, "pinned_segments"}})
+    *field = j.value(key, uint64_t(0));
+  d.expandable = j.value("expandable", false);
+  d.live_tensors = j.value("live_tensors", std::vector<TensorGroup>{});
+  d.segment_list = j.value("segment_list", std::vector<AllocatorSegment>{});
+}
+void to_json(json& j, const PyTorchView& v) {
+  j = json{{"when", v.when}, {"settings", v.settings}, {"devices", v.devices}};
+}
+void from_json(const json& j, PyTorchView& v) {
+  v.when = j.value("when", "");
+  v.settings = j.value("settings", "");
+  v.devices = j.value("devices", std::vector<AllocatorDevice>{});
+}
+
 void to_json(json& j, const OomEvent& e) {
   j = json{{"time_ns", e.time_ns},
            {"api", e.api},
@@ -276,6 +329,7 @@ void to_json(json& j, const OomEvent& e) {
            {"untracked_bytes", e.untracked_bytes},
            {"diagnosis", e.diagnosis}};
   if (e.stream) j["stream"] = hex(e.stream);
+  if (e.has_pytorch) j["pytorch"] = e.pytorch;
 }
 void from_json(const json& j, OomEvent& e) {
   e.time_ns = j.value("time_ns", uint64_t(0));
@@ -289,6 +343,8 @@ void from_json(const json& j, OomEvent& e) {
   e.total_bytes = j.value("total_bytes", uint64_t(0));
   e.tracked_bytes = j.value("tracked_bytes", uint64_t(0));
   e.tracked_by_kind = j.value("tracked_by_kind", std::map<std::string, uint64_t>{});
+  e.has_pytorch = j.contains("pytorch");
+  if (e.has_pytorch) e.pytorch = j["pytorch"].get<AllocatorDevice>();
   e.top_sites = j.value("top_sites", std::vector<OomSite>{});
   e.recent_window_ns = j.value("recent_window_ns", uint64_t(0));
   e.recent_bytes = j.value("recent_bytes", uint64_t(0));
@@ -298,6 +354,20 @@ void from_json(const json& j, OomEvent& e) {
   e.other_processes = j.value("other_processes", std::vector<OtherProcessUsage>{});
   e.untracked_bytes = j.value("untracked_bytes", uint64_t(0));
   e.diagnosis = j.value("diagnosis", std::vector<Diagnosis>{});
+}
+
+PyTorchView pytorch_view_from_json(const std::string& text, PyTorchOom* oom) {
+  try {
+    json j = json::parse(text);
+    PyTorchView v = j.get<PyTorchView>();
+    if (oom && j.contains("oom")) {
+      oom->device = j["oom"].value("device", 0);
+      oom->request = j["oom"].value("request", uint64_t(0));
+    }
+    return v;
+  } catch (const json::exception& e) {
+    throw FormatError(std::string("not a PyTorch view: ") + e.what());
+  }
 }
 
 std::string to_json(const Report& r, int indent) {
@@ -328,6 +398,7 @@ std::string to_json(const Report& r, int indent) {
   if (!r.processes.empty()) j["processes"] = r.processes;
   j["oom_events"] = r.oom_events;
   j["timeline"] = json{{"kinds", r.timeline.kinds}, {"devices", r.timeline.devices}};
+  if (r.has_pytorch) j["pytorch"] = r.pytorch;
   if (!r.python.version.empty() || !r.python.note.empty()) {
     j["python"] = json{{"version", r.python.version}, {"frames", r.python.frames}};
     if (!r.python.note.empty()) j["python"]["note"] = r.python.note;
@@ -379,6 +450,8 @@ Report from_json(const std::string& text) {
     r.duration_ns = j.value("duration_ns", uint64_t(0));
     r.processes = j.value("processes", std::vector<ProcessSummary>{});
     r.oom_events = j.value("oom_events", std::vector<OomEvent>{});
+    r.has_pytorch = j.contains("pytorch");
+    if (r.has_pytorch) r.pytorch = j["pytorch"].get<PyTorchView>();
     if (j.contains("python") && j["python"].is_object()) {
       r.python.version = j["python"].value("version", "");
       r.python.frames = j["python"].value("frames", false);

@@ -19,4 +19,12 @@ class FormatError : public std::runtime_error {
 // is not a cudaleak report of a version this build understands.
 Report from_json(const std::string& text);
 
+// What cudaleak_torch.py sends from inside a PyTorch program: a view, and at
+// an out-of-memory the request it failed on. Throws FormatError.
+struct PyTorchOom {
+  int device = 0;
+  uint64_t request = 0;
+};
+PyTorchView pytorch_view_from_json(const std::string& text, PyTorchOom* oom = nullptr);
+
 }  // namespace cudaleak::report

@@ -177,6 +177,42 @@ struct OtherProcessUsage {
   bool bytes_known = true;
 };
 
+// PyTorch's own view of its caching allocator (docs/python.md), per device,
+// summarized from torch.cuda.memory._snapshot() inside the program.
+struct TensorGroup {  // live blocks allocated from one Python stack
+  uint64_t bytes = 0, count = 0;
+  uint64_t pinning_segments = 0;  // its blocks that keep a segment with free space from being released
+  std::vector<Frame> stack;       // Python frames, innermost first
+};
+
+struct AllocatorSegment {
+  uint64_t address = 0, size = 0;
+  std::vector<std::pair<uint64_t, int>> blocks;  // (size, state): 0 free, 1 allocated, 2 other active
+};
+
+struct AllocatorDevice {
+  int device = 0;
+  uint64_t reserved = 0, allocated = 0, active = 0, segments = 0;
+  uint64_t free = 0;                     // free blocks inside reserved segments
+  uint64_t largest_free_block = 0;
+  uint64_t free_in_pinned_segments = 0;  // free bytes in segments that also hold live blocks
+  uint64_t pinned_segments = 0;
+  bool expandable = false;
+  std::vector<TensorGroup> live_tensors;  // biggest first
+  std::vector<AllocatorSegment> segment_list;
+};
+
+struct PyTorchView {
+  std::string when;      // "exit", "oom", "snapshot"
+  std::string settings;  // PYTORCH_CUDA_ALLOC_CONF
+  std::vector<AllocatorDevice> devices;
+  const AllocatorDevice* device(int d) const {
+    for (const auto& x : devices)
+      if (x.device == d) return &x;
+    return nullptr;
+  }
+};
+
 struct Diagnosis {
   std::string cause;  // request_too_large, other_processes, accumulating_leak, held_by_process,
                       // cached_in_pools, untracked, fragmentation
@@ -202,6 +238,10 @@ struct OomEvent {
   std::vector<OtherProcessUsage> other_processes;
   uint64_t untracked_bytes = 0;  // used - this process - others (contexts, modules, workspaces...)
   std::vector<Diagnosis> diagnosis;
+  // Set when PyTorch raised this out-of-memory (its observer ran): its view of
+  // the device at that moment. api is then "PyTorch caching allocator".
+  bool has_pytorch = false;
+  AllocatorDevice pytorch;
   bool printed = false;  // shown on stderr when it happened (runtime only, not in the JSON)
 };
 
@@ -245,6 +285,8 @@ struct Report {
   std::vector<ProcessSummary> processes;  // merged reports: every process merged in
   std::vector<OomEvent> oom_events;
   PythonInfo python;
+  bool has_pytorch = false;  // the program used CUDA through PyTorch and cudaleak_torch saw it
+  PyTorchView pytorch;       // the latest view (at exit, the view at exit)
 };
 
 inline ProcessSummary ProcessSummary::of(const Report& r) {

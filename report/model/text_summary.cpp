@@ -108,6 +108,21 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += "\nSuppression rules for the leaks above (paste into a suppressions file):\n";
     for (const LeakGroup* g : visible) out += gate::suggest_rule(*g) + "\n";
   }
+  // What PyTorch holds for live tensors: not leaks, not gated, but the
+  // answer to "who holds the memory?".
+  if (r.has_pytorch && r.pytorch.when != "oom") {
+    for (const AllocatorDevice& d : r.pytorch.devices) {
+      if (!d.reserved) continue;
+      out += "\n" + prefix + "PyTorch at " + r.pytorch.when + " on device " + std::to_string(d.device) + ": " +
+             format_bytes(d.reserved) + " reserved, " + format_bytes(d.allocated) +
+             " held by live tensors (not leaks, not gated)" + (d.live_tensors.empty() ? "\n" : ":\n");
+      for (size_t i = 0; i < d.live_tensors.size() && i < 5; ++i) {
+        const TensorGroup& g = d.live_tensors[i];
+        out += "    " + format_bytes(g.bytes) + " in " + std::to_string(g.count) + (g.count == 1 ? " tensor" : " tensors") +
+               " from " + oom::user_line(g) + "\n";
+      }
+    }
+  }
   // Each out-of-memory is printed once: those shown when they happened are
   // only counted here.
   size_t shown = 0;

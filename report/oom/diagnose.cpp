@@ -4,6 +4,7 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "cuda_frames.h"
 #include "text_summary.h"
 
 namespace cudaleak::oom {
@@ -19,9 +20,81 @@ std::string seconds(uint64_t ns) {
 }
 
 // Causes that decide the matter outright come first, then the rest by bytes.
-int weight(const std::string& cause) { return cause == "request_too_large" ? 2 : cause == "fragmentation" ? 1 : 0; }
+int weight(const std::string& cause) {
+  if (cause == "request_too_large") return 3;
+  if (cause == "allocator_limit") return 2;
+  return cause == "fragmentation" ? 1 : 0;
+}
+
+bool from_caching_allocator(const report::OomSite& site) {
+  for (const auto& f : site.stack)
+    if (f.function.find("CUDACachingAllocator") != std::string::npos) return true;
+  return false;
+}
+
+std::string tensor_groups_text(const std::vector<const report::TensorGroup*>& groups) {
+  std::string s;
+  for (size_t i = 0; i < groups.size() && i < 3; ++i)
+    s += (i ? "; " : "") + format_bytes(groups[i]->bytes) + " in " + std::to_string(groups[i]->count) +
+         (groups[i]->count == 1 ? " tensor" : " tensors") + " from " + user_line(*groups[i]);
+  return s;
+}
+
+// PyTorch's view explains its own out-of-memory: the limit it set itself,
+// fragmentation of its cache, the live tensors, or cache it still keeps.
+void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>& out) {
+  const report::AllocatorDevice& p = e.pytorch;
+  const uint64_t request = e.request_bytes;
+  const uint64_t device_free = e.device_info ? e.free_bytes : 0;
+  if (e.device_info && device_free >= request)
+    out.push_back({"allocator_limit", device_free,
+                   "the device has " + format_bytes(device_free) + " free, more than the request (" +
+                       format_bytes(request) + "): PyTorch refused it itself, under a limit the program set "
+                       "(torch.cuda.set_per_process_memory_fraction) or an allocator setting"});
+  if (device_free < request && p.free + device_free >= request && p.largest_free_block < request) {
+    std::vector<const report::TensorGroup*> pinning;
+    for (const auto& g : p.live_tensors)
+      if (g.pinning_segments) pinning.push_back(&g);
+    std::string msg = "fragmentation: PyTorch has " + format_bytes(p.reserved) + " reserved but only " +
+                      format_bytes(p.allocated) + " allocated; " + format_bytes(p.free_in_pinned_segments) +
+                      " is free inside " + std::to_string(p.pinned_segments) +
+                      " segments that live tensors keep, in pieces no larger than " +
+                      format_bytes(p.largest_free_block) + ", so the " + format_bytes(request) + " request fits in none";
+    if (!pinning.empty()) msg += ". The tensors that pin them: " + tensor_groups_text(pinning);
+    msg += p.expandable ? ". Free or reorder those tensors"
+                        : ". Fix: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, or free or reorder those tensors";
+    out.push_back({"fragmentation", p.free + device_free, msg});
+  }
+  if (p.allocated && !p.live_tensors.empty()) {
+    std::vector<const report::TensorGroup*> groups;
+    for (const auto& g : p.live_tensors) groups.push_back(&g);
+    out.push_back({"live_tensors", p.allocated,
+                   format_bytes(p.allocated) + " is held by live tensors: " + tensor_groups_text(groups) +
+                       (groups.front()->count >= 3 ? "; tensors from one line that stay alive accumulate (kept in a "
+                                                     "list, a traceback, or a closure)"
+                                                   : "")});
+  }
+  uint64_t unpinned = p.free > p.free_in_pinned_segments ? p.free - p.free_in_pinned_segments : 0;
+  if (unpinned >= request)
+    out.push_back({"cached_free", unpinned,
+                   "PyTorch keeps " + format_bytes(unpinned) + " cached in segments with no live tensor; "
+                   "torch.cuda.empty_cache() returns it"});
+}
 
 }  // namespace
+
+std::string user_line(const report::TensorGroup& g) {
+  const report::Frame* pick = nullptr;
+  for (const auto& f : g.stack) {
+    if (f.file.find("/torch/") == std::string::npos) {
+      pick = &f;
+      break;
+    }
+  }
+  if (!pick && !g.stack.empty()) pick = &g.stack.front();
+  if (!pick) return "an unknown line (PyTorch recorded no stack)";
+  return pick->function + " (" + report::basename(pick->file) + ":" + std::to_string(pick->line) + ")";
+}
 
 std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
   std::vector<report::Diagnosis> out;
@@ -33,7 +106,8 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
                    "the request (" + format_bytes(request) + ") is larger than the device's total memory (" +
                        format_bytes(total) + "): it can never succeed on this device"});
 
-  if (e.device_info && e.free_bytes >= request && request <= total)
+  if (e.has_pytorch) diagnose_pytorch(e, out);
+  if (!e.has_pytorch && e.device_info && e.free_bytes >= request && request <= total)
     out.push_back({"fragmentation", e.free_bytes,
                    "free memory (" + format_bytes(e.free_bytes) + ") exceeds the request (" + format_bytes(request) +
                        "): the failure is likely fragmentation or a per-allocation limit"});
@@ -52,7 +126,9 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
                        format_bytes(others) + " of the device: " + who});
   }
 
-  if (!e.top_sites.empty()) {
+  // A caching allocator's segments are never a leak: with PyTorch's view the
+  // live tensors above say what holds them.
+  if (!e.top_sites.empty() && !(e.has_pytorch && from_caching_allocator(e.top_sites.front()))) {
     const report::OomSite& top = e.top_sites.front();
     if (top.count >= 3 && top.last_ns > top.first_ns) {
       out.push_back({"accumulating_leak", top.bytes,
@@ -86,8 +162,18 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
 }
 
 std::string render_event(const report::OomEvent& e) {
-  std::string out = "out of memory: " + e.api + " of " + format_bytes(e.request_bytes) + " on device " +
-                    std::to_string(e.device) + " failed";
+  std::string out;
+  if (e.has_pytorch) {
+    out = "out of memory: PyTorch could not allocate " + format_bytes(e.request_bytes) + " on device " +
+          std::to_string(e.device);
+    auto mine = report::program_frames(e.stack);
+    if (!mine.empty())
+      out += " in " + mine.front()->function + " (" + report::basename(mine.front()->file) + ":" +
+             std::to_string(mine.front()->line) + ")";
+  } else {
+    out = "out of memory: " + e.api + " of " + format_bytes(e.request_bytes) + " on device " +
+          std::to_string(e.device) + " failed";
+  }
   if (e.device_info)
     out += " (free " + format_bytes(e.free_bytes) + " of " + format_bytes(e.total_bytes) + ")";
   out += " at " + seconds(e.time_ns) + "\n";
@@ -104,6 +190,9 @@ std::string render_event(const report::OomEvent& e) {
          " allocated in the last " + seconds(e.recent_window_ns) + ", " + format_bytes(e.old_bytes) + " before); other processes: " +
          (e.nvml == "ok" ? format_bytes(others) : "unknown (" + e.nvml + ")") + "; untracked: " +
          format_bytes(e.untracked_bytes) + ".\n";
+  if (e.has_pytorch)
+    out += "  PyTorch: " + format_bytes(e.pytorch.reserved) + " reserved, " + format_bytes(e.pytorch.allocated) +
+           " allocated, largest free block " + format_bytes(e.pytorch.largest_free_block) + ".\n";
   return out;
 }
 

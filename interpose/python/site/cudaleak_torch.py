@@ -121,6 +121,9 @@ def _start_recording():
     except TypeError:  # older signatures
         torch.cuda.memory._record_memory_history(True)
     torch._C._cuda_attach_out_of_memory_observer(_on_oom)
+    native = _native_entry()
+    if native:
+        native(b"{}", b"armed")
 
 
 def _torch_imported():

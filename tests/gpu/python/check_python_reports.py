@@ -1,0 +1,122 @@
+"""Asserts what cudaleak said about each Python scenario (scenario_*.py) run by
+scripts/gpu-validate-python.sh. Exits non-zero on the first wrong answer."""
+import glob
+import json
+import os
+import sys
+
+out = sys.argv[1]
+here = os.path.dirname(os.path.abspath(__file__))
+failures = []
+passed = 0
+
+
+def check(ok, what):
+    global passed
+    if ok:
+        passed += 1
+        print("ok   ", what)
+    else:
+        failures.append(what)
+        print("FAIL ", what)
+
+
+def line(scenario, marker):
+    with open(os.path.join(here, scenario + ".py")) as f:
+        for n, text in enumerate(f, 1):
+            if "# LINE:" + marker in text:
+                return n
+    raise SystemExit("no marker %s in %s" % (marker, scenario))
+
+
+def reports(scenario):
+    rs = []
+    for p in sorted(glob.glob(os.path.join(out, scenario + ".*.json"))):
+        with open(p) as f:
+            rs.append(json.load(f))
+    return rs
+
+
+def log(scenario):
+    with open(os.path.join(out, scenario + ".log")) as f:
+        return f.read()
+
+
+def exit_report(scenario):
+    rs = [r for r in reports(scenario) if r["reason"] == "exit"]
+    return rs[-1] if rs else None
+
+
+def pytorch_ooms(scenario):
+    r = exit_report(scenario)
+    return [e for e in (r or {}).get("oom_events", []) if "pytorch" in e]
+
+
+def python_frame(stack, function, line_no):
+    return any(f.get("language") == "python" and f.get("function") == function and f.get("line") == line_no
+               for f in stack)
+
+
+# 1. A list that keeps every step's loss: live tensors from train_step, not a leak of the allocator.
+s = "scenario_leak_in_list"
+ooms = pytorch_ooms(s)
+check(len(ooms) == 1, s + ": one PyTorch out-of-memory")
+if ooms:
+    d = ooms[0]["diagnosis"]
+    check(d and d[0]["cause"] == "live_tensors", s + ": first cause live_tensors (got %s)" % [x["cause"] for x in d])
+    check(d and "scenario_leak_in_list.py:" in d[0]["message"], s + ": names the script's line: " + (d[0]["message"] if d else ""))
+    check(not any(x["cause"] == "accumulating_leak" for x in d), s + ": allocator segments not called a leak")
+    check(python_frame(ooms[0]["stack"], "train_step", line(s, "forward")), s + ": OOM stack holds train_step:forward")
+text = log(s)
+check(text.count("out of memory:") == 1, s + ": printed once (%d)" % text.count("out of memory:"))
+
+# 2. Fragmentation: the big request fails with free memory scattered in pinned segments.
+s = "scenario_fragmentation"
+ooms = pytorch_ooms(s)
+big = [e for e in ooms if python_frame(e["stack"], "<module>", line(s, "big"))]
+check(len(big) == 1, s + ": the big request's OOM is PyTorch's, at <module>:big")
+if big:
+    d = big[0]["diagnosis"]
+    check(d and d[0]["cause"] == "fragmentation", s + ": first cause fragmentation (got %s)" % [x["cause"] for x in d])
+    msg = d[0]["message"] if d else ""
+    check("fill (scenario_fragmentation.py:%d)" % line(s, "fill") in msg, s + ": names the pinning line: " + msg)
+    check("expandable_segments:True" in msg, s + ": suggests expandable_segments")
+text = log(s)
+check(text.count("out of memory: cudaMalloc") == 0, s + ": failed cudaMalloc calls under PyTorch not printed apart")
+check(text.count("out of memory: PyTorch") == len(ooms), s + ": each PyTorch OOM printed once")
+
+# 3. Tensors kept alive by stored exceptions: named at exit, not a leak.
+s = "scenario_exceptions"
+r = exit_report(s)
+check(r is not None and "pytorch" in r, s + ": exit report has PyTorch's view")
+if r and "pytorch" in r:
+    groups = r["pytorch"]["devices"][0]["live_tensors"]
+    top = groups[0] if groups else {}
+    check(top.get("bytes", 0) >= 320 << 20 and top.get("count") == 10, s + ": 10 tensors, 320 MiB live")
+    check(any(f.get("function") == "work" and f.get("line") == line(s, "scratch") for f in top.get("stack", [])),
+          s + ": their stack names work:scratch")
+text = log(s)
+check("held by live tensors" in text and "work (scenario_exceptions.py:%d)" % line(s, "scratch") in text,
+      s + ": the summary names the line that holds them")
+
+# 4. ctypes cudaMalloc never freed: the Python function and line in the leak's stack.
+s = "scenario_ctypes"
+r = exit_report(s)
+groups = [g for g in (r or {}).get("leaks", []) if g["kind"] == "device" and g["bytes"] == 64 << 20]
+check(len(groups) == 1, s + ": the 64 MiB leak is found")
+if groups:
+    check(python_frame(groups[0]["stack"], "leaky_buffer", line(s, "malloc")), s + ": stack names leaky_buffer:malloc")
+    check(groups[0].get("site", "").startswith("device | leaky_buffer @ scenario_ctypes.py:%d" % line(s, "malloc")),
+          s + ": site is the Python code: " + groups[0].get("site", ""))
+check(r is not None and r.get("python", {}).get("frames") is True, s + ": report says Python frames were read")
+
+# 5. A memory fraction: PyTorch refused the request itself.
+s = "scenario_fraction"
+ooms = pytorch_ooms(s)
+check(len(ooms) == 1, s + ": one PyTorch out-of-memory")
+if ooms:
+    d = ooms[0]["diagnosis"]
+    check(d and d[0]["cause"] == "allocator_limit", s + ": first cause allocator_limit (got %s)" % [x["cause"] for x in d])
+
+print("%d checks passed, %d failed" % (passed, len(failures)))
+sys.exit(1 if failures else 0)
