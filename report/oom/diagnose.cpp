@@ -83,15 +83,18 @@ void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>&
 
 }  // namespace
 
-std::string user_line(const report::TensorGroup& g) {
-  const report::Frame* pick = nullptr;
-  for (const auto& f : g.stack) {
-    if (f.file.find("/torch/") == std::string::npos) {
-      pick = &f;
-      break;
-    }
+const report::Frame* user_frame(const std::vector<report::Frame>& stack) {
+  const report::Frame* first = nullptr;
+  for (const report::Frame* f : report::program_frames(stack)) {
+    if (!f->python) return f;  // a native program: its first frame
+    if (!first) first = f;
+    if (f->file.find("/torch/") == std::string::npos) return f;
   }
-  if (!pick && !g.stack.empty()) pick = &g.stack.front();
+  return first;
+}
+
+std::string user_line(const report::TensorGroup& g) {
+  const report::Frame* pick = user_frame(g.stack);
   if (!pick) return "an unknown line (PyTorch recorded no stack)";
   return pick->function + " (" + report::basename(pick->file) + ":" + std::to_string(pick->line) + ")";
 }
@@ -166,10 +169,8 @@ std::string render_event(const report::OomEvent& e) {
   if (e.has_pytorch) {
     out = "out of memory: PyTorch could not allocate " + format_bytes(e.request_bytes) + " on device " +
           std::to_string(e.device);
-    auto mine = report::program_frames(e.stack);
-    if (!mine.empty())
-      out += " in " + mine.front()->function + " (" + report::basename(mine.front()->file) + ":" +
-             std::to_string(mine.front()->line) + ")";
+    if (const report::Frame* f = user_frame(e.stack))
+      out += " in " + f->function + " (" + report::basename(f->file) + ":" + std::to_string(f->line) + ")";
   } else {
     out = "out of memory: " + e.api + " of " + format_bytes(e.request_bytes) + " on device " +
           std::to_string(e.device) + " failed";

@@ -10,8 +10,10 @@ namespace cudaleak::oom {
 
 std::vector<report::Diagnosis> diagnose(const report::OomEvent& event);
 
-// "function (file.py:line)": the first frame of a live-tensor stack outside
-// PyTorch's own code.
+// The user's frame in a stack: the first of the program's frames outside
+// PyTorch's own Python code (torch/...); nullptr when there is none.
+const report::Frame* user_frame(const std::vector<report::Frame>& stack);
+// "function (file.py:line)" of a live-tensor group's user frame.
 std::string user_line(const report::TensorGroup& group);
 
 // The text block the summary prints for one event.

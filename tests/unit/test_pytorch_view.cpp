@@ -1,0 +1,97 @@
+// PyTorch's view and the out-of-memory diagnosis built on it, from reports
+// written on an H100 by scripts/gpu-validate-python.sh (tests/fixtures/h100/python).
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "diagnose.h"
+#include "json_io.h"
+#include "site.h"
+#include "text_summary.h"
+
+using namespace cudaleak;
+using namespace cudaleak::report;
+
+namespace {
+
+Report load_python_fixture(const std::string& name) {
+  std::ifstream in(std::string(CUDALEAK_FIXTURES) + "/h100/python/" + name);
+  REQUIRE(in);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return from_json(ss.str());
+}
+
+const OomEvent& pytorch_event(const Report& r) {
+  for (const auto& e : r.oom_events)
+    if (e.has_pytorch) return e;
+  FAIL("no PyTorch out-of-memory in the report");
+  return r.oom_events.front();
+}
+
+}  // namespace
+
+TEST_CASE("fragmentation of PyTorch's cache is the first cause, naming the pinning line", "[pytorch]") {
+  Report r = load_python_fixture("scenario_fragmentation.470.0.json");
+  const OomEvent& e = pytorch_event(r);
+  CHECK(e.api == "PyTorch caching allocator");
+  CHECK(e.pytorch.pinned_segments > 1000);
+  CHECK(e.pytorch.largest_free_block < e.request_bytes);
+  auto d = oom::diagnose(e);
+  REQUIRE(!d.empty());
+  CHECK(d[0].cause == "fragmentation");
+  CHECK(d[0].message.find("fill (scenario_fragmentation.py:10)") != std::string::npos);
+  CHECK(d[0].message.find("expandable_segments:True") != std::string::npos);
+  for (const auto& x : d) CHECK(x.cause != "accumulating_leak");  // segments are never a leak
+  // The failed cudaMalloc calls PyTorch retried are kept, without a view.
+  size_t plain = 0;
+  for (const auto& x : r.oom_events) plain += !x.has_pytorch;
+  CHECK(plain == 2);
+  // The event's header names the user's line, not PyTorch's.
+  CHECK(oom::render_event(e).find("PyTorch could not allocate 20.0 MiB on device 0 in fill (scenario_fragmentation.py:10)") !=
+        std::string::npos);
+}
+
+TEST_CASE("a per-process memory fraction is named as PyTorch's own limit", "[pytorch]") {
+  Report r = load_python_fixture("scenario_fraction.551.0.json");
+  auto d = oom::diagnose(pytorch_event(r));
+  REQUIRE(!d.empty());
+  CHECK(d[0].cause == "allocator_limit");
+}
+
+TEST_CASE("tensors kept by stored exceptions are named at exit as live tensors, not leaks", "[pytorch]") {
+  Report r = load_python_fixture("scenario_exceptions.504.0.json");
+  REQUIRE(r.has_pytorch);
+  CHECK(r.pytorch.when == "exit");
+  const AllocatorDevice* d = r.pytorch.device(0);
+  REQUIRE(d);
+  REQUIRE(!d->live_tensors.empty());
+  CHECK(d->live_tensors[0].count == 10);
+  CHECK(d->live_tensors[0].bytes == 10ull * (32 << 20));
+  CHECK(oom::user_line(d->live_tensors[0]) == "work (scenario_exceptions.py:9)");
+  std::string text = render_text(r, TextOptions{});
+  CHECK(text.find("held by live tensors (not leaks, not gated)") != std::string::npos);
+  CHECK(text.find("320.0 MiB in 10 tensors from work (scenario_exceptions.py:9)") != std::string::npos);
+  CHECK(r.summary.leaked_count == 0);
+}
+
+TEST_CASE("a ctypes leak's site is the Python code", "[pytorch]") {
+  Report r = load_python_fixture("scenario_ctypes.537.0.json");
+  CHECK(r.python.frames);
+  REQUIRE(r.leaks.size() == 1);
+  CHECK(gate::site_of(r.leaks[0]) == "device | leaky_buffer @ scenario_ctypes.py:22 | <module> @ scenario_ctypes.py:26");
+}
+
+TEST_CASE("a PyTorch view survives the JSON round trip", "[pytorch]") {
+  Report r = load_python_fixture("scenario_fragmentation.470.0.json");
+  Report back = from_json(to_json(r));
+  const OomEvent& a = pytorch_event(r);
+  const OomEvent& b = pytorch_event(back);
+  CHECK(b.pytorch.reserved == a.pytorch.reserved);
+  CHECK(b.pytorch.segment_list.size() == a.pytorch.segment_list.size());
+  REQUIRE(!b.pytorch.live_tensors.empty());
+  CHECK(b.pytorch.live_tensors[0].stack.size() == a.pytorch.live_tensors[0].stack.size());
+  CHECK(b.pytorch.live_tensors[0].stack[0].python);
+  CHECK(oom::diagnose(b)[0].message == oom::diagnose(a)[0].message);
+}
