@@ -9,8 +9,9 @@ stage="${1:?usage: scripts/gpu-validate-python.sh STAGE_DIR OUT_DIR}"
 out="${2:?usage: scripts/gpu-validate-python.sh STAGE_DIR OUT_DIR}"
 mkdir -p "$out"
 for s in scenario_leak_in_list scenario_fragmentation scenario_exceptions scenario_ctypes scenario_fraction; do
-  start=$(date +%s.%N)
+  start=$(date +%s%N)
   timeout 300 "$stage/bin/cudaleak" run -o "$out/$s.%p.%n.json" -- python3 "tests/gpu/python/$s.py" >"$out/$s.log" 2>&1
-  echo "$s: exit $? in $(echo "$(date +%s.%N) - $start" | bc) s"
+  status=$?
+  echo "$s: exit $status in $(( ($(date +%s%N) - start) / 1000000 )) ms"
 done
 python3 tests/gpu/python/check_python_reports.py "$out"
