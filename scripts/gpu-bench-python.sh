@@ -12,6 +12,7 @@ for round in 1 2 3; do
   echo "round $round"
   echo "  step plain:        $(python3 tests/gpu/torch_bench.py 500 | head -1)"
   echo "  step view on:      $(cl -- python3 tests/gpu/torch_bench.py 500 2>/dev/null | head -1)"
+  echo "  step view+stacks:  $(cl --pytorch-stacks true -- python3 tests/gpu/torch_bench.py 500 2>/dev/null | head -1)"
   echo "  step view off:     $(cl --pytorch-view false -- python3 tests/gpu/torch_bench.py 500 2>/dev/null | head -1)"
   echo "  ctypes plain:      $(python3 tests/gpu/python/bench_python_frames.py)"
   echo "  ctypes frames on:  $(cl -- python3 tests/gpu/python/bench_python_frames.py 2>/dev/null)"

@@ -107,6 +107,7 @@ int main(int argc, char** argv) {
     settings.library_path = cli::preload_library_path();
     settings.simcuda_dir = cli::simcuda_directory();
     if (check.pytorch_view) settings.python_dir = cli::python_directory();
+    settings.pytorch_stacks = check.pytorch_stacks;
     if (access(settings.library_path.c_str(), R_OK) != 0) {
       spdlog::error("cudaleak: preload library not found at {} (set CUDALEAK_LIBRARY)", settings.library_path);
       return 2;

@@ -101,8 +101,10 @@ int run_program(const RunSettings& s) {
     opts = opts.empty() ? existing : std::string(existing) + ":" + opts;  // ours come last and win
   setenv("CUDALEAK_OPTIONS", opts.c_str(), 1);
   setenv("LD_PRELOAD", prepend(std::getenv("LD_PRELOAD"), s.library_path, ':').c_str(), 1);
-  if (!s.python_dir.empty() && access(s.python_dir.c_str(), R_OK) == 0)
+  if (!s.python_dir.empty() && access(s.python_dir.c_str(), R_OK) == 0) {
     setenv("PYTHONPATH", prepend(std::getenv("PYTHONPATH"), s.python_dir, ':').c_str(), 1);
+    setenv("CUDALEAK_PYTORCH_STACKS", s.pytorch_stacks ? "1" : "0", 1);
+  }
   if (s.simulated_gpu) {
     setenv("LD_LIBRARY_PATH", prepend(std::getenv("LD_LIBRARY_PATH"), s.simcuda_dir, ':').c_str(), 1);
     if (!s.simulated_memory.empty()) setenv("CUDALEAK_SIM_MEMORY", s.simulated_memory.c_str(), 1);

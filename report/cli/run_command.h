@@ -14,6 +14,7 @@ struct RunSettings {
   std::string library_path;      // libcudaleak.so to preload
   std::string simcuda_dir;       // fake libcuda.so.1 / libcudart.so.13
   std::string python_dir;        // put first on PYTHONPATH; empty = leave PYTHONPATH alone
+  bool pytorch_stacks = false;   // CUDALEAK_PYTORCH_STACKS=1 for cudaleak_torch.py
   std::string junit_path;        // --junit FILE
   std::string sarif_path;        // --sarif FILE
   int error_exitcode = 0;        // as passed to the processes, for the tree's verdict

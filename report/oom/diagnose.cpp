@@ -70,7 +70,7 @@ void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>&
     for (const auto& g : p.live_tensors) groups.push_back(&g);
     out.push_back({"live_tensors", p.allocated,
                    format_bytes(p.allocated) + " is held by live tensors: " + tensor_groups_text(groups) +
-                       (groups.front()->count >= 3 ? "; tensors from one line that stay alive accumulate (kept in a "
+                       (groups.front()->count >= 3 && !groups.front()->stack.empty() ? "; tensors from one line that stay alive accumulate (kept in a "
                                                      "list, a traceback, or a closure)"
                                                    : "")});
   }
@@ -95,7 +95,7 @@ const report::Frame* user_frame(const std::vector<report::Frame>& stack) {
 
 std::string user_line(const report::TensorGroup& g) {
   const report::Frame* pick = user_frame(g.stack);
-  if (!pick) return "an unknown line (PyTorch recorded no stack)";
+  if (!pick) return "lines PyTorch did not record (run with --pytorch-stacks true to name them)";
   return pick->function + " (" + report::basename(pick->file) + ":" + std::to_string(pick->line) + ")";
 }
 

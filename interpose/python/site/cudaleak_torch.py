@@ -1,9 +1,9 @@
 """PyTorch's own view of its caching allocator, for cudaleak reports.
 
 Never imports torch: a finder on sys.meta_path waits for the program to import
-it. Once the program initialises CUDA through torch, PyTorch records the
-Python stack of every live block (_record_memory_history, "state" mode), and an
-out-of-memory observer is attached. At each out-of-memory, at snapshot signals
+it. Once the program initialises CUDA through torch, an out-of-memory observer
+is attached and, with CUDALEAK_PYTORCH_STACKS=1, PyTorch records the Python
+stack of every live block (_record_memory_history, "state" mode). At each out-of-memory, at snapshot signals
 the program lets Python see, and at exit, a summary of torch.cuda.memory's
 snapshot goes to the preload library (cudaleak_impl_python_view), which puts it
 in the report and uses it to explain the out-of-memory.
@@ -116,10 +116,13 @@ def _on_oom(device, alloc, device_allocated, device_free):
 
 def _start_recording():
     torch = sys.modules["torch"]
-    try:
-        torch.cuda.memory._record_memory_history(enabled="state", context="alloc", stacks="python")
-    except TypeError:  # older signatures
-        torch.cuda.memory._record_memory_history(True)
+    # The Python stack of every live block costs about 6% of a small training
+    # step (docs/performance.md): only when asked for (--pytorch-stacks).
+    if os.environ.get("CUDALEAK_PYTORCH_STACKS", "0") == "1":
+        try:
+            torch.cuda.memory._record_memory_history(enabled="state", context="alloc", stacks="python")
+        except TypeError:  # older signatures
+            torch.cuda.memory._record_memory_history(True)
     torch._C._cuda_attach_out_of_memory_observer(_on_oom)
     native = _native_entry()
     if native:

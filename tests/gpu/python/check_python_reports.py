@@ -118,5 +118,12 @@ if ooms:
     d = ooms[0]["diagnosis"]
     check(d and d[0]["cause"] == "allocator_limit", s + ": first cause allocator_limit (got %s)" % [x["cause"] for x in d])
 
+# 6. The default, without per-tensor stacks: fragmentation is still the first cause.
+s = "default_fragmentation"
+ooms = pytorch_ooms(s)
+big = [e for e in ooms if python_frame(e["stack"], "<module>", line("scenario_fragmentation", "big"))]
+check(len(big) == 1 and big[0]["diagnosis"][0]["cause"] == "fragmentation",
+      s + ": first cause fragmentation without --pytorch-stacks")
+
 print("%d checks passed, %d failed" % (passed, len(failures)))
 sys.exit(1 if failures else 0)
