@@ -52,6 +52,15 @@ def pytorch_ooms(scenario):
     return [e for e in (r or {}).get("oom_events", []) if "pytorch" in e]
 
 
+def first_cause(s, expected):
+    """The scenario's one PyTorch out-of-memory; checks its first cause."""
+    ooms = pytorch_ooms(s)
+    check(len(ooms) == 1, s + ": one PyTorch out-of-memory")
+    d = ooms[0]["diagnosis"] if ooms else []
+    check(d and d[0]["cause"] == expected, s + ": first cause %s (got %s)" % (expected, [x["cause"] for x in d]))
+    return ooms[0] if ooms else None, d
+
+
 def python_frame(stack, function, line_no):
     return any(f.get("language") == "python" and f.get("function") == function and f.get("line") == line_no
                for f in stack)
@@ -59,14 +68,11 @@ def python_frame(stack, function, line_no):
 
 # 1. A list that keeps every step's loss: live tensors from train_step, not a leak of the allocator.
 s = "scenario_leak_in_list"
-ooms = pytorch_ooms(s)
-check(len(ooms) == 1, s + ": one PyTorch out-of-memory")
-if ooms:
-    d = ooms[0]["diagnosis"]
-    check(d and d[0]["cause"] == "live_tensors", s + ": first cause live_tensors (got %s)" % [x["cause"] for x in d])
+oom, d = first_cause(s, "live_tensors")
+if oom:
     check(d and "scenario_leak_in_list.py:" in d[0]["message"], s + ": names the script's line: " + (d[0]["message"] if d else ""))
     check(not any(x["cause"] == "accumulating_leak" for x in d), s + ": allocator segments not called a leak")
-    check(python_frame(ooms[0]["stack"], "train_step", line(s, "forward")), s + ": OOM stack holds train_step:forward")
+    check(python_frame(oom["stack"], "train_step", line(s, "forward")), s + ": OOM stack holds train_step:forward")
 text = log(s)
 check(text.count("out of memory:") == 1, s + ": printed once (%d)" % text.count("out of memory:"))
 
@@ -111,12 +117,7 @@ if groups:
 check(r is not None and r.get("python", {}).get("frames") is True, s + ": report says Python frames were read")
 
 # 5. A memory fraction: PyTorch refused the request itself.
-s = "scenario_fraction"
-ooms = pytorch_ooms(s)
-check(len(ooms) == 1, s + ": one PyTorch out-of-memory")
-if ooms:
-    d = ooms[0]["diagnosis"]
-    check(d and d[0]["cause"] == "allocator_limit", s + ": first cause allocator_limit (got %s)" % [x["cause"] for x in d])
+first_cause("scenario_fraction", "allocator_limit")
 
 # 6. The default, without per-tensor stacks: fragmentation is still the first cause.
 s = "default_fragmentation"
