@@ -32,7 +32,7 @@ TEST_CASE("Catch2: cudaleak.h checks fail exactly the leaking test", "[e2e][fram
 }
 
 #ifdef CUDALEAK_PYTEST
-TEST_CASE("pytest: the plugin fails exactly the leaking test; the report names it", "[e2e][frameworks]") {
+TEST_CASE("pytest: the plugin fails exactly the leaking test and the report names it", "[e2e][frameworks]") {
   auto dir = fresh_dir("pytest");
   std::string src = CUDALEAK_SOURCE_DIR;
   Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/r.%p.json", "--", CUDALEAK_PYTEST, "-m",

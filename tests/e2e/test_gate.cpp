@@ -25,7 +25,7 @@ Result gated(const std::string& dir, const std::vector<std::string>& command,
 
 }  // namespace
 
-TEST_CASE("gate: leaks make the run exit with error_exitcode; clean runs keep their status", "[e2e][gate]") {
+TEST_CASE("gate: leaks make the run exit with error_exitcode, clean runs keep their status", "[e2e][gate]") {
   auto dir = fresh_dir("gate_exit");
   Result leaking = gated(dir, {sample("loop_leak")});
   CHECK(leaking.exit_code == 23);

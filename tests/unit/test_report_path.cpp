@@ -4,7 +4,7 @@
 
 using cudaleak::report::expand_report_path;
 
-TEST_CASE("%p and %n expand; later reports without %n get .N before the extension", "[report_path]") {
+TEST_CASE("%p and %n expand, and later reports without %n get .N before the extension", "[report_path]") {
   CHECK(expand_report_path("cudaleak.%p.json", 42, 0) == "cudaleak.42.json");
   CHECK(expand_report_path("cudaleak.%p.json", 42, 2) == "cudaleak.42.2.json");
   CHECK(expand_report_path("out/r-%p-%n.json", 7, 3) == "out/r-7-3.json");

@@ -35,7 +35,7 @@ Report sample_report(int pid, int rank) {
 }
 }  // namespace
 
-TEST_CASE("filters: kind, device, bytes, module and function; suppressed only when asked", "[views]") {
+TEST_CASE("filters: kind, device, bytes, module and function, suppressed only when asked", "[views]") {
   Report r = sample_report(1, -1);
   CHECK(filter_report(r, {}).leaks.size() == 2);
   Filter with_suppressed;
