@@ -1,7 +1,6 @@
 #include "python_view.h"
 
 #include <cstring>
-#include <optional>
 
 #include "json_io.h"
 #include "lifecycle.h"
@@ -13,11 +12,11 @@ namespace cudaleak::python_view {
 namespace {
 
 std::mutex g_mutex;
-std::optional<report::PyTorchView>* g_latest = nullptr;  // never destroyed: reports run during exit
+report::PyTorchView* g_latest = nullptr;  // none yet; never destroyed: reports run during exit
 
 void keep(const report::PyTorchView& view) {
   std::lock_guard lock(g_mutex);
-  if (!g_latest) g_latest = new std::optional<report::PyTorchView>();
+  if (!g_latest) g_latest = new report::PyTorchView();
   *g_latest = view;
 }
 
@@ -25,8 +24,8 @@ void keep(const report::PyTorchView& view) {
 
 bool latest(report::PyTorchView& out) {
   std::lock_guard lock(g_mutex);
-  if (!g_latest || !*g_latest) return false;
-  out = **g_latest;
+  if (!g_latest) return false;
+  out = *g_latest;
   return true;
 }
 
@@ -34,7 +33,8 @@ std::mutex& mutex() { return g_mutex; }
 
 void reset_in_child() {
   std::lock_guard lock(g_mutex);
-  if (g_latest) g_latest->reset();
+  delete g_latest;  // the parent's view says nothing about the child
+  g_latest = nullptr;
 }
 
 }  // namespace cudaleak::python_view

@@ -21,15 +21,13 @@ uint64_t unhex(const json& j) {
 }  // namespace
 
 void to_json(json& j, const Frame& f) {
-  j = json{{"ip", hex(f.ip)}, {"module", f.module}};
+  j = json{{"ip", hex(f.ip)}};
+  if (f.python) j["language"] = "python";  // no module: its file is the source
+  else j["module"] = f.module;
   if (!f.function.empty()) j["function"] = f.function;
   if (!f.file.empty()) j["file"] = f.file;
   if (f.line > 0) j["line"] = f.line;
   if (f.inlined) j["inlined"] = true;
-  if (f.python) {
-    j.erase("module");
-    j["language"] = "python";
-  }
 }
 void from_json(const json& j, Frame& f) {
   f.ip = unhex(j.at("ip"));

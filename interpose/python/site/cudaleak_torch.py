@@ -145,12 +145,9 @@ class _TorchWatch(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
         if name != "torch":
             return None
-        sys.meta_path.remove(self)
-        try:
-            import importlib.util
-            spec = importlib.util.find_spec(name)
-        finally:
-            pass
+        sys.meta_path.remove(self)  # once: the spec below comes from the other finders
+        import importlib.util
+        spec = importlib.util.find_spec(name)
         if spec is None or spec.loader is None:
             return spec
         loader = spec.loader
