@@ -1,5 +1,6 @@
 // The stream-ordered allocator and memory pools, legacy and per-thread-stream
 // variants each with its own real-function slot.
+#include "graph_capture.h"
 #include "hook.h"
 
 using namespace cudaleak;
@@ -7,13 +8,23 @@ using tracker::current_placement;
 
 namespace {
 
+// Stream-ordered memory, or graph memory when the stream is being captured.
+template <HookId id>
+void record_async(CUdeviceptr dptr, size_t bytes, CUstream stream) {
+  if (uint64_t graph = capturing_graph(stream, hook_info(id).per_thread)) {
+    tracker::created(id, Kind::GraphMemory, Space::DevicePtr, dptr, bytes, current_placement(), graph);
+    tracker::graph_memory_added(graph);
+    return;
+  }
+  tracker::created(id, Kind::Async, Space::DevicePtr, dptr, bytes, current_placement(), as_handle(stream));
+}
+
 template <HookId id>
 CUresult alloc_async(CUdeviceptr* dptr, size_t bytes, CUstream stream) {
   Hook<id> hook;
   CUresult r = hook.real(dptr, bytes, stream);
   check_out_of_memory(hook, r, bytes, as_handle(stream));
-  if (r == CUDA_SUCCESS && hook.tracking() && dptr)
-    tracker::created(id, Kind::Async, Space::DevicePtr, *dptr, bytes, current_placement(), as_handle(stream));
+  if (r == CUDA_SUCCESS && hook.tracking() && dptr) record_async<id>(*dptr, bytes, stream);
   return r;
 }
 
@@ -22,8 +33,7 @@ CUresult alloc_from_pool(CUdeviceptr* dptr, size_t bytes, CUmemoryPool pool, CUs
   Hook<id> hook;
   CUresult r = hook.real(dptr, bytes, pool, stream);
   check_out_of_memory(hook, r, bytes, as_handle(stream));
-  if (r == CUDA_SUCCESS && hook.tracking() && dptr)
-    tracker::created(id, Kind::Async, Space::DevicePtr, *dptr, bytes, current_placement(), as_handle(stream));
+  if (r == CUDA_SUCCESS && hook.tracking() && dptr) record_async<id>(*dptr, bytes, stream);
   return r;
 }
 

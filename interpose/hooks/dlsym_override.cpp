@@ -22,6 +22,11 @@ DlsymFn real_dlsym() {
 
 }  // namespace cudaleak
 
+namespace {
+// Tells the assembly entry to return NULL (dlsym_entry.S).
+void* const kNotFound = reinterpret_cast<void*>(1);
+}  // namespace
+
 extern "C" void* cudaleak_dlsym_substitute(void* handle, const char* symbol) {
   using namespace cudaleak;
   auto dl = real_dlsym();  // also makes sure the assembly entry has a jump target
@@ -29,7 +34,14 @@ extern "C" void* cudaleak_dlsym_substitute(void* handle, const char* symbol) {
   int id = hook_by_symbol(symbol);
   if (id < 0) return nullptr;
   void* fn = dl(handle, symbol);
-  if (!fn || is_own_code(fn)) return nullptr;  // RTLD_DEFAULT finds our own export: nothing to wrap
+  if (!fn) return nullptr;
+  if (is_own_code(fn)) {
+    // RTLD_DEFAULT found our own export. Where the real function exists
+    // somewhere (a library loaded privately), ours stands in for it; where it
+    // does not, the caller is probing for a library that is not there.
+    if (handle == RTLD_DEFAULT && !real_function(static_cast<HookId>(id))) return kNotFound;
+    return nullptr;
+  }
   remember_real(id, fn);
   note_cuda_seen();
   return hook_info(static_cast<HookId>(id)).wrapper;

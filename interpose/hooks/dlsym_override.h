@@ -14,7 +14,8 @@ DlsymFn real_dlsym();
 }  // namespace cudaleak
 
 extern "C" {
-// Called by the assembly entry: our hook for (handle, symbol), or nullptr to pass through.
+// Called by the assembly entry: our hook for (handle, symbol), nullptr to pass
+// through, or 1 for "not found" (the symbol exists only as our own export).
 void* cudaleak_dlsym_substitute(void* handle, const char* symbol) __attribute__((visibility("hidden")));
 // The jump target of the assembly entry.
 extern void* cudaleak_real_dlsym_ptr __attribute__((visibility("hidden")));

@@ -7,6 +7,7 @@
 //   return hook.release(space, handle, args...);
 #pragma once
 #include <cerrno>
+#include <type_traits>
 
 #include "hook_table.h"
 #include "../runtime/lifecycle.h"
@@ -68,6 +69,33 @@ class Hook {
 };
 
 inline uint64_t as_handle(const void* p) { return reinterpret_cast<uint64_t>(p); }
+template <typename H>
+inline uint64_t as_handle(H h) requires std::is_integral_v<H> {
+  return static_cast<uint64_t>(h);
+}
+
+// The hooks that the table describes completely: a create whose first
+// argument receives the new handle (of the row's kind, in its space, no
+// bytes), and a release of the handle passed first.
+template <HookId id, typename Out, typename... Args>
+CUresult create_into_first(Out* out, Args... args) {
+  static_assert(HookTraits<id>::role == HookRole::Create);
+  Hook<id> hook;
+  CUresult r = hook.real(out, args...);
+  if (r == CUDA_SUCCESS && hook.tracking() && out)
+    tracker::created(id, HookTraits<id>::kind, HookTraits<id>::space, as_handle(*out), 0,
+                     tracker::current_placement());
+  return r;
+}
+template <HookId id, typename Handle, typename... Args>
+CUresult release_first(Handle handle, Args... args) {
+  static_assert(HookTraits<id>::role == HookRole::Release);
+  Hook<id> hook;
+  return hook.release(HookTraits<id>::space, as_handle(handle), handle, args...);
+}
+
+// Bytes of a (mipmapped) array from its descriptor, summed over `levels`.
+uint64_t array3d_bytes(const CUDA_ARRAY3D_DESCRIPTOR& desc, unsigned levels);
 
 // A failed allocation: out-of-memory gets explained (runtime/oom.h).
 void out_of_memory(HookId api, uint64_t bytes, tracker::Placement where, uint64_t stream);

@@ -1,21 +1,33 @@
 #include "hook_table.h"
 
 #include <dlfcn.h>
+#include <link.h>
 
 #include <atomic>
 #include <cstring>
+#include <string>
+#include <type_traits>
 
 #include "dlsym_override.h"
 #include "../runtime/self_module.h"
+
+// The library wrappers (library_handle_hooks.cpp), declared with their table types.
+#define CUDALEAK_LIBRARY_DECLARE(sym, library, pfn, role, space) \
+  extern "C" std::remove_pointer_t<cudaleak::libapi::pfn> sym;
+CUDALEAK_LIBRARY_HOOKS(CUDALEAK_LIBRARY_DECLARE)
+#undef CUDALEAK_LIBRARY_DECLARE
 
 namespace cudaleak {
 
 namespace {
 
-#define CUDALEAK_HOOK_ROW(sym, lookup, version, ptsz, pfn) \
-  HookInfo{#sym, lookup, version, ptsz, reinterpret_cast<void*>(&::sym)},
-const HookInfo kHooks[] = {CUDALEAK_HOOKS(CUDALEAK_HOOK_ROW)};
+#define CUDALEAK_HOOK_ROW(sym, lookup, version, ptsz, pfn, role, kind, space) \
+  HookInfo{#sym, lookup, version, ptsz, reinterpret_cast<void*>(&::sym), nullptr, HookRole::role},
+#define CUDALEAK_LIBRARY_ROW(sym, library, pfn, role, space) \
+  HookInfo{#sym, nullptr, 0, false, reinterpret_cast<void*>(&::sym), library, HookRole::role},
+const HookInfo kHooks[] = {CUDALEAK_HOOKS(CUDALEAK_HOOK_ROW) CUDALEAK_LIBRARY_HOOKS(CUDALEAK_LIBRARY_ROW)};
 #undef CUDALEAK_HOOK_ROW
+#undef CUDALEAK_LIBRARY_ROW
 static_assert(sizeof(kHooks) / sizeof(kHooks[0]) == kHookCount);
 
 std::atomic<void*> g_real[kHookCount];
@@ -35,14 +47,51 @@ void* resolve_from_driver(const char* symbol) {
   return nullptr;
 }
 
+// A library loaded privately (dlopen RTLD_LOCAL, as Python extension modules
+// load theirs) is not in the global scope: found among the loaded objects by
+// file name ("libcublas.so" matches libcublas.so.13, not libcublasLt.so.13).
+void* resolve_from_loaded_library(const char* prefix, const char* symbol) {
+  struct Search {
+    const char* prefix;
+    std::string path;
+  } search{prefix, {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        auto* s = static_cast<Search*>(data);
+        const char* name = info->dlpi_name ? std::strrchr(info->dlpi_name, '/') : nullptr;
+        name = name ? name + 1 : info->dlpi_name;
+        size_t n = std::strlen(s->prefix);
+        if (!name || std::strncmp(name, s->prefix, n) != 0 || (name[n] != '\0' && name[n] != '.')) return 0;
+        s->path = info->dlpi_name;
+        return 1;
+      },
+      &search);
+  if (search.path.empty()) return nullptr;
+  void* fn = nullptr;
+  if (void* lib = dlopen(search.path.c_str(), RTLD_NOLOAD | RTLD_LAZY)) {
+    fn = real_dlsym()(lib, symbol);
+    dlclose(lib);
+  }
+  return fn && !is_own_code(fn) ? fn : nullptr;
+}
+
+void* resolve(const HookInfo& row) {
+  if (!row.library) return resolve_from_driver(row.symbol);
+  auto dl = real_dlsym();
+  if (!dl) return nullptr;
+  void* fn = dl(RTLD_NEXT, row.symbol);
+  if (fn && !is_own_code(fn)) return fn;
+  return resolve_from_loaded_library(row.library, row.symbol);
+}
+
 }  // namespace
 
 const HookInfo& hook_info(HookId id) { return kHooks[static_cast<int>(id)]; }
 const char* hook_name(HookId id) { return kHooks[static_cast<int>(id)].symbol; }
 
 int hook_by_symbol(const char* symbol) {
-  // Only real driver names: "cu" then an upper-case letter (cudnn*, cublas* never match).
-  if (!symbol || symbol[0] != 'c' || symbol[1] != 'u' || symbol[2] < 'A' || symbol[2] > 'Z') return -1;
+  // Only names that can be hooked: cu* (driver and libraries) and nccl*.
+  if (!symbol || !((symbol[0] == 'c' && symbol[1] == 'u') || std::strncmp(symbol, "nccl", 4) == 0)) return -1;
   for (int i = 0; i < kHookCount; ++i)
     if (std::strcmp(kHooks[i].symbol, symbol) == 0) return i;
   return -1;
@@ -53,7 +102,7 @@ int hook_for_lookup(const char* name, int version, bool per_thread) {
   int best = -1;
   for (int i = 0; i < kHookCount; ++i) {
     const HookInfo& h = kHooks[i];
-    if (h.version > version || std::strcmp(h.lookup, name) != 0) continue;
+    if (!h.lookup || h.version > version || std::strcmp(h.lookup, name) != 0) continue;
     if (h.per_thread && !per_thread) continue;
     if (best < 0 || h.version > kHooks[best].version || (h.per_thread && !kHooks[best].per_thread)) best = i;
   }
@@ -64,7 +113,7 @@ void* real_function(HookId id) {
   int i = static_cast<int>(id);
   void* fn = g_real[i].load(std::memory_order_acquire);
   if (!fn) {
-    fn = resolve_from_driver(kHooks[i].symbol);
+    fn = resolve(kHooks[i]);
     if (fn) g_real[i].store(fn, std::memory_order_release);
   }
   return fn;

@@ -34,6 +34,18 @@ CUresult host_register(void* p, size_t bytes, unsigned int flags) {
 
 }  // namespace
 
+namespace cudaleak {
+uint64_t array3d_bytes(const CUDA_ARRAY3D_DESCRIPTOR& desc, unsigned levels) {
+  uint64_t bytes = 0;
+  size_t w = desc.Width, h = desc.Height, d = desc.Depth;
+  for (unsigned i = 0; i < std::max(levels, 1u); ++i) {
+    bytes += array_bytes(w, h, d, desc.NumChannels, desc.Format);
+    w = std::max<size_t>(w / 2, 1), h = h ? std::max<size_t>(h / 2, 1) : 0, d = d ? std::max<size_t>(d / 2, 1) : 0;
+  }
+  return bytes;
+}
+}  // namespace cudaleak
+
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytes) {
   Hook<HookId::cuMemAlloc_v2> hook;
   CUresult r = hook.real(dptr, bytes);
@@ -123,29 +135,18 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuArray3DCreate_v2(CUarray* handle, const CUDA_
   return r;
 }
 
-CUDALEAK_EXPORT CUresult CUDAAPI cuArrayDestroy(CUarray handle) {
-  Hook<HookId::cuArrayDestroy> hook;
-  return hook.release(Space::Array, as_handle(handle), handle);
-}
+CUDALEAK_EXPORT CUresult CUDAAPI cuArrayDestroy(CUarray handle) { return release_first<HookId::cuArrayDestroy>(handle); }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMipmappedArrayCreate(CUmipmappedArray* handle, const CUDA_ARRAY3D_DESCRIPTOR* desc,
                                                         unsigned int levels) {
   Hook<HookId::cuMipmappedArrayCreate> hook;
   CUresult r = hook.real(handle, desc, levels);
-  if (r == CUDA_SUCCESS && hook.tracking() && handle && desc) {
-    uint64_t bytes = 0;
-    size_t w = desc->Width, h = desc->Height, d = desc->Depth;
-    for (unsigned i = 0; i < levels; ++i) {
-      bytes += array_bytes(w, h, d, desc->NumChannels, desc->Format);
-      w = std::max<size_t>(w / 2, 1), h = h ? std::max<size_t>(h / 2, 1) : 0, d = d ? std::max<size_t>(d / 2, 1) : 0;
-    }
-    tracker::created(HookId::cuMipmappedArrayCreate, Kind::Array, Space::Mipmapped, as_handle(*handle), bytes,
-                     current_placement());
-  }
+  if (r == CUDA_SUCCESS && hook.tracking() && handle && desc)
+    tracker::created(HookId::cuMipmappedArrayCreate, Kind::Array, Space::Mipmapped, as_handle(*handle),
+                     array3d_bytes(*desc, levels), current_placement());
   return r;
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMipmappedArrayDestroy(CUmipmappedArray handle) {
-  Hook<HookId::cuMipmappedArrayDestroy> hook;
-  return hook.release(Space::Mipmapped, as_handle(handle), handle);
+  return release_first<HookId::cuMipmappedArrayDestroy>(handle);
 }

@@ -4,37 +4,12 @@
 using namespace cudaleak;
 using tracker::current_placement;
 
-namespace {
-
-template <HookId id>
-CUresult destroy_stream(CUstream stream) {
-  Hook<id> hook;
-  return hook.release(Space::Stream, as_handle(stream), stream);
-}
-
-template <HookId id>
-CUresult destroy_event(CUevent event) {
-  Hook<id> hook;
-  return hook.release(Space::Event, as_handle(event), event);
-}
-
-}  // namespace
-
 CUDALEAK_EXPORT CUresult CUDAAPI cuStreamCreate(CUstream* stream, unsigned int flags) {
-  Hook<HookId::cuStreamCreate> hook;
-  CUresult r = hook.real(stream, flags);
-  if (r == CUDA_SUCCESS && hook.tracking() && stream)
-    tracker::created(HookId::cuStreamCreate, Kind::Stream, Space::Stream, as_handle(*stream), 0, current_placement());
-  return r;
+  return create_into_first<HookId::cuStreamCreate>(stream, flags);
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuStreamCreateWithPriority(CUstream* stream, unsigned int flags, int priority) {
-  Hook<HookId::cuStreamCreateWithPriority> hook;
-  CUresult r = hook.real(stream, flags, priority);
-  if (r == CUDA_SUCCESS && hook.tracking() && stream)
-    tracker::created(HookId::cuStreamCreateWithPriority, Kind::Stream, Space::Stream, as_handle(*stream), 0,
-                     current_placement());
-  return r;
+  return create_into_first<HookId::cuStreamCreateWithPriority>(stream, flags, priority);
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuGreenCtxStreamCreate(CUstream* stream, CUgreenCtx green, unsigned int flags,
@@ -50,21 +25,17 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuGreenCtxStreamCreate(CUstream* stream, CUgree
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuStreamDestroy(CUstream stream) {
-  return destroy_stream<HookId::cuStreamDestroy>(stream);
+  return release_first<HookId::cuStreamDestroy>(stream);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuStreamDestroy_v2(CUstream stream) {
-  return destroy_stream<HookId::cuStreamDestroy_v2>(stream);
+  return release_first<HookId::cuStreamDestroy_v2>(stream);
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuEventCreate(CUevent* event, unsigned int flags) {
-  Hook<HookId::cuEventCreate> hook;
-  CUresult r = hook.real(event, flags);
-  if (r == CUDA_SUCCESS && hook.tracking() && event)
-    tracker::created(HookId::cuEventCreate, Kind::Event, Space::Event, as_handle(*event), 0, current_placement());
-  return r;
+  return create_into_first<HookId::cuEventCreate>(event, flags);
 }
 
-CUDALEAK_EXPORT CUresult CUDAAPI cuEventDestroy(CUevent event) { return destroy_event<HookId::cuEventDestroy>(event); }
+CUDALEAK_EXPORT CUresult CUDAAPI cuEventDestroy(CUevent event) { return release_first<HookId::cuEventDestroy>(event); }
 CUDALEAK_EXPORT CUresult CUDAAPI cuEventDestroy_v2(CUevent event) {
-  return destroy_event<HookId::cuEventDestroy_v2>(event);
+  return release_first<HookId::cuEventDestroy_v2>(event);
 }

@@ -106,6 +106,8 @@ class Writer final : public tracker::CrashVisitor {
     signed_number(r.device);
     text(",");
     string(released_by ? released_by : "");
+    text(",");
+    number(r.scope);
     text("]\n");
   }
   void note(const report::RawNote& n) override {

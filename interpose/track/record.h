@@ -3,17 +3,10 @@
 #include <cstdint>
 
 #include "kinds.h"
+#include "space.h"
 #include "../hooks/hook_table.h"
 
 namespace cudaleak {
-
-// Handle namespaces: a key is unique within one. Device pointers from
-// cuMemAlloc, cuMemAllocManaged and the stream-ordered allocator share one,
-// because cuMemFree_v2 and cuMemFreeAsync release any of them.
-enum class Space : uint8_t {
-  DevicePtr, HostPtr, Registered, Pool, Vmm, VaReservation, Mapping,
-  Array, Mipmapped, Context, GreenContext, Stream, Event,
-};
 
 struct Record {
   uint64_t handle = 0;
@@ -25,10 +18,12 @@ struct Record {
   uint32_t stack_id = 0;
   uint32_t thread = 0;
   uint32_t refcount = 1;  // vmm handles: cuMemRetainAllocationHandle adds one
+  uint32_t scope = 0;     // the library-handle creation it happened in (library handles: the one they opened)
   int16_t device = -1;
   Kind kind = Kind::Device;
   Space space = Space::DevicePtr;
   HookId api = HookId::Count;
 };
+static_assert(sizeof(Record) <= 72, "one live resource stays within 72 bytes");
 
 }  // namespace cudaleak

@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <unordered_set>
 #include <vector>
 
 #include "backtrace.h"
@@ -45,6 +46,8 @@ struct State {
     int64_t outstanding = 0;
   };
   std::map<int, Primary> primary;
+  std::atomic<uint32_t> library_scopes{0};
+  std::unordered_set<uint64_t> graphs_with_memory;  // not instantiated yet
 };
 
 uint64_t monotonic_ns() {
@@ -68,6 +71,8 @@ __attribute__((tls_model("initial-exec"))) thread_local uint32_t t_tid = 0;
 __attribute__((tls_model("initial-exec"))) thread_local uint64_t t_cached_context = 0;
 __attribute__((tls_model("initial-exec"))) thread_local int t_cached_device = -1;
 __attribute__((tls_model("initial-exec"))) thread_local uint64_t t_cached_epoch = 0;
+__attribute__((tls_model("initial-exec"))) thread_local int t_library_depth = 0;
+__attribute__((tls_model("initial-exec"))) thread_local uint32_t t_library_scope = 0;
 
 uint32_t thread_id() {
   if (!t_tid) t_tid = uint32_t(syscall(SYS_gettid));
@@ -202,6 +207,7 @@ void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes
     r.kind = kind;
     r.space = space;
     r.api = api;
+    r.scope = t_library_scope;
     Record replaced;
     // The driver handed out a handle we still hold: it was released by a path
     // cudaleak does not see, so the old record's bytes leave the timeline.
@@ -244,6 +250,41 @@ void reference_dropped(HookId api, Space space, uint64_t handle, CUresult result
       return;
     }
     add_note("unknown_release", api, handle, result);
+  });
+}
+
+LibraryCall::LibraryCall() : outermost_(t_library_depth++ == 0) {
+  if (outermost_) t_library_scope = state().library_scopes.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+LibraryCall::~LibraryCall() {
+  if (--t_library_depth == 0) t_library_scope = 0;
+}
+
+void graph_memory_added(uint64_t graph) {
+  guarded("recording graph memory", [&] {
+    std::lock_guard lock(state().side_mutex);
+    state().graphs_with_memory.insert(graph);
+  });
+}
+
+void graph_instantiated(uint64_t graph) {
+  guarded("recording graph memory", [&] {
+    std::lock_guard lock(state().side_mutex);
+    state().graphs_with_memory.erase(graph);
+  });
+}
+
+void graph_destroyed(uint64_t graph) {
+  guarded("recording graph memory", [&] {
+    {
+      std::lock_guard lock(state().side_mutex);
+      if (!state().graphs_with_memory.erase(graph)) return;
+    }
+    // Never instantiated: its allocation nodes never allocated anything.
+    auto gone = state().registry.take_if(
+        [&](const Record& r) { return r.kind == Kind::GraphMemory && r.stream == graph; });
+    for (const Record& r : gone) forget_bytes(r);
   });
 }
 
@@ -313,6 +354,7 @@ report::RawSnapshot snapshot() {
     x.device = r.device;
     x.hook = hook_name(r.api);
     x.released_by = released_by;
+    x.scope = r.scope;
     return x;
   };
   for (const Record& r : s.registry.snapshot()) out.resources.push_back(convert(r, nullptr));
@@ -376,6 +418,7 @@ void reset_in_child() {
   s.notes.clear();
   s.notes_total = 0;
   s.primary.clear();
+  s.graphs_with_memory.clear();
   s.sequence = 0;
   t_tid = 0;
 }

@@ -43,6 +43,30 @@ void end_release(HookId api, PendingRelease& pending, CUresult result);
 void reference_added(Space space, uint64_t handle);
 void reference_dropped(HookId api, Space space, uint64_t handle, CUresult result);
 
+// Library handles (cublasCreate, cufftPlan1d, ncclCommInitRank, ...). A
+// library call opens a scope on its thread; resources the driver hands out
+// inside a create's scope belong to the handle it creates (Record::scope).
+// Library calls made by another library call (cusolverDnCreate creating its
+// cuBLAS handle) belong to the outer one: `outermost` is false for them.
+class LibraryCall {
+ public:
+  LibraryCall();
+  ~LibraryCall();
+  LibraryCall(const LibraryCall&) = delete;
+  LibraryCall& operator=(const LibraryCall&) = delete;
+  bool outermost() const { return outermost_; }
+
+ private:
+  bool outermost_;
+};
+
+// Graph allocation nodes: memory added to `graph` (recorded with the graph
+// in Record::stream) stays a leak candidate once the graph is instantiated;
+// a graph destroyed before any instantiation takes its memory with it.
+void graph_memory_added(uint64_t graph);
+void graph_instantiated(uint64_t graph);
+void graph_destroyed(uint64_t graph);
+
 // A context went away; what it owned is moved to the torn-down list, which
 // reports as leaks marked with `reason`.
 void context_destroyed(HookId api, Space space, uint64_t context, CUresult result, const char* reason);

@@ -96,7 +96,8 @@ CrashCapture parse_crash_capture(const std::string& text) {
     }
     auto name = [&](const json& v) { return c.names.emplace_back(v.get<std::string>()).c_str(); };
     for (const json& r : j.at("resources")) {
-      if (!r.is_array() || r.size() != 12) throw bad("a resource is not a list of 12 fields");
+      // 13 fields; captures written before library scopes have 12.
+      if (!r.is_array() || (r.size() != 12 && r.size() != 13)) throw bad("a resource is not a list of 13 fields");
       auto kind = kind_from_name(r[0].get<std::string>());
       if (!kind) throw bad("unknown kind " + r[0].dump());
       report::RawResource x;
@@ -113,6 +114,7 @@ CrashCapture parse_crash_capture(const std::string& text) {
       x.device = r[10].get<int>();
       std::string released = r[11].get<std::string>();
       x.released_by = released.empty() ? nullptr : name(r[11]);
+      if (r.size() == 13) x.scope = r[12].get<uint32_t>();
       c.snapshot.resources.push_back(x);
     }
     for (const json& n : j.at("notes")) {

@@ -7,7 +7,9 @@ namespace cudaleak {
 namespace {
 constexpr std::array<std::string_view, kKindCount> kNames = {
     "device", "pinned", "registered", "managed", "async",  "pool",  "vmm",
-    "va_reservation", "mapping", "array", "context", "stream", "event"};
+    "va_reservation", "mapping", "array", "context", "stream", "event",
+    "graph", "graph_exec", "graph_memory", "module", "library", "texture", "surface",
+    "ipc_mapping", "external_memory", "external_semaphore", "library_handle"};
 }
 
 std::string_view kind_name(Kind kind) { return kNames[static_cast<size_t>(kind)]; }
@@ -21,7 +23,8 @@ std::optional<Kind> kind_from_name(std::string_view name) {
 bool kind_holds_memory(Kind kind) {
   switch (kind) {
     case Kind::Device: case Kind::Pinned: case Kind::Registered: case Kind::Managed:
-    case Kind::Async: case Kind::Vmm: case Kind::Array:
+    case Kind::Async: case Kind::Vmm: case Kind::Array: case Kind::GraphMemory:
+    case Kind::IpcMapping:  // keeps the exporter's memory alive
       return true;
     default:
       return false;
@@ -31,7 +34,9 @@ bool kind_holds_memory(Kind kind) {
 bool kind_dies_with_context(Kind kind) {
   switch (kind) {
     case Kind::Device: case Kind::Pinned: case Kind::Registered: case Kind::Managed:
-    case Kind::Array: case Kind::Stream: case Kind::Event:
+    case Kind::Array: case Kind::Stream: case Kind::Event: case Kind::GraphExec:
+    case Kind::Module: case Kind::Texture: case Kind::Surface:
+    case Kind::ExternalMemory: case Kind::ExternalSemaphore:
       return true;
     default:
       return false;

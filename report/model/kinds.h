@@ -20,8 +20,19 @@ enum class Kind : uint8_t {
   Context,        // cuCtxCreate (v1-v4), cuGreenCtxCreate
   Stream,         // cuStreamCreate, cuStreamCreateWithPriority, cuGreenCtxStreamCreate
   Event,          // cuEventCreate
+  Graph,          // cuGraphCreate, cuGraphClone, cuStreamEndCapture
+  GraphExec,      // cuGraphInstantiate (every variant)
+  GraphMemory,    // graph allocation nodes, cuMemAllocAsync during stream capture
+  Module,         // cuModuleLoad, LoadData, LoadDataEx, LoadFatBinary
+  Library,        // cuLibraryLoadData, cuLibraryLoadFromFile
+  Texture,        // cuTexObjectCreate
+  Surface,        // cuSurfObjectCreate
+  IpcMapping,     // cuIpcOpenMemHandle, cuMemPoolImportPointer, cuMemImportFromShareableHandle
+  ExternalMemory,     // cuImportExternalMemory
+  ExternalSemaphore,  // cuImportExternalSemaphore
+  LibraryHandle,  // cublasCreate, cudnnCreate, cufftPlan*, ncclCommInit*, ... (library_handles.h)
 };
-inline constexpr int kKindCount = 13;
+inline constexpr int kKindCount = 24;
 
 std::string_view kind_name(Kind kind);
 std::optional<Kind> kind_from_name(std::string_view name);

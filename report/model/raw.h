@@ -27,6 +27,9 @@ struct RawResource {
   int device = -1;
   const char* hook = "";          // driver entry point that created it
   const char* released_by = nullptr;  // set when its context was torn down
+  // The library-handle creation it happened in (a library handle: the one it
+  // opened); 0 for none. Pairs a handle with the driver resources it holds.
+  uint32_t scope = 0;
 };
 
 struct RawNote {

@@ -1,0 +1,50 @@
+// Modules and libraries the program loads itself (cuModuleLoad*,
+// cuLibraryLoad*), and texture and surface objects.
+#include "hook.h"
+
+using namespace cudaleak;
+
+CUDALEAK_EXPORT CUresult CUDAAPI cuModuleLoad(CUmodule* module, const char* path) {
+  return create_into_first<HookId::cuModuleLoad>(module, path);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuModuleLoadData(CUmodule* module, const void* image) {
+  return create_into_first<HookId::cuModuleLoadData>(module, image);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int count,
+                                                    CUjit_option* options, void** values) {
+  return create_into_first<HookId::cuModuleLoadDataEx>(module, image, count, options, values);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule* module, const void* fatbin) {
+  return create_into_first<HookId::cuModuleLoadFatBinary>(module, fatbin);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuModuleUnload(CUmodule module) { return release_first<HookId::cuModuleUnload>(module); }
+
+CUDALEAK_EXPORT CUresult CUDAAPI cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option* jit_options,
+                                                   void** jit_values, unsigned int jit_count,
+                                                   CUlibraryOption* options, void** values, unsigned int count) {
+  return create_into_first<HookId::cuLibraryLoadData>(library, code, jit_options, jit_values, jit_count, options,
+                                                      values, count);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary* library, const char* path, CUjit_option* jit_options,
+                                                       void** jit_values, unsigned int jit_count,
+                                                       CUlibraryOption* options, void** values, unsigned int count) {
+  return create_into_first<HookId::cuLibraryLoadFromFile>(library, path, jit_options, jit_values, jit_count, options,
+                                                          values, count);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuLibraryUnload(CUlibrary library) {
+  return release_first<HookId::cuLibraryUnload>(library);
+}
+
+CUDALEAK_EXPORT CUresult CUDAAPI cuTexObjectCreate(CUtexObject* texture, const CUDA_RESOURCE_DESC* resource,
+                                                   const CUDA_TEXTURE_DESC* desc, const CUDA_RESOURCE_VIEW_DESC* view) {
+  return create_into_first<HookId::cuTexObjectCreate>(texture, resource, desc, view);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texture) {
+  return release_first<HookId::cuTexObjectDestroy>(texture);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuSurfObjectCreate(CUsurfObject* surface, const CUDA_RESOURCE_DESC* resource) {
+  return create_into_first<HookId::cuSurfObjectCreate>(surface, resource);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuSurfObjectDestroy(CUsurfObject surface) {
+  return release_first<HookId::cuSurfObjectDestroy>(surface);
+}

@@ -1,0 +1,94 @@
+// Memory shared with other processes and APIs: IPC mappings (legacy IPC
+// handles, imported pool pointers, imported VMM handles) and external memory
+// and semaphores (Vulkan, Direct3D, file descriptors).
+#include <atomic>
+
+#include "hook.h"
+
+using namespace cudaleak;
+using tracker::current_placement;
+
+namespace {
+
+// The size of the allocation an imported pointer lies in (0 when unknown).
+uint64_t range_bytes(CUdeviceptr dptr) {
+  static std::atomic<PFN_cuMemGetAddressRange_v3020> range{nullptr};
+  auto fn = range.load(std::memory_order_acquire);
+  if (!fn) {
+    fn = reinterpret_cast<PFN_cuMemGetAddressRange_v3020>(tracker::driver_function("cuMemGetAddressRange", 3020));
+    range.store(fn, std::memory_order_release);
+  }
+  CUdeviceptr base = 0;
+  size_t bytes = 0;
+  return fn && fn(&base, &bytes, dptr) == CUDA_SUCCESS ? bytes : 0;
+}
+
+template <HookId id, typename... Args>
+CUresult import_pointer(CUdeviceptr* dptr, Args... args) {
+  Hook<id> hook;
+  CUresult r = hook.real(dptr, args...);
+  if (r == CUDA_SUCCESS && hook.tracking() && dptr)
+    tracker::created(id, Kind::IpcMapping, HookTraits<id>::space, *dptr, range_bytes(*dptr), current_placement());
+  return r;
+}
+
+}  // namespace
+
+CUDALEAK_EXPORT CUresult CUDAAPI cuIpcOpenMemHandle(CUdeviceptr* dptr, CUipcMemHandle handle, unsigned int flags) {
+  return import_pointer<HookId::cuIpcOpenMemHandle>(dptr, handle, flags);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuIpcOpenMemHandle_v2(CUdeviceptr* dptr, CUipcMemHandle handle, unsigned int flags) {
+  return import_pointer<HookId::cuIpcOpenMemHandle_v2>(dptr, handle, flags);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuIpcCloseMemHandle(CUdeviceptr dptr) {
+  return release_first<HookId::cuIpcCloseMemHandle>(dptr);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolImportPointer(CUdeviceptr* dptr, CUmemoryPool pool,
+                                                        CUmemPoolPtrExportData* data) {
+  return import_pointer<HookId::cuMemPoolImportPointer>(dptr, pool, data);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllocationHandle* handle, void* os_handle,
+                                                                CUmemAllocationHandleType type) {
+  // A vmm handle like cuMemCreate's: cuMemRelease drops it.
+  return create_into_first<HookId::cuMemImportFromShareableHandle>(handle, os_handle, type);
+}
+
+CUDALEAK_EXPORT CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory* memory,
+                                                        const CUDA_EXTERNAL_MEMORY_HANDLE_DESC* desc) {
+  Hook<HookId::cuImportExternalMemory> hook;
+  CUresult r = hook.real(memory, desc);
+  if (r == CUDA_SUCCESS && hook.tracking() && memory)
+    tracker::created(HookId::cuImportExternalMemory, Kind::ExternalMemory, Space::ExternalMemory,
+                     as_handle(*memory), desc ? desc->size : 0, current_placement());
+  return r;
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr* dptr, CUexternalMemory memory,
+                                                                 const CUDA_EXTERNAL_MEMORY_BUFFER_DESC* desc) {
+  // Device memory to the program: cuMemFree releases it.
+  Hook<HookId::cuExternalMemoryGetMappedBuffer> hook;
+  CUresult r = hook.real(dptr, memory, desc);
+  if (r == CUDA_SUCCESS && hook.tracking() && dptr)
+    tracker::created(HookId::cuExternalMemoryGetMappedBuffer, Kind::Device, Space::DevicePtr, *dptr,
+                     desc ? desc->size : 0, current_placement());
+  return r;
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuExternalMemoryGetMappedMipmappedArray(
+    CUmipmappedArray* array, CUexternalMemory memory, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC* desc) {
+  Hook<HookId::cuExternalMemoryGetMappedMipmappedArray> hook;
+  CUresult r = hook.real(array, memory, desc);
+  if (r == CUDA_SUCCESS && hook.tracking() && array)
+    tracker::created(HookId::cuExternalMemoryGetMappedMipmappedArray, Kind::Array, Space::Mipmapped,
+                     as_handle(*array), desc ? array3d_bytes(desc->arrayDesc, desc->numLevels) : 0,
+                     current_placement());
+  return r;
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory memory) {
+  return release_first<HookId::cuDestroyExternalMemory>(memory);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuImportExternalSemaphore(CUexternalSemaphore* semaphore,
+                                                           const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC* desc) {
+  return create_into_first<HookId::cuImportExternalSemaphore>(semaphore, desc);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuDestroyExternalSemaphore(CUexternalSemaphore semaphore) {
+  return release_first<HookId::cuDestroyExternalSemaphore>(semaphore);
+}
