@@ -37,7 +37,25 @@ class FrameCache {
   std::map<std::pair<uint64_t, bool>, std::vector<Frame>> cache_;
 };
 
-using GroupKey = std::tuple<Kind, uint32_t, int, std::string>;
+// (kind, stack, device, teardown reason, API that created the owning library handle)
+using GroupKey = std::tuple<Kind, uint32_t, int, std::string, std::string>;
+
+// Each library-handle group's `holds`: what the driver made for its handles.
+template <typename OwnerOf>
+void add_holdings(Report& report, const RawSnapshot& snapshot, const OwnerOf& owner_of) {
+  std::map<std::tuple<uint32_t, int, std::string>, LeakGroup*> handle_groups;  // (stack, device, teardown)
+  for (LeakGroup& g : report.leaks)
+    if (g.kind == kind_name(Kind::LibraryHandle)) handle_groups[{g.stack_id, g.device, g.released_by}] = &g;
+  for (const RawResource& r : snapshot.resources) {
+    const RawResource* owner = owner_of(r);
+    if (!owner) continue;
+    auto it = handle_groups.find({owner->stack_id, owner->device, owner->released_by ? owner->released_by : ""});
+    if (it == handle_groups.end()) continue;
+    KindTotal& t = it->second->holds[std::string(kind_name(r.kind))];
+    t.bytes += r.bytes;
+    ++t.count;
+  }
+}
 
 }  // namespace
 
@@ -62,10 +80,24 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
   Report report;
   FrameCache cache(resolver);
 
-  // One group per (kind, stack, device, teardown reason), members in creation order.
-  std::map<GroupKey, std::vector<const RawResource*>> groups;
+  // Library handles still alive, by the scope their creation opened: what
+  // the driver made inside that scope is theirs.
+  std::unordered_map<uint32_t, const RawResource*> handle_of_scope;
   for (const RawResource& r : snapshot.resources)
-    groups[GroupKey{r.kind, r.stack_id, r.device, r.released_by ? r.released_by : ""}].push_back(&r);
+    if (r.kind == Kind::LibraryHandle && r.scope) handle_of_scope.emplace(r.scope, &r);
+  auto owner_of = [&](const RawResource& r) -> const RawResource* {
+    if (r.kind == Kind::LibraryHandle || !r.scope) return nullptr;
+    auto it = handle_of_scope.find(r.scope);
+    return it == handle_of_scope.end() ? nullptr : it->second;
+  };
+
+  // One group per (kind, stack, device, teardown reason, owner), members in creation order.
+  std::map<GroupKey, std::vector<const RawResource*>> groups;
+  for (const RawResource& r : snapshot.resources) {
+    const RawResource* owner = owner_of(r);
+    groups[GroupKey{r.kind, r.stack_id, r.device, r.released_by ? r.released_by : "", owner ? owner->hook : ""}]
+        .push_back(&r);
+  }
 
   for (auto& [key, members] : groups) {
     std::sort(members.begin(), members.end(),
@@ -77,12 +109,14 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
     g.stack_id = std::get<1>(key);
     g.stack = cache.frames(stacks(std::get<1>(key)));
     g.api = outermost_api(g.stack, members.front()->hook);
+    g.owner = std::get<4>(key);
     for (const RawResource* r : members) {
       g.bytes += r->bytes;
       ++g.count;
+      const RawResource* owner = owner_of(*r);
       if (options.max_allocations == 0 || g.allocations.size() < options.max_allocations)
-        g.allocations.push_back(
-            Allocation{r->handle, r->bytes, r->thread, r->sequence, r->time_ns, r->context, r->stream});
+        g.allocations.push_back(Allocation{r->handle, r->bytes, r->thread, r->sequence, r->time_ns, r->context,
+                                           r->stream, owner ? owner->handle : 0});
     }
     auto& total = report.summary.by_kind[g.kind];
     total.bytes += g.bytes;
@@ -93,10 +127,17 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
     report.summary.leaked_count += g.count;
     report.leaks.push_back(std::move(g));
   }
+  add_holdings(report, snapshot, owner_of);
   // Biggest first; resources without bytes (streams, events) by count.
-  std::stable_sort(report.leaks.begin(), report.leaks.end(), [](const LeakGroup& a, const LeakGroup& b) {
-    return std::tie(a.bytes, a.count) > std::tie(b.bytes, b.count);
-  });
+  // A library handle weighs what it holds.
+  auto weight = [](const LeakGroup& g) {
+    uint64_t bytes = g.bytes;
+    for (const auto& [kind, t] : g.holds)
+      if (auto k = kind_from_name(kind); k && kind_holds_memory(*k)) bytes += t.bytes;
+    return std::make_pair(bytes, g.count);
+  };
+  std::stable_sort(report.leaks.begin(), report.leaks.end(),
+                   [&](const LeakGroup& a, const LeakGroup& b) { return weight(a) > weight(b); });
 
   for (const RawNote& n : snapshot.notes) {
     Note note{n.type, "", n.handle, n.result, n.count, cache.frames(stacks(n.stack_id))};

@@ -43,6 +43,7 @@ void to_json(json& j, const Allocation& a) {
   j = json{{"address", hex(a.address)}, {"bytes", a.bytes},  {"thread", a.thread}, {"sequence", a.sequence},
            {"time_ns", a.time_ns},      {"context", hex(a.context)}};
   if (a.stream) j["stream"] = hex(a.stream);
+  if (a.owner) j["owner"] = hex(a.owner);
 }
 void from_json(const json& j, Allocation& a) {
   a.address = unhex(j.at("address"));
@@ -52,6 +53,7 @@ void from_json(const json& j, Allocation& a) {
   a.time_ns = j.value("time_ns", uint64_t(0));
   a.context = j.contains("context") ? unhex(j["context"]) : 0;
   a.stream = j.contains("stream") ? unhex(j["stream"]) : 0;
+  a.owner = j.contains("owner") ? unhex(j["owner"]) : 0;
 }
 
 void to_json(json& j, const LeakGroup& g) {
@@ -68,6 +70,12 @@ void to_json(json& j, const LeakGroup& g) {
   if (g.fails_gate) j["fails_gate"] = true;
   if (g.pid) j["pid"] = g.pid;
   if (g.rank >= 0) j["rank"] = g.rank;
+  if (!g.owner.empty()) j["owner"] = g.owner;
+  if (!g.holds.empty()) {
+    json holds = json::object();
+    for (const auto& [kind, t] : g.holds) holds[kind] = json{{"bytes", t.bytes}, {"count", t.count}};
+    j["holds"] = holds;
+  }
 }
 void from_json(const json& j, LeakGroup& g) {
   g.kind = j.at("kind").get<std::string>();
@@ -87,6 +95,10 @@ void from_json(const json& j, LeakGroup& g) {
   g.fails_gate = j.value("fails_gate", false);
   g.pid = j.value("pid", 0);
   g.rank = j.value("rank", -1);
+  g.owner = j.value("owner", "");
+  if (j.contains("holds"))
+    for (const auto& [kind, t] : j["holds"].items())
+      g.holds[kind] = KindTotal{t.value("bytes", uint64_t(0)), t.value("count", uint64_t(0))};
 }
 
 json process_json(const Process& p) {

@@ -29,7 +29,13 @@ struct Allocation {
   uint64_t sequence = 0; // order of creation across the process, from 1
   uint64_t time_ns = 0;  // since the tracker started
   uint64_t context = 0;
-  uint64_t stream = 0;
+  uint64_t stream = 0;  // graph_memory: the graph it belongs to
+  uint64_t owner = 0;   // the library handle whose creation made it; 0 for none
+};
+
+struct KindTotal {
+  uint64_t bytes = 0;
+  uint64_t count = 0;
 };
 
 struct LeakGroup {
@@ -41,6 +47,11 @@ struct LeakGroup {
   std::string released_by;  // "" when still alive; else what tore it down
   std::vector<Frame> stack;
   std::vector<Allocation> allocations;  // capped by max_allocations
+  // Library handles: the driver resources their creation made, by kind
+  // (kind library_handle only). Those resources are groups of their own,
+  // each with `owner` set to the API that created the handle.
+  std::map<std::string, KindTotal> holds;
+  std::string owner;
 
   // Added by the CI gate (docs/ci.md); empty/false when it did not run.
   std::string site;            // identity that survives ASLR and rebuilds
@@ -55,11 +66,6 @@ struct LeakGroup {
   int rank = -1;  // and that process's rank
 
   uint32_t stack_id = 0;  // process-local interned stack; not written
-};
-
-struct KindTotal {
-  uint64_t bytes = 0;
-  uint64_t count = 0;
 };
 
 struct Summary {

@@ -3,6 +3,7 @@
 #include "cuda_frames.h"
 #include "diagnose.h"
 #include "kinds.h"
+#include "library_handles.h"
 #include "suppressions.h"
 
 #include <cinttypes>
@@ -38,14 +39,35 @@ void append_frame(std::string& out, size_t index, const Frame& f) {
   out += "\n";
 }
 
+// "12.4 MiB of device memory, 24 events, 6 streams"
+std::string holdings(const std::map<std::string, KindTotal>& holds) {
+  std::string memory, handles;
+  for (const auto& [name, t] : holds) {
+    auto kind = kind_from_name(name);
+    if (kind && kind_holds_memory(*kind))
+      memory += (memory.empty() ? "" : ", ") + format_bytes(t.bytes) + " of " + name + " memory";
+    else
+      handles += (handles.empty() ? "" : ", ") + std::to_string(t.count) + " " + name + (t.count == 1 ? "" : "s");
+  }
+  return memory + (!memory.empty() && !handles.empty() ? ", " : "") + handles;
+}
+
 std::string group_headline(const LeakGroup& g) {
   auto kind = kind_from_name(g.kind);
-  std::string s = kind && !kind_holds_memory(*kind)  // handles and address ranges: counted, not sized
-                      ? std::to_string(g.count) + " " + g.kind + (g.count == 1 ? "" : "s") + " never destroyed"
-                      : format_bytes(g.bytes) + " of " + g.kind + " memory in " + std::to_string(g.count) +
-                            (g.count == 1 ? " allocation" : " allocations") + " never freed";
-  s += ", created by " + g.api;
+  std::string s;
+  if (kind == Kind::LibraryHandle) {
+    auto object = library_object(g.api);
+    s = count_objects(g.api, g.count) + " never destroyed" +
+        (object ? " (" + std::string(object->destroy) + ")" : "") + ", created by " + g.api;
+  } else {
+    s = kind && !kind_holds_memory(*kind)  // handles and address ranges: counted, not sized
+            ? std::to_string(g.count) + " " + g.kind + (g.count == 1 ? "" : "s") + " never destroyed"
+            : format_bytes(g.bytes) + " of " + g.kind + " memory in " + std::to_string(g.count) +
+                  (g.count == 1 ? " allocation" : " allocations") + " never freed";
+    s += ", created by " + g.api;
+  }
   if (g.device >= 0) s += " on device " + std::to_string(g.device);
+  if (!g.holds.empty()) s += ", holding " + holdings(g.holds);
   if (!g.released_by.empty()) s += " (still alive when released by " + g.released_by + ")";
   if (g.growing) {
     s += " [growing:";
@@ -64,8 +86,9 @@ std::string render_text(const Report& r, const TextOptions& options) {
   std::string out;
   const std::string prefix = "==" + std::to_string(r.process.pid) + "==cudaleak: ";
   std::vector<const LeakGroup*> visible;
+  // What a leaked library handle holds is named in the handle's headline.
   for (const LeakGroup& g : r.leaks)
-    if (g.suppressed_by.empty() && g.cached_by.empty()) visible.push_back(&g);
+    if (g.suppressed_by.empty() && g.cached_by.empty() && g.owner.empty()) visible.push_back(&g);
   if (visible.empty()) {
     out += prefix + "no CUDA resources leaked" + (r.leaks.empty() ? "" : " (apart from suppressed ones)") + "\n";
   } else {

@@ -61,6 +61,11 @@ CUresult alloc_async(State& sim, CUdeviceptr* dptr, size_t bytes, CUstream strea
   if (stream && stream != CU_STREAM_PER_THREAD && stream != CU_STREAM_LEGACY && !valid(stream, Object::Stream))
     return CUDA_ERROR_INVALID_HANDLE;
   CUresult r = device_alloc(sim, dptr, bytes, false);
+  // On a capturing stream the allocation becomes an allocation node of the graph.
+  if (void* graph = r == CUDA_SUCCESS && stream ? capture_graph_of(stream) : nullptr) {
+    add_to_graph(graph, uintptr_t(*dptr));
+    return r;
+  }
   if (r == CUDA_SUCCESS) {
     std::lock_guard lock(sim.mutex);
     sim.devices[size_t(device_of(current_context()))].async_used += bytes;

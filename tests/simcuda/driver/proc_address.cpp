@@ -86,7 +86,44 @@
   X("cuEventDestroy", 2000, false, cuEventDestroy)                         \
   X("cuEventDestroy", 4000, false, cuEventDestroy_v2)                      \
   X("cuEventRecord", 2000, false, cuEventRecord)                           \
-  X("cuEventSynchronize", 2000, false, cuEventSynchronize)
+  X("cuEventSynchronize", 2000, false, cuEventSynchronize)                 \
+  X("cuGraphCreate", 10000, false, cuGraphCreate)                          \
+  X("cuGraphClone", 10000, false, cuGraphClone)                            \
+  X("cuGraphDestroy", 10000, false, cuGraphDestroy)                        \
+  X("cuGraphAddMemAllocNode", 11040, false, cuGraphAddMemAllocNode)        \
+  X("cuGraphAddMemFreeNode", 11040, false, cuGraphAddMemFreeNode)          \
+  X("cuGraphInstantiateWithFlags", 11040, false, cuGraphInstantiateWithFlags) \
+  X("cuGraphInstantiateWithParams", 12000, false, cuGraphInstantiateWithParams) \
+  X("cuGraphLaunch", 10000, false, cuGraphLaunch)                          \
+  X("cuGraphExecDestroy", 10000, false, cuGraphExecDestroy)                \
+  X("cuStreamBeginCapture", 10010, false, cuStreamBeginCapture_v2)         \
+  X("cuStreamEndCapture", 10000, false, cuStreamEndCapture)                \
+  X("cuStreamGetCaptureInfo", 11030, false, cuStreamGetCaptureInfo_v2)     \
+  X("cuModuleLoad", 2000, false, cuModuleLoad)                             \
+  X("cuModuleLoadData", 2000, false, cuModuleLoadData)                     \
+  X("cuModuleLoadDataEx", 2010, false, cuModuleLoadDataEx)                 \
+  X("cuModuleLoadFatBinary", 2000, false, cuModuleLoadFatBinary)           \
+  X("cuModuleUnload", 2000, false, cuModuleUnload)                         \
+  X("cuLibraryLoadData", 12000, false, cuLibraryLoadData)                  \
+  X("cuLibraryLoadFromFile", 12000, false, cuLibraryLoadFromFile)          \
+  X("cuLibraryUnload", 12000, false, cuLibraryUnload)                      \
+  X("cuTexObjectCreate", 5000, false, cuTexObjectCreate)                   \
+  X("cuTexObjectDestroy", 5000, false, cuTexObjectDestroy)                 \
+  X("cuSurfObjectCreate", 5000, false, cuSurfObjectCreate)                 \
+  X("cuSurfObjectDestroy", 5000, false, cuSurfObjectDestroy)               \
+  X("cuMemGetAddressRange", 3020, false, cuMemGetAddressRange_v2)          \
+  X("cuIpcGetMemHandle", 4010, false, cuIpcGetMemHandle)                   \
+  X("cuIpcOpenMemHandle", 11000, false, cuIpcOpenMemHandle_v2)             \
+  X("cuIpcCloseMemHandle", 4010, false, cuIpcCloseMemHandle)               \
+  X("cuMemPoolExportPointer", 11020, false, cuMemPoolExportPointer)        \
+  X("cuMemPoolImportPointer", 11020, false, cuMemPoolImportPointer)        \
+  X("cuMemExportToShareableHandle", 10020, false, cuMemExportToShareableHandle) \
+  X("cuMemImportFromShareableHandle", 10020, false, cuMemImportFromShareableHandle) \
+  X("cuImportExternalMemory", 10000, false, cuImportExternalMemory)        \
+  X("cuExternalMemoryGetMappedBuffer", 10000, false, cuExternalMemoryGetMappedBuffer) \
+  X("cuDestroyExternalMemory", 10000, false, cuDestroyExternalMemory)      \
+  X("cuImportExternalSemaphore", 10000, false, cuImportExternalSemaphore)  \
+  X("cuDestroyExternalSemaphore", 10000, false, cuDestroyExternalSemaphore)
 
 #define SIM_DECLARE(name, version, ptsz, fn) extern "C" decltype(fn) fn;
 SIM_PROC_TABLE(SIM_DECLARE)

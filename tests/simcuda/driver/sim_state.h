@@ -14,7 +14,10 @@
 #pragma GCC visibility push(default)
 namespace simcuda {
 
-enum class Object : uint32_t { Context = 0x43545801, Stream, Event, Pool, Array, Mipmapped, GreenContext };
+enum class Object : uint32_t {
+  Context = 0x43545801, Stream, Event, Pool, Array, Mipmapped, GreenContext,
+  Graph, GraphExec, Module, Library, Texture, Surface, ExternalMemory, ExternalSemaphore,
+};
 
 // Every handle the simulated driver hands out points at one of these, so that
 // a stale or foreign handle is recognised instead of crashing.
@@ -76,6 +79,15 @@ class State {
   std::unordered_map<uintptr_t, size_t> reservations;
   std::unordered_map<uintptr_t, uint64_t> mappings;
   uint64_t next_vmm_handle = 0x1000;
+  // Graphs: the allocations of their allocation nodes; streams being captured.
+  struct Graph {
+    std::vector<uintptr_t> allocations;
+    bool instantiated = false;
+  };
+  std::unordered_map<const void*, Graph> graphs;
+  std::unordered_map<const void*, void*> capturing;  // stream -> graph
+  std::unordered_map<int, uint64_t> shared_vmm;      // exported "file descriptor" -> vmm handle
+  int next_shared_fd = 1000;
   bool initialized = false;
 
   // Fault injection: true when this call of `api` is the configured failing one.
@@ -99,6 +111,9 @@ CUcontext current_context();
 void set_current_context(CUcontext ctx);
 int device_of(CUcontext ctx);
 size_t parse_size(const char* text, size_t fallback);
+// Stream capture (graph.cpp): the graph a stream is captured into, or nullptr.
+void* capture_graph_of(CUstream stream);
+void add_to_graph(void* graph, uintptr_t allocation);
 
 }  // namespace simcuda
 #pragma GCC visibility pop

@@ -1,0 +1,21 @@
+// NVIDIA library handles as users name them: the object a create function
+// makes and the function that destroys it (kind library_handle).
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace cudaleak::report {
+
+struct LibraryObject {
+  std::string_view object;   // "cuBLAS handle"
+  std::string_view destroy;  // "cublasDestroy"
+};
+
+// The object made by `create_api` (cublasCreate_v2, cufftPlan1d, ncclCommInitRank, ...).
+std::optional<LibraryObject> library_object(std::string_view create_api);
+
+// "3 cuBLAS handles" / "1 cuFFT plan"; the API itself when it is not known.
+std::string count_objects(std::string_view create_api, unsigned long long count);
+
+}  // namespace cudaleak::report

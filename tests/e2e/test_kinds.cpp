@@ -1,0 +1,124 @@
+// Every kind beyond memory, streams and events, end to end under the
+// simulated GPU: graphs, executable graphs, graph memory, modules, libraries,
+// texture and surface objects, IPC mappings, external memory and semaphores,
+// and library handles with what their creation made grouped under them.
+#include <catch2/catch.hpp>
+
+#include "harness.h"
+
+using namespace e2e;
+using cudaleak::report::LeakGroup;
+using cudaleak::report::Report;
+
+namespace {
+
+Report run_every_kind(const std::string& name, const std::string& mode) {
+  std::string dir = fresh_dir(name);
+  Result res = run_sim(dir, {program("every_kind"), mode});
+  INFO(res.err);
+  REQUIRE(res.exit_code == 0);
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  return load(files[0]);
+}
+
+uint64_t count_of(const Report& r, const std::string& kind) {
+  auto it = r.summary.by_kind.find(kind);
+  return it == r.summary.by_kind.end() ? 0 : it->second.count;
+}
+
+const LeakGroup* group_by_api(const Report& r, const std::string& kind, const std::string& api) {
+  for (const LeakGroup& g : r.leaks)
+    if (g.kind == kind && g.api == api) return &g;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("every kind: each leaked resource is found once, with its API and the program's line") {
+  Report r = run_every_kind("kinds_leak", "leak");
+  CHECK(count_of(r, "graph") == 3);  // created, cloned, captured
+  CHECK(count_of(r, "graph_exec") == 1);
+  CHECK(count_of(r, "module") == 1);
+  CHECK(count_of(r, "library") == 1);
+  CHECK(count_of(r, "texture") == 1);
+  CHECK(count_of(r, "surface") == 1);
+  CHECK(count_of(r, "ipc_mapping") == 3);  // IPC handle, pool pointer, shareable VMM handle
+  CHECK(count_of(r, "external_memory") == 1);
+  CHECK(count_of(r, "external_semaphore") == 1);
+  for (auto [kind, api] : {std::pair{"graph", "cuGraphCreate"}, {"graph", "cuGraphClone"},
+                           {"graph", "cuStreamEndCapture"}, {"graph_exec", "cuGraphInstantiateWithFlags"},
+                           {"module", "cuModuleLoadData"}, {"library", "cuLibraryLoadData"},
+                           {"texture", "cuTexObjectCreate"}, {"surface", "cuSurfObjectCreate"},
+                           {"ipc_mapping", "cuIpcOpenMemHandle_v2"}, {"ipc_mapping", "cuMemPoolImportPointer"},
+                           {"ipc_mapping", "cuMemImportFromShareableHandle"},
+                           {"external_semaphore", "cuImportExternalSemaphore"}}) {
+    INFO(kind << " " << api);
+    const LeakGroup* g = group_by_api(r, kind, api);
+    REQUIRE(g);
+    CHECK(g->count == 1);
+    CHECK((stack_has(*g, "main") || stack_has(*g, "make_graphs")));
+  }
+  // Imported memory counts what it keeps alive; external memory is listed, not added.
+  CHECK(group_by_api(r, "ipc_mapping", "cuIpcOpenMemHandle_v2")->bytes == 256 << 10);
+  CHECK(group_by_api(r, "external_memory", "cuImportExternalMemory")->bytes == 8 << 20);
+  CHECK(group_by_api(r, "device", "cuExternalMemoryGetMappedBuffer")->bytes == 1 << 20);
+}
+
+TEST_CASE("every kind: graph memory lives on after instantiation and dies with a graph that never ran") {
+  Report r = run_every_kind("kinds_graph_memory", "leak");
+  // The allocation node of the instantiated graph and the allocation made
+  // during capture; not the node of the graph destroyed uninstantiated.
+  CHECK(count_of(r, "graph_memory") == 2);
+  const LeakGroup* node = group_by_api(r, "graph_memory", "cuGraphAddMemAllocNode");
+  REQUIRE(node);
+  CHECK(node->bytes == 1 << 20);
+  const LeakGroup* captured = group_by_api(r, "graph_memory", "cuMemAllocAsync");
+  REQUIRE(captured);
+  CHECK(captured->bytes == 64 << 10);
+  CHECK(captured->allocations.at(0).stream != 0);  // the graph it belongs to
+  CHECK(count_of(r, "async") == 0);
+  CHECK(r.notes.empty());
+}
+
+TEST_CASE("every kind: library handles are counted exactly and hold what their creation made") {
+  Report r = run_every_kind("kinds_handles", "leak");
+  const LeakGroup* blas = group_by_api(r, "library_handle", "cublasCreate_v2");
+  REQUIRE(blas);
+  CHECK(blas->count == 3);  // the fourth was destroyed
+  CHECK(stack_has(*blas, "open_solver"));
+  CHECK(blas->holds.at("device").count == 9);
+  CHECK(blas->holds.at("device").bytes == 3 * ((4 << 20) + (128 << 10) + 1024));
+  CHECK(blas->holds.at("event").count == 24);
+  CHECK(blas->holds.at("stream").count == 6);
+  // cuSOLVER's own cuBLAS handle is part of the cuSOLVER handle, not a handle of the program's.
+  const LeakGroup* solver = group_by_api(r, "library_handle", "cusolverDnCreate");
+  REQUIRE(solver);
+  CHECK(solver->count == 1);
+  CHECK(count_of(r, "library_handle") == 4);
+  CHECK(solver->holds.at("device").count == 4);
+  // The driver resources stay in the report, each with its handle.
+  const LeakGroup* events = group_by_api(r, "event", "cublasCreate_v2");
+  REQUIRE(events);
+  CHECK(events->owner == "cublasCreate_v2");
+  for (const auto& a : events->allocations) CHECK(a.owner != 0);
+  // Our own hook frames never show in a stack.
+  for (const LeakGroup& g : r.leaks)
+    for (const auto& f : g.stack) CHECK(f.module.find("libcudaleak") == std::string::npos);
+}
+
+TEST_CASE("every kind: the text names library handles as users know them and lists what they hold once") {
+  std::string dir = fresh_dir("kinds_text");
+  Result res = run_sim(dir, {program("every_kind"), "leak"});
+  CHECK(res.err.find("3 cuBLAS handles never destroyed (cublasDestroy), created by cublasCreate_v2 on device 0, "
+                     "holding 12.4 MiB of device memory, 24 events, 6 streams:") != std::string::npos);
+  CHECK(res.err.find("1 cuSOLVER dense handle never destroyed (cusolverDnDestroy)") != std::string::npos);
+  CHECK(res.err.find("24 events never destroyed") == std::string::npos);  // shown under the handle
+}
+
+TEST_CASE("every kind: a program that releases everything reports nothing") {
+  Report r = run_every_kind("kinds_clean", "clean");
+  CHECK(r.leaks.empty());
+  CHECK(r.notes.empty());
+  CHECK(r.summary.leaked_count == 0);
+}
