@@ -26,6 +26,10 @@ void* driver_function(const char* name, int version);
 
 void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes, Placement where,
              uint64_t stream = 0);
+// A resource the CUDA runtime makes for itself (a module or library of its
+// registered device code): remembered without a stack so that its release is
+// no unknown release, and never reported.
+void created_internal(HookId api, Kind kind, Space space, uint64_t handle);
 // A release in two steps around the real call. The record leaves the registry
 // before the driver frees the handle, so that another thread which gets the
 // same handle back from the driver in between never has its new record

@@ -1,0 +1,60 @@
+// Library handles on a real GPU (cuBLAS, cuBLASLt, cuFFT, cuRAND, cuSPARSE,
+// cuSOLVER, each linked dynamically): two of each created, one destroyed in
+// `leak`; all destroyed in `clean`. check_kinds.py asserts the counts.
+#include <cublasLt.h>
+#include <cublas_v2.h>
+#include <cufft.h>
+#include <curand.h>
+#include <cusolverDn.h>
+#include <cusparse.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#define CHECK(call)                                                                  \
+  do {                                                                               \
+    if (int r_ = int(call); r_ != 0) {                                               \
+      std::fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, r_);      \
+      std::exit(3);                                                                  \
+    }                                                                                \
+  } while (0)
+
+struct Handles {
+  cublasHandle_t blas;
+  cublasLtHandle_t lt;
+  cufftHandle fft;
+  curandGenerator_t rand;
+  cusparseHandle_t sparse;
+  cusolverDnHandle_t solver;
+};
+
+Handles open_handles() {
+  Handles h;
+  CHECK(cublasCreate(&h.blas));
+  CHECK(cublasLtCreate(&h.lt));
+  CHECK(cufftPlan1d(&h.fft, 1024, CUFFT_C2C, 4));
+  CHECK(curandCreateGenerator(&h.rand, CURAND_RNG_PSEUDO_DEFAULT));
+  CHECK(cusparseCreate(&h.sparse));
+  CHECK(cusolverDnCreate(&h.solver));
+  return h;
+}
+
+void close_handles(Handles& h) {
+  CHECK(cublasDestroy(h.blas));
+  CHECK(cublasLtDestroy(h.lt));
+  CHECK(cufftDestroy(h.fft));
+  CHECK(curandDestroyGenerator(h.rand));
+  CHECK(cusparseDestroy(h.sparse));
+  CHECK(cusolverDnDestroy(h.solver));
+}
+
+int main(int argc, char** argv) {
+  bool leak = argc > 1 && std::strcmp(argv[1], "leak") == 0;
+  Handles first = open_handles();
+  Handles second = open_handles();
+  close_handles(first);
+  if (!leak) close_handles(second);
+  std::printf("%s\n", leak ? "one of each handle left alive" : "every handle destroyed");
+  return 0;
+}
