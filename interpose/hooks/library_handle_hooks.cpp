@@ -43,9 +43,12 @@ constexpr Status missing_library_status(Space space) {
   }
 }
 
+// Some libraries hand the same handle out again while it is alive (cuBLASLt
+// returns one reference-counted context): a second create is a reference,
+// and the handle lives until as many destroys.
 template <HookId id>
 void record_handle(uint64_t handle) {
-  tracker::created(id, Kind::LibraryHandle, HookTraits<id>::space, handle, 0, tracker::current_placement());
+  tracker::reference_or_create(id, Kind::LibraryHandle, HookTraits<id>::space, handle);
 }
 
 // A create whose first argument receives the handle.
@@ -67,9 +70,8 @@ Status destroy(Handle handle) {
   if (!fn) return missing_library_status(HookTraits<id>::space);
   tracker::LibraryCall call;
   if (!handle || !call.outermost() || !tracking_enabled()) return fn(handle);
-  tracker::PendingRelease pending = tracker::begin_release(HookTraits<id>::space, as_handle(handle));
   Status s = fn(handle);
-  tracker::end_release(id, pending, s == 0 ? CUDA_SUCCESS : CUDA_ERROR_UNKNOWN);
+  if (s == 0) tracker::reference_dropped(id, HookTraits<id>::space, as_handle(handle), CUDA_SUCCESS);
   return s;
 }
 

@@ -1,48 +1,30 @@
-// Modules and libraries the program loads itself (cuModuleLoad*,
-// cuLibraryLoad*), and texture and surface objects.
-#include "fatbin_origin.h"
+// Modules and libraries (cuModuleLoad*, cuLibraryLoad*), and texture and
+// surface objects. The CUDA runtime loads its own device code through the same
+// calls; the report tells those loads apart by their stack
+// (report/model/cuda_frames.h, is_runtime_own_load).
 #include "hook.h"
 
 using namespace cudaleak;
-
-namespace {
-
-// A load from memory: the program's own, or the runtime loading the device
-// code registered in a loaded object (fatbin_origin.h).
-template <HookId id, typename Handle, typename... Args>
-CUresult load_image(Handle* out, const void* image, Args... args) {
-  Hook<id> hook;
-  CUresult r = hook.real(out, image, args...);
-  if (r != CUDA_SUCCESS || !hook.tracking() || !out) return r;
-  if (is_registered_fatbin(image))
-    tracker::created_internal(id, HookTraits<id>::kind, HookTraits<id>::space, as_handle(*out));
-  else
-    tracker::created(id, HookTraits<id>::kind, HookTraits<id>::space, as_handle(*out), 0,
-                     tracker::current_placement());
-  return r;
-}
-
-}  // namespace
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuModuleLoad(CUmodule* module, const char* path) {
   return create_into_first<HookId::cuModuleLoad>(module, path);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuModuleLoadData(CUmodule* module, const void* image) {
-  return load_image<HookId::cuModuleLoadData>(module, image);
+  return create_into_first<HookId::cuModuleLoadData>(module, image);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int count,
                                                     CUjit_option* options, void** values) {
-  return load_image<HookId::cuModuleLoadDataEx>(module, image, count, options, values);
+  return create_into_first<HookId::cuModuleLoadDataEx>(module, image, count, options, values);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule* module, const void* fatbin) {
-  return load_image<HookId::cuModuleLoadFatBinary>(module, fatbin);
+  return create_into_first<HookId::cuModuleLoadFatBinary>(module, fatbin);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuModuleUnload(CUmodule module) { return release_first<HookId::cuModuleUnload>(module); }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option* jit_options,
                                                    void** jit_values, unsigned int jit_count,
                                                    CUlibraryOption* options, void** values, unsigned int count) {
-  return load_image<HookId::cuLibraryLoadData>(library, code, jit_options, jit_values, jit_count, options, values,
+  return create_into_first<HookId::cuLibraryLoadData>(library, code, jit_options, jit_values, jit_count, options, values,
                                                count);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary* library, const char* path, CUjit_option* jit_options,

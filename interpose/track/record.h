@@ -23,9 +23,6 @@ struct Record {
   Kind kind = Kind::Device;
   Space space = Space::DevicePtr;
   HookId api = HookId::Count;
-  // The runtime's own (its registered device code): kept so that its release
-  // is recognised, never reported.
-  bool internal = false;
 };
 static_assert(sizeof(Record) <= 72, "one live resource stays within 72 bytes");
 

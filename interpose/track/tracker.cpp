@@ -164,8 +164,7 @@ void tear_down(uint64_t context, const char* reason, bool green) {
   if (owned.empty()) return;
   for (const Record& r : owned) forget_bytes(r);  // the driver freed it with the context
   std::lock_guard lock(s.side_mutex);
-  for (const Record& r : owned)
-    if (!r.internal) s.torn_down.emplace_back(r, reason);
+  for (const Record& r : owned) s.torn_down.emplace_back(r, reason);
 }
 
 }  // namespace
@@ -217,18 +216,6 @@ void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes
   });
 }
 
-void created_internal(HookId api, Kind kind, Space space, uint64_t handle) {
-  guarded("recording a resource", [&] {
-    Record r;
-    r.handle = handle;
-    r.kind = kind;
-    r.space = space;
-    r.api = api;
-    r.internal = true;
-    state().registry.insert(r);
-  });
-}
-
 PendingRelease begin_release(Space space, uint64_t handle) {
   PendingRelease p;
   p.space = space;
@@ -248,6 +235,12 @@ void end_release(HookId api, PendingRelease& p, CUresult result) {
         result == CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED)
       add_note("unknown_release", api, p.handle, result);
   });
+}
+
+void reference_or_create(HookId api, Kind kind, Space space, uint64_t handle) {
+  bool retained = false;
+  guarded("recording a reference", [&] { retained = state().registry.retain(space, handle); });
+  if (!retained) created(api, kind, space, handle, 0, current_placement());
 }
 
 void reference_added(Space space, uint64_t handle) {
@@ -370,8 +363,7 @@ report::RawSnapshot snapshot() {
     x.scope = r.scope;
     return x;
   };
-  for (const Record& r : s.registry.snapshot())
-    if (!r.internal) out.resources.push_back(convert(r, nullptr));
+  for (const Record& r : s.registry.snapshot()) out.resources.push_back(convert(r, nullptr));
   std::lock_guard lock(s.side_mutex);
   for (const auto& [r, reason] : s.torn_down) out.resources.push_back(convert(r, reason));
   for (const auto& [key, note] : s.notes) out.notes.push_back(note);
@@ -383,9 +375,7 @@ report::RawSnapshot snapshot() {
 
 void visit_for_crash(CrashVisitor& v) {
   State& s = state();
-  size_t skipped = s.registry.visit_if_free([&](const Record& r) {
-    if (!r.internal) v.resource(r, nullptr);
-  });
+  size_t skipped = s.registry.visit_if_free([&](const Record& r) { v.resource(r, nullptr); });
   if (skipped) v.skipped("registry shards", skipped);
   if (Registry::try_lock_briefly(s.side_mutex)) {
     for (const auto& [r, reason] : s.torn_down) v.resource(r, reason);

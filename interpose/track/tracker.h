@@ -26,10 +26,6 @@ void* driver_function(const char* name, int version);
 
 void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes, Placement where,
              uint64_t stream = 0);
-// A resource the CUDA runtime makes for itself (a module or library of its
-// registered device code): remembered without a stack so that its release is
-// no unknown release, and never reported.
-void created_internal(HookId api, Kind kind, Space space, uint64_t handle);
 // A release in two steps around the real call. The record leaves the registry
 // before the driver frees the handle, so that another thread which gets the
 // same handle back from the driver in between never has its new record
@@ -43,6 +39,9 @@ struct PendingRelease {
 };
 PendingRelease begin_release(Space space, uint64_t handle);
 void end_release(HookId api, PendingRelease& pending, CUresult result);
+// A handle the library may hand out again while alive: a new record, or one
+// more reference to the live one.
+void reference_or_create(HookId api, Kind kind, Space space, uint64_t handle);
 // cuMemRetainAllocationHandle / cuMemRelease on reference-counted vmm handles.
 void reference_added(Space space, uint64_t handle);
 void reference_dropped(HookId api, Space space, uint64_t handle, CUresult result);

@@ -41,14 +41,14 @@ class FrameCache {
 using GroupKey = std::tuple<Kind, uint32_t, int, std::string, std::string>;
 
 // Each library-handle group's `holds`: what the driver made for its handles.
-template <typename OwnerOf>
-void add_holdings(Report& report, const RawSnapshot& snapshot, const OwnerOf& owner_of) {
+template <typename OwnerOf, typename Skip>
+void add_holdings(Report& report, const RawSnapshot& snapshot, const OwnerOf& owner_of, const Skip& skip) {
   std::map<std::tuple<uint32_t, int, std::string>, LeakGroup*> handle_groups;  // (stack, device, teardown)
   for (LeakGroup& g : report.leaks)
     if (g.kind == kind_name(Kind::LibraryHandle)) handle_groups[{g.stack_id, g.device, g.released_by}] = &g;
   for (const RawResource& r : snapshot.resources) {
     const RawResource* owner = owner_of(r);
-    if (!owner) continue;
+    if (!owner || skip(r)) continue;
     auto it = handle_groups.find({owner->stack_id, owner->device, owner->released_by ? owner->released_by : ""});
     if (it == handle_groups.end()) continue;
     KindTotal& t = it->second->holds[std::string(kind_name(r.kind))];
@@ -91,9 +91,20 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
     return it == handle_of_scope.end() ? nullptr : it->second;
   };
 
+  // Modules and libraries the CUDA runtime loaded for its own device code
+  // are not the program's to unload (cuda_frames.h).
+  std::map<uint32_t, bool> runtime_loads;  // by stack
+  auto runtime_load = [&](const RawResource& r) {
+    if (r.kind != Kind::Module && r.kind != Kind::Library) return false;
+    auto [it, fresh] = runtime_loads.emplace(r.stack_id, false);
+    if (fresh) it->second = is_runtime_own_load(cache.frames(stacks(r.stack_id)));
+    return it->second;
+  };
+
   // One group per (kind, stack, device, teardown reason, owner), members in creation order.
   std::map<GroupKey, std::vector<const RawResource*>> groups;
   for (const RawResource& r : snapshot.resources) {
+    if (runtime_load(r)) continue;
     const RawResource* owner = owner_of(r);
     groups[GroupKey{r.kind, r.stack_id, r.device, r.released_by ? r.released_by : "", owner ? owner->hook : ""}]
         .push_back(&r);
@@ -127,7 +138,7 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
     report.summary.leaked_count += g.count;
     report.leaks.push_back(std::move(g));
   }
-  add_holdings(report, snapshot, owner_of);
+  add_holdings(report, snapshot, owner_of, runtime_load);
   // Biggest first; resources without bytes (streams, events) by count.
   // A library handle weighs what it holds.
   auto weight = [](const LeakGroup& g) {

@@ -43,6 +43,19 @@ std::string basename(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+bool is_runtime_own_load(const std::vector<Frame>& stack) {
+  if (stack.empty()) return false;
+  const Frame& caller = stack.front();
+  bool by_runtime = in_cuda_library(caller.module) || caller.function.rfind("libcudart_static_", 0) == 0 ||
+                    caller.function.rfind("__cuda", 0) == 0 || caller.function.find("cudart::") != std::string::npos;
+  if (!by_runtime) return false;
+  for (const Frame& f : stack) {
+    std::string name = plain_name(f.function);
+    if (name == "cudaLibraryLoadData" || name == "cudaLibraryLoadFromFile") return false;
+  }
+  return true;
+}
+
 bool is_system_frame(const Frame& f) {
   if (f.python) return false;
   std::string m = basename(f.module);

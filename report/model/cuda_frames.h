@@ -33,4 +33,10 @@ bool is_program_entry(const Frame& frame);
 // "path/to/file.py" -> "file.py"
 std::string basename(const std::string& path);
 
+// A module or library loaded by the CUDA runtime for its own device code
+// (cudart's lazy loading, a CUDA library's embedded runtime): the load was
+// made by runtime or library code (the innermost frame), and no frame is the
+// runtime's explicit load API (cudaLibraryLoadData, cudaLibraryLoadFromFile).
+bool is_runtime_own_load(const std::vector<Frame>& stack);
+
 }  // namespace cudaleak::report

@@ -4,6 +4,7 @@
 
 #include "json_io.h"
 #include "caching.h"
+#include "cuda_frames.h"
 #include "site.h"
 #include "raw.h"
 #include "text_summary.h"
@@ -225,4 +226,21 @@ TEST_CASE("caching allocators are recognised by their own frames only", "[report
   LeakGroup user;
   user.stack = {{1, "/app/ext.so", "my_extension::allocate_workspace()", "", 0}, {2, "/app/prog", "main", "", 0}};
   CHECK(cudaleak::gate::caching_allocator_of(user).empty());
+}
+
+TEST_CASE("model: a module or library the CUDA runtime loads for its own code is told from the program's load") {
+  using cudaleak::report::Frame;
+  using cudaleak::report::is_runtime_own_load;
+  Frame program{0x10, "/opt/app/solver", "load_kernels", "solver.cpp", 12};
+  Frame main_frame{0x20, "/opt/app/solver", "main", "main.cpp", 3};
+  Frame shared_cudart{0x30, "/usr/local/cuda/lib64/libcudart.so.13", "", "", 0};
+  Frame static_cudart{0x40, "/opt/app/solver", "libcudart_static_4f3a", "", 0};
+  Frame explicit_api{0x50, "/opt/app/solver", "cudaLibraryLoadData", "", 0};
+  Frame cublas{0x60, "/usr/lib/libcublasLt.so.13", "", "", 0};
+  CHECK_FALSE(is_runtime_own_load({program, main_frame}));               // cuModuleLoadData by the program
+  CHECK(is_runtime_own_load({shared_cudart, program, main_frame}));      // lazy loading inside a launch
+  CHECK(is_runtime_own_load({static_cudart, program, main_frame}));
+  CHECK(is_runtime_own_load({cublas, program, main_frame}));             // a library's embedded runtime
+  CHECK_FALSE(is_runtime_own_load({static_cudart, explicit_api, main_frame}));  // cudaLibraryLoadData
+  CHECK_FALSE(is_runtime_own_load({}));
 }

@@ -12,6 +12,8 @@
 
 extern "C" int cublasCreate_v2(void** handle);
 extern "C" int cublasDestroy_v2(void* handle);
+extern "C" int cublasLtCreate(void** handle);
+extern "C" int cublasLtDestroy(void* handle);
 extern "C" int cusolverDnCreate(void** handle);
 extern "C" int cusolverDnDestroy(void* handle);
 
@@ -90,12 +92,6 @@ int main(int argc, char** argv) {
   static const char image[] = "fatbin stand-in";
   CUmodule module;
   CHECK(cuModuleLoadData(&module, image));
-  // Device code registered in the program's .nv_fatbin section is what the
-  // runtime loads for itself: never the program's leak.
-  __attribute__((section(".nv_fatbin"), used)) static const char registered[] = "registered fatbin stand-in";
-  CUmodule runtime_module;
-  CHECK(cuModuleLoadData(&runtime_module, registered));
-  if (!leak) CHECK(cuModuleUnload(runtime_module));
   CUlibrary library;
   CHECK(cuLibraryLoadData(&library, image, nullptr, nullptr, 0, nullptr, nullptr, 0));
 
@@ -159,6 +155,10 @@ int main(int argc, char** argv) {
   CHECK(cublasDestroy_v2(blas[3]));
   void* solver = nullptr;
   CHECK(cusolverDnCreate(&solver));
+  // The same cuBLASLt handle twice, destroyed once: still one alive.
+  void* lt[2];
+  for (void*& h : lt) CHECK(cublasLtCreate(&h));
+  CHECK(cublasLtDestroy(lt[0]));
 
   if (!leak) {
     release(graphs);
@@ -174,6 +174,7 @@ int main(int argc, char** argv) {
     CHECK(cuDestroyExternalSemaphore(semaphore));
     for (int i = 0; i < 3; ++i) CHECK(cublasDestroy_v2(blas[i]));
     CHECK(cusolverDnDestroy(solver));
+    CHECK(cublasLtDestroy(lt[1]));
   }
   // Made for the exports above; released in both modes.
   CHECK(cuArrayDestroy(array));

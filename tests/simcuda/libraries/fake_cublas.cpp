@@ -34,6 +34,11 @@ FAKE_EXPORT int cublasCreate_v2(void** out) {
     cuEventCreate(&e, 0);
     h->events.push_back(e);
   }
+  // Its kernels, loaded once for the process and never unloaded, as cuBLAS's
+  // embedded runtime does.
+  static CUlibrary kernels = nullptr;
+  static const char image[] = "cuBLAS kernels stand-in";
+  if (!kernels) cuLibraryLoadData(&kernels, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
   *out = h;
   return 0;
 }
@@ -45,5 +50,25 @@ FAKE_EXPORT int cublasDestroy_v2(void* handle) {
   for (CUstream s : h->streams) cuStreamDestroy(s);
   for (CUevent e : h->events) cuEventDestroy(e);
   delete h;
+  return 0;
+}
+
+// cuBLASLt's create hands out one reference-counted context, as the real
+// library does: two creates return the same handle; it lives until two destroys.
+namespace {
+int g_lt_references = 0;
+int g_lt_context = 0;
+}  // namespace
+
+FAKE_EXPORT int cublasLtCreate(void** out) {
+  if (!out) return 7;
+  ++g_lt_references;
+  *out = &g_lt_context;
+  return 0;
+}
+
+FAKE_EXPORT int cublasLtDestroy(void* handle) {
+  if (handle != &g_lt_context || g_lt_references == 0) return 1;
+  --g_lt_references;
   return 0;
 }
