@@ -17,13 +17,7 @@ extern "C" int cublasLtDestroy(void* handle);
 extern "C" int cusolverDnCreate(void** handle);
 extern "C" int cusolverDnDestroy(void* handle);
 
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    if (auto r_ = (call); r_ != 0) {                                           \
-      std::fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, int(r_)); \
-      std::exit(3);                                                            \
-    }                                                                          \
-  } while (0)
+#include "../../common/check_call.h"
 
 struct Graphs {
   CUgraph created = nullptr, cloned = nullptr, captured = nullptr;

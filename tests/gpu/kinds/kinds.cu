@@ -8,13 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(call)                                                                         \
-  do {                                                                                      \
-    if (auto r_ = (call); r_ != 0) {                                                        \
-      std::fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, int(r_));        \
-      std::exit(3);                                                                         \
-    }                                                                                       \
-  } while (0)
+#include "../../common/check_call.h"
 
 __global__ void scale(float* x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

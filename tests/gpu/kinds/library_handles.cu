@@ -12,13 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    if (int r_ = int(call); r_ != 0) {                                               \
-      std::fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, r_);      \
-      std::exit(3);                                                                  \
-    }                                                                                \
-  } while (0)
+#include "../../common/check_call.h"
 
 struct Handles {
   cublasHandle_t blas;

@@ -48,6 +48,24 @@ size_t bytes_at(State& sim, uintptr_t address) {
   return 0;
 }
 
+// Exporting writes the pointer into the handle's bytes; importing maps the
+// memory it names again, at a new address.
+template <typename Byte, size_t N>
+CUresult export_pointer(State& sim, Byte (&bytes)[N], CUdeviceptr dptr) {
+  if (!bytes_at(sim, dptr)) return CUDA_ERROR_INVALID_VALUE;
+  std::memset(bytes, 0, N);
+  std::memcpy(bytes, &dptr, sizeof dptr);
+  return CUDA_SUCCESS;
+}
+template <typename Byte, size_t N>
+CUresult import_pointer(State& sim, const Byte (&bytes)[N], CUdeviceptr* dptr) {
+  CUdeviceptr exported = 0;
+  std::memcpy(&exported, bytes, sizeof exported);
+  size_t size = bytes_at(sim, exported);
+  if (!dptr || !size) return CUDA_ERROR_INVALID_VALUE;
+  return map_again(sim, size, dptr);
+}
+
 }  // namespace
 
 SIM_EXPORT CUresult cuModuleLoad(CUmodule* module, const char* path) {
@@ -117,18 +135,11 @@ SIM_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr* base, size_t* bytes, CU
 
 SIM_EXPORT CUresult cuIpcGetMemHandle(CUipcMemHandle* handle, CUdeviceptr dptr) {
   SIM_ENTRY("cuIpcGetMemHandle");
-  if (!handle || !bytes_at(sim, dptr)) return CUDA_ERROR_INVALID_VALUE;
-  std::memset(handle, 0, sizeof *handle);
-  std::memcpy(handle->reserved, &dptr, sizeof dptr);
-  return CUDA_SUCCESS;
+  return handle ? export_pointer(sim, handle->reserved, dptr) : CUDA_ERROR_INVALID_VALUE;
 }
 SIM_EXPORT CUresult cuIpcOpenMemHandle_v2(CUdeviceptr* dptr, CUipcMemHandle handle, unsigned int) {
   SIM_ENTRY("cuIpcOpenMemHandle_v2");
-  CUdeviceptr exported = 0;
-  std::memcpy(&exported, handle.reserved, sizeof exported);
-  size_t bytes = bytes_at(sim, exported);
-  if (!dptr || !bytes) return CUDA_ERROR_INVALID_VALUE;
-  return map_again(sim, bytes, dptr);
+  return import_pointer(sim, handle.reserved, dptr);
 }
 SIM_EXPORT CUresult cuIpcCloseMemHandle(CUdeviceptr dptr) {
   SIM_ENTRY("cuIpcCloseMemHandle");
@@ -136,18 +147,11 @@ SIM_EXPORT CUresult cuIpcCloseMemHandle(CUdeviceptr dptr) {
 }
 SIM_EXPORT CUresult cuMemPoolExportPointer(CUmemPoolPtrExportData* data, CUdeviceptr dptr) {
   SIM_ENTRY("cuMemPoolExportPointer");
-  if (!data || !bytes_at(sim, dptr)) return CUDA_ERROR_INVALID_VALUE;
-  std::memset(data, 0, sizeof *data);
-  std::memcpy(data->reserved, &dptr, sizeof dptr);
-  return CUDA_SUCCESS;
+  return data ? export_pointer(sim, data->reserved, dptr) : CUDA_ERROR_INVALID_VALUE;
 }
 SIM_EXPORT CUresult cuMemPoolImportPointer(CUdeviceptr* dptr, CUmemoryPool, CUmemPoolPtrExportData* data) {
   SIM_ENTRY("cuMemPoolImportPointer");
-  CUdeviceptr exported = 0;
-  if (data) std::memcpy(&exported, data->reserved, sizeof exported);
-  size_t bytes = bytes_at(sim, exported);
-  if (!dptr || !bytes) return CUDA_ERROR_INVALID_VALUE;
-  return map_again(sim, bytes, dptr);
+  return data ? import_pointer(sim, data->reserved, dptr) : CUDA_ERROR_INVALID_VALUE;
 }
 SIM_EXPORT CUresult cuMemExportToShareableHandle(void* shareable, CUmemGenericAllocationHandle handle,
                                                  CUmemAllocationHandleType, unsigned long long) {
