@@ -70,11 +70,7 @@ namespace cudaleak {
 uint64_t capturing_graph(CUstream stream, bool per_thread) {
   if (!g_capture_begun.load(std::memory_order_relaxed)) return 0;
   static std::atomic<PFN_cuStreamGetCaptureInfo_v11030> info{nullptr};
-  auto fn = info.load(std::memory_order_acquire);
-  if (!fn) {
-    fn = reinterpret_cast<PFN_cuStreamGetCaptureInfo_v11030>(tracker::driver_function("cuStreamGetCaptureInfo", 11030));
-    info.store(fn, std::memory_order_release);
-  }
+  auto fn = tracker::cached_driver_function(info, "cuStreamGetCaptureInfo", 11030);
   if (!fn) return 0;
   if (per_thread && !stream) stream = CU_STREAM_PER_THREAD;
   CUstreamCaptureStatus status = CU_STREAM_CAPTURE_STATUS_NONE;

@@ -22,9 +22,9 @@ namespace cudaleak {
 namespace {
 
 #define CUDALEAK_HOOK_ROW(sym, lookup, version, ptsz, pfn, role, kind, space) \
-  HookInfo{#sym, lookup, version, ptsz, reinterpret_cast<void*>(&::sym), nullptr, HookRole::role},
+  HookInfo{#sym, lookup, version, ptsz, reinterpret_cast<void*>(&::sym), nullptr},
 #define CUDALEAK_LIBRARY_ROW(sym, library, pfn, role, space) \
-  HookInfo{#sym, nullptr, 0, false, reinterpret_cast<void*>(&::sym), library, HookRole::role},
+  HookInfo{#sym, nullptr, 0, false, reinterpret_cast<void*>(&::sym), library},
 const HookInfo kHooks[] = {CUDALEAK_HOOKS(CUDALEAK_HOOK_ROW) CUDALEAK_LIBRARY_HOOKS(CUDALEAK_LIBRARY_ROW)};
 #undef CUDALEAK_HOOK_ROW
 #undef CUDALEAK_LIBRARY_ROW

@@ -204,7 +204,6 @@ struct HookInfo {
   bool per_thread;      // the _ptsz/_ptds variant
   void* wrapper;        // our exported function
   const char* library;  // file name prefix of the library for library rows; nullptr for the driver
-  HookRole role;
 };
 
 const HookInfo& hook_info(HookId id);

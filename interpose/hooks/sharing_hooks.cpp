@@ -13,11 +13,7 @@ namespace {
 // The size of the allocation an imported pointer lies in (0 when unknown).
 uint64_t range_bytes(CUdeviceptr dptr) {
   static std::atomic<PFN_cuMemGetAddressRange_v3020> range{nullptr};
-  auto fn = range.load(std::memory_order_acquire);
-  if (!fn) {
-    fn = reinterpret_cast<PFN_cuMemGetAddressRange_v3020>(tracker::driver_function("cuMemGetAddressRange", 3020));
-    range.store(fn, std::memory_order_release);
-  }
+  auto fn = tracker::cached_driver_function(range, "cuMemGetAddressRange", 3020);
   CUdeviceptr base = 0;
   size_t bytes = 0;
   return fn && fn(&base, &bytes, dptr) == CUDA_SUCCESS ? bytes : 0;

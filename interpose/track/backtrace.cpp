@@ -34,16 +34,15 @@ UnwBacktrace unwinder() {
 
 }  // namespace
 
-size_t capture_stack(uint64_t* ips, int depth) {
+size_t capture_stack(uint64_t* ips, int depth, bool inside_library_call) {
   void* raw[kMaxStackDepth + kOwnFrameAllowance];
   int want = std::min(depth, kMaxStackDepth) + kOwnFrameAllowance;
   int n = unwinder()(raw, want);
-  // Our frames are dropped wherever they are: above the caller (the hook and
-  // the tracker), and in the middle where a library-handle hook called the
-  // library whose driver calls are being recorded.
+  int first = 0;
+  while (first < n && is_own_code(raw[first])) ++first;
   size_t out = 0;
-  for (int i = 0; i < n && out < size_t(depth); ++i)
-    if (!is_own_code(raw[i])) ips[out++] = reinterpret_cast<uint64_t>(raw[i]);
+  for (int i = first; i < n && out < size_t(depth); ++i)
+    if (!inside_library_call || !is_own_code(raw[i])) ips[out++] = reinterpret_cast<uint64_t>(raw[i]);
   return out;
 }
 

@@ -10,7 +10,9 @@ namespace cudaleak {
 inline constexpr int kMaxStackDepth = 256;
 
 // Fills `ips` (room for kMaxStackDepth) with at most `depth` return addresses,
-// innermost first, starting at the first frame outside this library.
-size_t capture_stack(uint64_t* ips, int depth);
+// innermost first, starting at the first frame outside this library. With
+// `inside_library_call`, our frames further out are dropped too: a
+// library-handle hook sits between the program and the library's driver calls.
+size_t capture_stack(uint64_t* ips, int depth, bool inside_library_call);
 
 }  // namespace cudaleak

@@ -98,19 +98,9 @@ void* driver_function(const char* name, int version) {
 
 namespace {
 
-template <typename Fn>
-Fn cached_driver_function(std::atomic<Fn>& slot, const char* name, int version) {
-  Fn fn = slot.load(std::memory_order_acquire);
-  if (!fn) {
-    fn = reinterpret_cast<Fn>(driver_function(name, version));
-    slot.store(fn, std::memory_order_release);
-  }
-  return fn;
-}
-
 uint32_t capture() {
   uint64_t ips[kMaxStackDepth];
-  size_t n = capture_stack(ips, options().stack_depth);
+  size_t n = capture_stack(ips, options().stack_depth, t_library_depth > 0);
   if (options().python_frames) n = pyframes::interleave(ips, n, kMaxStackDepth);
   return state().stacks.intern(ips, n);
 }

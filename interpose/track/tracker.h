@@ -3,6 +3,7 @@
 // the calling thread's current context, saves and restores errno, and turns
 // internal failures into pass-through.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <span>
 
@@ -23,6 +24,16 @@ Placement current_placement();
 // A driver function for cudaleak's own use, through the real cuGetProcAddress
 // when known, else from the loaded driver; nullptr when there is none.
 void* driver_function(const char* name, int version);
+// The same, looked up once and kept in `slot`.
+template <typename Fn>
+Fn cached_driver_function(std::atomic<Fn>& slot, const char* name, int version) {
+  Fn fn = slot.load(std::memory_order_acquire);
+  if (!fn) {
+    fn = reinterpret_cast<Fn>(driver_function(name, version));
+    slot.store(fn, std::memory_order_release);
+  }
+  return fn;
+}
 
 void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes, Placement where,
              uint64_t stream = 0);

@@ -53,6 +53,8 @@ r = report("library_handles.leak")
 if r:
     expect("library_handles.leak", "handles", handles(r), want_handles)
     expect("library_handles.leak", "notes", len(r.get("notes", [])), 0)
+    own = sum(1 for g in r["leaks"] for f in g["stack"] if "libcudaleak" in f.get("module", ""))
+    expect("library_handles.leak", "frames of cudaleak itself in stacks", own, 0)
 r = report("library_handles.clean")
 if r:
     expect("library_handles.clean", "handles", handles(r), {})
