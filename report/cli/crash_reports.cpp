@@ -7,7 +7,7 @@
 
 #include "capture/crash_report.h"
 #include "gate_options.h"
-#include "gate/gate_file.h"
+#include "io/input_file.h"
 #include "io/safe_output.h"
 #include "json_io.h"
 #include "options.h"
@@ -51,7 +51,7 @@ std::optional<report::Report> report_from_capture(const std::string& text, const
 std::string finish_capture(const std::string& path) {
   std::string text;
   try {
-    text = gate::read_gate_file(path, "crash capture");
+    text = io::read_input_file(path, "crash capture");
   } catch (const std::exception& e) {
     spdlog::error("cudaleak: {}", e.what());
     return "error";

@@ -4,25 +4,25 @@
 
 #include <cstdio>
 #include <fstream>
-#include <sstream>
 
 #include "capture/crash_report.h"
 #include "crash_reports.h"
+#include "io/input_file.h"
 #include "json_io.h"
 
 namespace cudaleak::cli {
 
 std::optional<report::Report> load_report(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    spdlog::error("cudaleak: {}: cannot read the file", path);
+  std::string text;
+  try {
+    text = io::read_input_file(path, "report", SIZE_MAX);  // as large as reports get; the file bounds it
+  } catch (const io::InputFileError& e) {
+    spdlog::error("cudaleak: {}", e.what());
     return std::nullopt;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  if (capture::is_crash_capture(text.str())) return report_from_capture(text.str(), path);
+  if (capture::is_crash_capture(text)) return report_from_capture(text, path);
   try {
-    return report::from_json(text.str());
+    return report::from_json(text);
   } catch (const report::FormatError& e) {
     spdlog::error("cudaleak: {}: {}", path, e.what());
     return std::nullopt;

@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "gate_file.h"
+#include "io/input_file.h"
 #include "kinds.h"
 #include "site.h"
 
@@ -67,8 +67,8 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
 
 Baseline load_baseline(const std::string& path) {
   try {
-    return parse_baseline(read_gate_file(path, "baseline file"), path);
-  } catch (const GateFileError& e) {
+    return parse_baseline(io::read_input_file(path, "baseline file"), path);
+  } catch (const io::InputFileError& e) {
     throw BaselineError(e.what());
   }
 }

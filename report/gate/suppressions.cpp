@@ -1,6 +1,6 @@
 #include "suppressions.h"
 
-#include "gate_file.h"
+#include "io/input_file.h"
 
 #include <algorithm>
 #include <fstream>
@@ -87,8 +87,8 @@ std::vector<Rule> parse_rules(const std::string& text, const std::string& source
 
 std::vector<Rule> load_rules(const std::string& path) {
   try {
-    return parse_rules(read_gate_file(path, "suppressions file"), path);
-  } catch (const GateFileError& e) {
+    return parse_rules(io::read_input_file(path, "suppressions file"), path);
+  } catch (const io::InputFileError& e) {
     throw SyntaxError(e.what());
   }
 }

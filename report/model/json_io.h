@@ -1,5 +1,5 @@
-// JSON form of the report (docs/report-format.md). Writing and reading share
-// one field list so that they cannot drift apart.
+// JSON form of the report (docs/report-format.md). Writing and reading walk
+// one field list per type (json_schema.h) so that they cannot drift apart.
 #pragma once
 #include <stdexcept>
 #include <string>
@@ -16,7 +16,8 @@ class FormatError : public std::runtime_error {
 };
 
 // Parses a report; throws FormatError with a one-line reason for anything that
-// is not a cudaleak report of a version this build understands.
+// is not a cudaleak report of a version this build understands, naming the
+// JSON path of a value of the wrong type or range ("$.leaks[3].bytes: ...").
 Report from_json(const std::string& text);
 
 // What cudaleak_torch.py sends from inside a PyTorch program: a view, and at

@@ -3,6 +3,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <regex>
 
 #include "harness.h"
 
@@ -65,12 +68,49 @@ TEST_CASE("report: unreadable, truncated, foreign or newer files get one line an
   struct Case {
     std::string file, message;
   } cases[] = {
-      {dir + "/missing.json", "cannot read the file"},
+      {dir + "/missing.json", "cannot read the report"},
+      {dir, "is a directory"},
+      {"/dev/zero", "not a regular file"},
       {write("truncated.json", full.substr(0, full.size() / 2)), "not valid JSON (truncated or corrupt?)"},
       {write("other.json", "{\"name\": \"not ours\"}"), "not a cudaleak report"},
       {write("newer.json", "{\"format\": \"cudaleak-report\", \"format_version\": 7}"), "newer than this cudaleak reads"},
       {write("empty.json", ""), "not valid JSON"},
+      {write("version_string.json", "{\"format\": \"cudaleak-report\", \"format_version\": \"1\"}"), "no valid format_version"},
   };
+  // Values of the wrong type or range: the error names the JSON path.
+  auto mutant = [&](const std::string& name, const std::function<void(nlohmann::json&)>& change) {
+    auto j = nlohmann::json::parse(full);
+    change(j);
+    return write(name, j.dump());
+  };
+  nlohmann::json leak = {{"kind", "device"}, {"bytes", 1}, {"count", 1}};
+  Case typed[] = {
+      {mutant("negative.json", [](auto& j) { j["summary"]["leaked_bytes"] = -1; }),
+       "malformed report: $.summary.leaked_bytes: must not be negative, got -1"},
+      {mutant("pid_string.json", [](auto& j) { j["process"]["pid"] = "12"; }),
+       "$.process.pid: expected an integer, got a string \"12\""},
+      {mutant("kind.json", [&](auto& j) { j["leaks"] = {leak}; j["leaks"][0]["kind"] = "devic"; }),
+       "$.leaks[0].kind: unknown kind \"devic\""},
+      {mutant("address.json", [&](auto& j) { j["leaks"] = {leak}; j["leaks"][0]["allocations"] = {{{"address", "zz"}, {"bytes", 1}}}; }),
+       "$.leaks[0].allocations[0].address: expected a hex address"},
+      {mutant("long_hex.json", [&](auto& j) { j["leaks"] = {leak}; j["leaks"][0]["allocations"] = {{{"address", "0x11112222333344445"}, {"bytes", 1}}}; }),
+       "$.leaks[0].allocations[0].address: expected a hex address of 1 to 16 digits"},
+      {mutant("missing_bytes.json", [&](auto& j) { j["leaks"] = {leak}; j["leaks"][0].erase("bytes"); }),
+       "$.leaks[0].bytes: is missing"},
+      {mutant("device_range.json", [&](auto& j) { j["leaks"] = {leak}; j["leaks"][0]["device"] = 4294967296; }),
+       "$.leaks[0].device: is out of range"},
+      {write("huge.json", std::regex_replace(full, std::regex("\"duration_ns\": *[0-9]+"), "\"duration_ns\": 1e999")),
+       "not valid JSON (truncated or corrupt?): number overflow parsing '1e999'"},
+      {write("big_integer.json", std::regex_replace(full, std::regex("\"duration_ns\": *[0-9]+"), "\"duration_ns\": 1" + std::string(400, '0'))),
+       "number overflow parsing"},
+  };
+  for (const auto& c : typed) {
+    INFO(c.file);
+    Result res = run({cudaleak_tool(), "report", c.file});
+    CHECK(res.exit_code == 2);
+    CHECK(res.err.find(c.message) != std::string::npos);
+    CHECK(std::count(res.err.begin(), res.err.end(), '\n') == 1);
+  }
   for (const auto& c : cases) {
     INFO(c.file);
     Result res = run({cudaleak_tool(), "report", c.file});

@@ -1,4 +1,4 @@
-#include "gate_file.h"
+#include "input_file.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -7,10 +7,10 @@
 #include <cerrno>
 #include <cstring>
 
-namespace cudaleak::gate {
+namespace cudaleak::io {
 
-std::string read_gate_file(const std::string& path, const char* what) {
-  auto fail = [&](const std::string& problem) { return GateFileError(path + ": " + problem); };
+std::string read_input_file(const std::string& path, const char* what, size_t max_bytes) {
+  auto fail = [&](const std::string& problem) { return InputFileError(path + ": " + problem); };
   // O_NONBLOCK: opening a FIFO must not wait for a writer.
   int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0) throw fail(std::string("cannot read the ") + what + " (" + std::strerror(errno) + ")");
@@ -20,9 +20,9 @@ std::string read_gate_file(const std::string& path, const char* what) {
     close(fd);
     throw fail(std::string("the ") + what + " is " + (dir ? "a directory" : "not a regular file"));
   }
-  if (size_t(st.st_size) > kMaxGateFileBytes) {
+  if (size_t(st.st_size) > max_bytes) {
     close(fd);
-    throw fail(std::string("the ") + what + " is larger than " + std::to_string(kMaxGateFileBytes >> 20) + " MiB");
+    throw fail(std::string("the ") + what + " is larger than " + std::to_string(max_bytes >> 20) + " MiB");
   }
   std::string text(size_t(st.st_size), '\0');
   size_t done = 0;
@@ -37,4 +37,4 @@ std::string read_gate_file(const std::string& path, const char* what) {
   return text;
 }
 
-}  // namespace cudaleak::gate
+}  // namespace cudaleak::io

@@ -1,0 +1,329 @@
+// The report's JSON schema (docs/report-format.md): one field list per type.
+// The writer and the validating reader (json_visitors.h) both walk these
+// lists, so that what is written and what is read cannot drift apart.
+//
+// A visitor V is called as v(key, value, presence):
+//   Required  written always; a reader refuses the report without it
+//   Always    written always; a reader keeps the default when it is missing
+//   IfSet     written only when it differs from its default
+// Hex{x} writes an address as a hex string; Language{python} a frame's language; Present{flag, x} writes x only when
+// flag is set, and a reader sets flag when the key is there.
+#pragma once
+#include <cstdint>
+
+#include "report.h"
+
+namespace cudaleak::report::schema {
+
+enum class Presence { Required, Always, IfSet };
+using enum Presence;
+
+struct Hex {
+  uint64_t& value;
+};
+
+struct Language {
+  bool& python;
+};
+
+template <class T>
+struct Present {
+  bool& present;
+  T& value;
+};
+
+// Field value checks, applied by readers only (writers ignore them).
+enum class Check { None, KindName };
+
+template <class V>
+void fields(V& v, Frame& f) {
+  v("ip", Hex{f.ip});  // Python frames sent by cudaleak_torch have none
+  v("language", Language{f.python}, IfSet);  // "python", or absent for native frames
+  v("module", f.module, IfSet);
+  v("function", f.function, IfSet);
+  v("file", f.file, IfSet);
+  v("line", f.line, IfSet);
+  v("inlined", f.inlined, IfSet);
+}
+
+template <class V>
+void fields(V& v, Allocation& a) {
+  v("address", Hex{a.address}, Required);
+  v("bytes", a.bytes, Required);
+  v("thread", a.thread);
+  v("sequence", a.sequence);
+  v("time_ns", a.time_ns);
+  v("context", Hex{a.context});
+  v("stream", Hex{a.stream}, IfSet);
+  v("owner", Hex{a.owner}, IfSet);
+}
+
+template <class V>
+void fields(V& v, KindTotal& t) {
+  v("bytes", t.bytes);
+  v("count", t.count);
+}
+
+template <class V>
+void fields(V& v, LeakGroup& g) {
+  v.checked("kind", g.kind, Check::KindName);
+  v("api", g.api);
+  v("bytes", g.bytes, Required);
+  v("count", g.count, Required);
+  v("device", g.device);
+  v("stack", g.stack);
+  v("allocations", g.allocations);
+  v("released_by", g.released_by, IfSet);
+  v("site", g.site, IfSet);
+  v("suppressed_by", g.suppressed_by, IfSet);
+  v("cached_by", g.cached_by, IfSet);
+  v("baseline", g.baseline, IfSet);
+  v("growing", g.growing, IfSet);
+  v("count_history", g.count_history, IfSet);
+  v("fails_gate", g.fails_gate, IfSet);
+  v("pid", g.pid, IfSet);
+  v.unless("rank", g.rank, -1);
+  v("owner", g.owner, IfSet);
+  v("holds", g.holds, IfSet);
+}
+
+template <class V>
+void fields(V& v, Process& p) {
+  v("pid", p.pid, Required);
+  v("ppid", p.ppid);
+  v("exe", p.exe);
+  v("argv", p.argv);
+  v.unless("rank", p.rank, -1);
+}
+
+template <class V>
+void fields(V& v, ProcessSummary& p) {
+  fields(v, p.process);  // flattened: a process with its outcome
+  v("reason", p.reason);
+  v("leaked_bytes", p.leaked_bytes);
+  v("leaked_count", p.leaked_count);
+}
+
+template <class V>
+void fields(V& v, Summary& s) {
+  v("leaked_bytes", s.leaked_bytes, Required);
+  v("leaked_count", s.leaked_count, Required);
+  v("by_kind", s.by_kind, Required);
+  v("suppressed_bytes", s.suppressed_bytes);
+  v("suppressed_count", s.suppressed_count);
+  v("cached_bytes", s.cached_bytes);
+  v("cached_count", s.cached_count);
+  v("cached_by", s.cached_by);
+}
+
+template <class V>
+void fields(V& v, SuppressionUse& u) {
+  v("rule", u.rule, Required);
+  v("source", u.source);
+  v("count", u.count);
+  v("bytes", u.bytes);
+}
+
+template <class V>
+void fields(V& v, GateResult& g) {
+  v("evaluated", g.evaluated);
+  v("failed", g.failed);
+  v("error", g.error, IfSet);
+  v("failing_groups", g.failing_groups);
+  v("failing_bytes", g.failing_bytes);
+  v("failing_count", g.failing_count);
+}
+
+template <class V>
+void fields(V& v, Module& m) {
+  v("path", m.path, Required);
+  v("base", Hex{m.base}, Required);
+  v("build_id", m.build_id);
+}
+
+template <class V>
+void fields(V& v, Note& n) {
+  v("type", n.type, Required);
+  v("api", n.api);
+  v("handle", Hex{n.handle}, Required);
+  v("result", n.result);
+  v("count", n.count);
+  v("stack", n.stack);
+}
+
+template <class V>
+void fields(V& v, PrimaryContext& p) {
+  v("device", p.device, Required);
+  v("retains", p.retains);
+  v("releases", p.releases);
+  v("resets", p.resets);
+  v("outstanding", p.outstanding);
+}
+
+template <class V>
+void fields(V& v, PeakGroup& g) {
+  v("kind", g.kind);
+  v("api", g.api);
+  v("where", g.where);
+  v("bytes", g.bytes);
+  v("count", g.count);
+  v("stack", g.stack);
+}
+
+template <class V>
+void fields(V& v, Peak& p) {
+  v("time_ns", p.time_ns);
+  v("bytes", p.bytes);
+  v("by_kind", p.by_kind);
+  v("groups", p.groups);
+}
+
+// Points are compact arrays: [time_ns, max_total, bytes of each kind...]
+// (json_visitors.h reads and writes TimelinePoint as such).
+template <class V>
+void fields(V& v, DeviceTimeline& d) {
+  v("device", d.device, Required);
+  v("pid", d.pid, IfSet);
+  v("resolution_ns", d.resolution_ns);
+  v("peak", d.peak);
+  v("points", d.points);
+}
+
+template <class V>
+void fields(V& v, Timeline& t) {
+  v("kinds", t.kinds);
+  v("devices", t.devices);
+}
+
+template <class V>
+void fields(V& v, OomSite& s) {
+  v("kind", s.kind);
+  v("api", s.api);
+  v("where", s.where);
+  v("bytes", s.bytes);
+  v("count", s.count);
+  v("first_ns", s.first_ns);
+  v("last_ns", s.last_ns);
+  v("stack", s.stack);
+}
+
+template <class V>
+void fields(V& v, PoolUsage& p) {
+  v("handle", Hex{p.handle});
+  v("default", p.is_default);
+  v("reserved", p.reserved);
+  v("used", p.used);
+}
+
+template <class V>
+void fields(V& v, OtherProcessUsage& o) {
+  v("pid", o.pid);
+  v("name", o.name);
+  v("bytes", o.bytes);
+  v("bytes_known", o.bytes_known);
+}
+
+template <class V>
+void fields(V& v, Diagnosis& d) {
+  v("cause", d.cause);
+  v("bytes", d.bytes);
+  v("message", d.message);
+}
+
+template <class V>
+void fields(V& v, TensorGroup& g) {
+  v("bytes", g.bytes);
+  v("count", g.count);
+  v("pinning_segments", g.pinning_segments);
+  v("stack", g.stack);
+  if constexpr (V::reading)
+    for (Frame& f : g.stack) f.python = true;  // cudaleak_torch sends Python frames without "language"
+}
+
+// A segment is a compact array too: [address, size, [[size, state]...]].
+template <class V>
+void fields(V& v, AllocatorDevice& d) {
+  v("device", d.device);
+  v("reserved", d.reserved);
+  v("allocated", d.allocated);
+  v("active", d.active);
+  v("segments", d.segments);
+  v("free", d.free);
+  v("largest_free_block", d.largest_free_block);
+  v("free_in_pinned_segments", d.free_in_pinned_segments);
+  v("pinned_segments", d.pinned_segments);
+  v("expandable", d.expandable);
+  v("live_tensors", d.live_tensors);
+  v("segment_list", d.segment_list);
+}
+
+template <class V>
+void fields(V& v, PyTorchView& p) {
+  v("when", p.when);
+  v("settings", p.settings);
+  v("devices", p.devices);
+}
+
+template <class V>
+void fields(V& v, OomEvent& e) {
+  v("time_ns", e.time_ns);
+  v("api", e.api);
+  v("request_bytes", e.request_bytes);
+  v("device", e.device);
+  v("stream", Hex{e.stream}, IfSet);
+  v("stack", e.stack);
+  v("device_info", e.device_info);
+  v("free_bytes", e.free_bytes);
+  v("total_bytes", e.total_bytes);
+  v("tracked_bytes", e.tracked_bytes);
+  v("tracked_by_kind", e.tracked_by_kind);
+  v("top_sites", e.top_sites);
+  v("recent_window_ns", e.recent_window_ns);
+  v("recent_bytes", e.recent_bytes);
+  v("old_bytes", e.old_bytes);
+  v("pools", e.pools);
+  v("nvml", e.nvml);
+  v("other_processes", e.other_processes);
+  v("untracked_bytes", e.untracked_bytes);
+  v("diagnosis", e.diagnosis);
+  v("pytorch", Present<AllocatorDevice>{e.has_pytorch, e.pytorch});
+}
+
+template <class V>
+void fields(V& v, PythonInfo& p) {
+  v("version", p.version);
+  v("frames", p.frames);
+  v("note", p.note, IfSet);
+}
+
+// The top level. format and format_version are checked before this list is
+// read (json_io.cpp), so that a report of another version gets a clear error.
+template <class V>
+void fields(V& v, Report& r) {
+  v("format", r.format, Required);
+  v("format_version", r.format_version, Required);
+  v("tool_version", r.tool_version);
+  v("reason", r.reason, Required);
+  v("timestamp", r.timestamp);
+  v("symbolized", r.symbolized);
+  v("process", r.process, Required);
+  v("summary", r.summary, Required);
+  v("suppressions", r.suppressions);
+  v("gate", r.gate);
+  v("leaks", r.leaks, Required);
+  v("notes", r.notes);
+  if constexpr (V::reading) r.notes_total = r.notes.size();  // when the report has no notes_total
+  v("notes_total", r.notes_total);
+  v("primary_contexts", r.primary_contexts);
+  v("modules", r.modules);
+  v("checkpoint", r.checkpoint, IfSet);
+  v("duration_ns", r.duration_ns);
+  v("processes", r.processes, IfSet);
+  v("oom_events", r.oom_events);
+  v("timeline", r.timeline);
+  v("pytorch", Present<PyTorchView>{r.has_pytorch, r.pytorch});
+  bool has_python = !r.python.version.empty() || !r.python.note.empty();
+  v("python", Present<PythonInfo>{has_python, r.python});
+}
+
+}  // namespace cudaleak::report::schema
