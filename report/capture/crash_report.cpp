@@ -128,10 +128,12 @@ CrashCapture parse_crash_capture(const std::string& text) {
       auto& frames = c.stacks[s[0].get<uint32_t>()];
       for (size_t i = 1; i < s.size(); ++i) frames.push_back(s[i].get<uint64_t>());
     }
-    for (const json& f : j.value("python_frames", json::array())) {
+    const json python_frames = j.value("python_frames", json::array());
+    for (const json& f : python_frames) {
       if (!f.is_array() || f.size() != 4) throw bad("a Python frame is not a list of 4 fields");
       auto id = f[0].get<uint32_t>();
-      if (id == 0 || id > (1u << 24)) throw bad("a Python frame id is out of range");
+      // The handler writes every interned frame, ids 1..N: a larger id is damage.
+      if (id == 0 || id > python_frames.size()) throw bad("a Python frame id is out of range");
       if (c.python_frames.size() < id) c.python_frames.resize(id);
       report::Frame& frame = c.python_frames[id - 1];
       frame.file = f[1].get<std::string>();
@@ -141,7 +143,7 @@ CrashCapture parse_crash_capture(const std::string& text) {
     }
     for (const json& s : j.at("skipped"))
       c.skipped.push_back(s.at("what").get<std::string>() + " (" + std::to_string(s.at("count").get<uint64_t>()) + ")");
-    c.modules = modules_from_maps(j.at("maps").get<std::vector<std::string>>());
+    c.maps = j.at("maps").get<std::vector<std::string>>();
   } catch (const json::exception& e) {
     throw bad(std::string("malformed: ") + e.what());
   }
@@ -150,7 +152,8 @@ CrashCapture parse_crash_capture(const std::string& text) {
 
 report::Report build_crash_report(const CrashCapture& c, const BuildSettings& settings, const gate::GateConfig& gate) {
   std::vector<std::string> missing;
-  auto resolver = report::with_python_frames(symbols::make_offline_symbolizer(c.modules, {}, &missing),
+  std::vector<report::Module> modules = modules_from_maps(c.maps);
+  auto resolver = report::with_python_frames(symbols::make_offline_symbolizer(modules, {}, &missing),
                                              c.python_frames);
   report::BuildOptions build;
   build.max_allocations = settings.max_allocations;
@@ -165,7 +168,7 @@ report::Report build_crash_report(const CrashCapture& c, const BuildSettings& se
   r.reason = "crash";
   r.timestamp = c.timestamp;
   r.process = c.process;
-  r.modules = c.modules;
+  r.modules = std::move(modules);
   r.duration_ns = c.elapsed_ns;
   gate::evaluate(r, gate);
   return r;

@@ -22,7 +22,7 @@ struct CrashCapture {
   report::RawSnapshot snapshot;
   std::map<uint32_t, std::vector<uint64_t>> stacks;
   std::vector<report::Frame> python_frames;  // index = id - 1
-  std::vector<report::Module> modules;
+  std::vector<std::string> maps;  // /proc/PID/maps as captured; modules are found on build
   report::Process process;
   int signal = 0;
   int64_t timestamp = 0;

@@ -5,6 +5,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "html_report.h"
 #include "json_io.h"
@@ -92,19 +93,11 @@ int run_diff(const std::vector<std::string>& old_files, const std::vector<std::s
   size_t worse = 0;
   for (const auto& c : changes) worse += c.change == "new" || c.change == "grown";
   if (format == "json") {
-    std::string out = "[\n";
-    for (size_t i = 0; i < changes.size(); ++i) {
-      const auto& c = changes[i];
-      char buf[256];
-      std::snprintf(buf, sizeof buf,
-                    "\"change\": \"%s\", \"kind\": \"%s\", \"old_bytes\": %" PRIu64 ", \"new_bytes\": %" PRIu64
-                    ", \"old_count\": %" PRIu64 ", \"new_count\": %" PRIu64,
-                    c.change.c_str(), c.kind.c_str(), c.old_bytes, c.new_bytes, c.old_count, c.new_count);
-      std::string site = c.site;
-      for (size_t at = 0; (at = site.find('"', at)) != std::string::npos; at += 2) site.insert(at, "\\");
-      out += std::string(" {") + buf + ", \"site\": \"" + site + "\"}" + (i + 1 < changes.size() ? ",\n" : "\n");
-    }
-    std::printf("%s]\n", out.c_str());
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& c : changes)
+      out.push_back({{"change", c.change}, {"kind", c.kind}, {"site", c.site}, {"old_bytes", c.old_bytes},
+                     {"new_bytes", c.new_bytes}, {"old_count", c.old_count}, {"new_count", c.new_count}});
+    std::printf("%s\n", out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   } else {
     for (const auto& c : changes) {
       if (c.change == "same") continue;

@@ -1,16 +1,42 @@
 #include "baseline.h"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "io/input_file.h"
+#include "json_visitors.h"
 #include "kinds.h"
 #include "site.h"
 
 namespace cudaleak::gate {
 
 using nlohmann::json;
+
+// The file's schema, read and written through the report's schema walkers.
+struct SiteRow {
+  std::string site, kind;
+  uint64_t bytes = 0, count = 0;
+};
+struct BaselineFile {
+  std::string format = "cudaleak-baseline";
+  int format_version = 1;
+  std::vector<SiteRow> sites;
+};
+
+template <class V>
+void fields(V& v, SiteRow& s) {
+  using enum report::schema::Presence;
+  v("site", s.site, Required);
+  v.checked("kind", s.kind, report::schema::Check::KindName);
+  v("bytes", s.bytes);
+  v("count", s.count);
+}
+template <class V>
+void fields(V& v, BaselineFile& f) {
+  using enum report::schema::Presence;
+  v("format", f.format, Required);
+  v("format_version", f.format_version, Required);
+  v("sites", f.sites, Required);
+}
 
 Baseline baseline_from_reports(const std::vector<report::Report>& reports) {
   Baseline b;
@@ -28,40 +54,33 @@ Baseline baseline_from_reports(const std::vector<report::Report>& reports) {
 }
 
 std::string baseline_to_json(const Baseline& b) {
-  json sites = json::array();
-  for (const auto& [site, s] : b.sites)
-    sites.push_back(json{{"site", site}, {"kind", s.kind}, {"bytes", s.bytes}, {"count", s.count}});
-  json j{{"format", "cudaleak-baseline"}, {"format_version", 1}, {"sites", sites}};
+  BaselineFile file;
+  for (const auto& [site, s] : b.sites) file.sites.push_back(SiteRow{site, s.kind, s.bytes, s.count});
+  json j;
+  report::schema::write_value(j, file);
   return j.dump(1) + "\n";
 }
 
 Baseline parse_baseline(const std::string& text, const std::string& source) {
   json j;
   try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw BaselineError(source + ": not valid JSON: " + e.what());
+    j = report::schema::parse(text);
+  } catch (const report::FormatError& e) {
+    throw BaselineError(source + ": " + e.what());
   }
   if (!j.is_object() || !j.contains("format") || j["format"] != "cudaleak-baseline")
     throw BaselineError(source + ": not a cudaleak baseline (write one with `cudaleak baseline REPORT -o FILE`)");
   if (!j.contains("format_version") || j["format_version"] != 1)
     throw BaselineError(source + ": baseline format_version " + (j.contains("format_version") ? j["format_version"].dump() : "(missing)") +
                         " is not one this cudaleak reads (1)");
-  if (!j.contains("sites") || !j["sites"].is_array()) throw BaselineError(source + ": malformed baseline: no \"sites\" list");
-  Baseline b;
+  BaselineFile file;
   try {
-    size_t index = 0;
-    for (const auto& s : j.at("sites")) {
-      std::string kind = s.at("kind").get<std::string>();
-      if (!kind_from_name(kind))
-        throw BaselineError(source + ": site " + std::to_string(index) + ": unknown kind '" + kind + "'");
-      b.sites[s.at("site").get<std::string>()] =
-          BaselineSite{kind, s.value("bytes", uint64_t(0)), s.value("count", uint64_t(0))};
-      ++index;
-    }
-  } catch (const json::exception& e) {
+    report::schema::read_value(j, report::schema::Path{}, file);
+  } catch (const report::FormatError& e) {
     throw BaselineError(source + ": malformed baseline: " + e.what());
   }
+  Baseline b;
+  for (const SiteRow& s : file.sites) b.sites[s.site] = BaselineSite{s.kind, s.bytes, s.count};
   return b;
 }
 

@@ -13,24 +13,9 @@ std::string to_json(const Report& r, int indent) {
   return j.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-namespace {
-
-json parse(const std::string& text, const char* what) {
-  try {
-    return json::parse(text);
-  } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e999
-    std::string reason = e.what();
-    if (auto id_end = reason.find("] "); reason.starts_with("[json.exception.") && id_end != std::string::npos)
-      reason = reason.substr(id_end + 2);  // drop nlohmann's exception id
-    if (reason.size() > 160) reason = reason.substr(0, 157) + "...";  // a huge number is quoted whole
-    throw FormatError(std::string("not valid JSON") + (what ? what : "") + ": " + reason);
-  }
-}
-
-}  // namespace
 
 Report from_json(const std::string& text) {
-  json j = parse(text, " (truncated or corrupt?)");
+  json j = schema::parse(text, " (truncated or corrupt?)");
   const Path root;
   if (!j.is_object() || !j.contains("format") || j["format"] != kFormatName) throw FormatError("not a cudaleak report");
   int version = 0;
@@ -51,7 +36,7 @@ Report from_json(const std::string& text) {
 
 PyTorchView pytorch_view_from_json(const std::string& text, PyTorchOom* oom) {
   try {
-    json j = parse(text, nullptr);
+    json j = schema::parse(text);
     PyTorchView v;
     const Path root;
     schema::read_value(j, root, v);

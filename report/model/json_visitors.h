@@ -30,6 +30,9 @@ struct Path {
 };
 
 [[noreturn]] void fail(const Path& at, const std::string& problem);
+// Parses JSON text; throws FormatError("not valid JSON<hint>: <reason>") for
+// text that is not JSON, numbers past a double's range included.
+json parse(const std::string& text, const char* hint = "");
 std::string describe(const json& j);  // "a string \"zz\"", "-1", "an object", ...
 
 template <class T>

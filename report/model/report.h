@@ -20,6 +20,7 @@ struct Frame {
   int line = 0;
   bool inlined = false;  // inlined into the next frame (same ip)
   bool python = false;   // a Python frame: file, function (qualified name) and line; no module
+  bool operator==(const Frame&) const = default;
 };
 
 struct Allocation {
@@ -31,11 +32,13 @@ struct Allocation {
   uint64_t context = 0;
   uint64_t stream = 0;  // graph_memory: the graph it belongs to
   uint64_t owner = 0;   // the library handle whose creation made it; 0 for none
+  bool operator==(const Allocation&) const = default;
 };
 
 struct KindTotal {
   uint64_t bytes = 0;
   uint64_t count = 0;
+  bool operator==(const KindTotal&) const = default;
 };
 
 struct LeakGroup {
@@ -66,6 +69,7 @@ struct LeakGroup {
   int rank = -1;  // and that process's rank
 
   uint32_t stack_id = 0;  // process-local interned stack; not written
+  bool operator==(const LeakGroup&) const = default;
 };
 
 struct Summary {
@@ -78,6 +82,7 @@ struct Summary {
   uint64_t cached_bytes = 0;
   uint64_t cached_count = 0;
   std::map<std::string, KindTotal> cached_by;
+  bool operator==(const Summary&) const = default;
 };
 
 struct SuppressionUse {
@@ -85,6 +90,7 @@ struct SuppressionUse {
   std::string source;  // "file:line", or "default" for shipped rules
   uint64_t count = 0;  // resources it hid
   uint64_t bytes = 0;
+  bool operator==(const SuppressionUse&) const = default;
 };
 
 struct GateResult {
@@ -94,12 +100,14 @@ struct GateResult {
   uint64_t failing_groups = 0;
   uint64_t failing_bytes = 0;
   uint64_t failing_count = 0;
+  bool operator==(const GateResult&) const = default;
 };
 
 struct Module {
   std::string path;
   uint64_t base = 0;
   std::string build_id;  // hex, empty when the object has none
+  bool operator==(const Module&) const = default;
 };
 
 struct Process {
@@ -108,6 +116,7 @@ struct Process {
   std::string exe;
   std::vector<std::string> argv;
   int rank = -1;  // RANK, OMPI_COMM_WORLD_RANK, SLURM_PROCID or LOCAL_RANK; -1 when none
+  bool operator==(const Process&) const = default;
 };
 
 // A call that released something the tracker never saw, or failed to release.
@@ -118,6 +127,7 @@ struct Note {
   int result = 0;    // CUresult of the real call
   uint64_t count = 0;
   std::vector<Frame> stack;
+  bool operator==(const Note&) const = default;
 };
 
 struct PrimaryContext {
@@ -126,6 +136,7 @@ struct PrimaryContext {
   uint64_t releases = 0;
   uint64_t resets = 0;
   int64_t outstanding = 0;
+  bool operator==(const PrimaryContext&) const = default;
 };
 
 // Memory over time (docs/report-format.md#timeline).
@@ -133,6 +144,7 @@ struct PeakGroup {
   std::string kind, api, where;
   uint64_t bytes = 0, count = 0;
   std::vector<Frame> stack;
+  bool operator==(const PeakGroup&) const = default;
 };
 
 struct Peak {
@@ -140,12 +152,14 @@ struct Peak {
   uint64_t bytes = 0;  // all memory kinds together
   std::map<std::string, uint64_t> by_kind;
   std::vector<PeakGroup> groups;  // live at (within 5% of) the peak, biggest first
+  bool operator==(const Peak&) const = default;
 };
 
 struct TimelinePoint {
   uint64_t time_ns = 0;
   std::vector<uint64_t> bytes;  // one per Timeline::kinds, at the end of the point's span
   uint64_t max_total = 0;       // highest total within the span
+  bool operator==(const TimelinePoint&) const = default;
 };
 
 struct DeviceTimeline {
@@ -154,11 +168,13 @@ struct DeviceTimeline {
   uint64_t resolution_ns = 0;
   Peak peak;
   std::vector<TimelinePoint> points;
+  bool operator==(const DeviceTimeline&) const = default;
 };
 
 struct Timeline {
   std::vector<std::string> kinds;
   std::vector<DeviceTimeline> devices;
+  bool operator==(const Timeline&) const = default;
 };
 
 // Out-of-memory forensics (docs/oom.md): what held the device when a
@@ -168,12 +184,14 @@ struct OomSite {
   uint64_t bytes = 0, count = 0;
   uint64_t first_ns = 0, last_ns = 0;  // when its live allocations were made
   std::vector<Frame> stack;
+  bool operator==(const OomSite&) const = default;
 };
 
 struct PoolUsage {
   uint64_t handle = 0;
   bool is_default = false;
   uint64_t reserved = 0, used = 0;
+  bool operator==(const PoolUsage&) const = default;
 };
 
 struct OtherProcessUsage {
@@ -181,6 +199,7 @@ struct OtherProcessUsage {
   std::string name;
   uint64_t bytes = 0;
   bool bytes_known = true;
+  bool operator==(const OtherProcessUsage&) const = default;
 };
 
 // PyTorch's own view of its caching allocator (docs/python.md), per device,
@@ -189,11 +208,13 @@ struct TensorGroup {  // live blocks allocated from one Python stack
   uint64_t bytes = 0, count = 0;
   uint64_t pinning_segments = 0;  // its blocks that keep a segment with free space from being released
   std::vector<Frame> stack;       // Python frames, innermost first
+  bool operator==(const TensorGroup&) const = default;
 };
 
 struct AllocatorSegment {
   uint64_t address = 0, size = 0;
   std::vector<std::pair<uint64_t, int>> blocks;  // (size, state): 0 free, 1 allocated, 2 other active
+  bool operator==(const AllocatorSegment&) const = default;
 };
 
 struct AllocatorDevice {
@@ -206,6 +227,7 @@ struct AllocatorDevice {
   bool expandable = false;
   std::vector<TensorGroup> live_tensors;  // biggest first
   std::vector<AllocatorSegment> segment_list;
+  bool operator==(const AllocatorDevice&) const = default;
 };
 
 struct PyTorchView {
@@ -217,6 +239,7 @@ struct PyTorchView {
       if (x.device == d) return &x;
     return nullptr;
   }
+  bool operator==(const PyTorchView&) const = default;
 };
 
 struct Diagnosis {
@@ -224,6 +247,7 @@ struct Diagnosis {
                       // cached_in_pools, untracked, fragmentation
   uint64_t bytes = 0; // what it explains
   std::string message;
+  bool operator==(const Diagnosis&) const = default;
 };
 
 struct OomEvent {
@@ -249,6 +273,7 @@ struct OomEvent {
   bool has_pytorch = false;
   AllocatorDevice pytorch;
   bool printed = false;  // shown on stderr when it happened (runtime only, not in the JSON)
+  bool operator==(const OomEvent&) const = default;
 };
 
 // The Python interpreter of the process, when it had one.
@@ -256,6 +281,7 @@ struct PythonInfo {
   std::string version;  // "3.12.3"; empty when the process ran no Python
   bool frames = false;  // stacks hold its frames
   std::string note;     // why they do not, when they do not
+  bool operator==(const PythonInfo&) const = default;
 };
 
 struct Report;
@@ -267,6 +293,7 @@ struct ProcessSummary {
   uint64_t leaked_bytes = 0;
   uint64_t leaked_count = 0;
   static ProcessSummary of(const Report& r);
+  bool operator==(const ProcessSummary&) const = default;
 };
 
 struct Report {
@@ -293,6 +320,7 @@ struct Report {
   PythonInfo python;
   bool has_pytorch = false;  // the program used CUDA through PyTorch and cudaleak_torch saw it
   PyTorchView pytorch;       // the latest view (at exit, the view at exit)
+  bool operator==(const Report&) const = default;
 };
 
 inline ProcessSummary ProcessSummary::of(const Report& r) {

@@ -1,6 +1,7 @@
 // Reports written on a real H100 (tests/fixtures/h100) read back into the model.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -31,4 +32,22 @@ TEST_CASE("H100 reports read back with the numbers compute-sanitizer agreed with
   Report blas = load_fixture("cublas_no_destroy.json");
   CHECK(blas.summary.by_kind.at("device").bytes == 67240960);
   CHECK(blas.leaks[0].api == "cublasCreate_v2");
+}
+
+TEST_CASE("every fixture report written and read again is the same report", "[fixtures]") {
+  int reports = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(CUDALEAK_FIXTURES)) {
+    if (e.path().extension() != ".json") continue;
+    std::ifstream in(e.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    if (ss.str().find("\"cudaleak-report\"") == std::string::npos) continue;
+    INFO(e.path().string());
+    Report first = from_json(ss.str());
+    Report again = from_json(to_json(first));
+    CHECK(again == first);
+    CHECK(to_json(again) == to_json(first));
+    ++reports;
+  }
+  CHECK(reports >= 10);
 }

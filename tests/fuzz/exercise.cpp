@@ -1,0 +1,98 @@
+#include "exercise.h"
+
+#include <stdexcept>
+
+#include "baseline.h"
+#include "capture/crash_report.h"
+#include "gate.h"
+#include "html_report.h"
+#include "json_io.h"
+#include "merge.h"
+#include "options.h"
+#include "suppressions.h"
+#include "text_summary.h"
+#include "views.h"
+
+namespace cudaleak::fuzz {
+
+namespace {
+
+// A broken invariant is reported like a crash: libFuzzer stops on the
+// uncaught exception, the mutation test on any exception.
+void expect(bool ok, const char* what) {
+  if (!ok) throw std::logic_error(what);
+}
+
+}  // namespace
+
+void exercise_report(const std::string& text) {
+  report::Report r;
+  try {
+    r = report::from_json(text);
+  } catch (const report::FormatError&) {
+    return;
+  }
+  std::string json = report::to_json(r);
+  expect(report::from_json(json) == r, "a report read back differs from the one written");
+  report::render_text(r, {});
+  render::html_report(r);
+  report::Filter filter;
+  filter.kinds = {"device", "pinned", "library_handle"};
+  filter.min_bytes = 1;
+  filter.function = "main*";
+  report::render_text(report::filter_report(r, filter), {});
+  for (const char* by : {"function", "module", "file", "kind"}) report::aggregate(r, by);
+  report::Report merged = report::merge_reports({r, r});
+  report::render_text(merged, {});
+  report::from_json(report::to_json(merged));
+  report::diff_reports({r}, {merged});
+}
+
+void exercise_crash_capture(const std::string& text) {
+  if (!capture::is_crash_capture(text)) return;
+  try {
+    capture::CrashCapture c = capture::parse_crash_capture(text);
+    c.maps.clear();  // symbolizing would read whichever files the mutant names
+    report::Report r = capture::build_crash_report(c, {64}, gate::GateConfig{});
+    report::render_text(r, {});
+  } catch (const report::FormatError&) {
+  }
+}
+
+void exercise_suppressions(const std::string& text) {
+  try {
+    auto rules = gate::parse_rules(text, "fuzz.supp");
+    report::Report r;
+    report::LeakGroup g;
+    g.kind = "device";
+    g.bytes = g.count = 1;
+    g.stack = {report::Frame{0x1000, "libfoo.so", "main", "a.cu", 3}};
+    r.leaks.push_back(g);
+    gate::apply_suppressions(r, rules);
+  } catch (const gate::SyntaxError&) {
+  }
+}
+
+void exercise_baseline(const std::string& text) {
+  try {
+    gate::Baseline b = gate::parse_baseline(text, "fuzz.json");
+    gate::parse_baseline(gate::baseline_to_json(b), "again.json");
+  } catch (const gate::BaselineError&) {
+  }
+}
+
+void exercise_options(const std::string& text) {
+  Options options;
+  parse_options(text, options);  // problems are returned, never thrown
+}
+
+Exercise exercise_for(const std::string& target) {
+  if (target == "report") return exercise_report;
+  if (target == "crash_capture") return exercise_crash_capture;
+  if (target == "suppressions") return exercise_suppressions;
+  if (target == "baseline") return exercise_baseline;
+  if (target == "options") return exercise_options;
+  return nullptr;
+}
+
+}  // namespace cudaleak::fuzz

@@ -1,0 +1,22 @@
+// What each parser is put through, by the libFuzzer targets (fuzz_target.cpp)
+// and by the mutation test that runs in every build (test_mutants.cpp). Each
+// function accepts any bytes: a parser may refuse them only with its own
+// documented error; any other exception, crash or sanitizer finding is a bug.
+#pragma once
+#include <string>
+
+namespace cudaleak::fuzz {
+
+// Parses a report, then renders, filters, aggregates, merges and diffs it,
+// and checks that writing and reading it again gives the same report.
+void exercise_report(const std::string& text);
+void exercise_crash_capture(const std::string& text);
+void exercise_suppressions(const std::string& text);
+void exercise_baseline(const std::string& text);
+void exercise_options(const std::string& text);
+
+// The one for a target name: "report", "crash_capture", "suppressions", "baseline", "options".
+using Exercise = void (*)(const std::string&);
+Exercise exercise_for(const std::string& target);
+
+}  // namespace cudaleak::fuzz
