@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 
 # Needed to build and test.
 packages=(build-essential cmake ninja-build libunwind-dev libdw-dev libelf-dev libspdlog-dev libfmt-dev
-          catch2 libgtest-dev nlohmann-json3-dev libcli11-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev python3)
+          catch2 libgtest-dev nlohmann-json3-dev libcli11-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev python3
+          clang libclang-rt-14-dev)  # clang: the libFuzzer targets (scripts/fuzz.sh)
 # Only for some tests (pytest plugin, HTML report in a browser): skipped when missing.
 optional=(python3-pytest chromium)
 command -v node >/dev/null || optional+=(nodejs)

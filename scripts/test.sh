@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds cudaleak and runs every test (unit and end-to-end, under the
-# simulated GPU; no GPU needed).
+# simulated GPU; no GPU needed), then each fuzz target for a bounded time
+# under AddressSanitizer and UndefinedBehaviorSanitizer (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-cd build
-ctest --output-on-failure -j "$(nproc)"
+(cd build && ctest --output-on-failure -j "$(nproc)")
+scripts/fuzz.sh "${CUDALEAK_FUZZ_SECONDS:-60}"

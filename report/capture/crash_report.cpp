@@ -11,6 +11,7 @@
 #include <set>
 
 #include "json_io.h"
+#include "json_visitors.h"
 #include "kinds.h"
 #include "symbols/modules.h"
 #include "symbols/symbolizer.h"
@@ -69,82 +70,128 @@ bool is_crash_capture(const std::string& text) {
 }
 
 CrashCapture parse_crash_capture(const std::string& text) {
+  using report::schema::Path;
+  using report::schema::read_value;
+  using enum report::schema::Presence;
   json j;
   try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {
-    throw bad(std::string("not valid JSON (the process may have died while writing it): ") + e.what());
+    j = report::schema::parse(text, " (the process may have died while writing it)");
+  } catch (const report::FormatError& e) {
+    throw bad(e.what());
   }
+  if (!j.is_object() || !j.contains("format") || j["format"] != kCaptureFormat) throw bad("not a crash capture");
+  if (j.value("format_version", json()) != 1) throw bad("format_version " + j.value("format_version", json()).dump() + " is not 1");
   CrashCapture c;
+  // Positional records: each field read with its type and range checked.
+  auto field = [](const json& row, const Path& at, size_t i, auto& out) { read_value(row[i], Path{&at, nullptr, i}, out); };
+  auto rows = [&](const char* key, size_t min_fields, size_t max_fields, auto&& each) {
+    static const Path root;
+    Path at{&root, key};
+    const json& list = j.contains(key) ? j[key] : json::array();
+    if (!list.is_array()) report::schema::fail(at, "expected an array");
+    for (size_t i = 0; i < list.size(); ++i) {
+      Path row_at{&at, nullptr, i};
+      const json& row = list[i];
+      if (!row.is_array() || row.size() < min_fields || row.size() > max_fields)
+        report::schema::fail(row_at, "expected a list of " + std::to_string(max_fields) + " fields");
+      each(row, row_at);
+    }
+  };
+  auto name = [&](const std::string& v) { return c.names.emplace_back(v).c_str(); };
   try {
-    if (!j.is_object() || j.at("format") != kCaptureFormat) throw bad("not a crash capture");
-    if (j.at("format_version") != 1) throw bad("format_version " + j.at("format_version").dump() + " is not 1");
-    c.signal = j.at("signal").get<int>();
-    c.timestamp = j.at("timestamp").get<int64_t>();
-    c.tool_version = j.at("tool_version").get<std::string>();
-    c.options = j.at("options").get<std::string>();
-    c.elapsed_ns = j.at("elapsed_ns").get<uint64_t>();
-    c.process.pid = j.at("pid").get<int>();
-    c.process.ppid = j.at("ppid").get<int>();
-    c.process.exe = j.at("exe").get<std::string>();
-    std::string cmdline = j.at("cmdline").get<std::string>();
+    const Path root;
+    report::schema::Reader top(j, root);
+    std::string cmdline;
+    top("signal", c.signal, Required);
+    top("timestamp", c.timestamp, Required);
+    top("tool_version", c.tool_version, Required);
+    top("options", c.options, Required);
+    top("elapsed_ns", c.elapsed_ns, Required);
+    top("pid", c.process.pid, Required);
+    top("ppid", c.process.ppid, Required);
+    top("exe", c.process.exe, Required);
+    top("cmdline", cmdline, Required);
     for (size_t start = 0; start < cmdline.size();) {
       size_t stop = cmdline.find('\0', start);
       if (stop == std::string::npos) stop = cmdline.size();
       c.process.argv.push_back(cmdline.substr(start, stop - start));
       start = stop + 1;
     }
-    auto name = [&](const json& v) { return c.names.emplace_back(v.get<std::string>()).c_str(); };
-    for (const json& r : j.at("resources")) {
-      // 13 fields; captures written before library scopes have 12.
-      if (!r.is_array() || (r.size() != 12 && r.size() != 13)) throw bad("a resource is not a list of 13 fields");
-      auto kind = kind_from_name(r[0].get<std::string>());
-      if (!kind) throw bad("unknown kind " + r[0].dump());
+    // 13 fields; captures written before library scopes have 12.
+    rows("resources", 12, 13, [&](const json& r, const Path& at) {
+      std::string kind_text, hook, released;
+      field(r, at, 0, kind_text);
+      auto kind = kind_from_name(kind_text);
+      if (!kind) report::schema::fail(Path{&at, nullptr, 0}, "unknown kind \"" + kind_text + "\"");
       report::RawResource x;
       x.kind = *kind;
-      x.hook = name(r[1]);
-      x.handle = r[2].get<uint64_t>();
-      x.bytes = r[3].get<uint64_t>();
-      x.sequence = r[4].get<uint64_t>();
-      x.time_ns = r[5].get<uint64_t>();
-      x.context = r[6].get<uint64_t>();
-      x.stream = r[7].get<uint64_t>();
-      x.stack_id = r[8].get<uint32_t>();
-      x.thread = r[9].get<uint32_t>();
-      x.device = r[10].get<int>();
-      std::string released = r[11].get<std::string>();
-      x.released_by = released.empty() ? nullptr : name(r[11]);
-      if (r.size() == 13) x.scope = r[12].get<uint32_t>();
+      field(r, at, 1, hook);
+      x.hook = name(hook);
+      field(r, at, 2, x.handle);
+      field(r, at, 3, x.bytes);
+      field(r, at, 4, x.sequence);
+      field(r, at, 5, x.time_ns);
+      field(r, at, 6, x.context);
+      field(r, at, 7, x.stream);
+      field(r, at, 8, x.stack_id);
+      field(r, at, 9, x.thread);
+      field(r, at, 10, x.device);
+      field(r, at, 11, released);
+      x.released_by = released.empty() ? nullptr : name(released);
+      if (r.size() == 13) field(r, at, 12, x.scope);
       c.snapshot.resources.push_back(x);
-    }
-    for (const json& n : j.at("notes")) {
-      if (!n.is_array() || n.size() != 6) throw bad("a note is not a list of 6 fields");
-      c.snapshot.notes.push_back(report::RawNote{n[0].get<std::string>(), name(n[1]), n[2].get<uint64_t>(),
-                                                 n[3].get<int>(), n[4].get<uint32_t>(), n[5].get<uint64_t>()});
-    }
-    c.snapshot.notes_total = j.at("notes_total").get<uint64_t>();
-    for (const json& s : j.at("stacks")) {
-      if (!s.is_array() || s.empty()) throw bad("a stack is not a list");
-      auto& frames = c.stacks[s[0].get<uint32_t>()];
-      for (size_t i = 1; i < s.size(); ++i) frames.push_back(s[i].get<uint64_t>());
-    }
-    const json python_frames = j.value("python_frames", json::array());
-    for (const json& f : python_frames) {
-      if (!f.is_array() || f.size() != 4) throw bad("a Python frame is not a list of 4 fields");
-      auto id = f[0].get<uint32_t>();
+    });
+    rows("notes", 6, 6, [&](const json& n, const Path& at) {
+      report::RawNote note;
+      std::string api;
+      field(n, at, 0, note.type);
+      field(n, at, 1, api);
+      note.hook = name(api);
+      field(n, at, 2, note.handle);
+      field(n, at, 3, note.result);
+      field(n, at, 4, note.stack_id);
+      field(n, at, 5, note.count);
+      c.snapshot.notes.push_back(std::move(note));
+    });
+    top("notes_total", c.snapshot.notes_total, Required);
+    rows("stacks", 1, SIZE_MAX, [&](const json& s, const Path& at) {
+      uint32_t id = 0;
+      field(s, at, 0, id);
+      auto& frames = c.stacks[id];
+      frames.resize(s.size() - 1);
+      for (size_t i = 1; i < s.size(); ++i) field(s, at, i, frames[i - 1]);
+    });
+    const size_t python_frames = j.contains("python_frames") && j["python_frames"].is_array() ? j["python_frames"].size() : 0;
+    rows("python_frames", 4, 4, [&](const json& f, const Path& at) {
+      uint32_t id = 0;
+      field(f, at, 0, id);
       // The handler writes every interned frame, ids 1..N: a larger id is damage.
-      if (id == 0 || id > python_frames.size()) throw bad("a Python frame id is out of range");
+      if (id == 0 || id > python_frames) report::schema::fail(Path{&at, nullptr, 0}, "Python frame id out of range");
       if (c.python_frames.size() < id) c.python_frames.resize(id);
       report::Frame& frame = c.python_frames[id - 1];
-      frame.file = f[1].get<std::string>();
-      frame.function = f[2].get<std::string>();
-      frame.line = f[3].get<int>();
+      field(f, at, 1, frame.file);
+      field(f, at, 2, frame.function);
+      field(f, at, 3, frame.line);
       frame.python = true;
+    });
+    std::vector<std::pair<std::string, uint64_t>> skipped;
+    if (j.contains("skipped")) {
+      const json& list = j["skipped"];
+      if (!list.is_array()) report::schema::fail(Path{&root, "skipped"}, "expected an array");
+      for (size_t i = 0; i < list.size(); ++i) {
+        Path at{&root, "skipped"};
+        Path item{&at, nullptr, i};
+        if (!list[i].is_object()) report::schema::fail(item, "expected an object");
+        report::schema::Reader r(list[i], item);
+        std::string what;
+        uint64_t count = 0;
+        r("what", what, Required);
+        r("count", count, Required);
+        c.skipped.push_back(what + " (" + std::to_string(count) + ")");
+      }
     }
-    for (const json& s : j.at("skipped"))
-      c.skipped.push_back(s.at("what").get<std::string>() + " (" + std::to_string(s.at("count").get<uint64_t>()) + ")");
-    c.maps = j.at("maps").get<std::vector<std::string>>();
-  } catch (const json::exception& e) {
+    top("maps", c.maps, Required);
+  } catch (const report::FormatError& e) {
     throw bad(std::string("malformed: ") + e.what());
   }
   return c;

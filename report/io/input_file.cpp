@@ -9,7 +9,9 @@
 
 namespace cudaleak::io {
 
-std::string read_input_file(const std::string& path, const char* what, size_t max_bytes) {
+namespace {
+
+int open_checked(const std::string& path, const char* what, size_t max_bytes, size_t* size) {
   auto fail = [&](const std::string& problem) { return InputFileError(path + ": " + problem); };
   // O_NONBLOCK: opening a FIFO must not wait for a writer.
   int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -24,7 +26,21 @@ std::string read_input_file(const std::string& path, const char* what, size_t ma
     close(fd);
     throw fail(std::string("the ") + what + " is larger than " + std::to_string(max_bytes >> 20) + " MiB");
   }
-  std::string text(size_t(st.st_size), '\0');
+  *size = size_t(st.st_size);
+  return fd;
+}
+
+}  // namespace
+
+int open_input_file(const std::string& path, const char* what) {
+  size_t size = 0;
+  return open_checked(path, what, SIZE_MAX, &size);
+}
+
+std::string read_input_file(const std::string& path, const char* what, size_t max_bytes) {
+  size_t size = 0;
+  int fd = open_checked(path, what, max_bytes, &size);
+  std::string text(size, '\0');
   size_t done = 0;
   while (done < text.size()) {
     ssize_t n = read(fd, text.data() + done, text.size() - done);

@@ -19,4 +19,8 @@ inline constexpr size_t kMaxGateFileBytes = size_t(256) << 20;
 // what: "suppressions file", "report", ...; max_bytes: larger files are refused.
 std::string read_input_file(const std::string& path, const char* what, size_t max_bytes = kMaxGateFileBytes);
 
+// The same checks, for a file read as it goes: an open descriptor (the
+// caller closes it).
+int open_input_file(const std::string& path, const char* what);
+
 }  // namespace cudaleak::io

@@ -1,6 +1,9 @@
 // JSON form of the report (docs/report-format.md). Writing and reading walk
 // one field list per type (json_schema.h) so that they cannot drift apart.
 #pragma once
+#include <cstdint>
+#include <functional>
+#include <istream>
 #include <stdexcept>
 #include <string>
 
@@ -19,6 +22,11 @@ class FormatError : public std::runtime_error {
 // is not a cudaleak report of a version this build understands, naming the
 // JSON path of a value of the wrong type or range ("$.leaks[3].bytes: ...").
 Report from_json(const std::string& text);
+// The same from a stream, never holding the whole text: memory follows the
+// report's model, not the file's size. progress, when set, is told the bytes
+// read so far after each chunk of 1 MiB.
+using ReadProgress = std::function<void(uint64_t bytes_read)>;
+Report read_report(std::istream& in, const ReadProgress& progress = {});
 
 // What cudaleak_torch.py sends from inside a PyTorch program: a view, and at
 // an out-of-memory the request it failed on. Throws FormatError.

@@ -18,15 +18,19 @@ std::string Path::str() const {
 
 void fail(const Path& at, const std::string& problem) { throw FormatError(at.str() + ": " + problem); }
 
+void explain_parse_error(const json::exception& e, const char* hint) {
+  std::string reason = e.what();
+  if (auto id_end = reason.find("] "); reason.starts_with("[json.exception.") && id_end != std::string::npos)
+    reason = reason.substr(id_end + 2);  // drop nlohmann's exception id
+  if (reason.size() > 160) reason = reason.substr(0, 157) + "...";  // a huge number is quoted whole
+  throw FormatError(std::string("not valid JSON") + hint + ": " + reason);
+}
+
 json parse(const std::string& text, const char* hint) {
   try {
     return json::parse(text);
   } catch (const json::exception& e) {  // parse_error, or out_of_range for 1e999
-    std::string reason = e.what();
-    if (auto id_end = reason.find("] "); reason.starts_with("[json.exception.") && id_end != std::string::npos)
-      reason = reason.substr(id_end + 2);  // drop nlohmann's exception id
-    if (reason.size() > 160) reason = reason.substr(0, 157) + "...";  // a huge number is quoted whole
-    throw FormatError(std::string("not valid JSON") + hint + ": " + reason);
+    explain_parse_error(e, hint);
   }
 }
 

@@ -33,6 +33,7 @@ struct Path {
 // Parses JSON text; throws FormatError("not valid JSON<hint>: <reason>") for
 // text that is not JSON, numbers past a double's range included.
 json parse(const std::string& text, const char* hint = "");
+[[noreturn]] void explain_parse_error(const json::exception& e, const char* hint);
 std::string describe(const json& j);  // "a string \"zz\"", "-1", "an object", ...
 
 template <class T>
