@@ -1,5 +1,7 @@
 #include "suppressions.h"
 
+#include "summary.h"
+
 #include "io/input_file.h"
 
 #include <algorithm>
@@ -10,6 +12,7 @@
 #include "kinds.h"
 #include "pattern.h"
 #include "site.h"
+#include "summary.h"
 
 namespace cudaleak::gate {
 
@@ -118,7 +121,6 @@ bool rule_matches(const Rule& rule, const report::LeakGroup& group) {
 
 void apply_suppressions(report::Report& report, const std::vector<Rule>& rules) {
   std::vector<report::SuppressionUse> uses;
-  report::Summary summary;
   for (auto& g : report.leaks) {
     for (const Rule& rule : rules) {
       if (!rule_matches(rule, g)) continue;
@@ -130,29 +132,8 @@ void apply_suppressions(report::Report& report, const std::vector<Rule>& rules) 
       it->bytes += g.bytes;
       break;
     }
-    bool memory = kind_from_name(g.kind) && kind_holds_memory(*kind_from_name(g.kind));
-    if (!g.cached_by.empty() && g.suppressed_by.empty()) {
-      summary.cached_count += g.count;
-      auto& t = summary.cached_by[g.cached_by];
-      t.count += g.count;
-      if (memory) {  // reserved address ranges are not memory
-        summary.cached_bytes += g.bytes;
-        t.bytes += g.bytes;
-      }
-      continue;
-    }
-    if (!g.suppressed_by.empty()) {
-      summary.suppressed_count += g.count;
-      if (memory) summary.suppressed_bytes += g.bytes;
-      continue;
-    }
-    summary.leaked_count += g.count;
-    if (memory) summary.leaked_bytes += g.bytes;
-    auto& total = summary.by_kind[g.kind];
-    total.bytes += g.bytes;
-    total.count += g.count;
   }
-  report.summary = summary;
+  report.summary = report::summarize(report.leaks);
   report.suppressions = uses;
 }
 

@@ -5,6 +5,7 @@
 
 #include "cuda_frames.h"
 #include "raw.h"
+#include "summary.h"
 
 namespace cudaleak::report {
 
@@ -129,16 +130,10 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
         g.allocations.push_back(Allocation{r->handle, r->bytes, r->thread, r->sequence, r->time_ns, r->context,
                                            r->stream, owner ? owner->handle : 0});
     }
-    auto& total = report.summary.by_kind[g.kind];
-    total.bytes += g.bytes;
-    total.count += g.count;
-    // Reservations and mappings describe address space over vmm memory: their
-    // bytes are listed per kind but not added again to the total.
-    if (kind_holds_memory(std::get<0>(key))) report.summary.leaked_bytes += g.bytes;
-    report.summary.leaked_count += g.count;
     report.leaks.push_back(std::move(g));
   }
   add_holdings(report, snapshot, owner_of, runtime_load);
+  report.summary = summarize(report.leaks);
   // Biggest first; resources without bytes (streams, events) by count.
   // A library handle weighs what it holds.
   auto weight = [](const LeakGroup& g) {

@@ -3,8 +3,32 @@
 #include <algorithm>
 
 #include "kinds.h"
+#include "summary.h"
 
 namespace cudaleak::report {
+
+namespace {
+
+// Points carry one byte count per kind of their timeline's kind list; a
+// merged timeline has the union of the lists, so points are laid out again.
+void add_timeline(Timeline& into, const Timeline& from, int pid) {
+  for (const std::string& k : from.kinds)
+    if (std::find(into.kinds.begin(), into.kinds.end(), k) == into.kinds.end()) into.kinds.push_back(k);
+  std::vector<size_t> slot;
+  for (const std::string& k : from.kinds)
+    slot.push_back(size_t(std::find(into.kinds.begin(), into.kinds.end(), k) - into.kinds.begin()));
+  for (DeviceTimeline d : from.devices) {
+    if (d.pid == 0) d.pid = pid;
+    for (TimelinePoint& p : d.points) {
+      std::vector<uint64_t> bytes(into.kinds.size());
+      for (size_t i = 0; i < p.bytes.size() && i < slot.size(); ++i) bytes[slot[i]] = p.bytes[i];
+      p.bytes = std::move(bytes);
+    }
+    into.devices.push_back(std::move(d));
+  }
+}
+
+}  // namespace
 
 Report merge_reports(const std::vector<Report>& reports) {
   if (reports.size() == 1 && reports[0].processes.empty()) {
@@ -27,22 +51,22 @@ Report merge_reports(const std::vector<Report>& reports) {
       if (r.processes.empty()) g.pid = r.process.pid, g.rank = r.process.rank;
       m.leaks.push_back(std::move(g));
     }
-    for (const auto& [kind, t] : r.summary.by_kind) {
-      m.summary.by_kind[kind].bytes += t.bytes;
-      m.summary.by_kind[kind].count += t.count;
+    for (const Module& mod : r.modules)
+      if (std::find(m.modules.begin(), m.modules.end(), mod) == m.modules.end()) m.modules.push_back(mod);
+    for (const SuppressionUse& u : r.suppressions) {
+      auto it = std::find_if(m.suppressions.begin(), m.suppressions.end(),
+                             [&](const SuppressionUse& x) { return x.rule == u.rule && x.source == u.source; });
+      if (it == m.suppressions.end()) it = m.suppressions.insert(m.suppressions.end(), SuppressionUse{u.rule, u.source});
+      it->count += u.count;
+      it->bytes += u.bytes;
     }
-    m.summary.leaked_bytes += r.summary.leaked_bytes;
-    m.summary.leaked_count += r.summary.leaked_count;
-    m.summary.suppressed_bytes += r.summary.suppressed_bytes;
-    m.summary.suppressed_count += r.summary.suppressed_count;
+    m.primary_contexts.insert(m.primary_contexts.end(), r.primary_contexts.begin(), r.primary_contexts.end());
+    if (m.python.version.empty() && m.python.note.empty()) m.python = r.python;
+    if (!m.has_pytorch && r.has_pytorch) m.has_pytorch = true, m.pytorch = r.pytorch;
     m.notes.insert(m.notes.end(), r.notes.begin(), r.notes.end());
     m.oom_events.insert(m.oom_events.end(), r.oom_events.begin(), r.oom_events.end());
     m.notes_total += r.notes_total;
-    if (m.timeline.kinds.empty()) m.timeline.kinds = r.timeline.kinds;
-    for (DeviceTimeline d : r.timeline.devices) {
-      if (d.pid == 0) d.pid = r.process.pid;
-      m.timeline.devices.push_back(std::move(d));
-    }
+    add_timeline(m.timeline, r.timeline, r.process.pid);
     m.gate.evaluated |= r.gate.evaluated;
     m.gate.failed |= r.gate.failed;
     m.gate.failing_groups += r.gate.failing_groups;
@@ -53,6 +77,9 @@ Report merge_reports(const std::vector<Report>& reports) {
   std::stable_sort(m.leaks.begin(), m.leaks.end(), [](const LeakGroup& a, const LeakGroup& b) {
     return std::tie(a.bytes, a.count) > std::tie(b.bytes, b.count);
   });
+  for (DeviceTimeline& d : m.timeline.devices)  // kinds added by later reports: none of theirs
+    for (TimelinePoint& p : d.points) p.bytes.resize(m.timeline.kinds.size());
+  m.summary = summarize(m.leaks);
   return m;
 }
 

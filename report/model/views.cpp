@@ -8,15 +8,9 @@
 #include "kinds.h"
 #include "pattern.h"
 #include "site.h"
+#include "summary.h"
 
 namespace cudaleak::report {
-
-namespace {
-bool memory_kind(const std::string& kind) {
-  auto k = kind_from_name(kind);
-  return k && kind_holds_memory(*k);
-}
-}  // namespace
 
 const Frame* allocation_frame(const LeakGroup& g) {
   for (const auto& f : g.stack)
@@ -27,7 +21,6 @@ const Frame* allocation_frame(const LeakGroup& g) {
 Report filter_report(const Report& in, const Filter& f) {
   Report out = in;
   out.leaks.clear();
-  out.summary = Summary{};
   for (const LeakGroup& g : in.leaks) {
     bool suppressed = !g.suppressed_by.empty();
     if (suppressed && !f.include_suppressed) continue;
@@ -41,25 +34,8 @@ Report filter_report(const Report& in, const Filter& f) {
     if (!f.module.empty() && !any_frame(f.module, [](const Frame& fr) { return fr.module; })) continue;
     if (!f.function.empty() && !any_frame(f.function, [](const Frame& fr) { return fr.function; })) continue;
     out.leaks.push_back(g);
-    if (!g.cached_by.empty() && !suppressed) {
-      out.summary.cached_count += g.count;
-      out.summary.cached_by[g.cached_by].count += g.count;
-      if (memory_kind(g.kind)) {
-        out.summary.cached_bytes += g.bytes;
-        out.summary.cached_by[g.cached_by].bytes += g.bytes;
-      }
-      continue;
-    }
-    if (suppressed) {
-      out.summary.suppressed_count += g.count;
-      if (memory_kind(g.kind)) out.summary.suppressed_bytes += g.bytes;
-      continue;
-    }
-    out.summary.leaked_count += g.count;
-    if (memory_kind(g.kind)) out.summary.leaked_bytes += g.bytes;
-    out.summary.by_kind[g.kind].bytes += g.bytes;
-    out.summary.by_kind[g.kind].count += g.count;
   }
+  out.summary = summarize(out.leaks);
   return out;
 }
 
@@ -78,7 +54,7 @@ std::vector<Aggregate> aggregate(const Report& r, const std::string& by) {
     else key = f->file.empty() ? "(" + f->module + ")" : f->file;
     Aggregate& a = folded[key];
     a.key = key;
-    if (memory_kind(g.kind)) a.bytes += g.bytes;  // address ranges are not memory of their own
+    if (holds_memory(g.kind)) a.bytes += g.bytes;  // address ranges are not memory of their own
     a.count += g.count;
     ++a.groups;
     if (std::find(a.kinds.begin(), a.kinds.end(), g.kind) == a.kinds.end()) a.kinds.push_back(g.kind);

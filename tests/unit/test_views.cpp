@@ -116,3 +116,29 @@ TEST_CASE("merge keeps each group's process and rank and adds up totals", "[view
   // Merging merged reports keeps every process.
   CHECK(merge_reports({m, sample_report(300, 2)}).processes.size() == 3);
 }
+
+TEST_CASE("merge keeps cached totals, modules, suppressions and lines up timeline kinds", "[views]") {
+  Report a = sample_report(100, 0), b = sample_report(200, 1);
+  a.leaks[0].cached_by = "PyTorch caching allocator";
+  a.modules = {Module{"/app/prog", 0x1000, "ab"}};
+  b.modules = {Module{"/app/prog", 0x1000, "ab"}, Module{"/lib/libx.so", 0x7000, "cd"}};
+  a.suppressions = {SuppressionUse{"leak:stage", "x.supp:1", 1, 100}};
+  b.suppressions = {SuppressionUse{"leak:stage", "x.supp:1", 1, 100}};
+  a.timeline.kinds = {"device", "pinned"};
+  b.timeline.kinds = {"managed", "device"};
+  a.timeline.devices = {DeviceTimeline{0, 0, 10, {}, {TimelinePoint{5, {7, 8}, 15}}}};
+  b.timeline.devices = {DeviceTimeline{0, 0, 10, {}, {TimelinePoint{6, {3, 4}, 7}}}};
+  Report m = merge_reports({a, b});
+  CHECK(m.summary.cached_bytes == 4000);
+  CHECK(m.summary.cached_by.at("PyTorch caching allocator").count == 2);
+  CHECK(m.summary.leaked_bytes == 4000);  // b's device group; a's is cached
+  CHECK(m.modules.size() == 2);
+  REQUIRE(m.suppressions.size() == 1);
+  CHECK(m.suppressions[0].count == 2);
+  CHECK(m.suppressions[0].bytes == 200);
+  CHECK(m.timeline.kinds == std::vector<std::string>{"device", "pinned", "managed"});
+  REQUIRE(m.timeline.devices.size() == 2);
+  CHECK(m.timeline.devices[0].points[0].bytes == std::vector<uint64_t>{7, 8, 0});
+  CHECK(m.timeline.devices[1].points[0].bytes == std::vector<uint64_t>{4, 0, 3});
+  CHECK(m.timeline.devices[1].pid == 200);
+}

@@ -1,0 +1,34 @@
+#include "summary.h"
+
+#include "kinds.h"
+
+namespace cudaleak::report {
+
+bool holds_memory(const std::string& kind_name) {
+  auto kind = kind_from_name(kind_name);
+  return kind && kind_holds_memory(*kind);
+}
+
+Summary summarize(const std::vector<LeakGroup>& groups) {
+  Summary s;
+  for (const LeakGroup& g : groups) {
+    uint64_t bytes = holds_memory(g.kind) ? g.bytes : 0;
+    if (!g.cached_by.empty() && g.suppressed_by.empty()) {
+      s.cached_count += g.count;
+      s.cached_bytes += bytes;
+      s.cached_by[g.cached_by].count += g.count;
+      s.cached_by[g.cached_by].bytes += bytes;
+    } else if (!g.suppressed_by.empty()) {
+      s.suppressed_count += g.count;
+      s.suppressed_bytes += bytes;
+    } else {
+      s.leaked_count += g.count;
+      s.leaked_bytes += bytes;
+      s.by_kind[g.kind].count += g.count;
+      s.by_kind[g.kind].bytes += g.bytes;
+    }
+  }
+  return s;
+}
+
+}  // namespace cudaleak::report

@@ -1,0 +1,19 @@
+// The summary of a report is a function of its groups: one rule, used by the
+// builder, the suppressions, the filters and merge.
+#pragma once
+#include <vector>
+
+#include "report.h"
+
+namespace cudaleak::report {
+
+// A group counts once: as cached (held by a caching allocator, not
+// suppressed), as suppressed, or as leaked, by kind. Only kinds that hold
+// memory add bytes to the totals; reservations and mappings describe address
+// space over memory counted elsewhere.
+Summary summarize(const std::vector<LeakGroup>& groups);
+
+// Whether the kind of that name holds memory (kinds.h); false for unknown names.
+bool holds_memory(const std::string& kind_name);
+
+}  // namespace cudaleak::report
