@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Reading a large report: writes a report of 1,000 groups x 1,000 allocations
+# (1,000,000 allocations listed, ~170 MB, as max_allocations=0 writes them)
+# from a fixture, then times `cudaleak report --top 3` on it (best of 3,
+# wall seconds and peak memory). Usage: scripts/bench-read.sh [BUILD_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${1:-build}"
+out="$build/bench-read"
+mkdir -p "$out"
+python3 - "$out/big.json" <<'PY'
+import json, sys
+base = json.load(open("tests/fixtures/h100/exception_leak_static.json"))
+group = base["leaks"][0]
+groups = []
+for g in range(1000):
+    x = dict(group, count=1000, bytes=4096 * 1000)
+    x["stack"] = [dict(f, ip=hex(int(f["ip"], 16) + g)) for f in group["stack"]]
+    x["allocations"] = [{"address": hex(0x7f0000000000 + (g * 1000 + i) * 4096), "bytes": 4096, "thread": 1234,
+                         "sequence": g * 1000 + i + 1, "time_ns": 1000000 + g * 1000 + i,
+                         "context": "0x55d0c0a0b0c0"} for i in range(1000)]
+    groups.append(x)
+base["leaks"] = groups
+base["summary"].update(leaked_bytes=4096 * 10**6, leaked_count=10**6,
+                       by_kind={"device": {"bytes": 4096 * 10**6, "count": 10**6}})
+json.dump(base, open(sys.argv[1], "w"), indent=1)
+PY
+echo "report: $(du -m "$out/big.json" | cut -f1) MB, 1000000 allocations"
+for i in 1 2 3; do
+  /usr/bin/time -f "%e s, %M KB peak" "$build/bin/cudaleak" report --top 3 "$out/big.json" 2>&1 >/dev/null | tail -1
+done
