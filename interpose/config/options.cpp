@@ -109,11 +109,21 @@ std::string to_text(const std::vector<std::string>& v) {
 }  // namespace
 
 const std::vector<OptionInfo>& option_table() {
-  static const std::vector<OptionInfo> table = {
-#define CUDALEAK_OPTION(type, key, def, help) {#key, type_label(#type), #def, help},
+  // Defaults as a user writes them ("cudaleak.%p.json", device,pinned), not as C++ literals.
+  static const Options defaults;
+  static const std::vector<std::string> default_texts = {
+#define CUDALEAK_OPTION(type, key, def, help) to_text(defaults.key),
 #include "options.def"
 #undef CUDALEAK_OPTION
   };
+  static const std::vector<OptionInfo> table = [] {
+    std::vector<OptionInfo> t;
+    size_t i = 0;
+#define CUDALEAK_OPTION(type, key, def, help) t.push_back({#key, type_label(#type), default_texts[i++].c_str(), help});
+#include "options.def"
+#undef CUDALEAK_OPTION
+    return t;
+  }();
   return table;
 }
 

@@ -6,8 +6,10 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 
 #include "options.h"
+#include "parse_errors.h"
 #include "paths.h"
 #include "baseline_command.h"
 #include "report_commands.h"
@@ -24,11 +26,32 @@ std::string flag_name(const std::string& key) {
 }
 
 int print_option_table() {
-  std::printf("Options (cudaleak run --FLAG VALUE, or CUDALEAK_OPTIONS=key=value:key=value):\n\n");
+  std::printf("Options (cudaleak run --FLAG VALUE, or CUDALEAK_OPTIONS=key=value:key=value;\n"
+              "a bool flag alone means true: --verbose, --verbose=false):\n\n");
   for (const OptionInfo& o : option_table())
     std::printf("  %-18s %-22s %-7s default %s\n      %s\n", o.key, flag_name(o.key).c_str(), o.type,
-                o.default_value, o.help);
+                *o.default_value ? o.default_value : "(none)", o.help);
   return 0;
+}
+
+// Options whose value is a path: made absolute against the launcher's working
+// directory, since each process of the run (a ctest test, a child that
+// changes directory) resolves a relative path against its own.
+bool is_path_option(const std::string& key) { return key == "output" || key == "suppressions" || key == "baseline"; }
+
+std::string absolute_path(const std::string& path) {
+  if (path.empty() || path == "-" || path.front() == '/' || path.starts_with("/dev/")) return path;
+  return (std::filesystem::current_path() / path).lexically_normal().string();
+}
+
+// The report's directory is created when missing, as `-o reports/x.json` asks.
+std::string make_report_directory(const std::string& pattern) {
+  std::filesystem::path dir = std::filesystem::path(pattern).parent_path();
+  std::error_code ec;
+  if (dir.empty() || dir.string().find('%') != std::string::npos || std::filesystem::is_directory(dir, ec)) return "";
+  if (std::filesystem::exists(dir, ec)) return "cannot create the report directory " + dir.string() + ": not a directory";
+  std::filesystem::create_directories(dir, ec);
+  return ec ? "cannot create the report directory " + dir.string() + ": " + ec.message() : "";
 }
 
 }  // namespace
@@ -36,7 +59,7 @@ int print_option_table() {
 int main(int argc, char** argv) {
   spdlog::set_default_logger(spdlog::stderr_logger_st("cudaleak"));  // stdout belongs to the program
   spdlog::set_pattern("%v");
-  CLI::App app{"cudaleak: find CUDA resources a program never released"};
+  CLI::App app{"cudaleak: find CUDA resources a program never released", "cudaleak"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("cudaleak ") + CUDALEAK_VERSION);
 
@@ -55,9 +78,10 @@ int main(int argc, char** argv) {
     std::string names = flag_name(o.key);
     if (std::string(o.key) == "output") names = "-o," + names;
     bool list = std::string(o.type) == "list";
-    run->add_option(names, values.back().second, o.help)
-        ->type_name(o.type)
-        ->multi_option_policy(list ? CLI::MultiOptionPolicy::TakeAll : CLI::MultiOptionPolicy::TakeLast);
+    CLI::Option* opt = run->add_option(names, values.back().second, o.help)
+                           ->type_name(o.type)
+                           ->multi_option_policy(list ? CLI::MultiOptionPolicy::TakeAll : CLI::MultiOptionPolicy::TakeLast);
+    if (std::string(o.type) == "bool") opt->expected(0, 1);  // --verbose alone is --verbose true
   }
   bool no_default_suppressions = false;
   run->add_flag("--no-default-suppressions", no_default_suppressions,
@@ -80,25 +104,41 @@ int main(int argc, char** argv) {
   int status = 0;
   cli::add_report_commands(app, status);
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return cli::report_parse_error(app, e, argc, argv);
+  }
   for (const char* name : {"report", "diff", "merge", "symbolize"})
     if (app.got_subcommand(name)) return status;
 
   if (run->parsed()) {
     Options check;
     std::vector<std::string> problems;
-    auto add = [&](const std::string& key, const std::string& value) {
+    auto add = [&](const std::string& key, std::string value) {
+      if (is_path_option(key)) value = absolute_path(value);
       std::string problem = set_option(check, key, value);
       if (!problem.empty()) problems.push_back(problem);
       settings.options.emplace_back(key, value);
     };
     for (const auto& [info, given] : values)
-      for (const std::string& value : given) add(info->key, value);
+      for (const std::string& value : given)
+        add(info->key, value.empty() && std::string(info->type) == "bool" ? "true" : value);
     if (no_default_suppressions) add("default_suppressions", "false");
     for (const std::string& kv : raw_options) {
       auto eq = kv.find('=');
       if (eq == std::string::npos) problems.push_back("--option expects key=value, got '" + kv + "'");
       else add(kv.substr(0, eq), kv.substr(eq + 1));
+    }
+    if (problems.empty()) {
+      for (const auto& [key, value] : settings.options)
+        if (key == "output")
+          if (std::string problem = make_report_directory(value); !problem.empty()) problems.push_back(problem);
+      for (std::string* path : {&settings.junit_path, &settings.sarif_path})
+        if (!path->empty()) {
+          *path = absolute_path(*path);
+          if (std::string problem = make_report_directory(*path); !problem.empty()) problems.push_back(problem);
+        }
     }
     for (const std::string& p : problems) spdlog::error("cudaleak: {}", p);
     if (!problems.empty()) return 2;

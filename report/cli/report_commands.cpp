@@ -9,8 +9,10 @@
 
 #include "html_report.h"
 #include "json_io.h"
+#include "kinds.h"
 #include "load.h"
 #include "merge.h"
+#include "parse_errors.h"
 #include "symbols/symbolizer.h"
 #include "text_summary.h"
 #include "views.h"
@@ -63,6 +65,8 @@ int run_report(ReportArgs& a) {
   report::Report merged = report::merge_reports(*loaded);
   if (!a.device.empty()) a.filter.device = a.device.front();
   report::Report view = report::filter_report(merged, a.filter);
+  if (view.leaks.empty() && !merged.leaks.empty())
+    spdlog::warn("cudaleak: no leak group matches the filters ({} groups in the report)", merged.leaks.size());
   if (a.top && view.leaks.size() > a.top) view.leaks.resize(a.top);
   std::string text;
   if (a.format == "json") {
@@ -116,7 +120,16 @@ void add_report_commands(CLI::App& app, int& status) {
   auto args = std::make_shared<ReportArgs>();
   CLI::App* rep = app.add_subcommand("report", "Read reports: cudaleak report [options] FILE...");
   rep->add_option("files", args->files, "Report files (several are merged)")->required();
-  rep->add_option("--kind", args->filter.kinds, "Only these kinds (repeatable)");
+  rep->add_option("--kind", args->filter.kinds, "Only these kinds (repeatable)")
+      ->check(CLI::Validator(
+          [](std::string& kind) -> std::string {
+            if (kind_from_name(kind)) return "";
+            std::vector<std::string> names;
+            for (int k = 0; k < kKindCount; ++k) names.emplace_back(kind_name(Kind(k)));
+            std::string n = nearest(kind, names);
+            return "unknown kind '" + kind + "'" + (n.empty() ? "" : " (did you mean " + n + "?)");
+          },
+          "KIND", "kind"));
   rep->add_option("--device", args->device, "Only this device")->expected(1);
   rep->add_option("--min-bytes", args->filter.min_bytes, "Only groups of at least this many bytes");
   rep->add_option("--module", args->filter.module, "Only groups with a frame in a matching module (pattern)");

@@ -137,8 +137,14 @@ TEST_CASE("bad suppression or baseline files: named with file and line, program 
   CHECK(bad_baseline.exit_code == 125);
   CHECK(bad_baseline.err.find(baseline + ": malformed baseline") != std::string::npos);
   CHECK(gated(dir, {sample("clean")}, {"--gate-error-exitcode", "99", "--suppressions", supp}).exit_code == 99);
-  Result unwritable = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "23", "-o",
-                           "/nonexistent-dir/r.json", "--", sample("clean")});
+  // The launcher creates a missing report directory; one it cannot create stops the run at once.
+  Result no_dir = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", baseline + "/r.json", "--", sample("clean")});
+  CHECK(no_dir.exit_code == 2);
+  CHECK(no_dir.err.find("cannot create the report directory ") != std::string::npos);
+  CHECK(no_dir.err.find("bad.baseline: not a directory") != std::string::npos);
+  // A report the process cannot write at exit (a path the launcher did not see) fails the gate.
+  Result unwritable = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "23", "--", sample("clean")},
+                          {"CUDALEAK_OPTIONS=output=/nonexistent-dir/r.json"});
   CHECK(unwritable.exit_code == 125);
   CHECK(unwritable.err.find("cannot write the report to /nonexistent-dir/r.json: cannot create a file in its directory (No such file or directory)") != std::string::npos);
 }
