@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "options.h"
+#include "ci_formats.h"
 #include "parse_errors.h"
 #include "paths.h"
 #include "baseline_command.h"
@@ -88,6 +89,8 @@ int main(int argc, char** argv) {
                 "Same as --default-suppressions false (LeakSanitizer-style spelling)");
   run->add_option("--junit", settings.junit_path, "Write JUnit XML of the run's leaks (every process) to FILE");
   run->add_option("--sarif", settings.sarif_path, "Write SARIF 2.1.0 of the run's leaks (every process) to FILE");
+  run->add_option("--source-root", settings.source_root,
+                  "SARIF locations are relative to DIR (default: the git work tree of the current directory)");
   std::vector<std::string> raw_options;
   run->add_option("--option", raw_options, "Any option as key=value (repeatable)");
   run->add_option("command", settings.command, "PROGRAM [ARGS...]")->required();
@@ -142,6 +145,8 @@ int main(int argc, char** argv) {
     }
     for (const std::string& p : problems) spdlog::error("cudaleak: {}", p);
     if (!problems.empty()) return 2;
+    settings.source_root = settings.source_root.empty() ? render::find_source_root(".") : absolute_path(settings.source_root);
+    while (settings.source_root.size() > 1 && settings.source_root.back() == '/') settings.source_root.pop_back();
     settings.error_exitcode = check.error_exitcode;
     settings.gate_error_exitcode = check.gate_error_exitcode;
     settings.library_path = cli::preload_library_path();

@@ -67,7 +67,7 @@ void write_ci_files(const RunSettings& s, const TreeOutcome& tree) {
   for (const auto& path : tree.reports)
     if (auto r = load_report(path)) reports.push_back(std::move(*r));  // a bad one is named, the rest still count
   if (!s.junit_path.empty()) write_output(s.junit_path, render::junit_xml(reports));
-  if (!s.sarif_path.empty()) write_output(s.sarif_path, render::sarif_json(reports));
+  if (!s.sarif_path.empty()) write_output(s.sarif_path, render::sarif_json(reports, s.source_root));
 }
 
 // The program's pid, for the forwarding handler.

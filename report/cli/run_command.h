@@ -17,6 +17,7 @@ struct RunSettings {
   bool pytorch_stacks = false;   // CUDALEAK_PYTORCH_STACKS=1 for cudaleak_torch.py
   std::string junit_path;        // --junit FILE
   std::string sarif_path;        // --sarif FILE
+  std::string source_root;       // --source-root DIR: SARIF locations relative to it
   int error_exitcode = 0;        // as passed to the processes, for the tree's verdict
   int gate_error_exitcode = 125;
 };

@@ -1,6 +1,9 @@
 #include "ci_formats.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <map>
+#include <utility>
 #include <nlohmann/json.hpp>
 
 #include "cuda_frames.h"
@@ -55,17 +58,40 @@ std::string process_name(const report::Report& r) {
   return exe + " (pid " + std::to_string(r.process.pid) + ")";
 }
 
+// Names CI history follows from run to run: the program (and its rank), the
+// kind and the leak site; never a pid or a byte count.
+std::string suite_name(const report::Report& r) {
+  std::string exe = r.process.exe.substr(r.process.exe.rfind('/') + 1);
+  return "cudaleak: " + exe + (r.process.rank >= 0 ? " (rank " + std::to_string(r.process.rank) + ")" : "");
+}
+
+std::string case_name(const report::LeakGroup& g) {
+  return g.kind + " leak at " + (g.site.empty() ? g.api : g.site);
+}
+
+// A file's URI relative to the source root ("src/a.cu" with uriBaseId
+// SRCROOT), or absolute ("file:///usr/include/x.h") when outside it.
+std::pair<std::string, bool> location_uri(const std::string& file, const std::string& root) {
+  if (!root.empty() && file.size() > root.size() && file.compare(0, root.size(), root) == 0 && file[root.size()] == '/')
+    return {file.substr(root.size() + 1), true};
+  return {file.empty() || file[0] != '/' ? file : "file://" + file, false};
+}
+
 }  // namespace
 
 std::string junit_xml(const std::vector<report::Report>& reports) {
   size_t tests = 0, failures = 0, skipped = 0;
   std::string suites;
+  std::map<std::string, int> suite_names;
   for (const auto& r : reports) {
     std::string cases;
     size_t suite_tests = 0, suite_failures = 0, suite_skipped = 0;
+    std::map<std::string, int> case_names;
     for (const auto& g : r.leaks) {
       ++suite_tests;
-      std::string name = xml_escape(headline(g) + " at " + (g.site.empty() ? g.api : g.site));
+      std::string base = case_name(g);
+      int seen = case_names[base]++;  // the same site on two devices, say: numbered, in report order
+      std::string name = xml_escape(seen ? base + " #" + std::to_string(seen + 1) : base);
       cases += "    <testcase classname=\"cudaleak." + xml_escape(g.kind) + "\" name=\"" + name + "\">\n";
       if (g.fails_gate) {
         ++suite_failures;
@@ -85,7 +111,10 @@ std::string junit_xml(const std::vector<report::Report>& reports) {
       ++suite_tests;
       cases += "    <testcase classname=\"cudaleak\" name=\"no CUDA resources leaked\"/>\n";
     }
-    suites += "  <testsuite name=\"cudaleak: " + xml_escape(process_name(r)) + "\" tests=\"" +
+    std::string suite = suite_name(r);
+    int seen = suite_names[suite]++;  // one program run twice: numbered, in run order
+    if (seen) suite += " #" + std::to_string(seen + 1);
+    suites += "  <testsuite name=\"" + xml_escape(suite) + "\" tests=\"" +
               std::to_string(suite_tests) + "\" failures=\"" + std::to_string(suite_failures) + "\" skipped=\"" +
               std::to_string(suite_skipped) + "\" errors=\"0\">\n" + cases + "  </testsuite>\n";
     tests += suite_tests, failures += suite_failures, skipped += suite_skipped;
@@ -95,7 +124,7 @@ std::string junit_xml(const std::vector<report::Report>& reports) {
          "</testsuites>\n";
 }
 
-std::string sarif_json(const std::vector<report::Report>& reports) {
+std::string sarif_json(const std::vector<report::Report>& reports, const std::string& source_root) {
   using nlohmann::json;
   json rules = json::array();
   std::vector<std::string> rule_ids;
@@ -116,10 +145,11 @@ std::string sarif_json(const std::vector<report::Report>& reports) {
                   {"message", {{"text", headline(g) + " in " + process_name(r) + "\n" + stack_text(g)}}},
                   {"partialFingerprints", {{"cudaleakSite/v1", g.site}}}};
       if (const report::Frame* f = program_frame(g)) {
-        std::string uri = f->file;
-        if (!uri.empty() && uri[0] == '/') uri = "file://" + uri;
+        auto [uri, relative] = location_uri(f->file, source_root);
+        json artifact{{"uri", uri}};
+        if (relative) artifact["uriBaseId"] = "SRCROOT";
         result["locations"] = json::array({json{{"physicalLocation",
-                                                 {{"artifactLocation", {{"uri", uri}}},
+                                                 {{"artifactLocation", artifact},
                                                   {"region", {{"startLine", std::max(f->line, 1)}}}}}}});
       }
       results.push_back(result);
@@ -131,7 +161,18 @@ std::string sarif_json(const std::vector<report::Report>& reports) {
                                                               {"version", CUDALEAK_VERSION},
                                                               {"rules", rules}}}}},
                                         {"results", results}}})}};
+  if (!source_root.empty())
+    sarif["runs"][0]["originalUriBaseIds"] = {{"SRCROOT", {{"uri", "file://" + source_root + "/"}}}};
   return sarif.dump(1) + "\n";
+}
+
+std::string find_source_root(const std::string& dir) {
+  std::error_code ec;
+  for (std::filesystem::path p = std::filesystem::absolute(dir, ec); !ec && !p.empty(); p = p.parent_path()) {
+    if (std::filesystem::exists(p / ".git", ec)) return p.string();
+    if (p == p.parent_path()) break;
+  }
+  return "";
 }
 
 }  // namespace cudaleak::render

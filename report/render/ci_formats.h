@@ -2,7 +2,10 @@
 // JUnit XML, one test suite per process and one test case per leak group
 // (failed when the gate counts it, skipped when suppressed or in the baseline);
 // SARIF 2.1.0, one result per leak group the gate counts, located at the
-// program's own frame nearest the allocation.
+// program's own frame nearest the allocation. Names are stable across runs
+// (program, rank, kind, site; no pid or byte count) so CI history follows a
+// test; SARIF locations under source_root are relative to it (uriBaseId
+// SRCROOT), so code scanning places them in the repository.
 #pragma once
 #include <string>
 #include <vector>
@@ -12,6 +15,10 @@
 namespace cudaleak::render {
 
 std::string junit_xml(const std::vector<report::Report>& reports);
-std::string sarif_json(const std::vector<report::Report>& reports);
+std::string sarif_json(const std::vector<report::Report>& reports, const std::string& source_root = "");
+
+// The source root for SARIF: the nearest directory at or above `dir` that
+// holds .git; "" when there is none.
+std::string find_source_root(const std::string& dir);
 
 }  // namespace cudaleak::render

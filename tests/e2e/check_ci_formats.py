@@ -10,6 +10,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 build = sys.argv[1]
+source_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 failures = []
 
 
@@ -29,7 +30,7 @@ with tempfile.TemporaryDirectory() as tmp:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CUDALEAK_")}
     run = subprocess.run([os.path.join(build, "bin", "cudaleak"), "run", "--simulated-gpu", "--error-exitcode", "7",
                           "--suppressions", supp, "-o", os.path.join(tmp, "r.%p.json"), "--junit", junit,
-                          "--sarif", sarif, "--", "/bin/sh", "-c", script],
+                          "--sarif", sarif, "--source-root", source_root, "--", "/bin/sh", "-c", script],
                          env=env, capture_output=True, text=True)
     check(run.returncode == 7, f"launcher status {run.returncode}, expected 7 (one process leaked)")
 
@@ -40,8 +41,14 @@ with tempfile.TemporaryDirectory() as tmp:
     check(root.get("failures") == "1", f"one failing leak group: {root.get('failures')}")
     check(root.get("skipped") == "1", f"one suppressed leak group: {root.get('skipped')}")
     failed = [c for s in suites for c in s.findall("testcase") if c.find("failure") is not None]
-    check(len(failed) == 1 and "device leak: 50 resources" in failed[0].get("name", ""),
-          "the failing case names the loop's 50 device buffers")
+    # Names CI history can follow: no pid, no byte count; the count is in the message.
+    check(len(failed) == 1 and failed[0].get("name", "").startswith("device leak at device | step @ loop_leak.cu:8"),
+          f"the failing case is named by kind and site: {[c.get('name') for c in failed]}")
+    check(failed and "device leak: 50 resources" in failed[0].find("failure").get("message", ""),
+          "the failure message counts the loop's 50 device buffers")
+    names = [s.get("name") for s in suites]
+    check("cudaleak: sample_loop_leak_shared" in names and not any("pid" in n for n in names),
+          f"suites named by program, no pid: {names}")
     check(failed and "step" in (failed[0].find("failure").text or ""), "the failure carries the stack")
     skipped = [c for s in suites for c in s.findall("testcase") if c.find("skipped") is not None]
     check(skipped and "suppressed by leak:process_batch" in skipped[0].find("skipped").get("message", ""),
@@ -61,7 +68,10 @@ with tempfile.TemporaryDirectory() as tmp:
         check(r["ruleId"] == "cudaleak/device-leak", "rule id")
         check(r["ruleId"] in [rule["id"] for rule in runs[0]["tool"]["driver"]["rules"]], "rule declared")
         loc = r["locations"][0]["physicalLocation"]
-        check(loc["artifactLocation"]["uri"].endswith("samples/loop_leak.cu"), f"location file: {loc}")
+        check(loc["artifactLocation"] == {"uri": "samples/loop_leak.cu", "uriBaseId": "SRCROOT"},
+              f"location relative to the source root: {loc}")
+        check(runs[0].get("originalUriBaseIds", {}).get("SRCROOT", {}).get("uri") == "file://" + source_root + "/",
+              "SRCROOT declared")
         check(loc["region"]["startLine"] == 8, f"location line: {loc['region']}")
 
 for f in failures:

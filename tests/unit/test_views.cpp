@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
+#include "ci_formats.h"
 #include "merge.h"
 #include "views.h"
 
@@ -141,4 +144,11 @@ TEST_CASE("merge keeps cached totals, modules, suppressions and lines up timelin
   CHECK(m.timeline.devices[0].points[0].bytes == std::vector<uint64_t>{7, 8, 0});
   CHECK(m.timeline.devices[1].points[0].bytes == std::vector<uint64_t>{4, 0, 3});
   CHECK(m.timeline.devices[1].pid == 200);
+}
+
+TEST_CASE("SARIF's default source root is the git work tree above a directory", "[views]") {
+  std::string root = cudaleak::render::find_source_root(CUDALEAK_FIXTURES);
+  CHECK(std::filesystem::exists(root + "/.git"));
+  CHECK(std::string(CUDALEAK_FIXTURES).starts_with(root + "/"));
+  CHECK(cudaleak::render::find_source_root("/proc") == "");
 }
