@@ -1,51 +1,81 @@
 #!/usr/bin/env bash
 # Real-GPU checks of the CI gate: the CTest suite, exit codes, kinds,
 # baselines, checkpoints, GoogleTest/Catch2 binaries, process trees, blind
-# runs, JUnit/SARIF. Usage: scripts/gpu-validate-gate.sh [BUILD_DIR] [WORK_DIR]
+# runs, JUnit/SARIF. Every check asserts; exits non-zero when any is wrong.
+# Usage: scripts/gpu-validate-gate.sh [BUILD_DIR] [WORK_DIR]
 # (BUILD_DIR: a build or a scripts/stage-build.sh copy of one)
 set -uo pipefail
 cd "$(dirname "$0")/.."
+repo="$(pwd)"
 B="$(realpath "${1:-build}")"
 W="$(realpath -m "${2:-build/gpu-gate}")"
 mkdir -p "$W"
 export LD_LIBRARY_PATH="${CUDA_ROOT:-/usr/local/cuda}/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-run() { "$B/bin/cudaleak" run "$@"; }
+# SIMULATED_GPU=1: the same checks under the simulated GPU (no GPU needed).
+# There the samples linked with the shared cudart run, and the CTest suite
+# (built with the real static cudart) is left out.
+run() { "$B/bin/cudaleak" run ${SIMULATED_GPU:+--simulated-gpu} "$@"; }
+x="${SIMULATED_GPU:+_shared}"
+failures=0
+check() {  # NAME EXPECTED ACTUAL
+  if [ "$2" = "$3" ]; then echo "PASS $1: $3"; else echo "FAIL $1: got '$3', expected '$2'"; failures=$((failures + 1)); fi
+}
+has() {  # NAME TEXT PATTERN (grep -E)
+  if grep -qE -- "$3" <<<"$2"; then echo "PASS $1"; else echo "FAIL $1: no '$3' in:"; echo "$2" | tail -5; failures=$((failures + 1)); fi
+}
 
-echo "== CTest suite (tests/ctest-suite, cmake/CudaLeak.cmake)"
-scripts/gpu-ctest.sh "$B" "$W/ctest" 2>&1 | grep -E "Test +#|tests passed"
+if [ -z "${SIMULATED_GPU:-}" ]; then
+  ctest_out=$(scripts/gpu-ctest.sh "$B" "$W/ctest" 2>&1)
+  has "CTest suite through CudaLeak.cmake" "$ctest_out" "100% tests passed, 0 tests failed out of 5"
+fi
 cd "$W"
-echo "== exit codes"
-run --error-exitcode 23 -o "$W/a.%p.json" -- "$B/samples/sample_loop_leak" >/dev/null 2>&1; echo "loop_leak gated: $?"
-run --error-exitcode 23 -o "$W/b.%p.json" -- "$B/samples/sample_clean" >/dev/null 2>&1; echo "clean gated: $?"
-run --error-exitcode 23 --fail-on device -o "$W/c.%p.json" -- "$B/samples/sample_stream_event_leak" >/dev/null 2>&1
-echo "stream_event_leak, fail-on device: $?"
-echo "== baseline"
-"$B/bin/cudaleak" baseline "$W"/a.*.json -o "$W/base.json" 2>&1
-run --error-exitcode 23 --baseline "$W/base.json" -o "$W/d.%p.json" -- "$B/samples/sample_loop_leak" 40 >/dev/null 2>&1
-echo "loop_leak 40 steps vs baseline of 50: $?"
-run --error-exitcode 23 --baseline "$W/base.json" -o "$W/e.%p.json" -- "$B/samples/sample_loop_leak" 60 2>&1 |
-  grep -E "grown|gate failed"
-echo "== checkpoints (cudaleak.h)"
-run -o "$W/k.%n.json" -- "$B/tests/e2e/checkpoints" 2>&1 | grep -E "active|since|report:|growing"
-echo "== GoogleTest listener"
-run -o "$W/gt.%p.json" -- "$B/tests/e2e/gtest_cuda" 2>&1 | grep -E "OK \]|FAILED  \]|cudaleak: 1"
-echo "== Catch2 with cudaleak.h"
-run -o "$W/c2.%p.json" -- "$B/tests/e2e/catch2_cuda" 2>&1 | grep -E "test cases"
-echo "== process tree"
-run --error-exitcode 23 -o "$W/ch.%p.json" -- /bin/sh -c "$B/samples/sample_loop_leak >/dev/null 2>&1; exit 0"
-echo "shell exiting 0 after a leaking child: $?"
-echo "== CUDA used past cudaleak"
-run --error-exitcode 23 -o "$W/bl.%p.json" -- "$B/tests/e2e/dlvsym_bypass" 2>&1 | tail -1
-echo "status: ${PIPESTATUS[0]}"
-echo "== JUnit and SARIF"
-run --error-exitcode 7 --junit "$W/j.xml" --sarif "$W/s.sarif" -o "$W/js.%p.json" -- "$B/samples/sample_loop_leak" >/dev/null 2>&1
-echo "status: $?"
-python3 - "$W" <<'PY'
+run --error-exitcode 23 -o "$W/a.%p.json" -- "$B/samples/sample_loop_leak$x" >/dev/null 2>&1
+check "loop_leak gated" 23 $?
+run --error-exitcode 23 -o "$W/b.%p.json" -- "$B/samples/sample_clean$x" >/dev/null 2>&1
+check "clean gated" 0 $?
+run --error-exitcode 23 --fail-on device -o "$W/c.%p.json" -- "$B/samples/sample_stream_event_leak$x" >/dev/null 2>&1
+check "stream_event_leak with --fail-on device" 0 $?
+
+"$B/bin/cudaleak" baseline "$W"/a.*.json -o "$W/base.json" >/dev/null 2>&1
+check "baseline written" 0 $?
+run --error-exitcode 23 --baseline "$W/base.json" -o "$W/d.%p.json" -- "$B/samples/sample_loop_leak$x" 40 >/dev/null 2>&1
+check "40 steps against a baseline of 50" 0 $?
+out=$(run --error-exitcode 23 --baseline "$W/base.json" -o "$W/e.%p.json" -- "$B/samples/sample_loop_leak$x" 60 2>&1)
+check "60 steps against a baseline of 50" 23 $?
+has "60 steps: grown" "$out" "grown beyond the baseline"
+
+out=$(run -o "$W/k.%n.json" -- "$B/tests/e2e/checkpoints" 2>&1)
+has "checkpoints: leaks since start" "$out" "leaks since start: rc=0 count=4 bytes=16384"
+has "checkpoints: growing" "$out" "growing: .*1 -> 2 -> 3 -> 4 -> 4"
+
+out=$(run -o "$W/gt.%p.json" -- "$B/tests/e2e/gtest_cuda" 2>&1)
+has "GoogleTest: clean test passes" "$out" "OK \] Cuda.ReleasesEverything"
+has "GoogleTest: leaking test fails" "$out" "FAILED  \] Cuda.ForgetsABuffer \("
+has "GoogleTest: the listener says why" "$out" "1 CUDA resources \(8192 bytes\) created by this test are still alive"
+
+out=$(run -o "$W/c2.%p.json" -- "$B/tests/e2e/catch2_cuda" 2>&1)
+has "Catch2 with cudaleak.h" "$out" "test cases: 2 \| 1 passed \| 1 failed"
+
+run --error-exitcode 23 -o "$W/ch.%p.json" -- /bin/sh -c "$B/samples/sample_loop_leak$x >/dev/null 2>&1; exit 0" >/dev/null 2>&1
+check "shell exiting 0 after a leaking child" 23 $?
+
+out=$(run --error-exitcode 23 -o "$W/bl.%p.json" -- "$B/tests/e2e/dlvsym_bypass" 2>&1)
+check "CUDA reached past cudaleak" 125 $?
+has "CUDA reached past cudaleak: the driver answered" "$out" "cuInit: 0"
+
+run --error-exitcode 7 --junit "$W/j.xml" --sarif "$W/s.sarif" --source-root "$repo" \
+  -o "$W/js.%p.json" -- "$B/samples/sample_loop_leak$x" >/dev/null 2>&1
+check "JUnit and SARIF run" 7 $?
+got=$(python3 - "$W" <<'PY'
 import json, sys, xml.etree.ElementTree as ET
 w = sys.argv[1]
 root = ET.parse(f"{w}/j.xml").getroot()
-print("junit: tests", root.get("tests"), "failures", root.get("failures"))
-doc = json.load(open(f"{w}/s.sarif"))
-res = doc["runs"][0]["results"]
-print("sarif:", len(res), "result(s) at", res[0]["locations"][0]["physicalLocation"])
+res = json.load(open(f"{w}/s.sarif"))["runs"][0]["results"]
+loc = res[0]["locations"][0]["physicalLocation"]
+print(root.get("tests"), root.get("failures"), len(res), loc["artifactLocation"]["uri"].split("/")[-1], loc["region"]["startLine"])
 PY
+)
+check "JUnit tests, failures; SARIF results at" "1 1 1 loop_leak.cu 8" "$got"
+
+echo "gate checks: $failures failed"
+exit $((failures > 0))
