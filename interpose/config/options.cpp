@@ -69,7 +69,8 @@ std::vector<std::string> split_keeping_escapes(const std::string& text, char sep
 }
 
 std::string parse_value(const std::string& text, bool& out) {
-  if (text == "1" || text == "true" || text == "yes" || text == "on") return out = true, "";
+  // "all": Valgrind's --gen-suppressions=all, which users type from habit.
+  if (text == "1" || text == "true" || text == "yes" || text == "on" || text == "all") return out = true, "";
   if (text == "0" || text == "false" || text == "no" || text == "off") return out = false, "";
   return "expected true/false (or 1/0), got '" + text + "'";
 }

@@ -1,5 +1,7 @@
 #include "text_summary.h"
 
+#include <algorithm>
+
 #include "cuda_frames.h"
 #include "diagnose.h"
 #include "kinds.h"
@@ -129,7 +131,11 @@ std::string render_text(const Report& r, const TextOptions& options) {
   }
   if (options.gen_suppressions && !visible.empty()) {
     out += "\nSuppression rules for the leaks above (paste into a suppressions file):\n";
-    for (const LeakGroup* g : visible) out += gate::suggest_rule(*g) + "\n";
+    std::vector<std::string> rules;  // one per distinct rule, in the order of the groups
+    for (const LeakGroup* g : visible)
+      if (std::string rule = gate::suggest_rule(*g); std::find(rules.begin(), rules.end(), rule) == rules.end())
+        rules.push_back(rule);
+    for (const std::string& rule : rules) out += rule + "\n";
   }
   // What PyTorch holds for live tensors: not leaks, not gated, but the
   // answer to "who holds the memory?".
