@@ -84,6 +84,11 @@ CrashCapture parse_crash_capture(const std::string& text) {
   CrashCapture c;
   // Positional records: each field read with its type and range checked.
   auto field = [](const json& row, const Path& at, size_t i, auto& out) { read_value(row[i], Path{&at, nullptr, i}, out); };
+  // Consecutive fields from index `first` on, each into the next variable.
+  auto fields = [&](const json& row, const Path& at, size_t first, auto&... out) {
+    size_t i = first;
+    (field(row, at, i++, out), ...);
+  };
   auto rows = [&](const char* key, size_t min_fields, size_t max_fields, auto&& each) {
     static const Path root;
     Path at{&root, key};
@@ -125,18 +130,9 @@ CrashCapture parse_crash_capture(const std::string& text) {
       if (!kind) report::schema::fail(Path{&at, nullptr, 0}, "unknown kind \"" + kind_text + "\"");
       report::RawResource x;
       x.kind = *kind;
-      field(r, at, 1, hook);
+      fields(r, at, 1, hook, x.handle, x.bytes, x.sequence, x.time_ns, x.context, x.stream, x.stack_id, x.thread,
+             x.device, released);
       x.hook = name(hook);
-      field(r, at, 2, x.handle);
-      field(r, at, 3, x.bytes);
-      field(r, at, 4, x.sequence);
-      field(r, at, 5, x.time_ns);
-      field(r, at, 6, x.context);
-      field(r, at, 7, x.stream);
-      field(r, at, 8, x.stack_id);
-      field(r, at, 9, x.thread);
-      field(r, at, 10, x.device);
-      field(r, at, 11, released);
       x.released_by = released.empty() ? nullptr : name(released);
       if (r.size() == 13) field(r, at, 12, x.scope);
       c.snapshot.resources.push_back(x);
@@ -144,13 +140,8 @@ CrashCapture parse_crash_capture(const std::string& text) {
     rows("notes", 6, 6, [&](const json& n, const Path& at) {
       report::RawNote note;
       std::string api;
-      field(n, at, 0, note.type);
-      field(n, at, 1, api);
+      fields(n, at, 0, note.type, api, note.handle, note.result, note.stack_id, note.count);
       note.hook = name(api);
-      field(n, at, 2, note.handle);
-      field(n, at, 3, note.result);
-      field(n, at, 4, note.stack_id);
-      field(n, at, 5, note.count);
       c.snapshot.notes.push_back(std::move(note));
     });
     top("notes_total", c.snapshot.notes_total, Required);
@@ -169,9 +160,7 @@ CrashCapture parse_crash_capture(const std::string& text) {
       if (id == 0 || id > python_frames) report::schema::fail(Path{&at, nullptr, 0}, "Python frame id out of range");
       if (c.python_frames.size() < id) c.python_frames.resize(id);
       report::Frame& frame = c.python_frames[id - 1];
-      field(f, at, 1, frame.file);
-      field(f, at, 2, frame.function);
-      field(f, at, 3, frame.line);
+      fields(f, at, 1, frame.file, frame.function, frame.line);
       frame.python = true;
     });
     std::vector<std::pair<std::string, uint64_t>> skipped;
