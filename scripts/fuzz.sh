@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs each libFuzzer target (tests/fuzz) for SECONDS (default 60) under
-# AddressSanitizer and UndefinedBehaviorSanitizer, from the committed seed
-# corpus. New inputs go to build-fuzz/corpus, findings to build-fuzz/findings;
-# exits non-zero on any finding. Needs clang (scripts/setup.sh installs it).
+# The sanitizer tree (build-fuzz, clang): runs the unit tests, then each
+# libFuzzer target (tests/fuzz) for SECONDS (default 60), all under
+# AddressSanitizer and UndefinedBehaviorSanitizer, the targets from the
+# committed seed corpus. New inputs go to build-fuzz/corpus, findings to
+# build-fuzz/findings; exits non-zero on any failure or finding. Needs clang
+# (scripts/setup.sh installs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
@@ -10,7 +12,9 @@ targets=(report crash_capture suppressions baseline options)
 cmake -S . -B build-fuzz -G Ninja -DCUDALEAK_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCUDA_ROOT="${CUDA_ROOT:-/usr/local/cuda}" \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" >/dev/null
-cmake --build build-fuzz --target "${targets[@]/#/fuzz_}"
+cmake --build build-fuzz --target "${targets[@]/#/fuzz_}" unit_tests
+echo "unit tests under ASan+UBSan:"
+(cd build-fuzz && ctest --output-on-failure -j "$(nproc)" | tail -3) || exit 1
 mkdir -p build-fuzz/findings
 jobs="$(nproc)"
 run_target() {
