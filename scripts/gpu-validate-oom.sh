@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Out-of-memory forensics on a real GPU: a leak growing each step until
 # memory runs out, another process holding most of the device, and a request
-# larger than the device. Usage: scripts/gpu-validate-oom.sh [BUILD_DIR] [WORK_DIR]
+# larger than the device. Asserts each scenario's first cause and exits
+# non-zero on a wrong one. Usage: scripts/gpu-validate-oom.sh [BUILD_DIR] [WORK_DIR]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 B="$(realpath "${1:-build}")"
@@ -30,3 +31,19 @@ echo "== 3. a request larger than the device"
 show "$W/large.out" | head -5
 echo "== reports"
 ls "$W"/*.json
+# The first cause of the first out-of-memory in each scenario's reports.
+python3 - "$W" <<'PY'
+import glob, json, sys
+w, failures = sys.argv[1], 0
+for scenario, cause in (("leak", "accumulating_leak"), ("other", "other_processes"), ("large", "request_too_large")):
+    causes = []
+    for path in sorted(glob.glob(f"{w}/{scenario}.*.json")):
+        for event in json.load(open(path)).get("oom_events", []):
+            if event.get("diagnosis"):
+                causes.append(event["diagnosis"][0]["cause"])
+    ok = bool(causes) and causes[0] == cause
+    failures += not ok
+    print(("PASS" if ok else "FAIL"), f"{scenario}: first cause {causes[:1]}, expected {cause}")
+print(f"oom checks: {failures} failed")
+sys.exit(1 if failures else 0)
+PY
