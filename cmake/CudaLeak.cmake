@@ -1,8 +1,8 @@
 # CudaLeak.cmake: run CTest tests under cudaleak, one report per test, the
 # test failing when it leaks (the leak gate: docs/ci.md).
 #
-#   list(APPEND CMAKE_MODULE_PATH /path/to/cudaleak/cmake)
-#   include(CudaLeak)
+#   find_package(cudaleak REQUIRED)   # CMAKE_PREFIX_PATH: an install or build tree
+#   (or: list(APPEND CMAKE_MODULE_PATH /path/to/cudaleak/cmake) and include(CudaLeak))
 #   cudaleak_add_test(NAME gemm_test COMMAND gemm_test --small
 #                     [RUN_OPTIONS --suppressions ${CMAKE_SOURCE_DIR}/cudaleak.supp ...])
 #   add_test(NAME other COMMAND other_test)
@@ -18,6 +18,8 @@
 #   CUDALEAK_LIBRARY      libcudaleak.so (default: ../lib beside the launcher)
 #   CUDALEAK_REPORT_DIR   where reports go (default: <build>/cudaleak-reports)
 #   CUDALEAK_ERROR_EXITCODE  status of a leaking test (default 1)
+#   CUDALEAK_SIMULATED_GPU   ON: the tests run against cudaleak's simulated CUDA
+#                            (no GPU needed; programs using the shared cudart)
 
 if(NOT CUDALEAK_EXECUTABLE)
   find_program(CUDALEAK_EXECUTABLE cudaleak HINTS ${CUDALEAK_ROOT}/bin ENV CUDALEAK_ROOT PATH_SUFFIXES bin)
@@ -31,6 +33,7 @@ if(NOT CUDALEAK_LIBRARY)
 endif()
 set(CUDALEAK_REPORT_DIR ${CMAKE_BINARY_DIR}/cudaleak-reports CACHE PATH "Where cudaleak writes one report per test")
 set(CUDALEAK_ERROR_EXITCODE 1 CACHE STRING "Exit status of a test that leaks CUDA resources")
+option(CUDALEAK_SIMULATED_GPU "Run the tests against cudaleak's simulated CUDA (no GPU needed)" OFF)
 file(MAKE_DIRECTORY ${CUDALEAK_REPORT_DIR})
 
 function(_cudaleak_command_path out cmd)
@@ -52,8 +55,12 @@ function(cudaleak_add_test)
   if(ARG_WORKING_DIRECTORY)
     set(wd ${ARG_WORKING_DIRECTORY})
   endif()
+  set(simulated)
+  if(CUDALEAK_SIMULATED_GPU)
+    set(simulated --simulated-gpu)
+  endif()
   add_test(NAME ${ARG_NAME} WORKING_DIRECTORY ${wd}
-           COMMAND ${CUDALEAK_EXECUTABLE} run
+           COMMAND ${CUDALEAK_EXECUTABLE} run ${simulated}
                    --error-exitcode ${CUDALEAK_ERROR_EXITCODE}
                    -o ${CUDALEAK_REPORT_DIR}/${ARG_NAME}.%p.json
                    ${ARG_RUN_OPTIONS} -- ${program_path} ${ARG_COMMAND})
@@ -67,5 +74,9 @@ function(cudaleak_wrap_tests)
       string(APPEND options ":${option}")
     endforeach()
     set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT "LD_PRELOAD=${CUDALEAK_LIBRARY}" "CUDALEAK_OPTIONS=${options}")
+    if(CUDALEAK_SIMULATED_GPU)
+      get_filename_component(lib_dir ${CUDALEAK_LIBRARY} DIRECTORY)
+      set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT_MODIFICATION "LD_LIBRARY_PATH=path_list_prepend:${lib_dir}/simcuda")
+    endif()
   endforeach()
 endfunction()

@@ -1,0 +1,34 @@
+# `cmake --install build [--prefix DIR]` lays out the same relocatable tree as
+# build/: bin/cudaleak, lib/libcudaleak.so with lib/cudaleak-deps, the
+# simulated GPU in lib/simcuda, the Python hooks and the pytest plugin in
+# lib/cudaleak/python, include/ (cudaleak.h, cudaleak_gtest.h), the CMake
+# package in lib/cmake/cudaleak and the docs in share/doc/cudaleak.
+# The package is also written into build/lib/cmake/cudaleak, so that
+# find_package(cudaleak) works against a build tree as well.
+include(CMakePackageConfigHelpers)
+set(CUDALEAK_PACKAGE_DIR lib/cmake/cudaleak)
+
+install(TARGETS cudaleak RUNTIME DESTINATION bin)
+install(TARGETS cudaleak_preload LIBRARY DESTINATION lib)
+install(DIRECTORY ${CUDALEAK_DEPS_DIR}/ DESTINATION lib/cudaleak-deps)
+install(TARGETS simcuda_driver simcuda_runtime simcuda_nvml LIBRARY DESTINATION lib/simcuda)
+set_target_properties(simcuda_nvml PROPERTIES INSTALL_RPATH "$ORIGIN")
+install(DIRECTORY ${CMAKE_BINARY_DIR}/lib/cudaleak/python/ DESTINATION lib/cudaleak/python)
+install(FILES ${CMAKE_SOURCE_DIR}/interpose/python/pytest_cudaleak.py DESTINATION lib/cudaleak/python)
+install(FILES ${CMAKE_SOURCE_DIR}/interpose/include/cudaleak.h ${CMAKE_SOURCE_DIR}/interpose/include/cudaleak_gtest.h
+        DESTINATION include)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION share/doc/cudaleak)
+install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION share/doc/cudaleak)
+
+# The package: the same files in the build tree and the install tree.
+set(package_build_dir ${CMAKE_BINARY_DIR}/${CUDALEAK_PACKAGE_DIR})
+configure_file(${CMAKE_SOURCE_DIR}/cmake/cudaleakConfig.cmake.in ${package_build_dir}/cudaleakConfig.cmake @ONLY)
+configure_file(${CMAKE_SOURCE_DIR}/cmake/CudaLeak.cmake ${package_build_dir}/CudaLeak.cmake COPYONLY)
+write_basic_package_version_file(${package_build_dir}/cudaleakConfigVersion.cmake
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+foreach(header cudaleak.h cudaleak_gtest.h)  # include/ beside the build tree's package, as installed
+  configure_file(${CMAKE_SOURCE_DIR}/interpose/include/${header} ${CMAKE_BINARY_DIR}/include/${header} COPYONLY)
+endforeach()
+install(FILES ${package_build_dir}/cudaleakConfig.cmake ${package_build_dir}/cudaleakConfigVersion.cmake
+              ${package_build_dir}/CudaLeak.cmake
+        DESTINATION ${CUDALEAK_PACKAGE_DIR})

@@ -1,0 +1,42 @@
+# cmake -DBUILD=<build dir> -DSOURCE=<tests/install> -DOUT=<scratch> -DSAMPLES=<build/samples> -P run_install_test.cmake
+# Installs the build into a scratch prefix, checks the layout, runs the
+# installed launcher once under the simulated GPU, then builds and tests a
+# project of its own that uses find_package(cudaleak).
+file(REMOVE_RECURSE ${OUT})
+set(prefix ${OUT}/prefix)
+function(run_step what)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT status EQUAL 0)
+    message(FATAL_ERROR "${what} failed (${status}):\n${out}\n${err}")
+  endif()
+  set(step_output "${out}${err}" PARENT_SCOPE)
+endfunction()
+
+run_step("cmake --install" ${CMAKE_COMMAND} --install ${BUILD} --prefix ${prefix})
+foreach(f bin/cudaleak lib/libcudaleak.so lib/cudaleak-deps/libdw.so.1 lib/cudaleak-deps/libunwind.so.8
+          lib/simcuda/libcuda.so.1 lib/simcuda/libcudart.so.13 lib/simcuda/libnvidia-ml.so.1
+          lib/cudaleak/python/sitecustomize.py lib/cudaleak/python/pytest_cudaleak.py
+          include/cudaleak.h include/cudaleak_gtest.h
+          lib/cmake/cudaleak/cudaleakConfig.cmake lib/cmake/cudaleak/cudaleakConfigVersion.cmake
+          lib/cmake/cudaleak/CudaLeak.cmake share/doc/cudaleak/usage.md)
+  if(NOT EXISTS ${prefix}/${f})
+    message(FATAL_ERROR "not installed: ${f}")
+  endif()
+endforeach()
+
+# The installed launcher on its own: it finds its library and the simulated GPU beside itself.
+execute_process(COMMAND ${prefix}/bin/cudaleak run --simulated-gpu -o ${OUT}/r.%p.json -- ${SAMPLES}/sample_pinned_leak_shared
+                RESULT_VARIABLE status ERROR_VARIABLE err OUTPUT_QUIET)
+if(NOT status EQUAL 0 OR NOT err MATCHES "2.1 MiB leaked in 2 resources")
+  message(FATAL_ERROR "the installed cudaleak run gave status ${status}:\n${err}")
+endif()
+
+run_step("configuring a project with find_package(cudaleak)"
+         ${CMAKE_COMMAND} -S ${SOURCE}/consumer -B ${OUT}/consumer -DCMAKE_PREFIX_PATH=${prefix}
+         -DSAMPLE_CLEAN=${SAMPLES}/sample_clean_shared -DSAMPLE_LEAKING=${SAMPLES}/sample_loop_leak_shared)
+run_step("building it" ${CMAKE_COMMAND} --build ${OUT}/consumer)
+run_step("its tests" ${CMAKE_CTEST_COMMAND} --test-dir ${OUT}/consumer --output-on-failure)
+if(NOT step_output MATCHES "100% tests passed, 0 tests failed out of 3")
+  message(FATAL_ERROR "the project's tests:\n${step_output}")
+endif()
+message(STATUS "installed, found and used: ${step_output}")
