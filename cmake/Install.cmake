@@ -32,3 +32,25 @@ endforeach()
 install(FILES ${package_build_dir}/cudaleakConfig.cmake ${package_build_dir}/cudaleakConfigVersion.cmake
               ${package_build_dir}/CudaLeak.cmake
         DESTINATION ${CUDALEAK_PACKAGE_DIR})
+
+# Packages of that tree (scripts/package.sh): a .deb for Debian 12 and a
+# .tar.gz for anywhere. Everything cudaleak runs on is inside; from the
+# system it needs glibc only, and a CUDA driver to trace real programs.
+set(CPACK_PACKAGE_NAME cudaleak)
+set(CPACK_PACKAGE_VENDOR "cudaleak")
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Finds CUDA resources a program never released, and why a GPU ran out of memory")
+set(CPACK_PACKAGE_INSTALL_DIRECTORY cudaleak)
+set(CPACK_GENERATOR "DEB;TGZ")
+set(CPACK_PACKAGE_FILE_NAME cudaleak-${PROJECT_VERSION}-Linux-x86_64)
+set(CPACK_PACKAGING_INSTALL_PREFIX /opt/cudaleak)
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "cudaleak maintainers")
+set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.35)")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3, python3-pytest")
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
+    "Finds CUDA resources a program never released, and why a GPU ran out of memory.\n An LD_PRELOAD library and the cudaleak command, installed in /opt/cudaleak.\n Tracing real programs needs an NVIDIA driver (libcuda.so.1, CUDA 13); the\n bundled simulated GPU (cudaleak run --simulated-gpu) needs none.")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_STRIP_FILES TRUE)  # the build keeps its debug info; packages need none
+include(CPack)
