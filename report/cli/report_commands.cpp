@@ -30,6 +30,7 @@ struct ReportArgs {
   std::string format = "text";
   std::string output;
   bool symbolize = false;
+  bool gen_suppressions = false;
   std::vector<std::string> debug_dirs;
 };
 
@@ -83,6 +84,7 @@ int run_report(ReportArgs& a) {
   } else {
     report::TextOptions options;
     options.max_groups = a.top;
+    options.gen_suppressions = a.gen_suppressions;
     text = report::render_text(view, options);
   }
   return write_output(a.output, text) ? 0 : 2;
@@ -141,6 +143,8 @@ void add_report_commands(CLI::App& app, int& status) {
   rep->add_option("--format", args->format, "text, json or html")->check(CLI::IsMember({"text", "json", "html"}));
   rep->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
   rep->add_flag("--symbolize", args->symbolize, "Symbolize frames again from the modules' files (offline)");
+  rep->add_flag("--gen-suppressions", args->gen_suppressions,
+                "Print a suppression rule for each leak group shown (as cudaleak run --gen-suppressions)");
   rep->add_option("--debug-dir", args->debug_dirs, "Where to look for modules and debug files (repeatable)");
   rep->callback([args, &status] { status = run_report(*args); });
 

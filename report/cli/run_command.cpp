@@ -1,5 +1,7 @@
 #include "run_command.h"
 
+#include <dlfcn.h>
+
 #include <spdlog/spdlog.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -36,6 +38,14 @@ struct TreeOutcome {
   int failed = 0, errors = 0;
   std::vector<std::string> reports;
 };
+
+// Whether the dynamic loader finds the CUDA driver, as the program's would
+// (checked after the run, in the launcher only).
+bool cuda_driver_present() {
+  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (driver) dlclose(driver);
+  return driver != nullptr;
+}
 
 // Every process of the tree that used CUDA left <pid>.gate in the gate directory.
 TreeOutcome collect(const std::string& dir) {
@@ -172,6 +182,9 @@ int run_program(const RunSettings& s) {
   TreeOutcome tree = collect(gate_dir);
   std::filesystem::remove_all(gate_dir);
   write_ci_files(s, tree);
+  if (tree.reports.empty() && !s.simulated_gpu && !cuda_driver_present())
+    spdlog::warn("cudaleak: no process of the run used CUDA, and this machine has no CUDA driver (libcuda.so.1 "
+                 "not found); to try cudaleak without a GPU: cudaleak run --simulated-gpu -- PROGRAM");
   if (WIFSIGNALED(status)) {
     die_like(WTERMSIG(status));
     return 128 + WTERMSIG(status);  // only if the signal did not end us

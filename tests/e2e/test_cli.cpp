@@ -1,5 +1,6 @@
 // The command line as users type it: errors, flags, paths.
 #include <catch2/catch.hpp>
+#include <dlfcn.h>
 #include <filesystem>
 
 #include "harness.h"
@@ -62,4 +63,27 @@ TEST_CASE("cli: options lists defaults as they are written on the command line",
   CHECK(res.out.find("default cudaleak.%p.json") != std::string::npos);
   CHECK(res.out.find("default \"") == std::string::npos);
   CHECK(res.out.find("default {}") == std::string::npos);
+}
+
+TEST_CASE("cli: without a GPU and without --simulated-gpu the launcher says what is missing", "[e2e][cli]") {
+  auto dir = fresh_dir("cli_no_driver");
+  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);  // what the launcher will find (CI: none)
+  if (driver) dlclose(driver);
+  Result res = run({cudaleak_tool(), "run", "-o", dir + "/r.json", "--", "/bin/true"});
+  CHECK(res.exit_code == 0);
+  bool hint = res.err.find("no CUDA driver (libcuda.so.1 not found); to try cudaleak without a GPU: "
+                           "cudaleak run --simulated-gpu -- PROGRAM") != std::string::npos;
+  CHECK(hint == (driver == nullptr));
+  // With the simulated GPU there is a driver: no hint.
+  Result sim = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/s.json", "--", "/bin/true"});
+  CHECK(sim.err.find("no CUDA driver") == std::string::npos);
+}
+
+TEST_CASE("cli: report --gen-suppressions prints the rules of a report read later", "[e2e][cli]") {
+  auto dir = fresh_dir("cli_report_rules");
+  run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/r.json", "--", sample("exception_leak")});
+  Result res = run({cudaleak_tool(), "report", "--gen-suppressions", dir + "/r.json"});
+  CHECK(res.exit_code == 0);
+  CHECK(res.out.find("\nleak:process_batch kind:device\n") != std::string::npos);
+  CHECK(run({cudaleak_tool(), "report", dir + "/r.json"}).out.find("leak:process_batch") == std::string::npos);
 }
