@@ -2,7 +2,9 @@
 # Real-GPU validation: every sample (static and shared cudart), a cuBLAS
 # program that never calls cublasDestroy and a short PyTorch script, each run
 # plainly, under cudaleak, and under compute-sanitizer --leak-check full.
-# Output, exit status and reports are compared and summarised.
+# Output, exit status and reports are compared and summarised; the script
+# exits non-zero when a program's output or exit status under cudaleak differs
+# from its plain run (cudaleak must not change a program's behaviour).
 # Usage: scripts/gpu-validate.sh [BUILD_DIR] [OUT_DIR]   (run scripts/setup.sh first,
 # or carry a build made elsewhere: it is self-contained)
 set -uo pipefail
@@ -15,6 +17,7 @@ export LD_LIBRARY_PATH="$cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 sanitizer="$cuda/bin/compute-sanitizer"
 summary="$out/summary.txt"
 : >"$summary"
+failures=0
 
 {
   echo "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
@@ -38,6 +41,10 @@ check() {
     timeout 300 "$sanitizer" --leak-check full "$@" >"$out/$name.sanitizer.out" 2>&1
     sanitizer_line=$(grep -h 'LEAK SUMMARY\|ERROR SUMMARY' "$out/$name.sanitizer.out" | tr '\n' ' ')
   fi
+  if [ "$plain_status" != "$leak_status" ] || [ "$same" != "same output" ]; then
+    failures=$((failures + 1))
+    echo "FAIL $name: plain status $plain_status, under cudaleak $leak_status, $same" | tee -a "$summary"
+  fi
   printf '%-34s plain=%s cudaleak=%s %s\n    %s\n    compute-sanitizer: %s\n' "$name" "$plain_status" \
     "$leak_status" "$same" "${summary_line:-no summary}" "$sanitizer_line" | tee -a "$summary"
 }
@@ -53,3 +60,5 @@ if python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
 else
   echo "torch_small: skipped (no PyTorch with CUDA)" | tee -a "$summary"
 fi
+echo "programs whose behaviour changed under cudaleak: $failures" | tee -a "$summary"
+exit $((failures > 0))
