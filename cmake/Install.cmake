@@ -2,7 +2,8 @@
 # build/: bin/cudaleak, lib/libcudaleak.so with lib/cudaleak-deps, the
 # simulated GPU in lib/simcuda, the Python hooks and the pytest plugin in
 # lib/cudaleak/python, include/ (cudaleak.h, cudaleak_gtest.h), the CMake
-# package in lib/cmake/cudaleak and the docs in share/doc/cudaleak.
+# package in lib/cmake/cudaleak, the docs in share/doc/cudaleak, the man page
+# and bash completion.
 # The package is also written into build/lib/cmake/cudaleak, so that
 # find_package(cudaleak) works against a build tree as well.
 include(CMakePackageConfigHelpers)
@@ -19,6 +20,18 @@ install(FILES ${CMAKE_SOURCE_DIR}/interpose/include/cudaleak.h ${CMAKE_SOURCE_DI
         DESTINATION include)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION share/doc/cudaleak)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION share/doc/cudaleak)
+
+# The man page, from the tool's own help (cmake/ManPage.cmake), and bash completion.
+set(man_page ${CMAKE_BINARY_DIR}/share/man/man1/cudaleak.1)
+add_custom_command(OUTPUT ${man_page}
+                   COMMAND ${CMAKE_COMMAND} -DCUDALEAK=$<TARGET_FILE:cudaleak> -DOUT=${man_page}
+                           -DVERSION=${PROJECT_VERSION} -P ${CMAKE_SOURCE_DIR}/cmake/ManPage.cmake
+                   DEPENDS cudaleak ${CMAKE_SOURCE_DIR}/cmake/ManPage.cmake
+                   COMMENT "Generating the man page from cudaleak's help")
+add_custom_target(cudaleak_man_page ALL DEPENDS ${man_page})
+install(FILES ${man_page} DESTINATION share/man/man1)
+install(FILES ${CMAKE_SOURCE_DIR}/scripts/cudaleak.bash-completion DESTINATION share/bash-completion/completions
+        RENAME cudaleak)
 
 # The package: the same files in the build tree and the install tree.
 set(package_build_dir ${CMAKE_BINARY_DIR}/${CUDALEAK_PACKAGE_DIR})

@@ -18,11 +18,39 @@ foreach(f bin/cudaleak lib/libcudaleak.so lib/cudaleak-deps/libdw.so.1 lib/cudal
           lib/cudaleak/python/sitecustomize.py lib/cudaleak/python/pytest_cudaleak.py
           include/cudaleak.h include/cudaleak_gtest.h
           lib/cmake/cudaleak/cudaleakConfig.cmake lib/cmake/cudaleak/cudaleakConfigVersion.cmake
-          lib/cmake/cudaleak/CudaLeak.cmake share/doc/cudaleak/usage.md)
+          lib/cmake/cudaleak/CudaLeak.cmake share/doc/cudaleak/usage.md
+          share/man/man1/cudaleak.1 share/bash-completion/completions/cudaleak)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "not installed: ${f}")
   endif()
 endforeach()
+
+# The man page has every command and every option (it is made from their help).
+file(READ ${prefix}/share/man/man1/cudaleak.1 man)
+execute_process(COMMAND ${prefix}/bin/cudaleak options OUTPUT_VARIABLE options)
+string(REGEX MATCHALL "\n  [a-z_]+ +--[a-z-]+" rows "${options}")
+list(LENGTH rows option_count)
+if(option_count LESS 20)
+  message(FATAL_ERROR "cudaleak options listed only ${option_count} options")
+endif()
+foreach(row ${rows})
+  string(REGEX REPLACE ".* (--[a-z-]+)$" "\\1" flag "${row}")
+  if(NOT man MATCHES "${flag}")
+    message(FATAL_ERROR "the man page lacks ${flag}")
+  endif()
+endforeach()
+foreach(command run report diff merge baseline symbolize)
+  if(NOT man MATCHES "SH \"cudaleak ${command}\"")
+    message(FATAL_ERROR "the man page lacks the ${command} command")
+  endif()
+endforeach()
+
+# Bash completion: the run command's options, from its own help.
+execute_process(COMMAND bash -c "source '${prefix}/share/bash-completion/completions/cudaleak'; COMP_WORDS=('${prefix}/bin/cudaleak' run --out); COMP_CWORD=2; _cudaleak; echo \"\${COMPREPLY[*]}\""
+                OUTPUT_VARIABLE completion OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT completion STREQUAL "--output")
+  message(FATAL_ERROR "bash completion of 'cudaleak run --out' gave '${completion}'")
+endif()
 
 # The installed launcher on its own: it finds its library and the simulated GPU beside itself.
 execute_process(COMMAND ${prefix}/bin/cudaleak run --simulated-gpu -o ${OUT}/r.%p.json -- ${SAMPLES}/sample_pinned_leak_shared
