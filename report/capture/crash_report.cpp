@@ -89,8 +89,8 @@ CrashCapture parse_crash_capture(const std::string& text) {
     size_t i = first;
     (field(row, at, i++, out), ...);
   };
+  const Path root;
   auto rows = [&](const char* key, size_t min_fields, size_t max_fields, auto&& each) {
-    static const Path root;
     Path at{&root, key};
     const json& list = j.contains(key) ? j[key] : json::array();
     if (!list.is_array()) report::schema::fail(at, "expected an array");
@@ -104,7 +104,6 @@ CrashCapture parse_crash_capture(const std::string& text) {
   };
   auto name = [&](const std::string& v) { return c.names.emplace_back(v).c_str(); };
   try {
-    const Path root;
     report::schema::Reader top(j, root);
     std::string cmdline;
     top("signal", c.signal, Required);

@@ -41,7 +41,7 @@ int print_option_table() {
 bool is_path_option(const std::string& key) { return key == "output" || key == "suppressions" || key == "baseline"; }
 
 std::string absolute_path(const std::string& path) {
-  if (path.empty() || path == "-" || path.front() == '/' || path.starts_with("/dev/")) return path;
+  if (path.empty() || path == "-" || path.front() == '/') return path;
   return (std::filesystem::current_path() / path).lexically_normal().string();
 }
 

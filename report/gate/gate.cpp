@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "kinds.h"
 #include "caching.h"
 #include "site.h"
+#include "summary.h"
 
 namespace cudaleak::gate {
 
@@ -55,8 +55,7 @@ void evaluate(report::Report& report, const GateConfig& config) {
     g.fails_gate = true;
     ++result.failing_groups;
     result.failing_count += g.count;
-    auto kind = kind_from_name(g.kind);
-    if (kind && kind_holds_memory(*kind)) result.failing_bytes += g.bytes;
+    if (report::holds_memory(g.kind)) result.failing_bytes += g.bytes;
   }
   result.failed = result.failing_groups > 0 && result.failing_bytes >= config.min_bytes;
   if (!result.failed)

@@ -139,7 +139,7 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
   auto weight = [](const LeakGroup& g) {
     uint64_t bytes = g.bytes;
     for (const auto& [kind, t] : g.holds)
-      if (auto k = kind_from_name(kind); k && kind_holds_memory(*k)) bytes += t.bytes;
+      if (holds_memory(kind)) bytes += t.bytes;
     return std::make_pair(bytes, g.count);
   };
   std::stable_sort(report.leaks.begin(), report.leaks.end(),

@@ -54,15 +54,14 @@ const report::Frame* program_frame(const report::LeakGroup& g) {
 }
 
 std::string process_name(const report::Report& r) {
-  std::string exe = r.process.exe.substr(r.process.exe.rfind('/') + 1);
-  return exe + " (pid " + std::to_string(r.process.pid) + ")";
+  return report::basename(r.process.exe) + " (pid " + std::to_string(r.process.pid) + ")";
 }
 
 // Names CI history follows from run to run: the program (and its rank), the
 // kind and the leak site; never a pid or a byte count.
 std::string suite_name(const report::Report& r) {
-  std::string exe = r.process.exe.substr(r.process.exe.rfind('/') + 1);
-  return "cudaleak: " + exe + (r.process.rank >= 0 ? " (rank " + std::to_string(r.process.rank) + ")" : "");
+  return "cudaleak: " + report::basename(r.process.exe) +
+         (r.process.rank >= 0 ? " (rank " + std::to_string(r.process.rank) + ")" : "");
 }
 
 std::string case_name(const report::LeakGroup& g) {
