@@ -146,15 +146,23 @@ int run_program(const RunSettings& s) {
     for (size_t i = 0; i < std::size(kForwarded); ++i) sigaction(kForwarded[i], &old[i], nullptr);
   };
 
+  // Held from fork until g_child is set: a signal sent in between (the program
+  // may already be running) is delivered then and forwarded, never dropped.
+  sigset_t forwarded, old_mask;
+  sigemptyset(&forwarded);
+  for (int sig : kForwarded) sigaddset(&forwarded, sig);
+  sigprocmask(SIG_BLOCK, &forwarded, &old_mask);
   pid_t pid = fork();
   if (pid < 0) {
     spdlog::error("cudaleak: cannot start {}: {}", s.command[0], std::strerror(errno));
     restore_signals();
+    sigprocmask(SIG_SETMASK, &old_mask, nullptr);
     std::filesystem::remove_all(gate_dir);
     return 127;
   }
   if (pid == 0) {
     restore_signals();
+    sigprocmask(SIG_SETMASK, &old_mask, nullptr);  // the program starts with the mask it was given
     std::vector<char*> argv;
     for (const auto& a : s.command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -164,6 +172,7 @@ int run_program(const RunSettings& s) {
     _exit(err == ENOENT ? 127 : 126);
   }
   g_child = pid;
+  sigprocmask(SIG_SETMASK, &old_mask, nullptr);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) {
