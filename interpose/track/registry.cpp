@@ -5,50 +5,43 @@
 namespace cudaleak {
 
 bool Registry::insert(const Record& record, Record* replaced) {
-  Key key{record.handle, record.space};
-  Shard& s = shard(key);
+  Shard& s = shard(record.space, record.handle);
   std::lock_guard lock(s.mutex);
   // A handle the driver hands out again was released behind our back (e.g. by
   // an untracked path); the new resource replaces it.
-  auto [it, fresh] = s.records.try_emplace(key, record);
-  if (fresh) return false;
-  if (replaced) *replaced = it->second;
-  it->second = record;
-  return true;
+  if (Record* old = s.records.find(record.handle, record.space)) {
+    if (replaced) *replaced = *old;
+    *old = record;
+    if (old->refcount == 0) old->refcount = 1;
+    return true;
+  }
+  s.records.insert(record);
+  return false;
 }
 
 bool Registry::erase(Space space, uint64_t handle, Record* removed) {
-  Key key{handle, space};
-  Shard& s = shard(key);
+  Shard& s = shard(space, handle);
   std::lock_guard lock(s.mutex);
-  auto it = s.records.find(key);
-  if (it == s.records.end()) return false;
-  if (removed) *removed = it->second;
-  s.records.erase(it);
-  return true;
+  return s.records.erase(handle, space, removed);
 }
 
 bool Registry::retain(Space space, uint64_t handle) {
-  Key key{handle, space};
-  Shard& s = shard(key);
+  Shard& s = shard(space, handle);
   std::lock_guard lock(s.mutex);
-  auto it = s.records.find(key);
-  if (it == s.records.end()) return false;
-  ++it->second.refcount;
+  Record* r = s.records.find(handle, space);
+  if (!r) return false;
+  ++r->refcount;
   return true;
 }
 
 bool Registry::release_reference(Space space, uint64_t handle, Record* removed, bool* erased) {
-  Key key{handle, space};
-  Shard& s = shard(key);
+  Shard& s = shard(space, handle);
   std::lock_guard lock(s.mutex);
-  auto it = s.records.find(key);
-  if (it == s.records.end()) return false;
-  bool last = --it->second.refcount == 0;
-  if (last) {
-    if (removed) *removed = it->second;
-    s.records.erase(it);
-  }
+  Record* r = s.records.find(handle, space);
+  if (!r) return false;
+  bool last = r->refcount <= 1;
+  if (last) s.records.erase(handle, space, removed);
+  else --r->refcount;
   if (erased) *erased = last;
   return true;
 }
@@ -57,23 +50,21 @@ std::vector<Record> Registry::take_if(const std::function<bool(const Record&)>& 
   std::vector<Record> taken;
   for (Shard& s : shards_) {
     std::lock_guard lock(s.mutex);
-    for (auto it = s.records.begin(); it != s.records.end();) {
-      if (pred(it->second)) {
-        taken.push_back(it->second);
-        it = s.records.erase(it);
-      } else {
-        ++it;
-      }
-    }
+    size_t first = taken.size();
+    s.records.for_each([&](const Record& r) {
+      if (pred(r)) taken.push_back(r);
+    });
+    for (size_t i = first; i < taken.size(); ++i) s.records.erase(taken[i].handle, taken[i].space, nullptr);
   }
   return taken;
 }
 
 std::vector<Record> Registry::snapshot() const {
   std::vector<Record> all;
+  all.reserve(size());
   for (const Shard& s : shards_) {
     std::lock_guard lock(s.mutex);
-    for (const auto& [key, record] : s.records) all.push_back(record);
+    s.records.for_each([&](const Record& r) { all.push_back(r); });
   }
   return all;
 }

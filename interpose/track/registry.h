@@ -4,10 +4,10 @@
 #pragma once
 #include <functional>
 #include <mutex>
-#include <unordered_map>
 #include <vector>
 
 #include "record.h"
+#include "record_table.h"
 
 namespace cudaleak {
 
@@ -42,7 +42,7 @@ class Registry {
         ++skipped;
         continue;
       }
-      for (const auto& [key, record] : s.records) f(record);
+      s.records.for_each(f);
       s.mutex.unlock();
     }
     return skipped;
@@ -50,23 +50,17 @@ class Registry {
   static bool try_lock_briefly(std::mutex& m);
 
  private:
-  struct Key {
-    uint64_t handle;
-    Space space;
-    bool operator==(const Key&) const = default;
-  };
-  struct KeyHash {
-    size_t operator()(const Key& k) const {
-      uint64_t h = (k.handle ^ (uint64_t(k.space) << 59)) * 0x9e3779b97f4a7c15ull;
-      return size_t(h ^ (h >> 29));
-    }
-  };
   static constexpr size_t kShards = 64;
   struct alignas(64) Shard {
     mutable std::mutex mutex;
-    std::unordered_map<Key, Record, KeyHash> records;
+    RecordTable records;
   };
-  Shard& shard(const Key& key) { return shards_[KeyHash{}(key) % kShards]; }
+  // Shard by the handle's upper bits mixed: the table inside hashes the
+  // lower ones, so the two choices stay independent.
+  Shard& shard(Space space, uint64_t handle) {
+    uint64_t h = (handle ^ (uint64_t(space) << 59)) * 0xbf58476d1ce4e5b9ull;
+    return shards_[(h >> 58) % kShards];
+  }
 
   Shard shards_[kShards];
 };

@@ -1,51 +1,159 @@
 #include "timeline.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <new>
 
 namespace cudaleak {
 
-void Timeline::add(int device, Kind kind, uint32_t stack_id, int64_t delta, uint64_t time_ns) {
-  if (delta == 0 || !kind_holds_memory(kind)) return;
-  std::lock_guard lock(mutex_);
-  Series& s = series_[device];
-  s.now[size_t(kind)] += delta;
-  s.total += delta;
-  const uint64_t key = uint64_t(kind) << 32 | stack_id;
-  auto& group = s.groups[key];
-  group.first += delta;
-  group.second += delta > 0 ? 1 : -1;
-  if (group.second <= 0) s.groups.erase(key);
-  if (s.total > int64_t(s.peak.bytes)) {
-    s.peak.bytes = uint64_t(s.total);
-    s.peak.time_ns = time_ns;
-    s.peak.by_kind.clear();
-    for (int k = 0; k < kKindCount; ++k)
-      if (s.now[size_t(k)] > 0) s.peak.by_kind[std::string(kind_name(Kind(k)))] = uint64_t(s.now[size_t(k)]);
-    if (s.total >= s.at_peak_total + s.at_peak_total / 20 || s.at_peak.empty()) {
-      s.at_peak.clear();
-      for (const auto& [key, live] : s.groups)
-        s.at_peak.push_back(PeakGroup{Kind(key >> 32), uint32_t(key), uint64_t(live.first), uint64_t(live.second)});
-      std::sort(s.at_peak.begin(), s.at_peak.end(), [](const PeakGroup& a, const PeakGroup& b) { return a.bytes > b.bytes; });
-      if (s.at_peak.size() > kPeakGroups) s.at_peak.resize(kPeakGroups);
-      s.at_peak_total = s.total;
+struct Timeline::Series {
+  int device = -1;
+  std::array<std::atomic<int64_t>, kKindCount> now{};
+  std::atomic<int64_t> total{0};
+  // The point being written: its span (time / resolution; kNoSpan before the
+  // first) and the highest total seen in it.
+  static constexpr uint64_t kNoSpan = ~0ull;
+  std::atomic<uint64_t> open_span{kNoSpan};
+  std::atomic<int64_t> open_max{0};
+  std::atomic<uint64_t> resolution_ns{1000};  // 1 us to start with; doubles as the run goes on
+  std::atomic<int64_t> peak_total{0};         // checked without the lock
+  Site* sites = nullptr;                      // kSiteSlots, zeroed
+  std::array<Site, kKindCount> overflow{};    // sites beyond kSiteSlots, per kind
+
+  std::mutex mutex;  // everything below
+  std::vector<Point> points;  // the last one is the open point
+  report::Peak peak;
+  std::array<int64_t, kKindCount> peak_by_kind{};
+  // The groups live at the peak, refreshed when the peak grows by 5%:
+  // bounded work however many allocations, and the groups of a moment within
+  // 5% of the exact peak.
+  std::vector<PeakGroup> at_peak;
+  int64_t at_peak_total = 0;
+};
+
+namespace {
+template <typename T>
+std::atomic_ref<T> atomic(T& value) {
+  return std::atomic_ref<T>(value);
+}
+// Sites beyond the table: one per kind, under stack id 0.
+template <typename S>
+void label_overflow(S& s) {
+  for (int k = 0; k < kKindCount; ++k) s.overflow[size_t(k)] = {(uint64_t(k) + 1) << 32, 0, 0};
+}
+void raise_to(std::atomic<int64_t>& target, int64_t value) {
+  int64_t seen = target.load(std::memory_order_relaxed);
+  while (seen < value && !target.compare_exchange_weak(seen, value, std::memory_order_relaxed)) {
+  }
+}
+}  // namespace
+
+Timeline::~Timeline() {
+  for (auto& slot : series_)
+    if (Series* s = slot.load()) {
+      std::free(s->sites);
+      delete s;
+    }
+}
+
+Timeline::Series& Timeline::series(int device) {
+  int index = device >= -1 && device < kDevices - 1 ? device + 1 : 0;
+  if (Series* s = series_[index].load(std::memory_order_acquire)) return *s;
+  std::lock_guard lock(create_mutex_);
+  if (Series* s = series_[index].load(std::memory_order_acquire)) return *s;
+  auto* s = new Series();
+  s->device = index - 1;
+  // calloc: the zeroed pages of a table this size come from mmap and cost
+  // memory only where sites are written.
+  s->sites = static_cast<Site*>(std::calloc(kSiteSlots, sizeof(Site)));
+  if (!s->sites) {
+    delete s;
+    throw std::bad_alloc();
+  }
+  label_overflow(*s);
+  series_[index].store(s, std::memory_order_release);
+  return *s;
+}
+
+Timeline::Site& Timeline::site(Series& s, Kind kind, uint32_t stack_id) {
+  const uint64_t key = (uint64_t(kind) + 1) << 32 | stack_id;
+  size_t i = size_t(key * 0x9e3779b97f4a7c15ull >> 40) % kSiteSlots;
+  for (int probe = 0; probe < 32; ++probe, i = (i + 1) % kSiteSlots) {
+    Site& slot = s.sites[i];
+    uint64_t seen = atomic(slot.key).load(std::memory_order_acquire);
+    if (seen == key) return slot;
+    if (seen == 0) {
+      if (atomic(slot.key).compare_exchange_strong(seen, key, std::memory_order_acq_rel) || seen == key) return slot;
     }
   }
-  // Same span as the last point: update it; else a new point.
-  if (!s.points.empty() && time_ns / s.resolution_ns == s.points.back().time_ns / s.resolution_ns) {
-    s.points.back().bytes = s.now;
-    s.points.back().max_total = std::max(s.points.back().max_total, s.total);
-    return;
+  return s.overflow[size_t(kind)];
+}
+
+void Timeline::add(int device, Kind kind, uint32_t stack_id, int64_t delta, uint64_t time_ns) {
+  if (delta == 0 || !kind_holds_memory(kind)) return;
+  Series& s = series(device);
+  uint64_t open = s.open_span.load(std::memory_order_acquire);
+  if (open == Series::kNoSpan || time_ns / s.resolution_ns.load(std::memory_order_relaxed) > open)
+    open_point(s, time_ns);
+  s.now[size_t(kind)].fetch_add(delta, std::memory_order_relaxed);
+  int64_t total = s.total.fetch_add(delta, std::memory_order_relaxed) + delta;
+  raise_to(s.open_max, total);
+  Site& group = site(s, kind, stack_id);
+  atomic(group.bytes).fetch_add(delta, std::memory_order_relaxed);
+  atomic(group.count).fetch_add(delta > 0 ? 1 : -1, std::memory_order_relaxed);
+  if (delta > 0 && total > s.peak_total.load(std::memory_order_relaxed)) record_peak(s, total, time_ns);
+}
+
+// Closes the open point at the totals of now (before the caller's change)
+// and opens one at `time_ns`.
+void Timeline::open_point(Series& s, uint64_t time_ns) {
+  std::lock_guard lock(s.mutex);
+  uint64_t open = s.open_span.load(std::memory_order_relaxed);
+  uint64_t span = time_ns / s.resolution_ns.load(std::memory_order_relaxed);
+  if (open != Series::kNoSpan && span <= open) return;  // another thread opened it
+  Point next{time_ns, {}, s.total.load(std::memory_order_relaxed)};
+  for (int k = 0; k < kKindCount; ++k) next.bytes[size_t(k)] = s.now[size_t(k)].load(std::memory_order_relaxed);
+  if (!s.points.empty()) {
+    Point& last = s.points.back();
+    last.bytes = next.bytes;
+    last.max_total = std::max(last.max_total, s.open_max.load(std::memory_order_relaxed));
   }
-  s.points.push_back(Point{time_ns, s.now, s.total});
+  s.points.push_back(next);
+  s.open_max.store(next.max_total, std::memory_order_relaxed);
   if (s.points.size() > kMaxPoints) compact(s);
+  s.open_span.store(time_ns / s.resolution_ns.load(std::memory_order_relaxed), std::memory_order_release);
+}
+
+void Timeline::record_peak(Series& s, int64_t total, uint64_t time_ns) {
+  std::lock_guard lock(s.mutex);
+  if (total <= s.peak_total.load(std::memory_order_relaxed)) return;
+  s.peak_total.store(total, std::memory_order_relaxed);
+  s.peak.bytes = uint64_t(total);
+  s.peak.time_ns = time_ns;
+  for (int k = 0; k < kKindCount; ++k) s.peak_by_kind[size_t(k)] = s.now[size_t(k)].load(std::memory_order_relaxed);
+  if (total < s.at_peak_total + s.at_peak_total / 20 && !s.at_peak.empty()) return;
+  s.at_peak.clear();
+  auto take = [&](Site& site) {
+    uint64_t key = atomic(site.key).load(std::memory_order_acquire);
+    int64_t bytes = atomic(site.bytes).load(std::memory_order_relaxed);
+    int64_t count = atomic(site.count).load(std::memory_order_relaxed);
+    if (key == 0 || bytes <= 0 || count <= 0) return;
+    s.at_peak.push_back(PeakGroup{Kind((key >> 32) - 1), uint32_t(key), uint64_t(bytes), uint64_t(count)});
+  };
+  for (size_t i = 0; i < kSiteSlots; ++i) take(s.sites[i]);
+  for (Site& other : s.overflow) take(other);
+  std::sort(s.at_peak.begin(), s.at_peak.end(), [](const PeakGroup& a, const PeakGroup& b) { return a.bytes > b.bytes; });
+  if (s.at_peak.size() > kPeakGroups) s.at_peak.resize(kPeakGroups);
+  s.at_peak_total = total;
 }
 
 void Timeline::compact(Series& s) {
-  s.resolution_ns *= 2;
+  uint64_t resolution = s.resolution_ns.load(std::memory_order_relaxed) * 2;
+  s.resolution_ns.store(resolution, std::memory_order_relaxed);
   std::vector<Point> merged;
   merged.reserve(s.points.size() / 2 + 1);
   for (const Point& p : s.points) {
-    if (!merged.empty() && p.time_ns / s.resolution_ns == merged.back().time_ns / s.resolution_ns) {
+    if (!merged.empty() && p.time_ns / resolution == merged.back().time_ns / resolution) {
       merged.back().bytes = p.bytes;
       merged.back().max_total = std::max(merged.back().max_total, p.max_total);
     } else {
@@ -56,16 +164,26 @@ void Timeline::compact(Series& s) {
 }
 
 report::Timeline Timeline::snapshot() const {
-  std::lock_guard lock(mutex_);
   report::Timeline t;
   for (int k = 0; k < kKindCount; ++k)
     if (kind_holds_memory(Kind(k))) t.kinds.emplace_back(kind_name(Kind(k)));
-  for (const auto& [device, s] : series_) {
+  for (const auto& slot : series_) {
+    Series* s = slot.load(std::memory_order_acquire);
+    if (!s) continue;
+    std::lock_guard lock(s->mutex);
+    if (s->points.empty()) continue;
     report::DeviceTimeline d;
-    d.device = device;
-    d.resolution_ns = s.resolution_ns;
-    d.peak = s.peak;
-    for (const Point& p : s.points) {
+    d.device = s->device;
+    d.resolution_ns = s->resolution_ns.load(std::memory_order_relaxed);
+    d.peak = s->peak;
+    for (int k = 0; k < kKindCount; ++k)
+      if (s->peak_by_kind[size_t(k)] > 0) d.peak.by_kind[std::string(kind_name(Kind(k)))] = uint64_t(s->peak_by_kind[size_t(k)]);
+    for (size_t i = 0; i < s->points.size(); ++i) {
+      Point p = s->points[i];
+      if (i + 1 == s->points.size()) {  // the open point: as of now
+        for (int k = 0; k < kKindCount; ++k) p.bytes[size_t(k)] = s->now[size_t(k)].load(std::memory_order_relaxed);
+        p.max_total = std::max(p.max_total, s->open_max.load(std::memory_order_relaxed));
+      }
       report::TimelinePoint out{p.time_ns, {}, uint64_t(std::max<int64_t>(p.max_total, 0))};
       for (int k = 0; k < kKindCount; ++k)
         if (kind_holds_memory(Kind(k))) out.bytes.push_back(uint64_t(std::max<int64_t>(p.bytes[size_t(k)], 0)));
@@ -77,15 +195,47 @@ report::Timeline Timeline::snapshot() const {
 }
 
 std::map<int, std::vector<Timeline::PeakGroup>> Timeline::peak_groups() const {
-  std::lock_guard lock(mutex_);
   std::map<int, std::vector<PeakGroup>> out;
-  for (const auto& [device, s] : series_) out[device] = s.at_peak;
+  for (const auto& slot : series_) {
+    Series* s = slot.load(std::memory_order_acquire);
+    if (!s) continue;
+    std::lock_guard lock(s->mutex);
+    if (!s->points.empty()) out[s->device] = s->at_peak;
+  }
   return out;
 }
 
+void Timeline::lock_all() {
+  create_mutex_.lock();
+  for (auto& slot : series_)
+    if (Series* s = slot.load()) s->mutex.lock();
+}
+
+void Timeline::unlock_all() {
+  for (auto& slot : series_)
+    if (Series* s = slot.load()) s->mutex.unlock();
+  create_mutex_.unlock();
+}
+
 void Timeline::clear() {
-  std::lock_guard lock(mutex_);
-  series_.clear();
+  for (auto& slot : series_) {
+    Series* s = slot.load();
+    if (!s) continue;
+    std::lock_guard lock(s->mutex);
+    for (auto& k : s->now) k.store(0);
+    s->total = 0;
+    s->open_span = Series::kNoSpan;
+    s->open_max = 0;
+    s->resolution_ns = 1000;
+    s->peak_total = 0;
+    std::fill_n(s->sites, kSiteSlots, Site{});
+    label_overflow(*s);
+    s->points.clear();
+    s->peak = {};
+    s->peak_by_kind = {};
+    s->at_peak.clear();
+    s->at_peak_total = 0;
+  }
 }
 
 }  // namespace cudaleak

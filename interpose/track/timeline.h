@@ -2,12 +2,19 @@
 // the run length: at most kMaxPoints points per device; when full, the time
 // resolution doubles and neighbouring points merge (each keeps the highest
 // total seen in its span). The peak is tracked exactly, apart from the points.
+//
+// No lock on the common path: the live totals and the per-site counters are
+// atomics. A device's lock is taken only to open a new point (once per time
+// span, which widens as the run goes on) and when its total reaches a new
+// peak. Threads that change the same device at the same moment may see each
+// other's changes a little early or late in a point or in the peak's
+// breakdown; the totals themselves stay exact.
 #pragma once
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
-#include <unordered_map>
 #include <vector>
 
 #include "kinds.h"
@@ -18,6 +25,14 @@ namespace cudaleak {
 class Timeline {
  public:
   static constexpr size_t kMaxPoints = 512;
+  // Sites (kind, stack) counted one by one per device; more than that many
+  // share one counter per kind, with stack id 0.
+  static constexpr size_t kSiteSlots = 8192;
+
+  Timeline() = default;
+  Timeline(const Timeline&) = delete;
+  Timeline& operator=(const Timeline&) = delete;
+  ~Timeline();
 
   // A change of `delta` bytes of `kind` on `device` at `time_ns`, by the
   // resource created at stack `stack_id` (count +1 or -1 with the sign of delta).
@@ -30,8 +45,11 @@ class Timeline {
     uint64_t bytes, count;
   };
   std::map<int, std::vector<PeakGroup>> peak_groups() const;
+
+  // For the fork protocol: every lock held across fork(); clear() in the child.
+  void lock_all();
+  void unlock_all();
   void clear();
-  std::mutex& mutex() { return mutex_; }  // for the fork protocol
 
  private:
   struct Point {
@@ -39,28 +57,24 @@ class Timeline {
     std::array<int64_t, kKindCount> bytes;  // at the end of the point's span
     int64_t max_total;                      // highest total within the span
   };
-  struct Series {
-    std::array<int64_t, kKindCount> now{};
-    int64_t total = 0;
-    uint64_t resolution_ns = 1000;  // 1 us to start with; doubles as the run goes on
-    std::vector<Point> points;
-    report::Peak peak;
-    // Live bytes and count per (kind, stack), and their copy at the peak. The
-    // copy is refreshed when the peak grows by 5%: bounded work however many
-    // allocations, and the groups of a moment within 5% of the exact peak.
-    struct GroupHash {
-      size_t operator()(uint64_t key) const { return size_t(key * 0x9e3779b97f4a7c15ull >> 17); }
-    };
-    // (kind << 32 | stack id) -> live bytes, live count
-    std::unordered_map<uint64_t, std::pair<int64_t, int64_t>, GroupHash> groups;
-    std::vector<PeakGroup> at_peak;
-    int64_t at_peak_total = 0;
+  // Live bytes and count of one (kind, stack); accessed through atomic_ref.
+  struct Site {
+    uint64_t key;  // (kind + 1) << 32 | stack id; 0: free slot
+    int64_t bytes;
+    int64_t count;
   };
+  struct Series;
+  static constexpr int kDevices = 257;  // device -1 (none known) .. 255
   static constexpr size_t kPeakGroups = 10;
-  void compact(Series& s);
 
-  mutable std::mutex mutex_;
-  std::map<int, Series> series_;
+  Series& series(int device);
+  Site& site(Series& s, Kind kind, uint32_t stack_id);
+  void open_point(Series& s, uint64_t time_ns);
+  void record_peak(Series& s, int64_t total, uint64_t time_ns);
+  static void compact(Series& s);
+
+  std::atomic<Series*> series_[kDevices] = {};
+  std::mutex create_mutex_;
 };
 
 }  // namespace cudaleak

@@ -394,12 +394,12 @@ void lock_all() {
   s.side_mutex.lock();
   s.stacks.mutex().lock();
   s.registry.lock_all();
-  s.timeline.mutex().lock();
+  s.timeline.lock_all();
 }
 
 void unlock_all() {
   State& s = state();
-  s.timeline.mutex().unlock();
+  s.timeline.unlock_all();
   s.registry.unlock_all();
   s.stacks.mutex().unlock();
   s.side_mutex.unlock();

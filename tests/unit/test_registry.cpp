@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -64,4 +66,61 @@ TEST_CASE("concurrent inserts and erases from many threads keep exact counts", "
     });
   for (auto& th : threads) th.join();
   CHECK(reg.size() == 8 * 2500);
+}
+
+TEST_CASE("the record table agrees with a map through random inserts and erases", "[registry]") {
+  // Keys crowd into few index slots (small range, aligned like device
+  // pointers), so probe runs wrap and deletions shift entries back.
+  RecordTable table;
+  std::map<std::pair<uint64_t, Space>, uint64_t> oracle;
+  std::mt19937_64 rng(12345);
+  for (int step = 0; step < 200000; ++step) {
+    uint64_t handle = (rng() % 3000) * 512;
+    Space space = rng() % 4 ? Space::DevicePtr : Space::Stream;
+    auto key = std::make_pair(handle, space);
+    if (rng() % 3) {
+      if (!oracle.count(key)) {
+        table.insert(make(handle, Kind::Device, space, step));
+        oracle[key] = uint64_t(step);
+      }
+    } else {
+      Record removed;
+      bool found = table.erase(handle, space, &removed);
+      REQUIRE(found == (oracle.count(key) == 1));
+      if (found) {
+        REQUIRE(removed.bytes == oracle[key]);
+        oracle.erase(key);
+      }
+    }
+    if (step % 997 == 0) {
+      REQUIRE(table.size() == oracle.size());
+      for (const auto& [k, bytes] : oracle) {
+        Record* r = table.find(k.first, k.second);
+        REQUIRE(r);
+        REQUIRE(r->bytes == bytes);
+      }
+      size_t visited = 0;
+      table.for_each([&](const Record& r) {
+        ++visited;
+        REQUIRE(oracle.count({r.handle, r.space}) == 1);
+      });
+      REQUIRE(visited == oracle.size());
+    }
+  }
+  table.clear();
+  CHECK(table.size() == 0);
+  CHECK(table.find(oracle.begin()->first.first, oracle.begin()->first.second) == nullptr);
+}
+
+TEST_CASE("a record replaced under the same handle keeps one entry", "[registry]") {
+  Registry reg;
+  reg.insert(make(0x2000, Kind::Device, Space::DevicePtr, 10));
+  Record old;
+  CHECK(reg.insert(make(0x2000, Kind::Device, Space::DevicePtr, 20), &old));
+  CHECK(old.bytes == 10);
+  CHECK(reg.size() == 1);
+  Record removed;
+  CHECK(reg.erase(Space::DevicePtr, 0x2000, &removed));
+  CHECK(removed.bytes == 20);
+  CHECK(reg.size() == 0);
 }

@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <thread>
+#include <vector>
+
 #include "track/timeline.h"
 
 using namespace cudaleak;
@@ -41,4 +44,40 @@ TEST_CASE("timeline: bounded points, exact peak with its breakdown", "[timeline]
   CHECK(groups[0][0].bytes == (1u << 30));
   CHECK(groups[0][1].stack_id == 1);
   CHECK(groups[0][1].count == 1);
+}
+
+TEST_CASE("timeline: threads changing one device keep exact totals", "[timeline]") {
+  Timeline t;
+  std::vector<std::thread> threads;
+  for (int id = 0; id < 4; ++id)
+    threads.emplace_back([&t, id] {
+      for (uint64_t i = 0; i < 20000; ++i) t.add(0, Kind::Device, uint32_t(id + 1), 1024, i * 100);
+      for (uint64_t i = 0; i < 20000; ++i) t.add(0, Kind::Device, uint32_t(id + 1), -1024, 2000000 + i * 100);
+    });
+  for (auto& th : threads) th.join();
+  auto snap = t.snapshot();
+  REQUIRE(snap.devices.size() == 1);
+  const auto& d = snap.devices[0];
+  CHECK(d.points.back().bytes[0] == 0);  // everything freed
+  CHECK(d.peak.bytes >= 20000u * 1024);   // at least one thread's worth was live at once
+  CHECK(d.peak.bytes <= 4u * 20000 * 1024);
+  CHECK(d.points.size() <= Timeline::kMaxPoints);
+}
+
+TEST_CASE("timeline: sites beyond the table are counted together under stack 0", "[timeline]") {
+  Timeline t;
+  const uint32_t sites = Timeline::kSiteSlots + 500;
+  for (uint32_t s = 1; s <= sites; ++s) t.add(2, Kind::Pinned, s, 100, s);
+  auto groups = t.peak_groups();
+  REQUIRE(groups.count(2));
+  uint64_t counted = 0;
+  bool pooled = false;
+  for (const auto& g : groups[2]) {
+    counted += g.count;
+    if (g.stack_id == 0) pooled = g.count >= 100;
+  }
+  CHECK(pooled);  // everything past the table, in one group
+  CHECK(groups[2].front().stack_id == 0);  // the biggest
+  CHECK(counted <= sites);
+  CHECK(t.snapshot().devices[0].peak.bytes == uint64_t(sites) * 100);
 }

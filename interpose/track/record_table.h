@@ -1,0 +1,68 @@
+// The live records of one registry shard, found by (handle, space).
+//
+// Records live in chunks that never move: chunk c holds 16 << c records, so
+// a table of n records has at most n + 16 slots, and the big chunks come from
+// malloc's mmap path, where capacity not yet written costs no memory. An
+// open-addressing index of 32-bit record numbers (linear probing, deletion by
+// backward shift, so no tombstones) finds a record by its handle. Freed
+// records are chained for reuse through their `handle` field and marked by
+// refcount 0, which no live record has. Once warm, insert and erase allocate
+// nothing; about 72 + 8 bytes per live record.
+//
+// Not thread-safe: the shard's lock guards it.
+#pragma once
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "record.h"
+
+namespace cudaleak {
+
+class RecordTable {
+ public:
+  RecordTable() = default;
+  RecordTable(const RecordTable&) = delete;
+  RecordTable& operator=(const RecordTable&) = delete;
+  ~RecordTable();
+
+  // The live record of this key, or nullptr. Valid until it is erased.
+  Record* find(uint64_t handle, Space space);
+  // Adds `record`; its key must not be present.
+  void insert(const Record& record);
+  // Removes the record of this key into *removed; false when absent.
+  bool erase(uint64_t handle, Space space, Record* removed);
+
+  // f(record) for every live record.
+  template <typename F>
+  void for_each(F&& f) const {
+    for (uint32_t n = 0; n < used_; ++n)
+      if (const Record& r = at(n); r.refcount != 0) f(r);
+  }
+  size_t size() const { return live_; }
+  // Drops every record; keeps the memory.
+  void clear();
+
+ private:
+  static constexpr uint32_t kFirstChunk = 16;
+  static constexpr int kChunks = 27;  // 16 << 27 records: beyond any 32-bit count
+
+  static int chunk_of(uint32_t n) { return std::bit_width(n + kFirstChunk) - 5; }
+  Record& at(uint32_t n) const {
+    int c = chunk_of(n);
+    return chunks_[c][n + kFirstChunk - (kFirstChunk << c)];
+  }
+  static size_t home(uint64_t handle, Space space, size_t mask);
+  // The index slot holding this key, or the empty slot where it would go.
+  size_t probe(uint64_t handle, Space space) const;
+  uint32_t allocate_record();
+  void grow_index();
+
+  Record* chunks_[kChunks] = {};
+  uint32_t used_ = 0;       // records handed out so far, free or live
+  uint32_t free_head_ = 0;  // record number + 1 of the first free record; 0: none
+  uint32_t live_ = 0;
+  std::vector<uint32_t> index_;  // record number + 1; 0: empty
+};
+
+}  // namespace cudaleak
