@@ -77,6 +77,8 @@ bool in_interpreter(const Interpreter& py, uint64_t return_address) {
 
 }  // namespace
 
+bool active() { return interpreter() && !g_layout_mismatch.load(std::memory_order_relaxed); }
+
 size_t interleave(uint64_t* ips, size_t n, size_t capacity) {
   const Interpreter* py = interpreter();
   if (!py || g_layout_mismatch.load(std::memory_order_relaxed)) return n;

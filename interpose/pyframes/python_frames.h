@@ -17,6 +17,8 @@ namespace cudaleak::pyframes {
 // `capacity`) with the calling thread's Python frames interleaved; returns the
 // new count. A process without Python pays one pointer test.
 size_t interleave(uint64_t* ips, size_t n, size_t capacity);
+// Whether interleave may add anything: an interpreter is loaded and readable.
+bool active();
 
 struct Frame {
   std::string file;

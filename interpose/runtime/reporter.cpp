@@ -26,6 +26,7 @@
 #include "text_summary.h"
 #include "python_view.h"
 #include "../pyframes/python_frames.h"
+#include "../track/stack_cache.h"
 #include "../track/tracker.h"
 
 namespace cudaleak {
@@ -142,6 +143,10 @@ Written write_locked(Reason reason, const char* checkpoint) {
               reason_name(reason), raw.resources.size(), static_cast<unsigned long long>(now_ms() - t0),
               static_cast<unsigned long long>(t_snapshot - t0), static_cast<unsigned long long>(t_built - t_snapshot),
               static_cast<unsigned long long>(now_ms() - t_built));
+  StackCacheStats cache = stack_cache_thread_stats();
+  log_verbose("stack cache of the reporting thread: %llu hits, %llu misses, %llu learned, %llu refused",
+              static_cast<unsigned long long>(cache.hits), static_cast<unsigned long long>(cache.misses),
+              static_cast<unsigned long long>(cache.learned), static_cast<unsigned long long>(cache.refused));
   w.gate = r.gate;
   if (!w.written) log_message("cannot write the report to %s: %s", w.path.c_str(), problem.c_str());
 

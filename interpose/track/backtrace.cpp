@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <atomic>
 
+#include "libunwind_api.h"
+#include "stack_cache.h"
 #include "symbols/bundled_library.h"
 #include "../hooks/dlsym_override.h"
 #include "../runtime/self_module.h"
@@ -15,34 +17,42 @@ namespace {
 
 constexpr int kOwnFrameAllowance = 8;  // hook + tracker frames above the caller
 
-using UnwBacktrace = int (*)(void**, int);
-
-// libunwind's unw_backtrace (~0.1-0.4 us for 15-65 frames with its cache),
-// loaded privately on first use; glibc's backtrace (~10x slower) otherwise.
-UnwBacktrace unwinder() {
-  static std::atomic<UnwBacktrace> fn{nullptr};
-  static std::atomic<bool> tried{false};
-  if (UnwBacktrace f = fn.load(std::memory_order_acquire)) return f;
-  if (!tried.exchange(true)) {
-    void* lib = symbols::open_private_library("libunwind.so.8", {"liblzma.so.5"});
-    void* sym = lib && real_dlsym() ? real_dlsym()(lib, "unw_backtrace") : nullptr;
-    fn.store(sym ? reinterpret_cast<UnwBacktrace>(sym) : &::backtrace, std::memory_order_release);
-  }
-  UnwBacktrace f = fn.load(std::memory_order_acquire);
-  return f ? f : &::backtrace;
+LibUnwind load_libunwind() {
+  LibUnwind api;
+  api.backtrace = &::backtrace;  // glibc's: about 10x slower than libunwind's cached one
+  void* lib = symbols::open_private_library("libunwind.so.8", {"liblzma.so.5"});
+  auto sym = [&](const char* name) { return lib && real_dlsym() ? real_dlsym()(lib, name) : nullptr; };
+  if (void* f = sym("unw_backtrace")) api.backtrace = reinterpret_cast<int (*)(void**, int)>(f);
+  // The names behind libunwind.h's macros for local unwinding.
+  api.getcontext = reinterpret_cast<decltype(api.getcontext)>(sym("_Ux86_64_getcontext"));
+  api.init_local = reinterpret_cast<decltype(api.init_local)>(sym("_ULx86_64_init_local"));
+  api.step = reinterpret_cast<decltype(api.step)>(sym("_ULx86_64_step"));
+  api.get_reg = reinterpret_cast<decltype(api.get_reg)>(sym("_ULx86_64_get_reg"));
+  api.is_signal_frame = reinterpret_cast<decltype(api.is_signal_frame)>(sym("_ULx86_64_is_signal_frame"));
+  return api;
 }
 
 }  // namespace
 
-size_t capture_stack(uint64_t* ips, int depth, bool inside_library_call) {
+const LibUnwind& libunwind() {
+  static const LibUnwind api = load_libunwind();
+  return api;
+}
+
+size_t capture_stack(uint64_t* ips, int depth, bool inside_library_call, uint32_t** memo, bool memo_suffices) {
+  // This function's frame address is where the cache's slots are measured
+  // from: the same for every capture through the same call path.
+  const auto anchor = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  depth = std::min(depth, kMaxStackDepth);
+  if (size_t n = stack_cache_lookup(anchor, depth, inside_library_call, ips, memo, memo_suffices); n != SIZE_MAX) return n;
   void* raw[kMaxStackDepth + kOwnFrameAllowance];
-  int want = std::min(depth, kMaxStackDepth) + kOwnFrameAllowance;
-  int n = unwinder()(raw, want);
+  int n = libunwind().backtrace(raw, depth + kOwnFrameAllowance);
   int first = 0;
   while (first < n && is_own_code(raw[first])) ++first;
   size_t out = 0;
   for (int i = first; i < n && out < size_t(depth); ++i)
     if (!inside_library_call || !is_own_code(raw[i])) ips[out++] = reinterpret_cast<uint64_t>(raw[i]);
+  stack_cache_learn(anchor, depth, inside_library_call, ips, out);
   return out;
 }
 

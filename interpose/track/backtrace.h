@@ -1,6 +1,6 @@
-// Call stack capture with libunwind's unw_backtrace (fast path with a
-// per-thread cache), without the preload library's own frames. Runs outside
-// any tracker lock.
+// Call stack capture: a checked per-thread cache (stack_cache.h) first, else
+// libunwind's unw_backtrace (with its own per-thread cache), without the
+// preload library's own frames. Runs outside any tracker lock.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +13,10 @@ inline constexpr int kMaxStackDepth = 256;
 // innermost first, starting at the first frame outside this library. With
 // `inside_library_call`, our frames further out are dropped too: a
 // library-handle hook sits between the program and the library's driver calls.
-size_t capture_stack(uint64_t* ips, int depth, bool inside_library_call);
+// When the stack came from the cache (stack_cache.h), *memo points to the
+// cached stack's place for its interned id; else *memo is null. With
+// `memo_suffices` and an id already in *memo, ips is left unfilled and 0 is
+// returned: the caller needs nothing but the id.
+size_t capture_stack(uint64_t* ips, int depth, bool inside_library_call, uint32_t** memo, bool memo_suffices);
 
 }  // namespace cudaleak

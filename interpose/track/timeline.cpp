@@ -18,6 +18,10 @@ struct Timeline::Series {
   std::atomic<uint64_t> resolution_ns{1000};  // 1 us to start with; doubles as the run goes on
   std::atomic<int64_t> peak_total{0};         // checked without the lock
   Site* sites = nullptr;                      // kSiteSlots, zeroed
+  // Slots taken so far, in order (slot + 1; 0 while being written): the peak
+  // walks these instead of the whole table.
+  uint32_t* taken = nullptr;  // kSiteSlots
+  std::atomic<uint32_t> taken_count{0};
   std::array<Site, kKindCount> overflow{};    // sites beyond kSiteSlots, per kind
 
   std::mutex mutex;  // everything below
@@ -52,6 +56,7 @@ Timeline::~Timeline() {
   for (auto& slot : series_)
     if (Series* s = slot.load()) {
       std::free(s->sites);
+      std::free(s->taken);
       delete s;
     }
 }
@@ -66,7 +71,10 @@ Timeline::Series& Timeline::series(int device) {
   // calloc: the zeroed pages of a table this size come from mmap and cost
   // memory only where sites are written.
   s->sites = static_cast<Site*>(std::calloc(kSiteSlots, sizeof(Site)));
-  if (!s->sites) {
+  s->taken = static_cast<uint32_t*>(std::calloc(kSiteSlots, sizeof(uint32_t)));
+  if (!s->sites || !s->taken) {
+    std::free(s->sites);
+    std::free(s->taken);
     delete s;
     throw std::bad_alloc();
   }
@@ -83,7 +91,12 @@ Timeline::Site& Timeline::site(Series& s, Kind kind, uint32_t stack_id) {
     uint64_t seen = atomic(slot.key).load(std::memory_order_acquire);
     if (seen == key) return slot;
     if (seen == 0) {
-      if (atomic(slot.key).compare_exchange_strong(seen, key, std::memory_order_acq_rel) || seen == key) return slot;
+      if (atomic(slot.key).compare_exchange_strong(seen, key, std::memory_order_acq_rel)) {
+        uint32_t n = s.taken_count.fetch_add(1, std::memory_order_relaxed);
+        atomic(s.taken[n]).store(uint32_t(i) + 1, std::memory_order_release);
+        return slot;
+      }
+      if (seen == key) return slot;
     }
   }
   return s.overflow[size_t(kind)];
@@ -140,7 +153,9 @@ void Timeline::record_peak(Series& s, int64_t total, uint64_t time_ns) {
     if (key == 0 || bytes <= 0 || count <= 0) return;
     s.at_peak.push_back(PeakGroup{Kind((key >> 32) - 1), uint32_t(key), uint64_t(bytes), uint64_t(count)});
   };
-  for (size_t i = 0; i < kSiteSlots; ++i) take(s.sites[i]);
+  uint32_t taken = s.taken_count.load(std::memory_order_relaxed);
+  for (uint32_t n = 0; n < taken; ++n)
+    if (uint32_t slot = atomic(s.taken[n]).load(std::memory_order_acquire)) take(s.sites[slot - 1]);
   for (Site& other : s.overflow) take(other);
   std::sort(s.at_peak.begin(), s.at_peak.end(), [](const PeakGroup& a, const PeakGroup& b) { return a.bytes > b.bytes; });
   if (s.at_peak.size() > kPeakGroups) s.at_peak.resize(kPeakGroups);
@@ -229,6 +244,8 @@ void Timeline::clear() {
     s->resolution_ns = 1000;
     s->peak_total = 0;
     std::fill_n(s->sites, kSiteSlots, Site{});
+    std::fill_n(s->taken, kSiteSlots, 0u);
+    s->taken_count = 0;
     label_overflow(*s);
     s->points.clear();
     s->peak = {};

@@ -100,9 +100,19 @@ namespace {
 
 uint32_t capture() {
   uint64_t ips[kMaxStackDepth];
-  size_t n = capture_stack(ips, options().stack_depth, t_library_depth > 0);
-  if (options().python_frames) n = pyframes::interleave(ips, n, kMaxStackDepth);
-  return state().stacks.intern(ips, n);
+  uint32_t* memo = nullptr;
+  // Python frames differ from call to call: with them, the native frames
+  // alone do not name the stack.
+  const bool python = options().python_frames && pyframes::active();
+  size_t n = capture_stack(ips, options().stack_depth, t_library_depth > 0, &memo, !python);
+  if (python) {
+    n = pyframes::interleave(ips, n, kMaxStackDepth);
+    memo = nullptr;
+  }
+  if (memo && *memo) return *memo;
+  uint32_t id = state().stacks.intern(ips, n);
+  if (memo) *memo = id;
+  return id;
 }
 
 class ErrnoKeeper {

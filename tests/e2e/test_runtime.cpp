@@ -207,3 +207,34 @@ TEST_CASE("signals: report_signal refuses signals that end, crash or cannot be d
                    sample("clean")});
   CHECK(ok.exit_code == 0);
 }
+
+TEST_CASE("stacks: twin call paths at the same stack pointer are never mixed up by the stack cache", "[e2e][runtime]") {
+  auto dir = fresh_dir("stack_paths");
+  Result res = run_sim(dir, {program("stack_paths"), "4", "200"}, {"--verbose", "true", "--max-allocations", "0"});
+  REQUIRE(res.exit_code == 0);
+  // The cache was in use: the main thread's captures mostly hit it.
+  CHECK(res.err.find("stack cache of the reporting thread: ") != std::string::npos);
+  unsigned long long hits = 0, misses = 0, learned = 0, refused = 0;
+  auto at = res.err.find("stack cache of the reporting thread: ");
+  REQUIRE(at != std::string::npos);
+  REQUIRE(std::sscanf(res.err.c_str() + at, "stack cache of the reporting thread: %llu hits, %llu misses, %llu learned, %llu refused",
+                      &hits, &misses, &learned, &refused) == 4);
+  CHECK(hits > 700);  // of 800 main-thread allocations, all but the first sightings
+  CHECK(learned >= 4);
+  auto r = load(files_in(dir).at(0));
+  // Each site allocates its own size: a group with another site's stack
+  // would have bytes that are not count times that size.
+  const std::vector<std::pair<std::string, uint64_t>> sites = {
+      {"site_a", 256}, {"site_b", 512}, {"via_left", 768}, {"via_right", 1024}};
+  for (const auto& [function, size] : sites) {
+    uint64_t count = 0;
+    for (const auto& g : r.leaks) {
+      if (!stack_has(g, function)) continue;
+      INFO(function << " group of " << g.count);
+      CHECK(g.bytes == g.count * size);
+      for (const auto& a : g.allocations) CHECK(a.bytes == size);
+      count += g.count;
+    }
+    CHECK(count == 5 * 200);  // four threads and the main thread
+  }
+}
