@@ -9,25 +9,22 @@ RecordTable::~RecordTable() {
   for (Record* chunk : chunks_) std::free(chunk);
 }
 
-size_t RecordTable::home(uint64_t handle, Space space, size_t mask) {
-  uint64_t h = (handle ^ (uint64_t(space) << 59)) * 0x9e3779b97f4a7c15ull;
-  return size_t(h ^ (h >> 29)) & mask;
-}
-
-size_t RecordTable::probe(uint64_t handle, Space space) const {
+size_t RecordTable::probe(uint64_t handle, Space space, uint64_t mixed) const {
   const size_t mask = index_.size() - 1;
-  for (size_t i = home(handle, space, mask);; i = (i + 1) & mask) {
-    uint32_t slot = index_[i];
-    if (slot == 0) return i;
-    const Record& r = at(slot - 1);
+  const uint64_t tag = entry(0, mixed) >> 32;
+  for (size_t i = size_t(mixed) & mask;; i = (i + 1) & mask) {  // home: the low bits; the registry shards by the high ones
+    uint64_t e = index_[i];
+    if (e == 0) return i;
+    if (e >> 32 != tag) continue;
+    const Record& r = at(number_of(e));
     if (r.handle == handle && r.space == space) return i;
   }
 }
 
 Record* RecordTable::find(uint64_t handle, Space space) {
   if (live_ == 0) return nullptr;
-  uint32_t slot = index_[probe(handle, space)];
-  return slot ? &at(slot - 1) : nullptr;
+  uint64_t e = index_[probe(handle, space, mix_key(handle, space))];
+  return e ? &at(number_of(e)) : nullptr;
 }
 
 uint32_t RecordTable::allocate_record() {
@@ -45,44 +42,49 @@ uint32_t RecordTable::allocate_record() {
 }
 
 void RecordTable::grow_index() {
-  std::vector<uint32_t> old;
+  std::vector<uint64_t> old;
   old.swap(index_);
   index_.assign(old.empty() ? 16 : old.size() * 2, 0);
-  for (uint32_t slot : old)
-    if (slot) {
-      const Record& r = at(slot - 1);
-      index_[probe(r.handle, r.space)] = slot;
+  const size_t mask = index_.size() - 1;
+  for (uint64_t e : old)
+    if (e) {
+      const Record& r = at(number_of(e));
+      size_t i = size_t(mix_key(r.handle, r.space)) & mask;
+      while (index_[i] != 0) i = (i + 1) & mask;
+      index_[i] = e;
     }
 }
 
 void RecordTable::insert(const Record& record) {
   if ((size_t(live_) + 1) * 4 > index_.size() * 3) grow_index();  // load factor stays under 3/4
-  size_t i = probe(record.handle, record.space);
+  uint64_t mixed = mix_key(record.handle, record.space);
+  size_t i = probe(record.handle, record.space, mixed);
   uint32_t n = allocate_record();
   Record& r = *new (&at(n)) Record(record);
   if (r.refcount == 0) r.refcount = 1;  // 0 marks a free record
-  index_[i] = n + 1;
+  index_[i] = entry(n, mixed);
   ++live_;
 }
 
 bool RecordTable::erase(uint64_t handle, Space space, Record* removed) {
   if (live_ == 0) return false;
-  size_t i = probe(handle, space);
-  uint32_t slot = index_[i];
-  if (slot == 0) return false;
-  Record& r = at(slot - 1);
+  size_t i = probe(handle, space, mix_key(handle, space));
+  uint64_t e = index_[i];
+  if (e == 0) return false;
+  uint32_t n = number_of(e);
+  Record& r = at(n);
   if (removed) *removed = r;
   r.refcount = 0;
   r.handle = free_head_;
-  free_head_ = slot;
+  free_head_ = n + 1;
   --live_;
   // Backward shift: later entries of the same probe run move up into the
   // hole when their home slot is not between the hole and where they are.
   const size_t mask = index_.size() - 1;
   index_[i] = 0;
   for (size_t j = (i + 1) & mask; index_[j] != 0; j = (j + 1) & mask) {
-    const Record& moved = at(index_[j] - 1);
-    size_t k = home(moved.handle, moved.space, mask);
+    const Record& moved = at(number_of(index_[j]));
+    size_t k = size_t(mix_key(moved.handle, moved.space)) & mask;
     bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
     if (stays) continue;
     index_[i] = index_[j];
@@ -96,7 +98,7 @@ void RecordTable::clear() {
   used_ = 0;
   free_head_ = 0;
   live_ = 0;
-  std::fill(index_.begin(), index_.end(), 0);
+  std::fill(index_.begin(), index_.end(), uint64_t(0));
 }
 
 }  // namespace cudaleak

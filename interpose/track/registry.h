@@ -55,12 +55,9 @@ class Registry {
     mutable std::mutex mutex;
     RecordTable records;
   };
-  // Shard by the handle's upper bits mixed: the table inside hashes the
-  // lower ones, so the two choices stay independent.
-  Shard& shard(Space space, uint64_t handle) {
-    uint64_t h = (handle ^ (uint64_t(space) << 59)) * 0xbf58476d1ce4e5b9ull;
-    return shards_[(h >> 58) % kShards];
-  }
+  // The mixed key's top bits pick the shard; the table inside uses its low
+  // bits, so the two choices stay independent.
+  Shard& shard(Space space, uint64_t handle) { return shards_[(mix_key(handle, space) >> 58) % kShards]; }
 
   Shard shards_[kShards];
 };
