@@ -97,8 +97,9 @@ Written write_locked(Reason reason, const char* checkpoint) {
   uint64_t t0 = now_ms();
   report::RawSnapshot raw = tracker::snapshot();
   uint64_t t_snapshot = now_ms();
+  // Symbols are looked up once per process: later reports reuse them.
   std::unique_ptr<report::FrameResolver> resolver = report::with_python_frames(
-      opt.symbolize ? symbols::make_process_symbolizer() : symbols::make_module_resolver(), python_frames());
+      opt.symbolize ? report::borrow(symbols::process_symbolizer()) : symbols::make_module_resolver(), python_frames());
   report::BuildOptions build;
   build.max_allocations = size_t(opt.max_allocations);
   report::Report r = report::build_report(raw, tracker::stack, resolver.get(), build);
@@ -143,6 +144,10 @@ Written write_locked(Reason reason, const char* checkpoint) {
               reason_name(reason), raw.resources.size(), static_cast<unsigned long long>(now_ms() - t0),
               static_cast<unsigned long long>(t_snapshot - t0), static_cast<unsigned long long>(t_built - t_snapshot),
               static_cast<unsigned long long>(now_ms() - t_built));
+  symbols::SymbolizerCounts symbols = symbols::process_symbolizer_counts();
+  log_verbose("symbols of this process so far: %llu looked up, %llu remembered, %llu restarts",
+              static_cast<unsigned long long>(symbols.looked_up), static_cast<unsigned long long>(symbols.remembered),
+              static_cast<unsigned long long>(symbols.restarts));
   StackCacheStats cache = stack_cache_thread_stats();
   log_verbose("stack cache of the reporting thread: %llu hits, %llu misses, %llu learned, %llu refused",
               static_cast<unsigned long long>(cache.hits), static_cast<unsigned long long>(cache.misses),

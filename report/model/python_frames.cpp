@@ -26,7 +26,20 @@ class WithPythonFrames : public FrameResolver {
   std::vector<Frame> python_;
 };
 
+class Borrowed : public FrameResolver {
+ public:
+  explicit Borrowed(FrameResolver& resolver) : resolver_(resolver) {}
+  std::vector<Frame> resolve(uint64_t ip, bool return_address) override {
+    return resolver_.resolve(ip, return_address);
+  }
+
+ private:
+  FrameResolver& resolver_;
+};
+
 }  // namespace
+
+std::unique_ptr<FrameResolver> borrow(FrameResolver& resolver) { return std::make_unique<Borrowed>(resolver); }
 
 std::unique_ptr<FrameResolver> with_python_frames(std::unique_ptr<FrameResolver> native, std::vector<Frame> python) {
   return std::make_unique<WithPythonFrames>(std::move(native), std::move(python));

@@ -60,6 +60,9 @@ class FrameResolver {
   virtual std::vector<Frame> resolve(uint64_t ip, bool return_address) = 0;
 };
 
+// A resolver that passes every question to `resolver`, which outlives it.
+std::unique_ptr<FrameResolver> borrow(FrameResolver& resolver);
+
 // A resolver that answers Python frames (python_frame_ip.h) from `python`
 // (index = id - 1) and passes every other address to `native` (may be null).
 std::unique_ptr<FrameResolver> with_python_frames(std::unique_ptr<FrameResolver> native, std::vector<Frame> python);

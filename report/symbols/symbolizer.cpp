@@ -8,7 +8,10 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <link.h>
+
 #include <cstdlib>
+#include <map>
 
 namespace cudaleak::symbols {
 
@@ -182,9 +185,72 @@ class DwflSymbolizer : public report::FrameResolver {
   Dwfl* dwfl_ = nullptr;
 };
 
+
+// A return address and a plain address may resolve differently (ip - 1).
+class RememberingSymbolizer : public report::FrameResolver {
+ public:
+  std::vector<report::Frame> resolve(uint64_t ip, bool return_address) override {
+    auto key = std::make_pair(ip, return_address);
+    LoaderCounters now = loader_counters();
+    if (now.subs != seen_.subs) {  // an object went away: its addresses may now be another's
+      answers_.clear();
+      counts.restarts += inner_ ? 1 : 0;
+      inner_.reset();
+    }
+    auto it = answers_.find(key);
+    if (it != answers_.end()) {
+      ++counts.remembered;
+      return it->second;
+    }
+    // New objects only add addresses: earlier answers stay right, but the
+    // module list must be read again to know the new ones.
+    if (!inner_ || now.adds != seen_.adds) {
+      inner_ = std::make_unique<DwflSymbolizer>();
+      now = loader_counters();  // building it may have loaded libdw itself
+    }
+    seen_ = now;
+    ++counts.looked_up;
+    return answers_.emplace(key, inner_->resolve(ip, return_address)).first->second;
+  }
+
+  SymbolizerCounts counts;
+
+ private:
+  // Objects the dynamic linker has loaded and unloaded so far.
+  struct LoaderCounters {
+    uint64_t adds = 0, subs = 0;
+  };
+  static LoaderCounters loader_counters() {
+    LoaderCounters counters;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t size, void* out) {
+          if (size >= offsetof(dl_phdr_info, dlpi_subs) + sizeof(info->dlpi_subs))
+            *static_cast<LoaderCounters*>(out) = {info->dlpi_adds, info->dlpi_subs};
+          return 1;  // the counters are the same in every entry: one is enough
+        },
+        &counters);
+    return counters;
+  }
+
+  std::unique_ptr<DwflSymbolizer> inner_;
+  LoaderCounters seen_;
+  std::map<std::pair<uint64_t, bool>, std::vector<report::Frame>> answers_;
+};
+
 }  // namespace
 
 std::unique_ptr<report::FrameResolver> make_process_symbolizer() { return std::make_unique<DwflSymbolizer>(); }
+
+namespace {
+RememberingSymbolizer& remembering() {
+  static auto* symbolizer = new RememberingSymbolizer();  // never destroyed: reports run during exit
+  return *symbolizer;
+}
+}  // namespace
+
+report::FrameResolver& process_symbolizer() { return remembering(); }
+SymbolizerCounts process_symbolizer_counts() { return remembering().counts; }
+
 std::unique_ptr<report::FrameResolver> make_module_resolver() { return std::make_unique<ModuleResolver>(); }
 
 std::unique_ptr<report::FrameResolver> make_offline_symbolizer(const std::vector<report::Module>& modules,

@@ -10,6 +10,20 @@ namespace cudaleak::symbols {
 
 std::unique_ptr<report::FrameResolver> make_process_symbolizer();
 
+// The process's symbolizer, built once and kept for every later report of
+// the process (OOM reports, snapshots, checkpoints, exit), with every answer
+// remembered. When the dynamic linker has loaded objects since
+// (dl_iterate_phdr's counters), it reads the module list again for the new
+// addresses; when it has unloaded one, it forgets every answer, since an
+// address may now be another object's. The caller serializes its use (the
+// report lock).
+report::FrameResolver& process_symbolizer();
+// Its answers so far: looked up, and given again from memory.
+struct SymbolizerCounts {
+  uint64_t looked_up = 0, remembered = 0, restarts = 0;
+};
+SymbolizerCounts process_symbolizer_counts();
+
 // Only the module of each frame, for reports written without symbolization.
 std::unique_ptr<report::FrameResolver> make_module_resolver();
 

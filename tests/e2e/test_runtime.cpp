@@ -1,6 +1,7 @@
 // The runtime under stress: fork while threads allocate, crashes with a
 // corrupted heap, address reuse races, where reports may be written, gates
 // that cannot see, and the signals that end a program or the launcher.
+#include <array>
 #include <catch2/catch.hpp>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -237,4 +238,24 @@ TEST_CASE("stacks: twin call paths at the same stack pointer are never mixed up 
     }
     CHECK(count == 5 * 200);  // four threads and the main thread
   }
+}
+
+TEST_CASE("symbols: a later report of the same process looks up nothing it already resolved", "[e2e][runtime]") {
+  auto dir = fresh_dir("symbols_reused");
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--verbose", "true", "-o", dir + "/r.%n.json", "--",
+                    program("checkpoints")});
+  REQUIRE(res.exit_code == 0);
+  std::vector<std::array<unsigned long long, 3>> counts;
+  const std::string prefix = "symbols of this process so far: ";
+  for (size_t at = res.err.find(prefix); at != std::string::npos; at = res.err.find(prefix, at + 1)) {
+    std::array<unsigned long long, 3> c{};
+    REQUIRE(std::sscanf(res.err.c_str() + at + prefix.size(), "%llu looked up, %llu remembered, %llu restarts", &c[0],
+                        &c[1], &c[2]) == 3);
+    counts.push_back(c);
+  }
+  REQUIRE(counts.size() == 2);  // the checkpoint report, then the exit report
+  CHECK(counts[0][0] > 0);
+  CHECK(counts[1][0] == counts[0][0]);  // the exit report's frames were all known
+  CHECK(counts[1][1] > counts[0][1]);
+  CHECK(counts[1][2] == 0);
 }
