@@ -86,5 +86,16 @@ expect_json "sample loop_leak" "$d/loop.json" "r['summary']['leaked_count']" 50
 "$cudaleak" run -o "$d/clean.json" -- "$build/samples/sample_clean" >"$d/clean.out" 2>&1
 expect_json "sample clean" "$d/clean.json" "r['summary']['leaked_count']" 0
 
+# 8. Twin call paths at one stack pointer, from 5 threads: the stack cache
+# never gives one path's stack to the other (each site allocates its own size).
+d="$out/stack_paths"; mkdir -p "$d"
+"$cudaleak" run --verbose true --max-allocations 0 -o "$d/r.json" -- "$e2e/stack_paths" 4 200 >"$d/out" 2>"$d/err"; s=$?
+expect_status "stack paths" 0 "$s"
+for site in site_a:256 site_b:512 via_left:768 via_right:1024; do
+  name=${site%:*} size=${site#*:}
+  expect_json "stack paths $name" "$d/r.json" "sorted(set([g['bytes'] == g['count'] * $size for g in r['leaks'] if any(f.get('function') == '$name' for f in g['stack'])] + [sum(g['count'] for g in r['leaks'] if any(f.get('function') == '$name' for f in g['stack']))]))" "[True, 1000]"
+done
+grep -h "stack cache" "$d/err" | sed 's/^/     /'
+
 echo "failures: $failures"
 exit $((failures > 0))
