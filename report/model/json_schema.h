@@ -287,6 +287,7 @@ void fields(V& v, OomEvent& e) {
   v("untracked_bytes", e.untracked_bytes);
   v("diagnosis", e.diagnosis);
   v("pytorch", Present<AllocatorDevice>{e.has_pytorch, e.pytorch});
+  v("pid", e.pid, IfSet);
 }
 
 template <class V>

@@ -64,7 +64,10 @@ Report merge_reports(const std::vector<Report>& reports) {
     if (m.python.version.empty() && m.python.note.empty()) m.python = r.python;
     if (!m.has_pytorch && r.has_pytorch) m.has_pytorch = true, m.pytorch = r.pytorch;
     m.notes.insert(m.notes.end(), r.notes.begin(), r.notes.end());
-    m.oom_events.insert(m.oom_events.end(), r.oom_events.begin(), r.oom_events.end());
+    for (OomEvent e : r.oom_events) {
+      if (!e.pid) e.pid = r.process.pid;
+      m.oom_events.push_back(std::move(e));
+    }
     m.notes_total += r.notes_total;
     add_timeline(m.timeline, r.timeline, r.process.pid);
     m.gate.evaluated |= r.gate.evaluated;

@@ -273,6 +273,7 @@ struct OomEvent {
   bool has_pytorch = false;
   AllocatorDevice pytorch;
   bool printed = false;  // shown on stderr when it happened (runtime only, not in the JSON)
+  int pid = 0;  // in merged reports: the process it happened in
   bool operator==(const OomEvent&) const = default;
 };
 

@@ -69,12 +69,52 @@ try {
   check(rootTitle && rootTitle.includes(fmt(flameBytes)), `icicle root holds ${fmt(flameBytes)}: ${rootTitle}`);
   check(await page.locator("#flame .node").count() > 3, "icicle has frames");
 
-  // Timeline: one chart per device series, the peak marked with its value.
+  // Sections the page marks for tools and tests.
+  for (const name of ["summary", "table", "flamegraph", "timeline"])
+    check(await page.locator(`[data-section='${name}']`).count() === 1, `section ${name} marked`);
+
+  // Timeline: one chart per device series on one time base from process
+  // start, kinds stacked, the peak marked with its value.
   const devices = report.timeline.devices;
   check(await page.locator("#timeline svg.chart").count() === devices.length, `one chart per device series (${devices.length})`);
   check(await page.locator("#timeline .peak-marker").count() === devices.length, "each chart marks its peak");
   const timelineText = await page.textContent("#timeline");
   for (const d of devices) check(timelineText.includes("peak " + fmt(d.peak.bytes)), `peak ${fmt(d.peak.bytes)} labelled`);
+  const stacked = await page.locator("#timeline svg.chart path[data-kind]").count();
+  check(stacked >= devices.length, `kinds drawn as stacked areas (${stacked})`);
+  const firstAxis = await page.locator("#timeline svg.chart").first().locator("text.axis").allTextContents();
+  check(firstAxis.includes("0.0 us"), `time axis starts at process start: ${firstAxis.join(", ")}`);
+
+  // Hover shows the values under the pointer.
+  const chart = page.locator("#timeline svg.chart").first();
+  await chart.scrollIntoViewIfNeeded();
+  const box = await chart.boundingBox();
+  await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
+  check(await page.isVisible(".tip"), "hovering the timeline shows a tooltip");
+  const tipText = await page.textContent(".tip");
+  check(/device/.test(tipText) && /(B|nothing live yet)/.test(tipText), `tooltip gives time and values: ${tipText}`);
+
+  // A drag zooms in (the axis end moves), a double click zooms out.
+  const axisEnd = async () => (await page.locator("#timeline svg.chart").first().locator("text.axis").allTextContents()).at(-1);
+  const before = await axisEnd();
+  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.5);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.4, box.y + box.height * 0.5, { steps: 4 });
+  await page.mouse.up();
+  const zoomed = await axisEnd();
+  check(zoomed !== before && await page.isVisible("#timeline .zoomed"), `drag zooms: axis ends ${before} -> ${zoomed}`);
+  await page.locator("#timeline svg.chart").first().dblclick({ position: { x: 5, y: 5 } });
+  check(await axisEnd() === before, "double click zooms out");
+
+  // Out-of-memory events: a section with the ranked diagnosis, and marks.
+  const ooms = report.oom_events || [];
+  check(ooms.length > 0, "the test report has out-of-memory events");
+  check(await page.isVisible("[data-section='oom']"), "OOM section shown");
+  check(await page.locator("#oom .oom").count() === ooms.length, `one entry per OOM (${ooms.length})`);
+  const firstCause = ooms[0].diagnosis[0].cause;
+  check(await page.locator("#oom-0 li").first().getAttribute("data-cause") === firstCause, `first cause ${firstCause} first`);
+  check((await page.textContent("#oom-0")).includes(ooms[0].diagnosis[0].message), "the diagnosis in the text report's words");
+  check(await page.locator("#timeline [data-mark='oom']").count() >= 1, "OOMs marked on the timeline");
 
   // Processes of a merged report.
   if ((report.processes || []).length > 1) {

@@ -1,4 +1,5 @@
-# Makes a merged report from three samples under the simulated GPU, renders it
+# Makes a merged report from three samples and an out-of-memory run under the
+# simulated GPU, renders it
 # as HTML, and checks it in Chromium. Leaves report.html and screenshot.png in OUT.
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
@@ -11,6 +12,14 @@ foreach(sample driver_context_leak loop_leak stream_event_leak)
   list(APPEND reports ${OUT}/${sample}.json)
   math(EXPR rank "${rank} + 1")
 endforeach()
+# A run that ends in out-of-memory errors: the OOM section and the marks.
+execute_process(COMMAND ${CUDALEAK} run --simulated-gpu --simulated-gpu-memory 512MiB -o ${OUT}/oom.%n.json
+                        -- ${PROGRAMS}/oom_scenarios leak 32
+                OUTPUT_QUIET ERROR_QUIET)
+file(GLOB oom_reports ${OUT}/oom.*.json)
+list(SORT oom_reports)
+list(GET oom_reports -1 oom_exit)  # the exit report carries every OOM event
+list(APPEND reports ${oom_exit})
 execute_process(COMMAND ${CUDALEAK} merge ${reports} -o ${OUT}/merged.json RESULT_VARIABLE rc)
 if(rc)
   message(FATAL_ERROR "cudaleak merge failed")

@@ -160,45 +160,170 @@
   flame.style.height = Math.max(depth, 1) * 18 + 2 + "px";
   if (!root.bytes) flame.replaceChildren(el("div", { class: "meta", style: "padding:6px" }, "No leaked memory to draw."));
 
-  // Memory over time per device (and process), by kind, peak marked.
+  // Memory over time per device (and process): kinds stacked, on one time
+  // base from process start shared by every lane; the peak marked with the
+  // groups live at it; each out-of-memory marked where it happened; hover
+  // shows the values, a drag zooms, a double click zooms out.
   const charts = $("#timeline");
   const tl = R.timeline || { kinds: [], devices: [] };
-  for (const d of tl.devices || []) {
-    const W = 900, H = 220, L = 70, B = 28, T = 14;
+  const ooms = R.oom_events || [];
+  const lanes = tl.devices || [];
+  const lanesOnDevice = (dev) => lanes.filter((d) => d.device === dev).length;
+  const endOf = (d) => Math.max(...(d.points || []).map((p) => p[0]), d.peak.time_ns, 1);
+  const fullSpan = [0, Math.max(1, R.duration_ns || 0, ...lanes.map(endOf),
+                              ...ooms.map((e) => e.time_ns))];
+  let span = fullSpan.slice();
+  const tip = el("div", { class: "tip", hidden: "" });
+  document.body.append(tip);
+  const ns = "http://www.w3.org/2000/svg";
+  function drawLane(d, holder) {
+    const W = 900, H = 230, L = 70, B = 28, T = 14, Rm = 10;
     const pts = d.points || [];
-    const t0 = pts.length ? pts[0][0] : 0;
-    const t1 = Math.max(pts.length ? pts[pts.length - 1][0] : 1, d.peak.time_ns, t0 + 1);
-    const ymax = Math.max(d.peak.bytes, 1);
-    const X = (t) => L + (W - L - 10) * (t - t0) / (t1 - t0);
+    // OOMs of this lane: its device, and in a merged report its process.
+    const laneOoms = ooms.filter((e) => e.device === d.device && (e.pid ? e.pid === d.pid : lanesOnDevice(d.device) === 1));
+    const capacity = Math.max(0, ...laneOoms.filter((e) => e.device_info).map((e) => e.total_bytes));
+    const ymax = Math.max(d.peak.bytes, capacity, ...laneOoms.map((e) => e.tracked_bytes + e.request_bytes), 1);
+    const [t0, t1] = span;
+    const X = (t) => L + (W - L - Rm) * (Math.min(Math.max(t, t0), t1) - t0) / (t1 - t0);
     const Y = (b) => H - B - (H - B - T) * b / ymax;
-    const ns = "http://www.w3.org/2000/svg";
     const svg = document.createElementNS(ns, "svg");
     svg.setAttribute("viewBox", "0 0 " + W + " " + H);
     svg.setAttribute("class", "chart");
     svg.setAttribute("data-device", d.device);
     const add = (tag, attrs, text) => { const e = document.createElementNS(ns, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); if (text) e.textContent = text; svg.append(e); return e; };
-    add("line", { x1: L, y1: H - B, x2: W - 10, y2: H - B, stroke: "#999" });
-    add("text", { x: 4, y: T + 4 }, fmtBytes(ymax));
-    add("text", { x: 4, y: H - B }, "0");
-    add("text", { x: L, y: H - 8 }, "0 s");
-    add("text", { x: W - 70, y: H - 8 }, fmtTime(t1 - t0));
-    tl.kinds.forEach((kind, k) => {
-      if (!pts.some((p) => p[2 + k] > 0)) return;
-      // Steps: a value holds until the next point.
-      const path = pts.map((p, i) => (i ? "H" + X(p[0]).toFixed(1) + " V" : "M" + X(p[0]).toFixed(1) + " ") + Y(p[2 + k]).toFixed(1)).join(" ") +
-          " H" + X(t1).toFixed(1);
-      add("path", { d: path, fill: "none", stroke: colors[kind] || "#888", "stroke-width": 2, "data-kind": kind });
-    });
+    for (let i = 0; i <= 4; i++) {  // grid: bytes
+      const b = ymax * i / 4;
+      add("line", { x1: L, y1: Y(b), x2: W - Rm, y2: Y(b), stroke: i ? "#eee" : "#999" });
+      add("text", { x: 4, y: Y(b) + 4, class: "axis" }, i ? fmtBytes(Math.round(b)) : "0");
+    }
+    for (let i = 0; i <= 5; i++) {  // grid: time since process start
+      const t = t0 + (t1 - t0) * i / 5;
+      add("line", { x1: X(t), y1: T, x2: X(t), y2: H - B, stroke: "#f2f2f2" });
+      add("text", { x: X(t) - (i === 5 ? 50 : i ? 20 : 0), y: H - 8, class: "axis" }, fmtTime(t));
+    }
+    // Stacked steps: a value holds until the next point.
+    const shown = tl.kinds.map((kind, k) => ({ kind, k })).filter(({ k }) => pts.some((p) => p[2 + k] > 0));
+    const below = pts.map(() => 0);
+    for (const { kind, k } of shown) {
+      const top = pts.map((p, i) => below[i] + p[2 + k]);
+      let up = "", down = "";
+      pts.forEach((p, i) => {
+        const xa = X(p[0]), xb = X(i + 1 < pts.length ? pts[i + 1][0] : t1);
+        up += (i ? " L" : "M") + xa.toFixed(1) + " " + Y(top[i]).toFixed(1) + " L" + xb.toFixed(1) + " " + Y(top[i]).toFixed(1);
+        down = " L" + xb.toFixed(1) + " " + Y(below[i]).toFixed(1) + " L" + xa.toFixed(1) + " " + Y(below[i]).toFixed(1) + down;
+      });
+      add("path", { d: up + down + " Z", fill: colors[kind] || "#888", "fill-opacity": 0.75, stroke: colors[kind] || "#888",
+                    "data-kind": kind });
+      top.forEach((v, i) => { below[i] = v; });
+    }
+    if (pts.length) {  // the highest total inside each point's span
+      add("path", { d: pts.map((p, i) => (i ? "L" : "M") + X(p[0]).toFixed(1) + " " + Y(p[1]).toFixed(1)).join(" "),
+                    fill: "none", stroke: "#333", "stroke-width": 1, "stroke-dasharray": "2 2", class: "total-line" });
+    }
+    if (capacity && d.peak.bytes * 10 >= capacity) {
+      add("line", { x1: L, y1: Y(capacity), x2: W - Rm, y2: Y(capacity), stroke: "#b3261e", "stroke-dasharray": "6 4", class: "capacity" });
+      add("text", { x: L + 4, y: Y(capacity) - 4, fill: "#b3261e", class: "axis" }, "device capacity " + fmtBytes(capacity));
+    }
+    const groups = (d.peak.groups || []).map((g) => fmtBytes(g.bytes) + " " + g.kind + " \u00d7" + g.count + " at " + (g.where || g.api)).join("\n");
     const px = X(d.peak.time_ns), py = Y(d.peak.bytes);
-    add("circle", { cx: px, cy: py, r: 5, fill: "#b3261e", id: "peak-marker-" + d.device + "-" + (d.pid || 0), class: "peak-marker" });
+    const peak = add("circle", { cx: px, cy: py, r: 5, fill: "#b3261e", id: "peak-marker-" + d.device + "-" + (d.pid || 0), class: "peak-marker" });
+    const peakTitle = document.createElementNS(ns, "title");
+    peakTitle.textContent = "peak " + fmtBytes(d.peak.bytes) + " at " + fmtTime(d.peak.time_ns) + (groups ? "\nlive at the peak:\n" + groups : "");
+    peak.append(peakTitle);
     add("text", { x: Math.min(px + 8, W - 160), y: Math.max(py - 6, T + 10), fill: "#b3261e" }, "peak " + fmtBytes(d.peak.bytes));
+    laneOoms.forEach((e) => {
+      const x = X(e.time_ns);
+      const mark = add("line", { x1: x, y1: T, x2: x, y2: H - B, stroke: "#b3261e", "stroke-width": 3, "data-mark": "oom",
+                                 "data-oom": ooms.indexOf(e), class: "oom-mark" });
+      const t = document.createElementNS(ns, "title");
+      t.textContent = "out of memory: " + e.api + " asked for " + fmtBytes(e.request_bytes) + "\n" +
+          (e.diagnosis || []).map((x, i) => (i + 1) + ". " + x.message).join("\n");
+      mark.append(t);
+      mark.addEventListener("click", () => { const o = document.getElementById("oom-" + ooms.indexOf(e)); if (o) o.scrollIntoView(); });
+      add("text", { x: x + 4, y: T + 10, fill: "#b3261e", class: "axis" }, "OOM");
+    });
+    // Hover: the values at the time under the pointer; drag: zoom.
+    const cursor = add("line", { x1: 0, y1: T, x2: 0, y2: H - B, stroke: "#555", visibility: "hidden" });
+    const band = add("rect", { x: 0, y: T, width: 0, height: H - B - T, fill: "#4e79a7", "fill-opacity": 0.15, visibility: "hidden" });
+    const hit = add("rect", { x: L, y: T, width: W - L - Rm, height: H - B - T, fill: "transparent", class: "hover-area" });
+    const timeAt = (ev) => {
+      const box = svg.getBoundingClientRect();
+      const x = (ev.clientX - box.left) * W / box.width;
+      return { x, t: t0 + (t1 - t0) * (Math.min(Math.max(x, L), W - Rm) - L) / (W - L - Rm) };
+    };
+    let dragFrom = null;
+    hit.addEventListener("mousemove", (ev) => {
+      const { x, t } = timeAt(ev);
+      cursor.setAttribute("x1", x); cursor.setAttribute("x2", x); cursor.setAttribute("visibility", "visible");
+      if (dragFrom !== null) { band.setAttribute("x", Math.min(dragFrom, x)); band.setAttribute("width", Math.abs(x - dragFrom)); }
+      let i = -1;
+      while (i + 1 < pts.length && pts[i + 1][0] <= t) i++;
+      tip.replaceChildren(el("div", { class: "tip-time" }, fmtTime(t) + " \u00b7 device " + d.device + (d.pid ? " \u00b7 pid " + d.pid : "")));
+      if (i >= 0) {
+        for (const { kind, k } of shown) tip.append(el("div", {}, kind + ": " + fmtBytes(pts[i][2 + k])));
+        tip.append(el("div", {}, "highest in span: " + fmtBytes(pts[i][1])));
+      } else {
+        tip.append(el("div", {}, "nothing live yet"));
+      }
+      tip.hidden = false;
+      tip.style.left = ev.pageX + 14 + "px";
+      tip.style.top = ev.pageY + 10 + "px";
+    });
+    hit.addEventListener("mouseleave", () => { tip.hidden = true; cursor.setAttribute("visibility", "hidden"); });
+    hit.addEventListener("mousedown", (ev) => { dragFrom = timeAt(ev).x; band.setAttribute("visibility", "visible"); ev.preventDefault(); });
+    hit.addEventListener("mouseup", (ev) => {
+      const from = dragFrom;
+      dragFrom = null;
+      band.setAttribute("visibility", "hidden");
+      const to = timeAt(ev).x;
+      if (from === null || Math.abs(to - from) < 5) return;
+      const ta = t0 + (t1 - t0) * (Math.min(from, to) - L) / (W - L - Rm), tb = t0 + (t1 - t0) * (Math.max(from, to) - L) / (W - L - Rm);
+      span = [Math.max(fullSpan[0], ta), Math.min(fullSpan[1], Math.max(tb, ta + 1))];
+      drawAll();
+    });
+    svg.addEventListener("dblclick", () => { span = fullSpan.slice(); drawAll(); });
     const title = el("h3", { style: "font-size:13px;margin:10px 0 4px" },
-        "device " + d.device + (d.pid ? " \u00b7 pid " + d.pid : "") + " \u2014 peak " + fmtBytes(d.peak.bytes) + " at " + fmtTime(d.peak.time_ns));
+        "device " + d.device + (d.pid ? " \u00b7 pid " + d.pid : "") + " \u2014 peak " + fmtBytes(d.peak.bytes) + " at " +
+        fmtTime(d.peak.time_ns) + " after process start");
     const legend = el("div", { class: "legend" });
-    tl.kinds.forEach((kind, k) => { if (pts.some((p) => p[2 + k] > 0)) { const sp = el("span"); const i = el("i"); i.style.background = colors[kind]; sp.append(i, kind); legend.append(sp); } });
-    charts.append(title, svg, legend);
+    for (const { kind } of shown) { const sp = el("span"); const i = el("i"); i.style.background = colors[kind]; sp.append(i, kind); legend.append(sp); }
+    if (laneOoms.length) { const sp = el("span"); const i = el("i"); i.style.background = "#b3261e"; sp.append(i, "out of memory"); legend.append(sp); }
+    holder.append(title, svg, legend);
   }
-  if (!(tl.devices || []).length) charts.append(el("div", { class: "meta" }, "No memory timeline in this report."));
+  function drawAll() {
+    charts.replaceChildren();
+    if (span[0] > fullSpan[0] || span[1] < fullSpan[1])
+      charts.append(el("div", { class: "meta zoomed" }, "zoomed to " + fmtTime(span[0]) + " \u2013 " + fmtTime(span[1]) + " (double-click to zoom out)"));
+    for (const d of lanes) drawLane(d, charts);
+    if (!lanes.length) charts.append(el("div", { class: "meta" }, "No memory timeline in this report."));
+  }
+  drawAll();
+
+  // Out-of-memory events: the request, the ranked diagnosis in the text
+  // report's words, the failing stack, what others held.
+  const oomBox = $("#oom");
+  if (!ooms.length) oomBox.closest("section").hidden = true;
+  ooms.forEach((e, n) => {
+    const box = el("div", { class: "oom", id: "oom-" + n });
+    box.append(el("h3", {}, "Out of memory at " + fmtTime(e.time_ns) + ": " + e.api + " asked for " + fmtBytes(e.request_bytes) +
+        " on device " + e.device + (e.device_info ? " (" + fmtBytes(e.free_bytes) + " free of " + fmtBytes(e.total_bytes) + ")" : "")));
+    const causes = el("ol", { class: "causes" });
+    for (const x of e.diagnosis || []) {
+      const li = el("li", { "data-cause": x.cause });
+      li.append(el("b", {}, x.cause.replace(/_/g, " ")), ": " + x.message);
+      causes.append(li);
+    }
+    box.append(causes);
+    const held = el("div", { class: "meta" }, "this process held " + fmtBytes(e.tracked_bytes) +
+        (e.other_processes && e.other_processes.length ? "; other processes: " + e.other_processes.map((p) => (p.name || "pid " + p.pid) + " " + (p.bytes_known === false ? "(unknown)" : fmtBytes(p.bytes))).join(", ") : ""));
+    box.append(held);
+    const stack = el("div", { class: "stack" });
+    (e.stack || []).filter((f) => !isCudaFrame(f)).slice(0, 8).forEach((f) => {
+      stack.append(el("div", {}, (f.function || "??") + (f.file ? "  " + f.file.split("/").pop() + ":" + f.line : "")));
+    });
+    box.append(stack);
+    oomBox.append(box);
+  });
 
   // Per process and rank.
   const procs = $("#processes");
