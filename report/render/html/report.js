@@ -318,7 +318,11 @@
         (e.other_processes && e.other_processes.length ? "; other processes: " + e.other_processes.map((p) => (p.name || "pid " + p.pid) + " " + (p.bytes_known === false ? "(unknown)" : fmtBytes(p.bytes))).join(", ") : ""));
     box.append(held);
     const stack = el("div", { class: "stack" });
-    (e.stack || []).filter((f) => !isCudaFrame(f)).slice(0, 8).forEach((f) => {
+    // The program's frames: neither CUDA, a framework's allocator, the
+    // interpreter's own C frames nor unnamed ones; all frames when none is left.
+    const framework = (f) => !f.python && (/(^|\/)(lib(torch|c10|ffi|python)|python3)/.test(f.module || "") || !f.function || f.function === "??");
+    const own = (e.stack || []).filter((f) => !isCudaFrame(f) && !framework(f));
+    (own.length ? own : e.stack || []).slice(0, 8).forEach((f) => {
       stack.append(el("div", {}, (f.function || "??") + (f.file ? "  " + f.file.split("/").pop() + ":" + f.line : "")));
     });
     box.append(stack);
