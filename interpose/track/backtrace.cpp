@@ -3,7 +3,6 @@
 #include <execinfo.h>
 
 #include <algorithm>
-#include <atomic>
 
 #include "libunwind_api.h"
 #include "stack_cache.h"

@@ -55,15 +55,20 @@ void RecordTable::grow_index() {
     }
 }
 
-void RecordTable::insert(const Record& record) {
+bool RecordTable::insert(const Record& record, Record* replaced) {
   if ((size_t(live_) + 1) * 4 > index_.size() * 3) grow_index();  // load factor stays under 3/4
   uint64_t mixed = mix_key(record.handle, record.space);
   size_t i = probe(record.handle, record.space, mixed);
-  uint32_t n = allocate_record();
+  const bool present = index_[i] != 0;
+  uint32_t n = present ? number_of(index_[i]) : allocate_record();
+  if (present && replaced) *replaced = at(n);
   Record& r = *new (&at(n)) Record(record);
   if (r.refcount == 0) r.refcount = 1;  // 0 marks a free record
-  index_[i] = entry(n, mixed);
-  ++live_;
+  if (!present) {
+    index_[i] = entry(n, mixed);
+    ++live_;
+  }
+  return present;
 }
 
 bool RecordTable::erase(uint64_t handle, Space space, Record* removed) {

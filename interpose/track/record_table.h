@@ -39,8 +39,9 @@ class RecordTable {
 
   // The live record of this key, or nullptr. Valid until it is erased.
   Record* find(uint64_t handle, Space space);
-  // Adds `record`; its key must not be present.
-  void insert(const Record& record);
+  // Adds `record`. When its key is present, the old record is replaced:
+  // returns true and copies it to *replaced.
+  bool insert(const Record& record, Record* replaced = nullptr);
   // Removes the record of this key into *removed; false when absent.
   bool erase(uint64_t handle, Space space, Record* removed);
 

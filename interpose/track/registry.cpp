@@ -9,14 +9,7 @@ bool Registry::insert(const Record& record, Record* replaced) {
   std::lock_guard lock(s.mutex);
   // A handle the driver hands out again was released behind our back (e.g. by
   // an untracked path); the new resource replaces it.
-  if (Record* old = s.records.find(record.handle, record.space)) {
-    if (replaced) *replaced = *old;
-    *old = record;
-    if (old->refcount == 0) old->refcount = 1;
-    return true;
-  }
-  s.records.insert(record);
-  return false;
+  return s.records.insert(record, replaced);
 }
 
 bool Registry::erase(Space space, uint64_t handle, Record* removed) {

@@ -185,7 +185,6 @@ class DwflSymbolizer : public report::FrameResolver {
   Dwfl* dwfl_ = nullptr;
 };
 
-
 // A return address and a plain address may resolve differently (ip - 1).
 class RememberingSymbolizer : public report::FrameResolver {
  public:
@@ -238,8 +237,6 @@ class RememberingSymbolizer : public report::FrameResolver {
 };
 
 }  // namespace
-
-std::unique_ptr<report::FrameResolver> make_process_symbolizer() { return std::make_unique<DwflSymbolizer>(); }
 
 namespace {
 RememberingSymbolizer& remembering() {

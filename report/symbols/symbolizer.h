@@ -8,8 +8,6 @@
 
 namespace cudaleak::symbols {
 
-std::unique_ptr<report::FrameResolver> make_process_symbolizer();
-
 // The process's symbolizer, built once and kept for every later report of
 // the process (OOM reports, snapshots, checkpoints, exit), with every answer
 // remembered. When the dynamic linker has loaded objects since
