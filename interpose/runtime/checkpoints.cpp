@@ -9,6 +9,7 @@
 #include "cudaleak.h"
 #include "kinds.h"
 #include "lifecycle.h"
+#include "marks.h"
 #include "reporter.h"
 #include "../track/tracker.h"
 
@@ -38,6 +39,7 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_checkpoint(c
     std::lock_guard lock(mutex());
     checkpoints()[name] = cudaleak::tracker::current_sequence();
   }
+  cudaleak::marks::add("checkpoint", name);
   cudaleak::observe_now();
   return 0;
 }

@@ -298,6 +298,8 @@ bool write(int signal) {
   w.number(w.notes_total_);
   w.text(",\"elapsed_ns\":");
   w.number(w.elapsed_ns_);
+  w.text(",\"start_unix_ns\":");
+  w.number(tracker::start_unix_ns());
   w.text(",\n\"stacks\":[\n");
   w.section = Writer::Section::Stacks;
   w.first = true;

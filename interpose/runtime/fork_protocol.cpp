@@ -7,6 +7,7 @@
 #include "checkpoints.h"
 #include "growth.h"
 #include "lifecycle.h"
+#include "marks.h"
 #include "oom.h"
 #include "python_view.h"
 #include "reporter.h"
@@ -22,6 +23,7 @@ void prepare() {
   report_mutex().lock();
   checkpoints::mutex().lock();
   growth::mutex().lock();
+  marks::mutex().lock();
   oom::mutex().lock();
   python_view::mutex().lock();
   pyframes::mutex().lock();
@@ -33,6 +35,7 @@ void release_all() {
   pyframes::mutex().unlock();
   python_view::mutex().unlock();
   oom::mutex().unlock();
+  marks::mutex().unlock();
   growth::mutex().unlock();
   checkpoints::mutex().unlock();
   report_mutex().unlock();
@@ -46,6 +49,7 @@ void child() {
   signals::reset_in_child();
   reset_reporter_in_child();
   growth::reset_in_child();
+  marks::reset_in_child();
   oom::reset_in_child();
   python_view::reset_in_child();
   checkpoints::reset_in_child();

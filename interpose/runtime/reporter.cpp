@@ -13,6 +13,7 @@
 
 #include "gate_config.h"
 #include "growth.h"
+#include "marks.h"
 #include "kinds.h"
 #include "oom.h"
 #include "diagnose.h"
@@ -95,6 +96,8 @@ uint64_t now_ms() {
 Written write_locked(Reason reason, const char* checkpoint) {
   const Options& opt = options();
   uint64_t t0 = now_ms();
+  if (reason == Reason::Signal) marks::add("snapshot", "");
+  if (reason == Reason::Checkpoint) marks::add("report", checkpoint ? checkpoint : "");
   report::RawSnapshot raw = tracker::snapshot();
   uint64_t t_snapshot = now_ms();
   // Symbols are looked up once per process: later reports reuse them.
@@ -109,8 +112,10 @@ Written write_locked(Reason reason, const char* checkpoint) {
   if (checkpoint) r.checkpoint = checkpoint;
   r.timestamp = std::time(nullptr);
   r.process = symbols::current_process();
+  r.process.start_unix_ns = tracker::start_unix_ns();
   r.modules = symbols::loaded_modules();
   r.timeline = tracker::timeline();
+  r.timeline.marks = marks::all();
   auto at_peak = tracker::peak_groups();
   for (auto& d : r.timeline.devices) {
     for (const auto& g : at_peak[d.device]) {

@@ -35,6 +35,7 @@ struct State {
   std::atomic<uint64_t> sequence{0};
   std::atomic<uint64_t> context_epoch{1};
   uint64_t start_ns = 0;
+  uint64_t start_unix_ns = 0;  // the same moment on the wall clock
 
   std::mutex side_mutex;  // guards everything below
   std::vector<std::pair<Record, const char*>> torn_down;
@@ -60,6 +61,9 @@ State& state() {
   static State* s = [] {
     auto* st = new State();
     st->start_ns = monotonic_ns();
+    timespec wall;
+    clock_gettime(CLOCK_REALTIME, &wall);
+    st->start_unix_ns = uint64_t(wall.tv_sec) * 1000000000ull + uint64_t(wall.tv_nsec);
     return st;
   }();
   return *s;
@@ -396,6 +400,7 @@ uint32_t capture_here() { return capture(); }
 report::Timeline timeline() { return state().timeline.snapshot(); }
 std::map<int, std::vector<Timeline::PeakGroup>> peak_groups() { return state().timeline.peak_groups(); }
 uint64_t elapsed_ns() { return monotonic_ns() - state().start_ns; }
+uint64_t start_unix_ns() { return state().start_unix_ns; }
 uint64_t current_sequence() { return state().sequence.load(std::memory_order_relaxed); }
 size_t live_count() { return state().registry.size(); }
 

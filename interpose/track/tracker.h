@@ -92,6 +92,7 @@ report::RawSnapshot snapshot();
 report::Timeline timeline();
 std::map<int, std::vector<Timeline::PeakGroup>> peak_groups();
 uint64_t elapsed_ns();  // since the tracker started
+uint64_t start_unix_ns();  // when it started, on the wall clock
 // Sequence number of the last resource created (0 before the first).
 uint64_t current_sequence();
 std::span<const uint64_t> stack(uint32_t id);

@@ -94,6 +94,7 @@ void fields(V& v, Process& p) {
   v("exe", p.exe);
   v("argv", p.argv);
   v.unless("rank", p.rank, -1);
+  v("start_unix_ns", p.start_unix_ns, IfSet);
 }
 
 template <class V>
@@ -190,9 +191,18 @@ void fields(V& v, DeviceTimeline& d) {
 }
 
 template <class V>
+void fields(V& v, TimelineMark& m) {
+  v("time_ns", m.time_ns);
+  v("type", m.type);
+  v("name", m.name, IfSet);
+  v("pid", m.pid, IfSet);
+}
+
+template <class V>
 void fields(V& v, Timeline& t) {
   v("kinds", t.kinds);
   v("devices", t.devices);
+  v("marks", t.marks, IfSet);
 }
 
 template <class V>

@@ -11,7 +11,7 @@ namespace {
 
 // Points carry one byte count per kind of their timeline's kind list; a
 // merged timeline has the union of the lists, so points are laid out again.
-void add_timeline(Timeline& into, const Timeline& from, int pid) {
+void add_timeline(Timeline& into, const Timeline& from, int pid, uint64_t shift) {
   for (const std::string& k : from.kinds)
     if (std::find(into.kinds.begin(), into.kinds.end(), k) == into.kinds.end()) into.kinds.push_back(k);
   std::vector<size_t> slot;
@@ -19,13 +19,36 @@ void add_timeline(Timeline& into, const Timeline& from, int pid) {
     slot.push_back(size_t(std::find(into.kinds.begin(), into.kinds.end(), k) - into.kinds.begin()));
   for (DeviceTimeline d : from.devices) {
     if (d.pid == 0) d.pid = pid;
+    d.peak.time_ns += shift;
     for (TimelinePoint& p : d.points) {
+      p.time_ns += shift;
       std::vector<uint64_t> bytes(into.kinds.size());
       for (size_t i = 0; i < p.bytes.size() && i < slot.size(); ++i) bytes[slot[i]] = p.bytes[i];
       p.bytes = std::move(bytes);
     }
     into.devices.push_back(std::move(d));
   }
+  for (TimelineMark mark : from.marks) {
+    if (mark.pid == 0) mark.pid = pid;
+    mark.time_ns += shift;
+    into.marks.push_back(std::move(mark));
+  }
+}
+
+// Each report counts time from its own tracker's start (for a merged input,
+// from its earliest process's). The merge counts from the earliest start of
+// all, so that ranks started apart line up; 0 when a report does not say.
+uint64_t start_of(const Report& r) {
+  if (r.processes.empty()) return r.process.start_unix_ns;
+  uint64_t first = 0;
+  for (const ProcessSummary& p : r.processes)
+    if (p.process.start_unix_ns && (!first || p.process.start_unix_ns < first)) first = p.process.start_unix_ns;
+  return first;
+}
+
+void shift_times(OomEvent& e, uint64_t shift) {
+  e.time_ns += shift;
+  for (OomSite& s : e.top_sites) s.first_ns += shift, s.last_ns += shift;
 }
 
 }  // namespace
@@ -39,16 +62,22 @@ Report merge_reports(const std::vector<Report>& reports) {
   }
   Report m;
   m.reason = "merged";
+  uint64_t origin = 0;
+  for (const Report& r : reports)
+    if (uint64_t start = start_of(r); start && (!origin || start < origin)) origin = start;
   for (const Report& r : reports) {
+    const uint64_t start = start_of(r);
+    const uint64_t shift = start && origin ? start - origin : 0;
     if (m.tool_version.empty()) m.tool_version = r.tool_version;
     m.timestamp = std::max(m.timestamp, r.timestamp);
     m.symbolized = m.processes.empty() ? r.symbolized : (m.symbolized && r.symbolized);
-    m.duration_ns = std::max(m.duration_ns, r.duration_ns);
+    m.duration_ns = std::max(m.duration_ns, shift + r.duration_ns);
     // A merged input brings its processes along; a single report is one process.
     if (!r.processes.empty()) m.processes.insert(m.processes.end(), r.processes.begin(), r.processes.end());
     else m.processes.push_back(ProcessSummary::of(r));
     for (LeakGroup g : r.leaks) {
       if (r.processes.empty()) g.pid = r.process.pid, g.rank = r.process.rank;
+      for (Allocation& a : g.allocations) a.time_ns += shift;
       m.leaks.push_back(std::move(g));
     }
     for (const Module& mod : r.modules)
@@ -66,10 +95,11 @@ Report merge_reports(const std::vector<Report>& reports) {
     m.notes.insert(m.notes.end(), r.notes.begin(), r.notes.end());
     for (OomEvent e : r.oom_events) {
       if (!e.pid) e.pid = r.process.pid;
+      shift_times(e, shift);
       m.oom_events.push_back(std::move(e));
     }
     m.notes_total += r.notes_total;
-    add_timeline(m.timeline, r.timeline, r.process.pid);
+    add_timeline(m.timeline, r.timeline, r.process.pid, shift);
     m.gate.evaluated |= r.gate.evaluated;
     m.gate.failed |= r.gate.failed;
     m.gate.failing_groups += r.gate.failing_groups;
@@ -80,6 +110,8 @@ Report merge_reports(const std::vector<Report>& reports) {
   std::stable_sort(m.leaks.begin(), m.leaks.end(), [](const LeakGroup& a, const LeakGroup& b) {
     return std::tie(a.bytes, a.count) > std::tie(b.bytes, b.count);
   });
+  std::stable_sort(m.timeline.marks.begin(), m.timeline.marks.end(),
+                   [](const TimelineMark& a, const TimelineMark& b) { return a.time_ns < b.time_ns; });
   for (DeviceTimeline& d : m.timeline.devices)  // kinds added by later reports: none of theirs
     for (TimelinePoint& p : d.points) p.bytes.resize(m.timeline.kinds.size());
   m.summary = summarize(m.leaks);

@@ -116,6 +116,9 @@ struct Process {
   std::string exe;
   std::vector<std::string> argv;
   int rank = -1;  // RANK, OMPI_COMM_WORLD_RANK, SLURM_PROCID or LOCAL_RANK; -1 when none
+  // Wall clock (ns since the epoch) when the tracker started, the origin of
+  // every time_ns of the report; lets a merge put processes on one axis.
+  uint64_t start_unix_ns = 0;
   bool operator==(const Process&) const = default;
 };
 
@@ -171,9 +174,20 @@ struct DeviceTimeline {
   bool operator==(const DeviceTimeline&) const = default;
 };
 
+// A moment the program marked: a checkpoint it named (cudaleak_checkpoint or
+// cudaleak_report) or a snapshot report asked for by a signal.
+struct TimelineMark {
+  uint64_t time_ns = 0;
+  std::string type;  // "checkpoint", "report" or "snapshot"
+  std::string name;  // the checkpoint's name; empty for snapshots
+  int pid = 0;       // in merged reports
+  bool operator==(const TimelineMark&) const = default;
+};
+
 struct Timeline {
   std::vector<std::string> kinds;
   std::vector<DeviceTimeline> devices;
+  std::vector<TimelineMark> marks;  // oldest first
   bool operator==(const Timeline&) const = default;
 };
 

@@ -188,6 +188,18 @@ TEST_CASE("checkpoints: cudaleak.h works with and without cudaleak, growth is fl
   REQUIRE(final_report.leaks.size() == 1);
   CHECK(final_report.leaks[0].growing);
   CHECK(final_report.leaks[0].count_history == std::vector<uint64_t>{0, 0, 1, 2, 3, 4});
+  // Every checkpoint and the checkpoint report are marked on the timeline, in order.
+  const auto& marks = final_report.timeline.marks;
+  REQUIRE(marks.size() == 6);
+  CHECK(marks[0].type == "checkpoint");
+  CHECK(marks[0].name == "start");
+  CHECK(marks[4].name == "step");
+  CHECK(marks[5].type == "report");
+  CHECK(marks[5].name == "after-loop");
+  for (size_t i = 1; i < marks.size(); ++i) CHECK(marks[i].time_ns >= marks[i - 1].time_ns);
+  CHECK(marks[5].time_ns <= final_report.duration_ns);
+  CHECK(final_report.process.start_unix_ns > 1'600'000'000'000'000'000ull);
+  CHECK(final_report.process.start_unix_ns == checkpoint.process.start_unix_ns);
 
   Result plain = run({program("checkpoints")}, {"LD_LIBRARY_PATH=" + build_dir() + "/lib/simcuda"});
   CHECK(plain.exit_code == 0);

@@ -20,6 +20,7 @@ TEST_CASE("crash: a report of live resources, then death by the same signal", "[
   REQUIRE(r.leaks.size() == 1);
   CHECK(r.leaks[0].bytes == (1u << 20));
   CHECK(stack_has(r.leaks[0], "main"));
+  CHECK(r.process.start_unix_ns > 1'600'000'000'000'000'000ull);  // a merge can place it among the others
 }
 
 TEST_CASE("crash reports can be turned off", "[e2e][lifecycle]") {
@@ -45,6 +46,8 @@ TEST_CASE("signal: SIGUSR1 writes a snapshot, the exit report follows", "[e2e][l
   auto final_report = load(dir + "/report.1.json");
   CHECK(final_report.reason == "exit");
   CHECK(final_report.leaks.empty());
+  REQUIRE(final_report.timeline.marks.size() == 1);  // the snapshot, on the timeline
+  CHECK(final_report.timeline.marks[0].type == "snapshot");
 }
 
 TEST_CASE("fork: each process reports only what it created, under its own pid", "[e2e][lifecycle]") {

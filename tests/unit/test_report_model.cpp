@@ -155,9 +155,12 @@ TEST_CASE("JSON round trip keeps every field", "[report][json]") {
   snap.primary_contexts.push_back(PrimaryContext{0, 1, 0, 0, 1});
   Report r = build_report(snap, fx.lookup, &fx.resolver, {});
   r.reason = "exit";
-  r.process = Process{42, 1, "/app/prog", {"/app/prog", "--x"}};
+  r.process = Process{42, 1, "/app/prog", {"/app/prog", "--x"}, -1, 1'700'000'000'123'456'789ull};
   r.modules.push_back(Module{"/app/prog", 0x400000, "abcd"});
+  r.timeline.marks = {TimelineMark{7, "checkpoint", "epoch 1", 0}, TimelineMark{9, "snapshot", "", 0}};
   Report back = from_json(to_json(r));
+  CHECK(back.process.start_unix_ns == 1'700'000'000'123'456'789ull);
+  CHECK(back.timeline.marks == r.timeline.marks);
   CHECK(back.reason == "exit");
   CHECK(back.process.argv == std::vector<std::string>{"/app/prog", "--x"});
   REQUIRE(back.leaks.size() == 1);

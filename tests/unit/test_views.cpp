@@ -146,6 +146,44 @@ TEST_CASE("merge keeps cached totals, modules, suppressions and lines up timelin
   CHECK(m.timeline.devices[1].pid == 200);
 }
 
+TEST_CASE("merge puts processes started apart on one time axis from the earliest start", "[views]") {
+  Report a = sample_report(100, 0), b = sample_report(200, 1), c = sample_report(300, 2);
+  a.process.start_unix_ns = 5'000'000'000;
+  b.process.start_unix_ns = 5'300'000'000;  // started 300 ms after a
+  c.process.start_unix_ns = 0;              // an older report that does not say: left as it is
+  a.duration_ns = 1'000'000'000;
+  b.duration_ns = 1'000'000'000;
+  b.timeline.kinds = {"device"};
+  b.timeline.devices = {DeviceTimeline{0, 0, 10, Peak{40, 9, {}, {}}, {TimelinePoint{20, {9}, 9}}}};
+  b.timeline.marks = {TimelineMark{30, "checkpoint", "epoch 1", 0}};
+  a.timeline.marks = {TimelineMark{400'000'000, "snapshot", "", 0}};
+  b.leaks[0].allocations = {Allocation{0x10, 8, 1, 1, 25}};
+  OomEvent e;
+  e.time_ns = 50;
+  e.top_sites = {OomSite{"device", "cudaMalloc", "f", 8, 1, 10, 20, {}}};
+  b.oom_events = {e};
+  Report m = merge_reports({a, b, c});
+  const uint64_t shift = 300'000'000;
+  CHECK(m.duration_ns == shift + 1'000'000'000);
+  REQUIRE(m.timeline.devices.size() == 1);
+  CHECK(m.timeline.devices[0].points[0].time_ns == shift + 20);
+  CHECK(m.timeline.devices[0].peak.time_ns == shift + 40);
+  REQUIRE(m.timeline.marks.size() == 2);
+  CHECK(m.timeline.marks[0].time_ns == shift + 30);  // sorted by time across processes
+  CHECK(m.timeline.marks[0].pid == 200);
+  CHECK(m.timeline.marks[1].pid == 100);
+  CHECK(m.oom_events.at(0).time_ns == shift + 50);
+  CHECK(m.oom_events[0].top_sites[0].first_ns == shift + 10);
+  bool found = false;
+  for (const auto& g : m.leaks)
+    if (g.pid == 200 && !g.allocations.empty()) found = g.allocations[0].time_ns == shift + 25;
+  CHECK(found);
+  CHECK(m.processes[1].process.start_unix_ns == 5'300'000'000);
+  // A merged report merged again keeps its processes' times (origin: its earliest start).
+  Report again = merge_reports({m, a});
+  CHECK(again.timeline.marks.at(0).time_ns == shift + 30);
+}
+
 TEST_CASE("SARIF's default source root is the git work tree above a directory", "[views]") {
   std::string root = cudaleak::render::find_source_root(CUDALEAK_FIXTURES);
   CHECK(std::filesystem::exists(root + "/.git"));

@@ -1,0 +1,18 @@
+// Moments the program marked on the timeline: named checkpoints and snapshot
+// reports, with their time since the tracker started.
+#pragma once
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "report.h"
+
+namespace cudaleak::marks {
+
+// type: "checkpoint", "report" or "snapshot". Keeps the first 4096 marks.
+void add(const char* type, const std::string& name);
+std::vector<report::TimelineMark> all();
+void reset_in_child();
+std::mutex& mutex();  // for the fork protocol
+
+}  // namespace cudaleak::marks
