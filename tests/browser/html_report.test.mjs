@@ -1,24 +1,31 @@
 // The HTML report in Debian's Chromium, driven by playwright-core:
-// node html_report.test.mjs REPORT.html REPORT.json SCREENSHOT.png
-// Checks that the page loads without errors, that the table and charts show
-// the report's numbers, that sorting, filtering and a click on a row work.
+//   node html_report.test.mjs OUT MERGED.json PYTORCH.json
+// OUT holds report.html (MERGED.json rendered) and pytorch.html (a real H100
+// report of a PyTorch program whose cache fragmented). Checks every view of
+// both pages: numbers, sorting, filtering, stacks, the flame graph's modes,
+// search, zoom and frame hiding, the timeline's hover, zoom and marks, the
+// links between views, the OOM section and the PyTorch segment map. Writes
+// report.png and pytorch.png (full pages) into OUT.
 import { chromium } from "playwright-core";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
-const [html, json, screenshot] = process.argv.slice(2);
-const report = JSON.parse(readFileSync(json, "utf8"));
+const [out, mergedJson, pytorchJson] = process.argv.slice(2);
 let passed = 0;
 const failures = [];
 const check = (ok, what) => { if (ok) passed++; else failures.push(what); };
-const fmt = (n) => { const u = ["B", "KiB", "MiB", "GiB"]; let i = 0, v = n; while (v >= 1024 && i < 3) { v /= 1024; i++; } return i ? v.toFixed(1) + " " + u[i] : n + " B"; };
+const fmt = (n) => { const u = ["B", "KiB", "MiB", "GiB", "TiB"]; let i = 0, v = n; while (v >= 1024 && i < 4) { v /= 1024; i++; } return i ? v.toFixed(1) + " " + u[i] : n + " B"; };
+const memoryKinds = ["device", "pinned", "registered", "managed", "async", "vmm", "array"];
+const isCuda = (f) => /^(cu[a-z]*|nccl)[A-Z]/.test(f.function || "") || /(^|\/)lib(cu|nccl|nv)/.test(f.module || "");
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"],
 });
-try {
+
+// Opens a page and checks it loads alone: no errors, no network.
+async function open(html) {
   const page = await browser.newPage({ viewport: { width: 1300, height: 1000 } });
   const errors = [];
   page.on("pageerror", (e) => errors.push(e.message));
@@ -27,100 +34,172 @@ try {
   page.on("request", (r) => { if (!r.url().startsWith("file:") && !r.url().startsWith("data:")) requests.push(r.url()); });
   await page.goto(pathToFileURL(html).href);
   await page.waitForSelector("body[data-ready='1']", { timeout: 10000 });
-  check(errors.length === 0, "no errors in the page: " + errors.join("; "));
-  check(requests.length === 0, "no network requests: " + requests.join(", "));
+  check(errors.length === 0, `${html}: no errors in the page: ${errors.join("; ")}`);
+  check(requests.length === 0, `${html}: no network requests: ${requests.join(", ")}`);
+  check(await page.locator(".view-error").count() === 0, `${html}: every view drew`);
+  return page;
+}
 
+async function checkMerged(page, report) {
   const counted = report.leaks.filter((g) => !g.suppressed_by && !g.cached_by);
   const verdict = await page.textContent("#verdict");
   check(verdict.includes(fmt(report.summary.leaked_bytes)), `verdict names the total ${fmt(report.summary.leaked_bytes)}: ${verdict}`);
   const totals = await page.textContent("#totals");
-  for (const [kind, t] of Object.entries(report.summary.by_kind))
-    check(totals.includes(kind), `totals list ${kind}`);
+  for (const kind of Object.keys(report.summary.by_kind)) check(totals.includes(kind), `totals list ${kind}`);
+  for (const name of ["summary", "table", "flamegraph", "timeline", "oom", "segments"])
+    check(await page.locator(`[data-section='${name}']`).count() === 1, `section ${name} marked`);
+  check(!(await page.isVisible("[data-section='segments']")), "no PyTorch section without PyTorch data");
 
+  // Table: one row per group, biggest first; sorting, filtering, stacks.
   const rows = page.locator("#leak-table tbody tr");
   check(await rows.count() === report.leaks.length, `one row per leak group (${report.leaks.length})`);
   const biggest = report.leaks[0];
-  const firstBytes = (await rows.nth(0).locator("td").nth(1).textContent()).trim();
-  check(firstBytes === fmt(biggest.bytes), `biggest group first: ${firstBytes} vs ${fmt(biggest.bytes)}`);
-
-  // A click on the first row opens its stack.
+  check((await rows.nth(0).locator("td").nth(1).textContent()).trim() === fmt(biggest.bytes), "biggest group first");
   await rows.nth(0).click();
   const stack = await page.textContent("#stack-panel");
-  const fn = biggest.stack.find((f) => f.function && !/^(cu[a-z]*|nccl)[A-Z]/.test(f.function) && !/(^|\/)lib(cu|nccl|nv)/.test(f.module));
-  check(await page.isVisible("#stack-panel"), "the stack panel opens");
+  const fn = biggest.stack.find((f) => f.function && !isCuda(f));
+  check(await page.isVisible("#stack-panel"), "a click on a row opens its stack");
   check(fn && stack.includes(fn.function), `the stack shows ${fn && fn.function}`);
-  check(fn && fn.file ? stack.includes(fn.file.split("/").pop()) || stack.includes(fn.file) : true, "with its source file");
-
-  // Sorting by count puts the largest count first.
+  check(fn && fn.file ? stack.includes(fn.file) : true, "with its source file");
+  check(stack.includes("allocations") && stack.includes("thread"), "and its allocations with their times");
+  // The same click shades when the group was allocated on its device's lane.
+  check(await page.locator("#timeline .group-band").count() === 1, "the chosen group is shaded on the timeline");
+  check(await page.isVisible("#timeline .highlighted"), "and the shading is explained");
+  const headers = await page.locator("#leak-table th").allTextContents();
+  check(headers.includes("allocated") && headers.includes("process"), `allocation times and processes are columns: ${headers}`);
   await page.click("#leak-table th[data-key='count']");
   const maxCount = Math.max(...report.leaks.map((g) => g.count));
   check(Number((await rows.nth(0).locator("td").nth(2).textContent()).trim()) === maxCount, "sorted by count, descending");
-
-  // Filtering by a function name keeps only matching groups.
   await page.fill("#text-filter", fn.function.split("(")[0]);
   const filtered = await rows.count();
-  check(filtered >= 1 && filtered < report.leaks.length, `filter keeps 1..${report.leaks.length - 1} rows: ${filtered}`);
+  check(filtered >= 1 && filtered < report.leaks.length, `text filter keeps 1..${report.leaks.length - 1} rows: ${filtered}`);
   await page.fill("#text-filter", "");
 
-  // Icicle: a root node with the counted bytes.
-  const memoryKinds = ["device", "pinned", "registered", "managed", "async", "vmm", "array"];
+  // Flame graph: leaked bytes at the root, runtime frames hidden by default.
   const flameBytes = counted.filter((g) => memoryKinds.includes(g.kind)).reduce((a, g) => a + g.bytes, 0);
-  const rootTitle = await page.getAttribute("#flame .node", "title");
-  check(rootTitle && rootTitle.includes(fmt(flameBytes)), `icicle root holds ${fmt(flameBytes)}: ${rootTitle}`);
-  check(await page.locator("#flame .node").count() > 3, "icicle has frames");
+  const rootTitle = await page.getAttribute("#flame .node.root", "title");
+  check(rootTitle && rootTitle.includes(fmt(flameBytes)), `flame root holds ${fmt(flameBytes)}: ${rootTitle}`);
+  const names = async () => page.locator("#flame .node").evaluateAll((ns) => ns.map((n) => n.dataset.name));
+  const hidden = await names();
+  check(!hidden.some((n) => /^(_start|__libc_start_main|cudaMalloc)/.test(n)), `runtime frames hidden: ${hidden.join(", ")}`);
+  check(hidden.includes("main"), "the program's main is drawn");
+  await page.uncheck("#flame-hide");
+  const all = await names();
+  check(all.some((n) => /^(_start|__libc_start)/.test(n)) && all.length > hidden.length, "unchecking the box shows runtime frames");
+  await page.check("#flame-hide");
+  // Search highlights frames and says how much they hold.
+  await page.fill("#flame-search", "train_step");
+  check(await page.locator("#flame .node.match").count() >= 1, "search highlights the matching frames");
+  check((await page.textContent("#flame-status")).includes("matched"), "and says how much they hold");
+  await page.fill("#flame-search", "");
+  // A click zooms into a frame and lists only its groups in the table.
+  const target = page.locator("#flame .node[data-name^='train_step']").first();
+  const groupsUnder = report.leaks.filter((g) => !g.suppressed_by && !g.cached_by && memoryKinds.includes(g.kind) &&
+                                               g.stack.some((f) => (f.function || "").startsWith("train_step"))).length;
+  await target.click();
+  const zoomed = page.locator("#flame .node.zoomed");
+  check((await zoomed.getAttribute("data-name")).startsWith("train_step") && (await zoomed.getAttribute("style")).includes("width: 100%"),
+        "a click zooms the frame to the full width");
+  check(await page.isVisible("#flame-filter") && await rows.count() === groupsUnder, `the table lists its ${groupsUnder} groups`);
+  await page.click("#flame-filter button");
+  check(await rows.count() === report.leaks.length, "clearing the flame filter shows every group");
+  await page.locator("#flame .node.root").click();
+  check(await page.locator("#flame .node.ancestor").count() === 0, "a click on the top row zooms out");
+  // Other weights: live at the peak.
+  const modes = await page.locator("#flame-mode option").evaluateAll((os) => os.map((o) => o.value));
+  check(modes.includes("leaked") && modes.includes("peak"), `flame modes: ${modes}`);
+  await page.selectOption("#flame-mode", "peak");
+  const peakTotal = report.timeline.devices.flatMap((d) => d.peak.groups || []).reduce((a, g) => a + g.bytes, 0);
+  check((await page.getAttribute("#flame .node.root", "title")).includes(fmt(peakTotal)), `peak mode weighs ${fmt(peakTotal)}`);
+  await page.selectOption("#flame-mode", "leaked");
 
-  // Sections the page marks for tools and tests.
-  for (const name of ["summary", "table", "flamegraph", "timeline"])
-    check(await page.locator(`[data-section='${name}']`).count() === 1, `section ${name} marked`);
-
-  // Timeline: one chart per device series on one time base from process
-  // start, kinds stacked, the peak marked with its value.
+  // Timeline: one lane per device and process, on one time base from process start.
   const devices = report.timeline.devices;
   check(await page.locator("#timeline svg.chart").count() === devices.length, `one chart per device series (${devices.length})`);
   check(await page.locator("#timeline .peak-marker").count() === devices.length, "each chart marks its peak");
   const timelineText = await page.textContent("#timeline");
   for (const d of devices) check(timelineText.includes("peak " + fmt(d.peak.bytes)), `peak ${fmt(d.peak.bytes)} labelled`);
-  const stacked = await page.locator("#timeline svg.chart path[data-kind]").count();
-  check(stacked >= devices.length, `kinds drawn as stacked areas (${stacked})`);
-  const firstAxis = await page.locator("#timeline svg.chart").first().locator("text.axis").allTextContents();
-  check(firstAxis.includes("0.0 us"), `time axis starts at process start: ${firstAxis.join(", ")}`);
-
-  // Hover shows the values under the pointer.
+  check(await page.locator("#timeline .peak-groups").count() >= 1 && timelineText.includes("live at the peak"), "the peak explained by its groups");
+  check(await page.locator("#timeline svg.chart path[data-kind]").count() >= devices.length, "kinds drawn as stacked areas");
+  const axis = await page.locator("#timeline svg.chart").first().locator("text.axis").allTextContents();
+  check(axis.includes("0.0 us"), `time axis starts at process start: ${axis.join(", ")}`);
+  const starts = report.processes.map((p) => p.start_unix_ns).filter(Boolean);
+  check(starts.length === report.processes.length, "every process says when it started");
+  const checkpoints = (report.timeline.marks || []).filter((m) => m.type === "checkpoint").length;
+  check(checkpoints > 0 && await page.locator("#timeline [data-mark='checkpoint']").count() === checkpoints,
+        `checkpoints marked on their lane (${checkpoints})`);
+  check(await page.locator("#timeline [data-mark='report']").count() === 1, "the checkpoint report marked");
+  // Hover shows values; a drag zooms; a double click zooms out.
   const chart = page.locator("#timeline svg.chart").first();
   await chart.scrollIntoViewIfNeeded();
   const box = await chart.boundingBox();
   await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.5);
   check(await page.isVisible(".tip"), "hovering the timeline shows a tooltip");
-  const tipText = await page.textContent(".tip");
-  check(/device/.test(tipText) && /(B|nothing live yet)/.test(tipText), `tooltip gives time and values: ${tipText}`);
-
-  // A drag zooms in (the axis end moves), a double click zooms out.
+  check(/device/.test(await page.textContent(".tip")), "with the time and device");
   const axisEnd = async () => (await page.locator("#timeline svg.chart").first().locator("text.axis").allTextContents()).at(-1);
   const before = await axisEnd();
   await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.5);
   await page.mouse.down();
   await page.mouse.move(box.x + box.width * 0.4, box.y + box.height * 0.5, { steps: 4 });
   await page.mouse.up();
-  const zoomed = await axisEnd();
-  check(zoomed !== before && await page.isVisible("#timeline .zoomed"), `drag zooms: axis ends ${before} -> ${zoomed}`);
+  check(await axisEnd() !== before && await page.isVisible("#timeline .zoomed"), "a drag zooms");
   await page.locator("#timeline svg.chart").first().dblclick({ position: { x: 5, y: 5 } });
-  check(await axisEnd() === before, "double click zooms out");
+  check(await axisEnd() === before, "a double click zooms out");
 
-  // Out-of-memory events: a section with the ranked diagnosis, and marks.
+  // Out of memory: the ranked diagnosis, marks that lead to it.
   const ooms = report.oom_events || [];
-  check(ooms.length > 0, "the test report has out-of-memory events");
-  check(await page.isVisible("[data-section='oom']"), "OOM section shown");
-  check(await page.locator("#oom .oom").count() === ooms.length, `one entry per OOM (${ooms.length})`);
-  const firstCause = ooms[0].diagnosis[0].cause;
-  check(await page.locator("#oom-0 li").first().getAttribute("data-cause") === firstCause, `first cause ${firstCause} first`);
-  check((await page.textContent("#oom-0")).includes(ooms[0].diagnosis[0].message), "the diagnosis in the text report's words");
-  check(await page.locator("#timeline [data-mark='oom']").count() >= 1, "OOMs marked on the timeline");
+  check(ooms.length > 0 && await page.locator("#oom .oom").count() === ooms.length, `one entry per OOM (${ooms.length})`);
+  check(await page.locator("#oom-0 li").first().getAttribute("data-cause") === ooms[0].diagnosis[0].cause, "first cause first");
+  check((await page.textContent("#oom-0")).includes(ooms[0].diagnosis[0].message), "in the text report's words");
+  const oomMarks = page.locator("#timeline [data-mark='oom']");
+  check(await oomMarks.count() === ooms.length, "each OOM marked on the timeline");
+  await oomMarks.first().click({ force: true });
+  check(await page.locator("#oom .oom.flash").count() === 1, "a click on an OOM mark shows its diagnosis");
 
-  // Processes of a merged report.
-  if ((report.processes || []).length > 1) {
-    check(await page.locator("#processes tbody tr").count() === report.processes.length, "one row per process");
-  }
-  await page.screenshot({ path: screenshot, fullPage: true });
+  // Processes, modules.
+  check(await page.locator("#processes tbody tr").count() === report.processes.length, "one row per process");
+  check(await page.isVisible("[data-section='modules']"), "modules listed");
+}
+
+async function checkPyTorch(page, report) {
+  check(await page.isVisible("[data-section='segments']"), "the PyTorch section is shown");
+  const view = report.pytorch.devices[0];
+  const canvas = page.locator("canvas.segment-map").first();
+  check(Number(await canvas.getAttribute("data-segments")) === view.segment_list.length, `every listed segment drawn (${view.segment_list.length})`);
+  const reading = await page.textContent(".segment-reading");
+  check(reading.includes("fragmentation") && reading.includes(fmt(view.largest_free_block)), `the reading names fragmentation: ${reading}`);
+  await canvas.hover({ position: { x: 3, y: 5 } });
+  const tipText = await page.textContent(".tip");
+  check(await page.isVisible(".tip") && tipText.includes("segment 0x") && tipText.includes("live block"), `hover names the segment: ${tipText}`);
+  const tensors = await page.textContent("table.tensors");
+  const top = view.live_tensors[0].stack[0];
+  check(tensors.includes(top.file.split("/").pop() + ":" + top.line), `live tensors by Python line (${top.function}:${top.line})`);
+  // One view per moment: each OOM PyTorch raised, and the report's own unless it is the last of those.
+  const withViews = report.oom_events.filter((e) => e.pytorch).length + (report.pytorch.when === "oom" ? 0 : 1);
+  check(await page.locator("#segments-view option").count() === withViews, `one view per moment (${withViews})`);
+  // The OOM raised by PyTorch says fragmentation and leads to its segment map.
+  const n = report.oom_events.findIndex((e) => e.pytorch);
+  check((await page.textContent(`#oom-${n}`)).includes("fragmentation"), "PyTorch's OOM diagnosed as fragmentation");
+  await page.click(`#oom-${n} a[href='#segments']`);
+  check((await page.locator("#segments-view option:checked").textContent()).includes("#" + (n + 1)), "its segment map link shows the view at that OOM");
+  // Flame graph by Python line, and what the cache held.
+  const modes = await page.locator("#flame-mode option").evaluateAll((os) => os.map((o) => o.value));
+  check(modes.includes("tensors") && modes.includes("cached"), `flame modes for PyTorch: ${modes}`);
+  await page.selectOption("#flame-mode", "tensors");
+  check(await page.locator("#flame .node.py").count() >= 1, "Python frames in the flame graph");
+  check(await page.locator(`#flame .node[data-name^='${top.function} (']`).count() >= 1, `the frame ${top.function} drawn`);
+  check((await page.textContent("#verdict")).includes("caching allocators"), "the verdict says the cache is not a leak");
+}
+
+try {
+  const merged = JSON.parse(readFileSync(mergedJson, "utf8"));
+  const page = await open(out + "/report.html");
+  await checkMerged(page, merged);
+  await page.screenshot({ path: out + "/report.png", fullPage: true });
+  const pytorch = JSON.parse(readFileSync(pytorchJson, "utf8"));
+  const torchPage = await open(out + "/pytorch.html");
+  await checkPyTorch(torchPage, pytorch);
+  await torchPage.screenshot({ path: out + "/pytorch.png", fullPage: true });
 } finally {
   await browser.close();
 }

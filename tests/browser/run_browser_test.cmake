@@ -1,6 +1,8 @@
-# Makes a merged report from three samples and an out-of-memory run under the
-# simulated GPU, renders it
-# as HTML, and checks it in Chromium. Leaves report.html and screenshot.png in OUT.
+# Makes a merged report from three samples, a run with checkpoints and an
+# out-of-memory run under the simulated GPU, renders it as HTML, and checks it
+# in Chromium; then does the same with a real H100 report of a PyTorch program
+# whose cache fragmented (tests/fixtures). Leaves report.html, pytorch.html and
+# their screenshots in OUT.
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 set(reports)
@@ -12,6 +14,10 @@ foreach(sample driver_context_leak loop_leak stream_event_leak)
   list(APPEND reports ${OUT}/${sample}.json)
   math(EXPR rank "${rank} + 1")
 endforeach()
+# A run with checkpoints: marks on the timeline.
+execute_process(COMMAND ${CUDALEAK} run --simulated-gpu -o ${OUT}/checkpoints.%n.json -- ${PROGRAMS}/checkpoints
+                OUTPUT_QUIET ERROR_QUIET)
+list(APPEND reports ${OUT}/checkpoints.1.json)
 # A run that ends in out-of-memory errors: the OOM section and the marks.
 execute_process(COMMAND ${CUDALEAK} run --simulated-gpu --simulated-gpu-memory 512MiB -o ${OUT}/oom.%n.json
                         -- ${PROGRAMS}/oom_scenarios leak 32
@@ -28,8 +34,14 @@ execute_process(COMMAND ${CUDALEAK} report ${OUT}/merged.json --format html -o $
 if(rc)
   message(FATAL_ERROR "cudaleak report --format html failed")
 endif()
+execute_process(COMMAND ${CUDALEAK} report ${FIXTURES}/h100/python/scenario_fragmentation.470.0.json --format html
+                        -o ${OUT}/pytorch.html RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "cudaleak report --format html failed on the PyTorch fixture")
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -E env CHROMIUM=${CHROMIUM}
-                ${NODE} ${TEST} ${OUT}/report.html ${OUT}/merged.json ${OUT}/screenshot.png RESULT_VARIABLE rc)
+                ${NODE} ${TEST} ${OUT} ${OUT}/merged.json ${FIXTURES}/h100/python/scenario_fragmentation.470.0.json
+                RESULT_VARIABLE rc)
 if(rc)
   message(FATAL_ERROR "browser checks failed")
 endif()

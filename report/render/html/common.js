@@ -1,0 +1,90 @@
+// The report's data and what every view shares: formatting, element
+// builders, and which frames belong to the program.
+"use strict";
+const R = JSON.parse(document.getElementById("cudaleak-data").textContent);
+const $ = (sel) => document.querySelector(sel);
+const el = (tag, attrs, text) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+};
+const svgNs = "http://www.w3.org/2000/svg";
+const svgEl = (parent, tag, attrs, text) => {
+  const e = document.createElementNS(svgNs, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  if (parent) parent.append(e);
+  return e;
+};
+const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+const fmtBytes = (n) => {
+  let u = 0;
+  let v = n;
+  while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
+  return u === 0 ? n + " B" : v.toFixed(1) + " " + units[u];
+};
+const fmtTime = (ns) => ns >= 1e9 ? (ns / 1e9).toFixed(2) + " s" : ns >= 1e6 ? (ns / 1e6).toFixed(2) + " ms" : (ns / 1e3).toFixed(1) + " us";
+const fmtPercent = (part, whole) => whole ? (100 * part / whole).toFixed(part * 1000 < whole ? 2 : 1) + "%" : "";
+const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
+const memoryKinds = ["device", "pinned", "registered", "managed", "async", "vmm", "array"];
+const kindColors = { device: "#4e79a7", pinned: "#f28e2b", registered: "#e15759", managed: "#76b7b2", async: "#59a14f",
+                     vmm: "#edc948", array: "#b07aa1" };
+const badColor = "#b3261e";
+
+// A shared tooltip, placed next to the pointer.
+const tip = el("div", { class: "tip", hidden: "" });
+document.body.append(tip);
+const showTip = (ev, lines) => {
+  tip.replaceChildren(...lines.map((line, i) => el("div", i === 0 ? { class: "tip-time" } : {}, line)));
+  tip.hidden = false;
+  tip.style.left = Math.min(ev.pageX + 14, window.scrollX + window.innerWidth - 340) + "px";
+  tip.style.top = ev.pageY + 10 + "px";
+};
+const hideTip = () => { tip.hidden = true; };
+
+// Frames. Python frames come from the interpreter (language "python"); the
+// rest are native. "Runtime" frames are those a reader skips: CUDA and
+// NVIDIA's libraries, the C and C++ runtimes, the interpreter's own C code.
+const isPython = (f) => f.language === "python" || f.python === true;
+const moduleName = (f) => (f.module || "").split("/").pop();
+const isCudaFrame = (f) => !isPython(f) && (/(^|\/)lib(cu|nccl|nv)/.test(f.module || "") ||
+                                              /^(cu[a-z]*|nccl)[A-Z]\w*($|[<(@])/.test(f.function || "") ||
+                                              (f.function || "").startsWith("libcudart_static_"));
+const isCRuntimeFrame = (f) => !isPython(f) &&
+    (/(^|\/)(libc\.so|libm\.so|libstdc\+\+\.so|libgcc_s\.so|ld-linux[\w-]*\.so|libpthread\.so|libdl\.so)/.test(f.module || "") ||
+     /^(_start|__libc_start_main|__libc_start_call_main|start_thread|clone3?|_dl_\w+)(@|$)/.test(f.function || ""));
+const isInterpreterFrame = (f) => !isPython(f) && /(^|\/)(libpython|python[\d.]*$)/.test(f.module || "");
+const isRuntimeFrame = (f) => isCudaFrame(f) || isCRuntimeFrame(f) || isInterpreterFrame(f);
+// Frameworks between the program and CUDA: their allocators are not the program's line.
+const isFrameworkFrame = (f) => !isPython(f) && (/(^|\/)(lib(torch|c10|ffi|jax|xla|cupy))/.test(f.module || "") || !f.function || f.function === "??");
+const frameName = (f) => isPython(f) ? (f.function || "??") + " (" + (f.file || "").split("/").pop() + ":" + f.line + ")"
+                                     : f.function || moduleName(f) || "??";
+const frameWhere = (f) => (f.function || "??") + (f.file ? " (" + f.file.split("/").pop() + ":" + f.line + ")" : "");
+// The program's own frames of a stack, innermost first; all but the runtime's when none is left.
+const programFrames = (stack) => {
+  const own = (stack || []).filter((f) => !isRuntimeFrame(f) && !isFrameworkFrame(f));
+  return own.length ? own : (stack || []).filter((f) => !isRuntimeFrame(f));
+};
+const where = (g) => {
+  const f = programFrames(g.stack)[0];
+  return f ? frameWhere(f) : g.api || g.kind;
+};
+
+// Leak groups that count (neither suppressed nor held by a caching allocator).
+const leaks = R.leaks || [];
+const counted = leaks.filter((g) => !g.suppressed_by && !g.cached_by);
+const merged = (R.processes || []).length > 1;
+const groupTimes = (g) => {
+  const times = (g.allocations || []).map((a) => a.time_ns).filter((t) => t !== undefined);
+  return times.length ? [Math.min(...times), Math.max(...times)] : null;
+};
+
+// Views talk through these links, filled in by the views that own them.
+const links = {
+  selectGroup: [],      // (group) a table row was chosen
+  filterGroups: [],     // (Set of groups, label) a flame frame was chosen; null to clear
+  showOom: [],          // (index) an out-of-memory mark was chosen
+  showSegments: [],     // (index) the segment map of PyTorch's cache at that out-of-memory
+};
+const emit = (name, ...args) => { for (const f of links[name]) f(...args); };

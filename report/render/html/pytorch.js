@@ -1,0 +1,154 @@
+// PyTorch's caching allocator, per device: a segment map (each segment a bar
+// of its blocks, laid out by address) where live tensors, free space stuck in
+// segments that also hold live tensors (fragmentation) and wholly free
+// segments (cache) have their own colours; and the live tensors by Python line.
+function renderPyTorch() {
+  const section = $("#segments");
+  const views = [];
+  // The report's own view, unless it is the one its last PyTorch OOM carries.
+  const oomViews = (R.oom_events || []).filter((e) => e.pytorch).length;
+  if (R.pytorch && (R.pytorch.devices || []).length && !(R.pytorch.when === "oom" && oomViews))
+    views.push({ label: "at " + (R.pytorch.when || "exit"), devices: R.pytorch.devices, settings: R.pytorch.settings });
+  (R.oom_events || []).forEach((e, n) => {
+    if (e.pytorch) views.push({ label: "at out-of-memory #" + (n + 1) + " (" + fmtTime(e.time_ns) + ")", devices: [e.pytorch], oom: n });
+  });
+  if (!views.length) { section.hidden = true; return; }
+  const colors = { live: "#4e79a7", other: "#f28e2b", stuck: "#d62728", cached: "#c3ccd9" };
+  const select = $("#segments-view");
+  views.forEach((v, i) => select.append(el("option", { value: i }, v.label)));
+  const holder = $("#segment-maps");
+
+  const segmentFacts = (s) => {
+    const [address, size, blocks] = s;
+    let live = 0, free = 0, largest = 0;
+    for (const [bytes, state] of blocks) {
+      if (state === 0) { free += bytes; largest = Math.max(largest, bytes); } else live += bytes;
+    }
+    return { address, size, blocks, live, free, largest, wholeFree: live === 0 };
+  };
+
+  function drawDevice(d, view) {
+    const segments = (d.segment_list || []).map(segmentFacts).sort((a, b) => a.address - b.address);
+    const cachedBytes = segments.filter((s) => s.wholeFree).reduce((a, s) => a + s.size, 0);
+    const cachedCount = segments.filter((s) => s.wholeFree).length;
+    const box = el("div", { class: "segment-device", "data-device": d.device });
+    box.append(el("h3", { class: "lane-title" }, "device " + d.device + " \u2014 " + fmtBytes(d.reserved) + " reserved in " +
+                  plural(d.segments, "segment") + (d.expandable ? " (expandable segments)" : "")));
+    // The reading in words: live, stuck (fragmentation), cached.
+    const parts = [fmtBytes(d.allocated) + " (" + fmtPercent(d.allocated, d.reserved) + ") is live tensors"];
+    if (d.free_in_pinned_segments)
+      parts.push(fmtBytes(d.free_in_pinned_segments) + " is free but stuck in " + plural(d.pinned_segments, "segment") +
+                 " that also hold live tensors, so it serves only requests that fit a free block (the largest is " +
+                 fmtBytes(d.largest_free_block) + "): fragmentation");
+    if (cachedBytes)
+      parts.push(fmtBytes(cachedBytes) + " is " + plural(cachedCount, "wholly free segment") + " kept as cache (torch.cuda.empty_cache() returns them)");
+    box.append(el("p", { class: "segment-reading" }, "Of " + fmtBytes(d.reserved) + " reserved: " + parts.join("; ") + "."));
+    if (!segments.length) {
+      box.append(el("div", { class: "meta" }, "No segment list in this report."));
+      return box;
+    }
+    // Lay segments out by address on rows of fixed width; a segment starts a
+    // new row rather than split, unless it is wider than a row.
+    // Up to 100 rows: about 25 pixels for each of 4096 segments, enough to see
+    // the free block at the end of one.
+    const width = 1100, rowHeight = 12, gap = 3, maxRows = 100;
+    const total = segments.reduce((a, s) => a + s.size, 0);
+    const perPixel = Math.max(1, total / (width * maxRows * 0.85));
+    const pieces = [];
+    let row = 0, x = 0;
+    for (const s of segments) {
+      const w = Math.max(2, s.size / perPixel);
+      if (x > 0 && x + w > width && w <= width) { row++; x = 0; }
+      s.start = row * width + x;
+      s.span = w;
+      let left = w, cx = x;
+      while (left > 0) {
+        const piece = Math.min(left, width - cx);
+        pieces.push({ row, x: cx, w: piece, s, from: w - left });
+        left -= piece;
+        cx += piece;
+        if (cx >= width) { row++; cx = 0; }
+      }
+      x = cx + 1;
+      if (x >= width) { row++; x = 0; }
+    }
+    const rows = row + (x > 0 ? 1 : 0);
+    const canvas = el("canvas", { class: "segment-map", "data-segments": segments.length, "data-device": d.device });
+    const ratio = window.devicePixelRatio || 1;
+    canvas.width = width * ratio;
+    canvas.height = rows * (rowHeight + gap) * ratio;
+    canvas.style.width = width + "px";
+    canvas.style.height = rows * (rowHeight + gap) + "px";
+    const g = canvas.getContext("2d");
+    g.scale(ratio, ratio);
+    for (const p of pieces) {
+      // The blocks of the part of the segment this piece shows.
+      let at = 0;
+      const top = p.row * (rowHeight + gap);
+      for (const [bytes, state] of p.s.blocks) {
+        const bx = at / perPixel, bw = bytes / perPixel;
+        at += bytes;
+        const from = Math.max(bx, p.from), to = Math.min(bx + bw, p.from + p.w);
+        if (to <= from) continue;
+        g.fillStyle = state === 1 ? colors.live : state === 2 ? colors.other : p.s.wholeFree ? colors.cached : colors.stuck;
+        g.fillRect(p.x + from - p.from, top, Math.max(to - from, state === 0 ? 1.5 : 0.5), rowHeight);
+        if (state !== 0 && bw >= 3) {  // a light edge between neighbouring blocks shows the pieces
+          g.fillStyle = "rgba(255, 255, 255, 0.6)";
+          g.fillRect(p.x + to - p.from - 0.5, top, 0.5, rowHeight);
+        }
+      }
+    }
+    canvas.addEventListener("mousemove", (ev) => {
+      const rect = canvas.getBoundingClientRect();
+      const cx = ev.clientX - rect.left, cy = ev.clientY - rect.top;
+      const pos = Math.floor(cy / (rowHeight + gap)) * width + cx;
+      const s = segments.find((s) => pos >= s.start && pos < s.start + s.span);
+      if (!s) { hideTip(); return; }
+      showTip(ev, ["segment 0x" + s.address.toString(16) + ": " + fmtBytes(s.size),
+                   plural(s.blocks.filter((b) => b[1] !== 0).length, "live block") + ", " + fmtBytes(s.live),
+                   "free " + fmtBytes(s.free) + (s.free ? " (largest block " + fmtBytes(s.largest) + ")" : ""),
+                   s.wholeFree ? "wholly free: cache" : s.free ? "free space stuck next to live tensors" : "full"]);
+    });
+    canvas.addEventListener("mouseleave", hideTip);
+    box.append(canvas);
+    const legend = el("div", { class: "legend" });
+    for (const [key, text] of [["live", "live tensor"], ["stuck", "free, in a segment with live tensors (fragmentation)"],
+                               ["cached", "free segment (cache)"], ["other", "active, not allocated (e.g. pending stream use)"]]) {
+      const sp = el("span"); const i = el("i"); i.style.background = colors[key]; sp.append(i, text); legend.append(sp);
+    }
+    box.append(legend);
+    if (segments.length < d.segments)
+      box.append(el("div", { class: "meta" }, "showing " + segments.length + " of " + d.segments + " segments"));
+    // Live tensors by the Python line that made them.
+    if ((d.live_tensors || []).length) {
+      const table = el("table", { class: "tensors" });
+      const hr = el("tr");
+      for (const h of ["bytes", "tensors", "segments kept", "made at"]) hr.append(el("th", {}, h));
+      table.append(el("thead"), el("tbody"));
+      table.tHead.append(hr);
+      for (const t of d.live_tensors.slice(0, 50)) {
+        const tr = el("tr");
+        const top = (t.stack || [])[0];
+        tr.append(el("td", { class: "num" }, fmtBytes(t.bytes)), el("td", { class: "num" }, String(t.count)),
+                  el("td", { class: "num", title: "segments with free space these tensors keep from being released" }, String(t.pinning_segments || 0)),
+                  el("td", { title: (t.stack || []).map(frameWhere).join("\n") },
+                     top ? frameWhere(top) + ((t.stack || []).length > 1 ? " \u2190 " + frameWhere(t.stack[1]) : "") : "(no Python stack: run with --pytorch-stacks)"));
+        table.tBodies[0].append(tr);
+      }
+      box.append(el("h4", {}, "Live tensors by Python line"), table);
+    }
+    return box;
+  }
+  function draw() {
+    const view = views[Number(select.value) || 0];
+    holder.replaceChildren(...view.devices.map((d) => drawDevice(d, view)));
+    if (view.settings) holder.append(el("div", { class: "meta" }, "PYTORCH_CUDA_ALLOC_CONF=" + view.settings));
+  }
+  select.addEventListener("change", draw);
+  links.showSegments.push((n) => {
+    const i = views.findIndex((v) => v.oom === n);
+    if (i >= 0) { select.value = i; draw(); }
+    section.scrollIntoView();
+  });
+  draw();
+}

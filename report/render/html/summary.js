@@ -1,0 +1,43 @@
+// The headline: what ran, the verdict in one sentence, totals by kind and device.
+function renderSummary() {
+  document.title = "cudaleak: " + (merged ? R.processes.length + " processes" : (R.process.exe || "").split("/").pop());
+  $("#title").textContent = merged ? "cudaleak report: " + R.processes.length + " processes"
+                                   : "cudaleak report: " + (R.process.argv || [R.process.exe]).join(" ");
+  const gate = R.gate && R.gate.evaluated ? " \u00b7 CI gate: " + (R.gate.error ? "not evaluated (" + R.gate.error + ")"
+      : R.gate.failed ? "failed (" + plural(R.gate.failing_groups, "group") + ", " + fmtBytes(R.gate.failing_bytes) + ")" : "passed") : "";
+  $("#meta").textContent = "reason: " + R.reason + (R.checkpoint ? " (" + R.checkpoint + ")" : "") +
+      " \u00b7 written " + new Date(R.timestamp * 1000).toISOString() + " \u00b7 ran " + fmtTime(R.duration_ns || 0) +
+      " \u00b7 cudaleak " + R.tool_version +
+      (merged ? "" : " \u00b7 pid " + R.process.pid + (R.process.rank >= 0 ? " rank " + R.process.rank : "")) + gate;
+  const s = R.summary;
+  const handles = counted.filter((g) => !memoryKinds.includes(g.kind)).reduce((a, g) => a + g.count, 0);
+  const verdict = $("#verdict");
+  if (!counted.length) {
+    verdict.className = "clean";
+    verdict.textContent = "No CUDA resources leaked" + (s.suppressed_count ? " (" + s.suppressed_count + " suppressed)" : "") +
+        (s.cached_count ? "; " + fmtBytes(s.cached_bytes) + " was held by caching allocators, which is not a leak." : ".");
+  } else {
+    const top = counted[0];
+    verdict.textContent = plural(counted.length, "leak group") + " hold " + fmtBytes(s.leaked_bytes) +
+        (handles ? " and " + plural(handles, "handle") + " (streams, events, contexts...) were never released" : "") +
+        "; the biggest: " + (top.bytes ? fmtBytes(top.bytes) + " of " : top.count + " ") + top.kind + " from " + top.api +
+        " in " + where(top) + "." + (s.cached_count ? " Caching allocators held " + fmtBytes(s.cached_bytes) + " more (not counted)." : "");
+  }
+  const totals = $("#totals");
+  const card = (v, k, title) => {
+    const c = el("div", { class: "card", title: title || "" });
+    c.append(el("div", { class: "v" }, v), el("div", { class: "k" }, k));
+    totals.append(c);
+  };
+  card(fmtBytes(s.leaked_bytes), "leaked memory", "memory the program allocated and never freed");
+  card(String(s.leaked_count), "resources never released");
+  for (const [kind, t] of Object.entries(s.by_kind || {}))
+    card(t.bytes ? fmtBytes(t.bytes) : String(t.count), kind + (t.bytes ? " (" + t.count + ")" : ""));
+  const byDevice = {};
+  for (const g of counted) if (memoryKinds.includes(g.kind)) byDevice[g.device] = (byDevice[g.device] || 0) + g.bytes;
+  for (const [d, b] of Object.entries(byDevice)) card(fmtBytes(b), "device " + d);
+  if (s.suppressed_count) card(String(s.suppressed_count), "suppressed");
+  if (s.cached_count) card(fmtBytes(s.cached_bytes), "cached by allocators (" + s.cached_count + ")",
+                           "reserved by a caching allocator (PyTorch, CuPy...) for reuse: not a leak");
+  if ((R.oom_events || []).length) card(String(R.oom_events.length), "out-of-memory errors");
+}

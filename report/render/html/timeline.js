@@ -1,0 +1,168 @@
+// Memory over time, one lane per device (and process): kinds stacked on one
+// time base from process start shared by every lane (a merge aligns the
+// processes' starts); the device's capacity; the peak marked and explained;
+// out-of-memory errors, checkpoints and snapshots marked where they happened.
+// Hover shows the values, a drag zooms, a double click zooms out, a table row
+// chosen shows when its allocations were made.
+function renderTimeline() {
+  const charts = $("#timeline");
+  const tl = R.timeline || { kinds: [], devices: [] };
+  const ooms = R.oom_events || [];
+  const lanes = tl.devices || [];
+  const marks = tl.marks || [];
+  const lanesOnDevice = (dev) => lanes.filter((d) => d.device === dev).length;
+  const endOf = (d) => Math.max(...(d.points || []).map((p) => p[0]), d.peak.time_ns, 1);
+  const fullSpan = [0, Math.max(1, R.duration_ns || 0, ...lanes.map(endOf), ...ooms.map((e) => e.time_ns), ...marks.map((m) => m.time_ns))];
+  let span = fullSpan.slice();
+  let highlight = null;  // the chosen group: device, pid and when its allocations were made
+  const ofLane = (d, x) => !merged || !x.pid || x.pid === d.pid;
+
+  function drawLane(d, holder) {
+    const W = 900, H = 230, L = 70, B = 28, T = 14, Rm = 10;
+    const pts = d.points || [];
+    // OOMs of this lane: its device, and in a merged report its process.
+    const laneOoms = ooms.filter((e) => e.device === d.device && (e.pid ? e.pid === d.pid : lanesOnDevice(d.device) === 1));
+    const capacity = Math.max(0, ...laneOoms.filter((e) => e.device_info).map((e) => e.total_bytes));
+    const ymax = Math.max(d.peak.bytes, capacity, ...laneOoms.map((e) => e.tracked_bytes + e.request_bytes), 1);
+    const [t0, t1] = span;
+    const X = (t) => L + (W - L - Rm) * (Math.min(Math.max(t, t0), t1) - t0) / (t1 - t0);
+    const Y = (b) => H - B - (H - B - T) * b / ymax;
+    const svg = svgEl(null, "svg", { viewBox: "0 0 " + W + " " + H, class: "chart", "data-device": d.device, "data-pid": d.pid || 0 });
+    const add = (tag, attrs, text) => svgEl(svg, tag, attrs, text);
+    const titled = (node, text) => { svgEl(node, "title", {}, text); return node; };
+    for (let i = 0; i <= 4; i++) {  // grid: bytes
+      const b = ymax * i / 4;
+      add("line", { x1: L, y1: Y(b), x2: W - Rm, y2: Y(b), stroke: i ? "#eee" : "#999" });
+      add("text", { x: 4, y: Y(b) + 4, class: "axis" }, i ? fmtBytes(Math.round(b)) : "0");
+    }
+    for (let i = 0; i <= 5; i++) {  // grid: time since process start
+      const t = t0 + (t1 - t0) * i / 5;
+      add("line", { x1: X(t), y1: T, x2: X(t), y2: H - B, stroke: "#f2f2f2" });
+      add("text", { x: X(t) - (i === 5 ? 50 : i ? 20 : 0), y: H - 8, class: "axis" }, fmtTime(t));
+    }
+    if (highlight && highlight.device === d.device && ofLane(d, highlight)) {
+      const xa = X(highlight.from), xb = Math.max(X(highlight.to), xa + 3);
+      add("rect", { x: xa, y: T, width: xb - xa, height: H - B - T, fill: "#2f5fb3", "fill-opacity": 0.18, class: "group-band",
+                    "data-highlight": highlight.label });
+    }
+    // Stacked steps: a value holds until the next point.
+    const shown = tl.kinds.map((kind, k) => ({ kind, k })).filter(({ k }) => pts.some((p) => p[2 + k] > 0));
+    const below = pts.map(() => 0);
+    for (const { kind, k } of shown) {
+      const top = pts.map((p, i) => below[i] + p[2 + k]);
+      let up = "", down = "";
+      pts.forEach((p, i) => {
+        const xa = X(p[0]), xb = X(i + 1 < pts.length ? pts[i + 1][0] : t1);
+        up += (i ? " L" : "M") + xa.toFixed(1) + " " + Y(top[i]).toFixed(1) + " L" + xb.toFixed(1) + " " + Y(top[i]).toFixed(1);
+        down = " L" + xb.toFixed(1) + " " + Y(below[i]).toFixed(1) + " L" + xa.toFixed(1) + " " + Y(below[i]).toFixed(1) + down;
+      });
+      add("path", { d: up + down + " Z", fill: kindColors[kind] || "#888", "fill-opacity": 0.75, stroke: kindColors[kind] || "#888", "data-kind": kind });
+      top.forEach((v, i) => { below[i] = v; });
+    }
+    if (pts.length) {  // the highest total inside each point's span
+      add("path", { d: pts.map((p, i) => (i ? "L" : "M") + X(p[0]).toFixed(1) + " " + Y(p[1]).toFixed(1)).join(" "),
+                    fill: "none", stroke: "#333", "stroke-width": 1, "stroke-dasharray": "2 2", class: "total-line" });
+    }
+    if (capacity && d.peak.bytes * 10 >= capacity) {
+      add("line", { x1: L, y1: Y(capacity), x2: W - Rm, y2: Y(capacity), stroke: badColor, "stroke-dasharray": "6 4", class: "capacity" });
+      add("text", { x: L + 4, y: Y(capacity) - 4, fill: badColor, class: "axis" }, "device capacity " + fmtBytes(capacity));
+    }
+    // Checkpoints, snapshots and OOMs: lines with their names, kept above the
+    // hover area so that their own titles and clicks reach them.
+    const raised = [];
+    for (const m of marks.filter((m) => ofLane(d, m) && m.time_ns >= t0 && m.time_ns <= t1)) {
+      const x = X(m.time_ns);
+      raised.push(titled(add("line", { x1: x, y1: T, x2: x, y2: H - B, stroke: "#6b7a90", "stroke-dasharray": "3 3", "stroke-width": 2,
+                                       "data-mark": m.type, class: "mark" }),
+             m.type + (m.name ? " \u201c" + m.name + "\u201d" : "") + " at " + fmtTime(m.time_ns)));
+    }
+    const groups = (d.peak.groups || []).map((g) => fmtBytes(g.bytes) + " " + g.kind + " \u00d7" + g.count + " at " + (g.where || g.api)).join("\n");
+    const px = X(d.peak.time_ns), py = Y(d.peak.bytes);
+    titled(add("circle", { cx: px, cy: py, r: 5, fill: badColor, id: "peak-marker-" + d.device + "-" + (d.pid || 0), class: "peak-marker" }),
+           "peak " + fmtBytes(d.peak.bytes) + " at " + fmtTime(d.peak.time_ns) + (groups ? "\nlive at the peak:\n" + groups : ""));
+    add("text", { x: Math.min(px + 8, W - 160), y: Math.max(py - 6, T + 10), fill: badColor }, "peak " + fmtBytes(d.peak.bytes));
+    laneOoms.forEach((e) => {
+      const x = X(e.time_ns);
+      const n = ooms.indexOf(e);
+      const mark = titled(add("line", { x1: x, y1: T, x2: x, y2: H - B, stroke: badColor, "stroke-width": 3, "data-mark": "oom",
+                                        "data-oom": n, class: "oom-mark" }),
+                          "out of memory: " + e.api + " asked for " + fmtBytes(e.request_bytes) + "\n" +
+                              (e.diagnosis || []).map((x, i) => (i + 1) + ". " + x.message).join("\n") + "\nclick for the diagnosis");
+      mark.addEventListener("click", () => emit("showOom", n));
+      raised.push(mark);
+      add("text", { x: x + 4, y: H - B - 4, fill: badColor, class: "axis" }, "OOM");
+    });
+    // Hover: the values at the time under the pointer; drag: zoom.
+    const cursor = add("line", { x1: 0, y1: T, x2: 0, y2: H - B, stroke: "#555", visibility: "hidden" });
+    const band = add("rect", { x: 0, y: T, width: 0, height: H - B - T, fill: "#4e79a7", "fill-opacity": 0.15, visibility: "hidden" });
+    const hit = add("rect", { x: L, y: T, width: W - L - Rm, height: H - B - T, fill: "transparent", class: "hover-area" });
+    for (const node of raised) svg.append(node);
+    const timeAt = (ev) => {
+      const box = svg.getBoundingClientRect();
+      const x = (ev.clientX - box.left) * W / box.width;
+      return { x, t: t0 + (t1 - t0) * (Math.min(Math.max(x, L), W - Rm) - L) / (W - L - Rm) };
+    };
+    let dragFrom = null;
+    hit.addEventListener("mousemove", (ev) => {
+      const { x, t } = timeAt(ev);
+      cursor.setAttribute("x1", x); cursor.setAttribute("x2", x); cursor.setAttribute("visibility", "visible");
+      if (dragFrom !== null) { band.setAttribute("x", Math.min(dragFrom, x)); band.setAttribute("width", Math.abs(x - dragFrom)); }
+      let i = -1;
+      while (i + 1 < pts.length && pts[i + 1][0] <= t) i++;
+      const lines = [fmtTime(t) + " \u00b7 device " + d.device + (d.pid ? " \u00b7 pid " + d.pid : "")];
+      if (i >= 0) {
+        for (const { kind, k } of shown) lines.push(kind + ": " + fmtBytes(pts[i][2 + k]));
+        lines.push("highest in span: " + fmtBytes(pts[i][1]));
+      } else {
+        lines.push("nothing live yet");
+      }
+      showTip(ev, lines);
+    });
+    hit.addEventListener("mouseleave", () => { hideTip(); cursor.setAttribute("visibility", "hidden"); });
+    hit.addEventListener("mousedown", (ev) => { dragFrom = timeAt(ev).x; band.setAttribute("visibility", "visible"); ev.preventDefault(); });
+    hit.addEventListener("mouseup", (ev) => {
+      const from = dragFrom;
+      dragFrom = null;
+      band.setAttribute("visibility", "hidden");
+      const to = timeAt(ev).x;
+      if (from === null || Math.abs(to - from) < 5) return;
+      const ta = t0 + (t1 - t0) * (Math.min(from, to) - L) / (W - L - Rm), tb = t0 + (t1 - t0) * (Math.max(from, to) - L) / (W - L - Rm);
+      span = [Math.max(fullSpan[0], ta), Math.min(fullSpan[1], Math.max(tb, ta + 1))];
+      drawAll();
+    });
+    svg.addEventListener("dblclick", () => { span = fullSpan.slice(); drawAll(); });
+    const title = el("h3", { class: "lane-title" }, "device " + d.device + (d.pid ? " \u00b7 pid " + d.pid : "") + " \u2014 peak " +
+                     fmtBytes(d.peak.bytes) + " at " + fmtTime(d.peak.time_ns) + " after process start");
+    const legend = el("div", { class: "legend" });
+    const key = (color, text, dashed) => { const sp = el("span"); const i = el("i", dashed ? { class: "dashed" } : {}); i.style.background = color; sp.append(i, text); legend.append(sp); };
+    for (const { kind } of shown) key(kindColors[kind], kind);
+    if (laneOoms.length) key(badColor, "out of memory");
+    if (marks.some((m) => ofLane(d, m))) key("#6b7a90", "checkpoint / snapshot", true);
+    holder.append(title, svg, legend);
+    // The peak explained: what was live at it.
+    if ((d.peak.groups || []).length) {
+      const list = el("ul", { class: "peak-groups", "data-device": d.device });
+      list.append(el("li", { class: "meta" }, "live at the peak (" + fmtBytes(d.peak.bytes) + "):"));
+      for (const g of d.peak.groups.slice(0, 5))
+        list.append(el("li", {}, fmtBytes(g.bytes) + " (" + fmtPercent(g.bytes, d.peak.bytes) + ") " + g.kind + " \u00d7" + g.count + " from " +
+                                 g.api + " at " + (programFrames(g.stack)[0] ? frameWhere(programFrames(g.stack)[0]) : g.where || g.api)));
+      holder.append(list);
+    }
+  }
+  function drawAll() {
+    charts.replaceChildren();
+    if (span[0] > fullSpan[0] || span[1] < fullSpan[1])
+      charts.append(el("div", { class: "meta zoomed" }, "zoomed to " + fmtTime(span[0]) + " \u2013 " + fmtTime(span[1]) + " (double-click to zoom out)"));
+    if (highlight)
+      charts.append(el("div", { class: "meta highlighted" }, "shaded: when " + highlight.label + " was allocated (" + fmtTime(highlight.from) +
+                                                              (highlight.to > highlight.from ? " \u2013 " + fmtTime(highlight.to) : "") + ")"));
+    for (const d of lanes) drawLane(d, charts);
+    if (!lanes.length) charts.append(el("div", { class: "meta" }, "No memory timeline in this report."));
+  }
+  links.selectGroup.push((g) => {
+    const t = groupTimes(g);
+    highlight = t ? { device: g.device, pid: g.pid, from: t[0], to: t[1], label: g.kind + " from " + g.api + " in " + where(g) } : null;
+    drawAll();
+  });
+  drawAll();
+}
