@@ -36,10 +36,13 @@ function renderPyTorch() {
                   plural(d.segments, "segment") + (d.expandable ? " (expandable segments)" : "")));
     // The reading in words: live, stuck (fragmentation), cached.
     const parts = [fmtBytes(d.allocated) + " (" + fmtPercent(d.allocated, d.reserved) + ") is live tensors"];
-    if (d.free_in_pinned_segments)
-      parts.push(fmtBytes(d.free_in_pinned_segments) + " is free but stuck in " + plural(d.pinned_segments, "segment") +
-                 " that also hold live tensors, so it serves only requests that fit a free block (the largest is " +
-                 fmtBytes(d.largest_free_block) + "): fragmentation");
+    if (d.free_in_pinned_segments) {
+      // Named fragmentation only where it is a real share of the cache.
+      const share = d.free_in_pinned_segments * 20 >= d.reserved;
+      parts.push(fmtBytes(d.free_in_pinned_segments) + " is free but stuck in " + plural(d.pinned_segments, "segment") + " that also " +
+                 (d.pinned_segments === 1 ? "holds" : "hold") + " live tensors, so it serves only requests that fit a free block (the largest is " +
+                 fmtBytes(d.largest_free_block) + ")" + (share ? ": fragmentation" : ""));
+    }
     if (cachedBytes)
       parts.push(fmtBytes(cachedBytes) + " is " + plural(cachedCount, "wholly free segment") + " kept as cache (torch.cuda.empty_cache() returns them)");
     box.append(el("p", { class: "segment-reading" }, "Of " + fmtBytes(d.reserved) + " reserved: " + parts.join("; ") + "."));
@@ -47,32 +50,26 @@ function renderPyTorch() {
       box.append(el("div", { class: "meta" }, "No segment list in this report."));
       return box;
     }
-    // Lay segments out by address on rows of fixed width; a segment starts a
-    // new row rather than split, unless it is wider than a row.
-    // Up to 100 rows: about 25 pixels for each of 4096 segments, enough to see
-    // the free block at the end of one.
+    // Lay segments out by address. A few: one bar each, scaled to the
+    // largest. Many: side by side on rows of fixed width, up to 100 rows
+    // (about 25 pixels for each of 4096 segments, enough to see the free
+    // block at the end of one); a segment starts a new row rather than split.
     const width = 1100, rowHeight = 12, gap = 3, maxRows = 100;
     const total = segments.reduce((a, s) => a + s.size, 0);
-    const perPixel = Math.max(1, total / (width * maxRows * 0.85));
+    const largest = Math.max(...segments.map((s) => s.size));
+    const barEach = segments.length <= 64;
+    const perPixel = Math.max(1, largest / width, barEach ? 0 : total / (width * maxRows * 0.85));
     const pieces = [];
     let row = 0, x = 0;
     for (const s of segments) {
-      const w = Math.max(2, s.size / perPixel);
-      if (x > 0 && x + w > width && w <= width) { row++; x = 0; }
+      const w = Math.min(width, Math.max(2, s.size / perPixel));
+      if (x > 0 && (barEach || x + w > width)) { row++; x = 0; }
       s.start = row * width + x;
       s.span = w;
-      let left = w, cx = x;
-      while (left > 0) {
-        const piece = Math.min(left, width - cx);
-        pieces.push({ row, x: cx, w: piece, s, from: w - left });
-        left -= piece;
-        cx += piece;
-        if (cx >= width) { row++; cx = 0; }
-      }
-      x = cx + 1;
-      if (x >= width) { row++; x = 0; }
+      pieces.push({ row, x, w, s });
+      x += w + 1;
     }
-    const rows = row + (x > 0 ? 1 : 0);
+    const rows = row + 1;
     const canvas = el("canvas", { class: "segment-map", "data-segments": segments.length, "data-device": d.device });
     const ratio = window.devicePixelRatio || 1;
     canvas.width = width * ratio;
@@ -82,19 +79,17 @@ function renderPyTorch() {
     const g = canvas.getContext("2d");
     g.scale(ratio, ratio);
     for (const p of pieces) {
-      // The blocks of the part of the segment this piece shows.
+      // Its blocks, left to right.
       let at = 0;
       const top = p.row * (rowHeight + gap);
       for (const [bytes, state] of p.s.blocks) {
         const bx = at / perPixel, bw = bytes / perPixel;
         at += bytes;
-        const from = Math.max(bx, p.from), to = Math.min(bx + bw, p.from + p.w);
-        if (to <= from) continue;
         g.fillStyle = state === 1 ? colors.live : state === 2 ? colors.other : p.s.wholeFree ? colors.cached : colors.stuck;
-        g.fillRect(p.x + from - p.from, top, Math.max(to - from, state === 0 ? 1.5 : 0.5), rowHeight);
+        g.fillRect(p.x + bx, top, Math.max(bw, state === 0 ? 1.5 : 0.5), rowHeight);
         if (state !== 0 && bw >= 3) {  // a light edge between neighbouring blocks shows the pieces
           g.fillStyle = "rgba(255, 255, 255, 0.6)";
-          g.fillRect(p.x + to - p.from - 0.5, top, 0.5, rowHeight);
+          g.fillRect(p.x + bx + bw - 0.5, top, 0.5, rowHeight);
         }
       }
     }
