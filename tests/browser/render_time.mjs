@@ -15,6 +15,7 @@ try {
     await page.goto(pathToFileURL(process.argv[2]).href);
     await page.waitForSelector("body[data-ready='1']", { timeout: 60000 });
     best = Math.min(best, Date.now() - start);
+    errors.push(...await page.locator(".view-error").allTextContents());
     if (errors.length) throw new Error(errors.join("; "));
     await page.close();
   }
