@@ -62,12 +62,14 @@ Report merge_reports(const std::vector<Report>& reports) {
   }
   Report m;
   m.reason = "merged";
+  std::vector<uint64_t> starts;
+  for (const Report& r : reports) starts.push_back(start_of(r));
   uint64_t origin = 0;
-  for (const Report& r : reports)
-    if (uint64_t start = start_of(r); start && (!origin || start < origin)) origin = start;
-  for (const Report& r : reports) {
-    const uint64_t start = start_of(r);
-    const uint64_t shift = start && origin ? start - origin : 0;
+  for (uint64_t start : starts)
+    if (start && (!origin || start < origin)) origin = start;
+  for (size_t i = 0; i < reports.size(); ++i) {
+    const Report& r = reports[i];
+    const uint64_t shift = starts[i] ? starts[i] - origin : 0;
     if (m.tool_version.empty()) m.tool_version = r.tool_version;
     m.timestamp = std::max(m.timestamp, r.timestamp);
     m.symbolized = m.processes.empty() ? r.symbolized : (m.symbolized && r.symbolized);

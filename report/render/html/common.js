@@ -80,6 +80,53 @@ const groupTimes = (g) => {
   return times.length ? [Math.min(...times), Math.max(...times)] : null;
 };
 
+// PyTorch's views of its cache: the report's own (at exit, or a snapshot),
+// then one per out-of-memory PyTorch raised. The report's own is left out
+// when it is the one its last PyTorch out-of-memory carries.
+const pytorchViews = (() => {
+  const views = [];
+  const atOom = (R.oom_events || []).some((e) => e.pytorch);
+  if (R.pytorch && (R.pytorch.devices || []).length && !(R.pytorch.when === "oom" && atOom))
+    views.push({ label: "at " + (R.pytorch.when || "exit"), devices: R.pytorch.devices, settings: R.pytorch.settings });
+  (R.oom_events || []).forEach((e, n) => {
+    if (e.pytorch) views.push({ label: "at out-of-memory #" + (n + 1) + " (" + fmtTime(e.time_ns) + ")", devices: [e.pytorch], oom: n });
+  });
+  return views;
+})();
+
+// A legend: entries of { color, text, dashed }.
+const legendEl = (entries) => {
+  const legend = el("div", { class: "legend" });
+  for (const { color, text, dashed } of entries) {
+    const swatch = el("i", dashed ? { class: "dashed" } : {});
+    swatch.style.background = color;
+    const entry = el("span");
+    entry.append(swatch, text);
+    legend.append(entry);
+  }
+  return legend;
+};
+
+// A plain table; a cell is a value (numbers right-aligned) or { text, title, num }.
+const dataTable = (headers, rows, attrs) => {
+  const table = el("table", attrs);
+  const hr = el("tr");
+  for (const h of headers) hr.append(el("th", {}, h));
+  table.append(el("thead"), el("tbody"));
+  table.tHead.append(hr);
+  for (const row of rows) {
+    const tr = el("tr");
+    for (const v of row) {
+      const cell = typeof v === "object" && v !== null ? v : { text: v, num: typeof v === "number" };
+      const td = el("td", cell.num ? { class: "num" } : {}, String(cell.text));
+      if (cell.title) td.title = cell.title;
+      tr.append(td);
+    }
+    table.tBodies[0].append(tr);
+  }
+  return table;
+};
+
 // Views talk through these links, filled in by the views that own them.
 const links = {
   selectGroup: [],      // (group) a table row was chosen

@@ -1,23 +1,9 @@
 // The rest of the report: processes of a merged report, notes (releases of
 // unknown handles, failed releases), suppressions used, loaded modules.
-function simpleTable(headers, rows) {
-  const table = el("table");
-  const hr = el("tr");
-  for (const h of headers) hr.append(el("th", {}, h));
-  table.append(el("thead"), el("tbody"));
-  table.tHead.append(hr);
-  for (const row of rows) {
-    const tr = el("tr");
-    for (const v of row) tr.append(el("td", typeof v === "number" ? { class: "num" } : {}, String(v)));
-    table.tBodies[0].append(tr);
-  }
-  return table;
-}
-
 function renderDetails() {
   const section = (id, show) => { const s = $("#" + id); if (!show) s.closest("section").hidden = true; return s; };
   if (merged) {
-    section("processes", true).append(simpleTable(["pid", "rank", "program", "reason", "started", "leaked", "resources"],
+    section("processes", true).append(dataTable(["pid", "rank", "program", "reason", "started", "leaked", "resources"],
         R.processes.map((p) => [p.pid, p.rank >= 0 ? p.rank : "", (p.argv || [p.exe]).join(" "), p.reason,
                                 p.start_unix_ns ? new Date(p.start_unix_ns / 1e6).toISOString() : "", fmtBytes(p.leaked_bytes), p.leaked_count])));
   } else {
@@ -28,20 +14,20 @@ function renderDetails() {
   if (notes.length) {
     notesBox.append(el("p", { class: "meta" }, "Calls that released something cudaleak never saw created, or whose release failed" +
                     (R.notes_total > notes.length ? " (" + notes.length + " kinds listed of " + R.notes_total + " calls)" : "") + "."));
-    notesBox.append(simpleTable(["note", "api", "handle", "result", "calls", "where"],
+    notesBox.append(dataTable(["note", "api", "handle", "result", "calls", "where"],
         notes.map((n) => [n.type.replace(/_/g, " "), n.api, n.handle, n.result, n.count, where(n)])));
   }
   const used = R.suppressions || [];
   const suppBox = section("suppressions", used.length > 0);
   if (used.length)
-    suppBox.append(simpleTable(["rule", "from", "resources hidden", "bytes hidden"], used.map((u) => [u.rule, u.source, u.count, fmtBytes(u.bytes)])));
+    suppBox.append(dataTable(["rule", "from", "resources hidden", "bytes hidden"], used.map((u) => [u.rule, u.source, u.count, fmtBytes(u.bytes)])));
   const modules = R.modules || [];
   const modBox = section("modules", modules.length > 0);
   if (modules.length) {
     const details = el("details");
     details.append(el("summary", {}, plural(modules.length, "module") + " loaded when the report was written" +
                       (R.python && R.python.version ? " \u00b7 Python " + R.python.version + (R.python.frames ? " (frames in stacks)" : R.python.note ? " (" + R.python.note + ")" : "") : "")));
-    details.append(simpleTable(["path", "base", "build id"], modules.map((m) => [m.path, m.base, m.build_id || ""])));
+    details.append(dataTable(["path", "base", "build id"], modules.map((m) => [m.path, m.base, m.build_id || ""])));
     modBox.append(details);
   }
 }

@@ -10,11 +10,10 @@ function renderFlame() {
   add("leaked", "leaked memory", counted.filter((g) => g.bytes && memoryKinds.includes(g.kind)).map((g) => ({ bytes: g.bytes, stack: g.stack, group: g })));
   add("peak", "live at the peak", ((R.timeline || {}).devices || []).flatMap((d) => (d.peak.groups || []).map((p) => ({ bytes: p.bytes, stack: p.stack }))));
   add("cached", "held by caching allocators", leaks.filter((g) => g.cached_by && g.bytes).map((g) => ({ bytes: g.bytes, stack: g.stack, group: g })));
-  const pytorchViews = [R.pytorch, ...(R.oom_events || []).map((e) => e.pytorch && { devices: [e.pytorch] })].filter(Boolean);
   const tensorsOf = (v) => (v.devices || []).flatMap((d) => (d.live_tensors || []).filter((t) => (t.stack || []).length)
                                                      .map((t) => ({ bytes: t.bytes, stack: t.stack })));
   const view = pytorchViews.find((v) => tensorsOf(v).length);
-  if (view) add("tensors", "live PyTorch tensors (at " + (view.when || "the out-of-memory") + ")", tensorsOf(view));
+  if (view) add("tensors", "live PyTorch tensors (" + view.label + ")", tensorsOf(view));
   if (!sources.length) {
     $("#flame-controls").hidden = true;
     box.replaceChildren(el("div", { class: "meta", style: "padding:6px" }, "No memory to draw."));

@@ -4,18 +4,10 @@
 // segments (cache) have their own colours; and the live tensors by Python line.
 function renderPyTorch() {
   const section = $("#segments");
-  const views = [];
-  // The report's own view, unless it is the one its last PyTorch OOM carries.
-  const oomViews = (R.oom_events || []).filter((e) => e.pytorch).length;
-  if (R.pytorch && (R.pytorch.devices || []).length && !(R.pytorch.when === "oom" && oomViews))
-    views.push({ label: "at " + (R.pytorch.when || "exit"), devices: R.pytorch.devices, settings: R.pytorch.settings });
-  (R.oom_events || []).forEach((e, n) => {
-    if (e.pytorch) views.push({ label: "at out-of-memory #" + (n + 1) + " (" + fmtTime(e.time_ns) + ")", devices: [e.pytorch], oom: n });
-  });
-  if (!views.length) { section.hidden = true; return; }
+  if (!pytorchViews.length) { section.hidden = true; return; }
   const colors = { live: "#4e79a7", other: "#f28e2b", stuck: "#d62728", cached: "#c3ccd9" };
   const select = $("#segments-view");
-  views.forEach((v, i) => select.append(el("option", { value: i }, v.label)));
+  pytorchViews.forEach((v, i) => select.append(el("option", { value: i }, v.label)));
   const holder = $("#segment-maps");
 
   const segmentFacts = (s) => {
@@ -27,7 +19,7 @@ function renderPyTorch() {
     return { address, size, blocks, live, free, largest, wholeFree: live === 0 };
   };
 
-  function drawDevice(d, view) {
+  function drawDevice(d) {
     const segments = (d.segment_list || []).map(segmentFacts).sort((a, b) => a.address - b.address);
     const cachedBytes = segments.filter((s) => s.wholeFree).reduce((a, s) => a + s.size, 0);
     const cachedCount = segments.filter((s) => s.wholeFree).length;
@@ -106,42 +98,33 @@ function renderPyTorch() {
     });
     canvas.addEventListener("mouseleave", hideTip);
     box.append(canvas);
-    const legend = el("div", { class: "legend" });
-    for (const [key, text] of [["live", "live tensor"], ["stuck", "free, in a segment with live tensors (fragmentation)"],
-                               ["cached", "free segment (cache)"], ["other", "active, not allocated (e.g. pending stream use)"]]) {
-      const sp = el("span"); const i = el("i"); i.style.background = colors[key]; sp.append(i, text); legend.append(sp);
-    }
+    const legend = legendEl([["live", "live tensor"], ["stuck", "free, in a segment with live tensors (fragmentation)"],
+                             ["cached", "free segment (cache)"], ["other", "active, not allocated (e.g. pending stream use)"]]
+                            .map(([key, text]) => ({ color: colors[key], text })));
     box.append(legend);
     if (segments.length < d.segments)
       box.append(el("div", { class: "meta" }, "showing " + segments.length + " of " + d.segments + " segments"));
     // Live tensors by the Python line that made them.
     if ((d.live_tensors || []).length) {
-      const table = el("table", { class: "tensors" });
-      const hr = el("tr");
-      for (const h of ["bytes", "tensors", "segments kept", "made at"]) hr.append(el("th", {}, h));
-      table.append(el("thead"), el("tbody"));
-      table.tHead.append(hr);
-      for (const t of d.live_tensors.slice(0, 50)) {
-        const tr = el("tr");
-        const top = (t.stack || [])[0];
-        tr.append(el("td", { class: "num" }, fmtBytes(t.bytes)), el("td", { class: "num" }, String(t.count)),
-                  el("td", { class: "num", title: "segments with free space these tensors keep from being released" }, String(t.pinning_segments || 0)),
-                  el("td", { title: (t.stack || []).map(frameWhere).join("\n") },
-                     top ? frameWhere(top) + ((t.stack || []).length > 1 ? " \u2190 " + frameWhere(t.stack[1]) : "") : "(no Python stack: run with --pytorch-stacks)"));
-        table.tBodies[0].append(tr);
-      }
+      const table = dataTable(["bytes", "tensors", "segments kept", "made at"], d.live_tensors.slice(0, 50).map((t) => {
+        const stack = t.stack || [];
+        return [{ text: fmtBytes(t.bytes), num: true }, t.count,
+                { text: t.pinning_segments || 0, num: true, title: "segments with free space these tensors keep from being released" },
+                { text: stack.length ? frameWhere(stack[0]) + (stack.length > 1 ? " \u2190 " + frameWhere(stack[1]) : "") : "(no Python stack: run with --pytorch-stacks)",
+                  title: stack.map(frameWhere).join("\n") }];
+      }), { class: "tensors" });
       box.append(el("h4", {}, "Live tensors by Python line"), table);
     }
     return box;
   }
   function draw() {
-    const view = views[Number(select.value) || 0];
-    holder.replaceChildren(...view.devices.map((d) => drawDevice(d, view)));
+    const view = pytorchViews[Number(select.value) || 0];
+    holder.replaceChildren(...view.devices.map(drawDevice));
     if (view.settings) holder.append(el("div", { class: "meta" }, "PYTORCH_CUDA_ALLOC_CONF=" + view.settings));
   }
   select.addEventListener("change", draw);
   links.showSegments.push((n) => {
-    const i = views.findIndex((v) => v.oom === n);
+    const i = pytorchViews.findIndex((v) => v.oom === n);
     if (i >= 0) { select.value = i; draw(); }
     section.scrollIntoView();
   });

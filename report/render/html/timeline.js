@@ -133,11 +133,9 @@ function renderTimeline() {
     svg.addEventListener("dblclick", () => { span = fullSpan.slice(); drawAll(); });
     const title = el("h3", { class: "lane-title" }, "device " + d.device + (d.pid ? " \u00b7 pid " + d.pid : "") + " \u2014 peak " +
                      fmtBytes(d.peak.bytes) + " at " + fmtTime(d.peak.time_ns) + " after process start");
-    const legend = el("div", { class: "legend" });
-    const key = (color, text, dashed) => { const sp = el("span"); const i = el("i", dashed ? { class: "dashed" } : {}); i.style.background = color; sp.append(i, text); legend.append(sp); };
-    for (const { kind } of shown) key(kindColors[kind], kind);
-    if (laneOoms.length) key(badColor, "out of memory");
-    if (marks.some((m) => ofLane(d, m))) key("#6b7a90", "checkpoint / snapshot", true);
+    const legend = legendEl([...shown.map(({ kind }) => ({ color: kindColors[kind], text: kind })),
+                             ...(laneOoms.length ? [{ color: badColor, text: "out of memory" }] : []),
+                             ...(marks.some((m) => ofLane(d, m)) ? [{ color: "#6b7a90", text: "checkpoint / snapshot", dashed: true }] : [])]);
     holder.append(title, svg, legend);
     // The peak explained: what was live at it.
     if ((d.peak.groups || []).length) {
