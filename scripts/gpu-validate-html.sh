@@ -62,6 +62,16 @@ cache = load(sorted(glob.glob(f"{w}/scenario_cache.*.json"))[-1])
 dev = cache["pytorch"]["devices"][0]
 whole_free = [s for s in dev["segment_list"] if all(state == 0 for _, state in s[2])]
 check(len(whole_free) >= 4 and dev["allocated"] >= 8 * (256 << 20), f"cache scenario: {len(whole_free)} wholly free segments, {dev['allocated'] >> 20} MiB live")
+loop = load(f"{w}/loop.json")
+lane = loop["timeline"]["devices"][0]
+sites, by_point = lane.get("sites", []), lane.get("site_points", [])
+check(any("loop_leak.cu:8" in s["where"] for s in sites) and any("loop_leak.cu:7" in s["where"] for s in sites),
+      f"the loop's two sites named on its timeline: {[s['where'] for s in sites]}")
+check(len(by_point) == len(lane["points"]) and all(i < len(sites) for p in by_point for i, _ in p), "one site list per point, each naming a listed site")
+check(all(sum(b for _, b in p) == sum(q[2:]) for p, q in zip(by_point, lane["points"])), "with two sites, each point's sites add up to its total")
+top = max(leak["timeline"]["devices"][0].get("sites", []), key=lambda s: s["peak_bytes"], default={"stack": []})
+check(any(f.get("language") == "python" and f.get("file", "").endswith("scenario_leak_in_list.py") for f in top["stack"]),
+      "PyTorch: the biggest site on the timeline is a line of the script")
 print(f"html data checks: {failures} failed")
 sys.exit(1 if failures else 0)
 PY

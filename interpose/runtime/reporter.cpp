@@ -93,6 +93,35 @@ uint64_t now_ms() {
   return uint64_t(ts.tv_sec) * 1000 + uint64_t(ts.tv_nsec) / 1000000;
 }
 
+// A (kind, stack) of the timeline, resolved and named as the report's groups are.
+template <class Group>
+void describe_site(Group& g, Kind kind, uint32_t stack_id, report::FrameResolver* resolver) {
+  g.kind = std::string(kind_name(kind));
+  g.stack = report::resolve_stack(tracker::stack(stack_id), resolver);
+  g.api = report::outermost_api(g.stack, "");
+  g.where = oom::where_of(g.stack, g.api);
+}
+
+// Memory over time, its marks, what was live at each peak and the sites the
+// points name.
+void add_timeline(report::Report& r, report::FrameResolver* resolver) {
+  std::vector<std::vector<Timeline::SiteKey>> site_keys;
+  r.timeline = tracker::timeline(&site_keys);
+  r.timeline.marks = marks::all();
+  auto at_peak = tracker::peak_groups();
+  for (size_t i = 0; i < r.timeline.devices.size(); ++i) {
+    report::DeviceTimeline& d = r.timeline.devices[i];
+    for (const auto& g : at_peak[d.device]) {
+      report::PeakGroup& p = d.peak.groups.emplace_back();
+      describe_site(p, g.kind, g.stack_id, resolver);
+      p.bytes = g.bytes;
+      p.count = g.count;
+    }
+    for (size_t n = 0; n < d.sites.size() && i < site_keys.size() && n < site_keys[i].size(); ++n)
+      describe_site(d.sites[n], site_keys[i][n].kind, site_keys[i][n].stack_id, resolver);
+  }
+}
+
 Written write_locked(Reason reason, const char* checkpoint) {
   const Options& opt = options();
   uint64_t t0 = now_ms();
@@ -114,21 +143,7 @@ Written write_locked(Reason reason, const char* checkpoint) {
   r.process = symbols::current_process();
   r.process.start_unix_ns = tracker::start_unix_ns();
   r.modules = symbols::loaded_modules();
-  r.timeline = tracker::timeline();
-  r.timeline.marks = marks::all();
-  auto at_peak = tracker::peak_groups();
-  for (auto& d : r.timeline.devices) {
-    for (const auto& g : at_peak[d.device]) {
-      report::PeakGroup p;
-      p.kind = std::string(kind_name(g.kind));
-      p.stack = report::resolve_stack(tracker::stack(g.stack_id), resolver.get());
-      p.api = report::outermost_api(p.stack, "");
-      p.where = oom::where_of(p.stack, p.api);
-      p.bytes = g.bytes;
-      p.count = g.count;
-      d.peak.groups.push_back(std::move(p));
-    }
-  }
+  add_timeline(r, resolver.get());
   r.oom_events = oom::events(resolver.get());
   r.has_pytorch = python_view::latest(r.pytorch);
   pyframes::Status py = pyframes::report_status();

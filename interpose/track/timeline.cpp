@@ -124,11 +124,12 @@ void Timeline::open_point(Series& s, uint64_t time_ns) {
   uint64_t open = s.open_span.load(std::memory_order_relaxed);
   uint64_t span = time_ns / s.resolution_ns.load(std::memory_order_relaxed);
   if (open != Series::kNoSpan && span <= open) return;  // another thread opened it
-  Point next{time_ns, {}, s.total.load(std::memory_order_relaxed)};
+  Point next{time_ns, {}, s.total.load(std::memory_order_relaxed), top_sites(s)};
   for (int k = 0; k < kKindCount; ++k) next.bytes[size_t(k)] = s.now[size_t(k)].load(std::memory_order_relaxed);
   if (!s.points.empty()) {
     Point& last = s.points.back();
     last.bytes = next.bytes;
+    last.top = next.top;
     last.max_total = std::max(last.max_total, s.open_max.load(std::memory_order_relaxed));
   }
   s.points.push_back(next);
@@ -170,6 +171,7 @@ void Timeline::compact(Series& s) {
   for (const Point& p : s.points) {
     if (!merged.empty() && p.time_ns / resolution == merged.back().time_ns / resolution) {
       merged.back().bytes = p.bytes;
+      merged.back().top = p.top;
       merged.back().max_total = std::max(merged.back().max_total, p.max_total);
     } else {
       merged.push_back(p);
@@ -178,7 +180,31 @@ void Timeline::compact(Series& s) {
   s.points = std::move(merged);
 }
 
-report::Timeline Timeline::snapshot() const {
+// The walk is bounded by the sites seen so far and runs once per point, under
+// the series lock: the points' count is bounded and their spans widen as the
+// run goes on.
+Timeline::TopSites Timeline::top_sites(Series& s) {
+  TopSites top{};
+  auto consider = [&](Site& site) {
+    uint64_t key = atomic(site.key).load(std::memory_order_acquire);
+    int64_t bytes = atomic(site.bytes).load(std::memory_order_relaxed);
+    if (key == 0 || bytes <= 0) return;
+    if (top.count == kPointSites && bytes <= top.site[kPointSites - 1].bytes) return;
+    uint32_t at = top.count < kPointSites ? top.count++ : uint32_t(kPointSites - 1);
+    while (at > 0 && top.site[at - 1].bytes < bytes) {
+      top.site[at] = top.site[at - 1];
+      --at;
+    }
+    top.site[at] = SiteBytes{key, bytes};
+  };
+  uint32_t taken = s.taken_count.load(std::memory_order_relaxed);
+  for (uint32_t n = 0; n < taken; ++n)
+    if (uint32_t slot = atomic(s.taken[n]).load(std::memory_order_acquire)) consider(s.sites[slot - 1]);
+  for (Site& other : s.overflow) consider(other);
+  return top;
+}
+
+report::Timeline Timeline::snapshot(std::vector<std::vector<SiteKey>>* site_keys) const {
   report::Timeline t;
   for (int k = 0; k < kKindCount; ++k)
     if (kind_holds_memory(Kind(k))) t.kinds.emplace_back(kind_name(Kind(k)));
@@ -193,17 +219,34 @@ report::Timeline Timeline::snapshot() const {
     d.peak = s->peak;
     for (int k = 0; k < kKindCount; ++k)
       if (s->peak_by_kind[size_t(k)] > 0) d.peak.by_kind[std::string(kind_name(Kind(k)))] = uint64_t(s->peak_by_kind[size_t(k)]);
+    std::map<uint64_t, uint32_t> site_index;  // Site::key -> index in d.sites
+    std::vector<SiteKey> keys;
     for (size_t i = 0; i < s->points.size(); ++i) {
       Point p = s->points[i];
       if (i + 1 == s->points.size()) {  // the open point: as of now
         for (int k = 0; k < kKindCount; ++k) p.bytes[size_t(k)] = s->now[size_t(k)].load(std::memory_order_relaxed);
         p.max_total = std::max(p.max_total, s->open_max.load(std::memory_order_relaxed));
+        p.top = top_sites(*s);
       }
       report::TimelinePoint out{p.time_ns, {}, uint64_t(std::max<int64_t>(p.max_total, 0))};
       for (int k = 0; k < kKindCount; ++k)
         if (kind_holds_memory(Kind(k))) out.bytes.push_back(uint64_t(std::max<int64_t>(p.bytes[size_t(k)], 0)));
       d.points.push_back(std::move(out));
+      auto& by_site = d.site_points.emplace_back();
+      for (uint32_t n = 0; n < p.top.count; ++n) {
+        const SiteBytes& top = p.top.site[n];
+        auto [it, added] = site_index.try_emplace(top.key, uint32_t(keys.size()));
+        if (added) {
+          keys.push_back(SiteKey{Kind((top.key >> 32) - 1), uint32_t(top.key)});
+          d.sites.emplace_back().kind = std::string(kind_name(keys.back().kind));
+        }
+        report::TimelineSite& site = d.sites[it->second];
+        site.peak_bytes = std::max(site.peak_bytes, uint64_t(top.bytes));
+        by_site.emplace_back(it->second, uint64_t(top.bytes));
+      }
     }
+    if (keys.empty()) d.site_points.clear();
+    if (site_keys) site_keys->push_back(std::move(keys));
     t.devices.push_back(std::move(d));
   }
   return t;

@@ -28,6 +28,9 @@ class Timeline {
   // Sites (kind, stack) counted one by one per device; more than that many
   // share one counter per kind, with stack id 0.
   static constexpr size_t kSiteSlots = 8192;
+  // Each point remembers its biggest sites, for the page's timeline stacked
+  // by site; the rest of a point's total is drawn as "other sites".
+  static constexpr size_t kPointSites = 8;
 
   Timeline() = default;
   Timeline(const Timeline&) = delete;
@@ -37,7 +40,13 @@ class Timeline {
   // A change of `delta` bytes of `kind` on `device` at `time_ns`, by the
   // resource created at stack `stack_id` (count +1 or -1 with the sign of delta).
   void add(int device, Kind kind, uint32_t stack_id, int64_t delta, uint64_t time_ns);
-  report::Timeline snapshot() const;
+  // The sites of a device's points, in the order of report's
+  // DeviceTimeline::sites (one list per device of the snapshot).
+  struct SiteKey {
+    Kind kind;
+    uint32_t stack_id;
+  };
+  report::Timeline snapshot(std::vector<std::vector<SiteKey>>* site_keys = nullptr) const;
   // The groups live at each device's peak, by (kind, stack id), biggest first.
   struct PeakGroup {
     Kind kind;
@@ -52,10 +61,21 @@ class Timeline {
   void clear();
 
  private:
+  struct SiteBytes {
+    uint64_t key;  // as Site::key
+    int64_t bytes;
+  };
+  // The biggest sites, biggest first; fixed size so that opening a point
+  // allocates nothing.
+  struct TopSites {
+    std::array<SiteBytes, kPointSites> site;
+    uint32_t count;
+  };
   struct Point {
     uint64_t time_ns;
     std::array<int64_t, kKindCount> bytes;  // at the end of the point's span
     int64_t max_total;                      // highest total within the span
+    TopSites top;                           // at the end of the point's span
   };
   // Live bytes and count of one (kind, stack); accessed through atomic_ref.
   struct Site {
@@ -72,6 +92,7 @@ class Timeline {
   void open_point(Series& s, uint64_t time_ns);
   void record_peak(Series& s, int64_t total, uint64_t time_ns);
   static void compact(Series& s);
+  static TopSites top_sites(Series& s);
 
   std::atomic<Series*> series_[kDevices] = {};
   std::mutex create_mutex_;

@@ -397,7 +397,9 @@ void visit_for_crash(CrashVisitor& v) {
 
 std::span<const uint64_t> stack(uint32_t id) { return state().stacks.get(id); }
 uint32_t capture_here() { return capture(); }
-report::Timeline timeline() { return state().timeline.snapshot(); }
+report::Timeline timeline(std::vector<std::vector<Timeline::SiteKey>>* site_keys) {
+  return state().timeline.snapshot(site_keys);
+}
 std::map<int, std::vector<Timeline::PeakGroup>> peak_groups() { return state().timeline.peak_groups(); }
 uint64_t elapsed_ns() { return monotonic_ns() - state().start_ns; }
 uint64_t start_unix_ns() { return state().start_unix_ns; }

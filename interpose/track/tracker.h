@@ -89,7 +89,7 @@ void primary_released(int device);
 void primary_reset(int device);
 
 report::RawSnapshot snapshot();
-report::Timeline timeline();
+report::Timeline timeline(std::vector<std::vector<Timeline::SiteKey>>* site_keys = nullptr);
 std::map<int, std::vector<Timeline::PeakGroup>> peak_groups();
 uint64_t elapsed_ns();  // since the tracker started
 uint64_t start_unix_ns();  // when it started, on the wall clock

@@ -182,12 +182,31 @@ void fields(V& v, Peak& p) {
 // Points are compact arrays: [time_ns, max_total, bytes of each kind...]
 // (json_visitors.h reads and writes TimelinePoint as such).
 template <class V>
+void fields(V& v, TimelineSite& s) {
+  v.checked("kind", s.kind, Check::KindName);
+  v("api", s.api);
+  v("where", s.where);
+  v("peak_bytes", s.peak_bytes);
+  v("stack", s.stack);
+}
+
+template <class V>
 void fields(V& v, DeviceTimeline& d) {
   v("device", d.device, Required);
   v("pid", d.pid, IfSet);
   v("resolution_ns", d.resolution_ns);
   v("peak", d.peak);
   v("points", d.points);
+  v("sites", d.sites, IfSet);
+  v("site_points", d.site_points, IfSet);
+  if constexpr (V::reading) {
+    v.require(d.site_points.empty() || d.site_points.size() == d.points.size(), "site_points",
+              "has " + std::to_string(d.site_points.size()) + " lists for " + std::to_string(d.points.size()) + " points");
+    for (const auto& point : d.site_points)
+      for (const auto& [site, bytes] : point)
+        v.require(site < d.sites.size(), "site_points",
+                  "names site " + std::to_string(site) + " of " + std::to_string(d.sites.size()));
+  }
 }
 
 template <class V>

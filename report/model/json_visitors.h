@@ -105,6 +105,10 @@ class Reader {
   }
   void checked(const char* key, std::string& value, Check check);
   void unless(const char* key, int& value, int /*omitted*/) { (*this)(key, value); }
+  // A rule across fields: fails at `key` with `problem` unless `ok`.
+  void require(bool ok, const char* key, const std::string& problem) {
+    if (!ok) fail(Path{&at_, key}, problem);
+  }
 
  private:
   const json& object_;

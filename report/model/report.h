@@ -165,12 +165,25 @@ struct TimelinePoint {
   bool operator==(const TimelinePoint&) const = default;
 };
 
+// A site (kind and stack) that was among the biggest of some point.
+struct TimelineSite {
+  std::string kind, api, where;
+  uint64_t peak_bytes = 0;  // the most it held at any point
+  std::vector<Frame> stack;
+  bool operator==(const TimelineSite&) const = default;
+};
+
 struct DeviceTimeline {
   int pid = 0;  // in merged reports
   int device = 0;
   uint64_t resolution_ns = 0;
   Peak peak;
   std::vector<TimelinePoint> points;
+  // The biggest sites of each point (at most 8), one list per point, as
+  // (index in sites, bytes) at the end of the point's span. Empty in reports
+  // that have none.
+  std::vector<TimelineSite> sites;
+  std::vector<std::vector<std::pair<uint32_t, uint64_t>>> site_points;
   bool operator==(const DeviceTimeline&) const = default;
 };
 

@@ -145,6 +145,21 @@ async function checkMerged(page, report) {
   check(await axisEnd() !== before && await page.isVisible("#timeline .zoomed"), "a drag zooms");
   await page.locator("#timeline svg.chart").first().dblclick({ position: { x: 5, y: 5 } });
   check(await axisEnd() === before, "a double click zooms out");
+  // Stacked by site: each lane's biggest sites, named as the table names them, and what the points do not list.
+  const withSites = devices.filter((d) => (d.sites || []).length);
+  check(withSites.length > 0 && await page.isVisible("#timeline-by"), `the by-site switch is offered (${withSites.length} lanes have sites)`);
+  await page.selectOption("#timeline-by", "site");
+  check(await page.locator("#timeline svg.chart path[data-kind]").count() === 0, "by site, no kind areas are drawn");
+  const siteAreas = await page.locator("#timeline svg.chart path[data-site]").count();
+  const named = new Set(withSites.flatMap((d) => (d.site_points || []).flatMap((p) => p.map(([s]) => d.pid + ":" + s)))).size;
+  check(siteAreas >= named && named > 0, `one area per site a point names (${siteAreas} areas, ${named} sites)`);
+  const biggestSite = withSites[0].sites.slice().sort((a, b) => b.peak_bytes - a.peak_bytes)[0];
+  const siteWhere = (biggestSite.stack || []).find((f) => f.file && !/lib(cu|nv)/.test(f.module || ""));
+  check(!siteWhere || (await page.textContent("#timeline")).includes(siteWhere.function), `the legend names the biggest site (${siteWhere && siteWhere.function})`);
+  await page.mouse.move(box.x + box.width * 0.9, box.y + box.height * 0.5);
+  check(/ at /.test(await page.textContent(".tip")), "hovering by site lists the sites");
+  await page.selectOption("#timeline-by", "kind");
+  check(await page.locator("#timeline svg.chart path[data-kind]").count() >= devices.length, "and back to kinds");
 
   // Out of memory: the ranked diagnosis, marks that lead to it.
   const ooms = report.oom_events || [];

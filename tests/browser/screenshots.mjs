@@ -1,6 +1,7 @@
 // Screenshots of an HTML report's views, for docs/reading-reports.md:
 //   node screenshots.mjs REPORT.html PREFIX [section...]
-// writes PREFIX-<section>.png for each section shown (default: every marked one).
+// writes PREFIX-<section>.png for each section shown (default: every marked one);
+// "timeline:site" shows the timeline stacked by site (PREFIX-timeline-site.png).
 import { chromium } from "playwright-core";
 import { pathToFileURL } from "node:url";
 
@@ -12,11 +13,14 @@ try {
   await page.goto(pathToFileURL(html).href);
   await page.waitForSelector("body[data-ready='1']", { timeout: 30000 });
   const sections = wanted.length ? wanted : await page.locator("[data-section]").evaluateAll((s) => s.map((x) => x.dataset.section));
-  for (const name of sections) {
+  for (const wantedName of sections) {
+    const [name, by] = wantedName.split(":");
     const section = page.locator(`[data-section='${name}']`);
     if (!(await section.isVisible())) continue;
-    await section.screenshot({ path: `${prefix}-${name}.png` });
-    console.log(`${prefix}-${name}.png`);
+    await page.selectOption("#timeline-by", by || "kind");
+    const file = `${prefix}-${name}${by ? "-" + by : ""}.png`;
+    await section.screenshot({ path: file });
+    console.log(file);
   }
 } finally {
   await browser.close();

@@ -158,7 +158,14 @@ TEST_CASE("JSON round trip keeps every field", "[report][json]") {
   r.process = Process{42, 1, "/app/prog", {"/app/prog", "--x"}, -1, 1'700'000'000'123'456'789ull};
   r.modules.push_back(Module{"/app/prog", 0x400000, "abcd"});
   r.timeline.marks = {TimelineMark{7, "checkpoint", "epoch 1", 0}, TimelineMark{9, "snapshot", "", 0}};
+  r.timeline.kinds = {"device"};
+  DeviceTimeline& lane = r.timeline.devices.emplace_back();
+  lane.points = {TimelinePoint{5, {300}, 300}, TimelinePoint{9, {100}, 300}};
+  lane.sites = {TimelineSite{"device", "cudaMalloc", "main", 200, {Frame{0x10, "/app/prog", "main", "", 0}}},
+                TimelineSite{"device", "cudaMalloc", "step", 100, {}}};
+  lane.site_points = {{{0, 200}, {1, 100}}, {{1, 100}}};
   Report back = from_json(to_json(r));
+  CHECK(back.timeline.devices == r.timeline.devices);
   CHECK(back.process.start_unix_ns == 1'700'000'000'123'456'789ull);
   CHECK(back.timeline.marks == r.timeline.marks);
   CHECK(back.reason == "exit");
@@ -174,6 +181,20 @@ TEST_CASE("JSON round trip keeps every field", "[report][json]") {
   CHECK(back.notes_total == 3);
   CHECK(back.primary_contexts.at(0).outstanding == 1);
   CHECK(back.modules.at(0).build_id == "abcd");
+}
+
+TEST_CASE("the reader refuses a timeline whose points name sites it lacks", "[report][json]") {
+  Report r;
+  r.timeline.kinds = {"device"};
+  DeviceTimeline& lane = r.timeline.devices.emplace_back();
+  lane.points = {TimelinePoint{5, {300}, 300}};
+  lane.sites = {TimelineSite{"device", "cudaMalloc", "main", 300, {}}};
+  lane.site_points = {{{0, 300}}};
+  CHECK_NOTHROW(from_json(to_json(r)));
+  lane.site_points = {{{1, 300}}};
+  CHECK_THROWS_WITH(from_json(to_json(r)), Catch::Contains("$.timeline.devices[0].site_points: names site 1 of 1"));
+  lane.site_points = {{{0, 300}}, {}};
+  CHECK_THROWS_WITH(from_json(to_json(r)), Catch::Contains("has 2 lists for 1 points"));
 }
 
 TEST_CASE("the reader refuses what is not a report it understands", "[report][json]") {

@@ -81,3 +81,55 @@ TEST_CASE("timeline: sites beyond the table are counted together under stack 0",
   CHECK(counted <= sites);
   CHECK(t.snapshot().devices[0].peak.bytes == uint64_t(sites) * 100);
 }
+
+TEST_CASE("timeline: each point names its biggest sites, the biggest first", "[timeline]") {
+  Timeline t;
+  // Twelve sites, site s holding s KiB, opened 1 ms apart; then site 12 goes.
+  for (uint32_t s = 1; s <= 12; ++s) t.add(0, Kind::Device, s, int64_t(s) * 1024, uint64_t(s) * 1000000);
+  t.add(0, Kind::Device, 12, -12 * 1024, 13000000);
+  std::vector<std::vector<Timeline::SiteKey>> keys;
+  auto snap = t.snapshot(&keys);
+  REQUIRE(snap.devices.size() == 1);
+  const auto& d = snap.devices[0];
+  REQUIRE(keys.size() == 1);
+  REQUIRE(d.site_points.size() == d.points.size());
+  REQUIRE(keys[0].size() == d.sites.size());
+  auto stack_of = [&](uint32_t index) { return keys[0].at(index).stack_id; };
+  // The point opened at 12 ms ended its span with all twelve: the top eight, 12 down to 5.
+  const auto& full = d.site_points[d.points.size() - 2];
+  REQUIRE(full.size() == Timeline::kPointSites);
+  for (size_t n = 0; n < full.size(); ++n) {
+    CHECK(stack_of(full[n].first) == 12 - n);
+    CHECK(full[n].second == (12 - n) * 1024);
+  }
+  // The open point, as of now: site 12 is gone, 11 down to 4 remain.
+  const auto& now = d.site_points.back();
+  REQUIRE(now.size() == Timeline::kPointSites);
+  CHECK(stack_of(now.front().first) == 11);
+  CHECK(stack_of(now.back().first) == 4);
+  // A site's peak is the most it held at any point.
+  for (size_t i = 0; i < d.sites.size(); ++i) CHECK(d.sites[i].peak_bytes == stack_of(uint32_t(i)) * 1024);
+  CHECK(d.sites[0].kind == "device");
+}
+
+TEST_CASE("timeline: the sites of a point survive compaction with its bytes", "[timeline]") {
+  Timeline t;
+  for (uint64_t i = 0; i < 100000; ++i) {
+    t.add(0, Kind::Device, uint32_t(1 + i % 3), 4096, i * 1000);
+    t.add(0, Kind::Device, uint32_t(1 + i % 3), -4096, i * 1000 + 500);
+  }
+  t.add(0, Kind::Pinned, 9, 1 << 20, 100000ull * 1000);
+  std::vector<std::vector<Timeline::SiteKey>> keys;
+  auto snap = t.snapshot(&keys);
+  const auto& d = snap.devices.at(0);
+  REQUIRE(d.points.size() <= Timeline::kMaxPoints);
+  REQUIRE(d.site_points.size() == d.points.size());
+  for (size_t i = 0; i < d.points.size(); ++i) {
+    uint64_t listed = 0;
+    for (const auto& [site, bytes] : d.site_points[i]) listed += bytes;
+    uint64_t total = 0;
+    for (uint64_t b : d.points[i].bytes) total += b;
+    CHECK(listed == total);  // fewer sites than the limit: each point's sites add up to its total
+  }
+  CHECK(keys[0].at(d.site_points.back().at(0).first).kind == Kind::Pinned);
+}

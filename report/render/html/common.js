@@ -68,8 +68,11 @@ const programFrames = (stack) => {
 };
 const where = (g) => {
   const f = programFrames(g.stack)[0];
-  return f ? frameWhere(f) : g.api || g.kind;
+  return f ? frameWhere(f) : g.where || g.api || g.kind;
 };
+// "device from cudaMalloc at step (loop.cu:8)"; the api is left out where the
+// program called the driver directly and the stack names none.
+const groupLabel = (g) => g.kind + (g.api ? " from " + g.api : "") + " at " + where(g);
 
 // Leak groups that count (neither suppressed nor held by a caching allocator).
 const leaks = R.leaks || [];

@@ -1,5 +1,5 @@
-// Memory over time, one lane per device (and process): kinds stacked on one
-// time base from process start shared by every lane (a merge aligns the
+// Memory over time, one lane per device (and process): kinds (or, switched,
+// the biggest sites: kind and call stack) stacked on one time base from process start shared by every lane (a merge aligns the
 // processes' starts); the device's capacity; the peak marked and explained;
 // out-of-memory errors, checkpoints and snapshots marked where they happened.
 // Hover shows the values, a drag zooms, a double click zooms out, a table row
@@ -16,6 +16,30 @@ function renderTimeline() {
   let span = fullSpan.slice();
   let highlight = null;  // the chosen group: device, pid and when its allocations were made
   const ofLane = (d, x) => !merged || !x.pid || x.pid === d.pid;
+  const by = $("#timeline-by");
+  if (lanes.some((d) => (d.sites || []).length)) $("#timeline-controls").hidden = false;
+  by.addEventListener("change", () => drawAll());
+  const siteColors = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f",
+                      "#86bcb6", "#d37295", "#8cd17d"];
+  // The areas of a lane: [{label, color, attrs, value(i)}], bottom first.
+  function seriesOf(d) {
+    const pts = d.points || [];
+    const total = (p) => p.slice(2).reduce((a, b) => a + b, 0);
+    if (by.value !== "site" || !(d.sites || []).length) {
+      return tl.kinds.map((kind, k) => ({ label: kind, color: kindColors[kind] || "#888", attrs: { "data-kind": kind }, value: (i) => pts[i][2 + k] }))
+        .filter((s) => pts.some((p, i) => s.value(i) > 0));
+    }
+    // Each point lists its biggest sites; what it does not list is "other sites".
+    const at = pts.map((p, i) => new Map(((d.site_points || [])[i] || []).filter(([s]) => s < d.sites.length)));
+    const order = d.sites.map((s, n) => n).filter((n) => at.some((m) => m.has(n)))
+      .sort((a, b) => d.sites[b].peak_bytes - d.sites[a].peak_bytes);
+    const out = order.map((n, rank) => ({ label: groupLabel(d.sites[n]),
+                                          color: siteColors[rank % siteColors.length], attrs: { "data-site": n }, value: (i) => at[i].get(n) || 0 }));
+    const listed = (i) => [...at[i].values()].reduce((a, b) => a + b, 0);
+    const other = { label: "other sites", color: "#bab0ac", attrs: { "data-site": "other" }, value: (i) => Math.max(0, total(pts[i]) - listed(i)) };
+    if (pts.some((p, i) => other.value(i) > 0)) out.push(other);
+    return out;
+  }
 
   function drawLane(d, holder) {
     const W = 900, H = 230, L = 70, B = 28, T = 14, Rm = 10;
@@ -46,17 +70,18 @@ function renderTimeline() {
                     "data-highlight": highlight.label });
     }
     // Stacked steps: a value holds until the next point.
-    const shown = tl.kinds.map((kind, k) => ({ kind, k })).filter(({ k }) => pts.some((p) => p[2 + k] > 0));
+    const shown = seriesOf(d);
     const below = pts.map(() => 0);
-    for (const { kind, k } of shown) {
-      const top = pts.map((p, i) => below[i] + p[2 + k]);
+    for (const series of shown) {
+      const top = pts.map((p, i) => below[i] + series.value(i));
       let up = "", down = "";
       pts.forEach((p, i) => {
         const xa = X(p[0]), xb = X(i + 1 < pts.length ? pts[i + 1][0] : t1);
         up += (i ? " L" : "M") + xa.toFixed(1) + " " + Y(top[i]).toFixed(1) + " L" + xb.toFixed(1) + " " + Y(top[i]).toFixed(1);
         down = " L" + xb.toFixed(1) + " " + Y(below[i]).toFixed(1) + " L" + xa.toFixed(1) + " " + Y(below[i]).toFixed(1) + down;
       });
-      add("path", { d: up + down + " Z", fill: kindColors[kind] || "#888", "fill-opacity": 0.75, stroke: kindColors[kind] || "#888", "data-kind": kind });
+      svgEl(add("path", { d: up + down + " Z", fill: series.color, "fill-opacity": 0.75, stroke: series.color, ...series.attrs }),
+            "title", {}, series.label);
       top.forEach((v, i) => { below[i] = v; });
     }
     if (pts.length) {  // the highest total inside each point's span
@@ -76,7 +101,7 @@ function renderTimeline() {
                                        "data-mark": m.type, class: "mark" }),
              m.type + (m.name ? " \u201c" + m.name + "\u201d" : "") + " at " + fmtTime(m.time_ns)));
     }
-    const groups = (d.peak.groups || []).map((g) => fmtBytes(g.bytes) + " " + g.kind + " \u00d7" + g.count + " at " + (g.where || g.api)).join("\n");
+    const groups = (d.peak.groups || []).map((g) => fmtBytes(g.bytes) + " \u00d7" + g.count + " " + groupLabel(g)).join("\n");
     const px = X(d.peak.time_ns), py = Y(d.peak.bytes);
     titled(add("circle", { cx: px, cy: py, r: 5, fill: badColor, id: "peak-marker-" + d.device + "-" + (d.pid || 0), class: "peak-marker" }),
            "peak " + fmtBytes(d.peak.bytes) + " at " + fmtTime(d.peak.time_ns) + (groups ? "\nlive at the peak:\n" + groups : ""));
@@ -111,7 +136,7 @@ function renderTimeline() {
       while (i + 1 < pts.length && pts[i + 1][0] <= t) i++;
       const lines = [fmtTime(t) + " \u00b7 device " + d.device + (d.pid ? " \u00b7 pid " + d.pid : "")];
       if (i >= 0) {
-        for (const { kind, k } of shown) lines.push(kind + ": " + fmtBytes(pts[i][2 + k]));
+        for (const series of shown.slice().reverse()) if (series.value(i) > 0) lines.push(series.label + ": " + fmtBytes(series.value(i)));
         lines.push("highest in span: " + fmtBytes(pts[i][1]));
       } else {
         lines.push("nothing live yet");
@@ -133,7 +158,7 @@ function renderTimeline() {
     svg.addEventListener("dblclick", () => { span = fullSpan.slice(); drawAll(); });
     const title = el("h3", { class: "lane-title" }, "device " + d.device + (d.pid ? " \u00b7 pid " + d.pid : "") + " \u2014 peak " +
                      fmtBytes(d.peak.bytes) + " at " + fmtTime(d.peak.time_ns) + " after process start");
-    const legend = legendEl([...shown.map(({ kind }) => ({ color: kindColors[kind], text: kind })),
+    const legend = legendEl([...shown.map((series) => ({ color: series.color, text: series.label })),
                              ...(laneOoms.length ? [{ color: badColor, text: "out of memory" }] : []),
                              ...(marks.some((m) => ofLane(d, m)) ? [{ color: "#6b7a90", text: "checkpoint / snapshot", dashed: true }] : [])]);
     holder.append(title, svg, legend);
@@ -142,8 +167,7 @@ function renderTimeline() {
       const list = el("ul", { class: "peak-groups", "data-device": d.device });
       list.append(el("li", { class: "meta" }, "live at the peak (" + fmtBytes(d.peak.bytes) + "):"));
       for (const g of d.peak.groups.slice(0, 5))
-        list.append(el("li", {}, fmtBytes(g.bytes) + " (" + fmtPercent(g.bytes, d.peak.bytes) + ") " + g.kind + " \u00d7" + g.count + " from " +
-                                 g.api + " at " + (programFrames(g.stack)[0] ? frameWhere(programFrames(g.stack)[0]) : g.where || g.api)));
+        list.append(el("li", {}, fmtBytes(g.bytes) + " (" + fmtPercent(g.bytes, d.peak.bytes) + ") \u00d7" + g.count + " " + groupLabel(g)));
       holder.append(list);
     }
   }
