@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 stage="${1:?usage: scripts/gpu-validate-python.sh STAGE_DIR OUT_DIR}"
 out="${2:?usage: scripts/gpu-validate-python.sh STAGE_DIR OUT_DIR}"
 mkdir -p "$out"
-for s in scenario_leak_in_list scenario_fragmentation scenario_exceptions scenario_ctypes scenario_fraction; do
+for s in scenario_leak_in_list scenario_fragmentation scenario_exceptions scenario_ctypes scenario_fraction \
+         scenario_other_process scenario_expandable scenario_async_backend scenario_cupy scenario_dataloader; do
   start=$(date +%s%N)
   timeout 300 "$stage/bin/cudaleak" run --pytorch-stacks true -o "$out/$s.%p.%n.json" -- python3 "tests/gpu/python/$s.py" >"$out/$s.log" 2>&1
   status=$?
@@ -17,4 +18,19 @@ done
 # The default (no per-tensor stacks): the cause is still found.
 timeout 300 "$stage/bin/cudaleak" run -o "$out/default_fragmentation.%p.%n.json" -- \
   python3 tests/gpu/python/scenario_fragmentation.py >"$out/default_fragmentation.log" 2>&1
+# torch.distributed.run: the launcher and both ranks under one `cudaleak run`.
+timeout 300 "$stage/bin/cudaleak" run --pytorch-stacks true -o "$out/scenario_torchrun.%p.%n.json" -- \
+  python3 -m torch.distributed.run --standalone --nproc_per_node 2 tests/gpu/python/scenario_torchrun.py \
+  >"$out/scenario_torchrun.log" 2>&1
+echo "scenario_torchrun: exit $?"
+# An out-of-memory run, plain and traced: what cudaleak adds to it.
+for side in plain traced; do
+  start=$(date +%s%N)
+  if [ $side = plain ]; then
+    timeout 300 python3 tests/gpu/python/scenario_leak_in_list.py >/dev/null 2>&1
+  else
+    timeout 300 "$stage/bin/cudaleak" run -o "$out/timing.%p.%n.json" -- python3 tests/gpu/python/scenario_leak_in_list.py >/dev/null 2>&1
+  fi
+  echo "oom run $side: $(( ($(date +%s%N) - start) / 1000000 )) ms"
+done
 python3 tests/gpu/python/check_python_reports.py "$out"
