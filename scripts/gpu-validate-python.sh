@@ -33,4 +33,7 @@ for side in plain traced; do
   fi
   echo "oom run $side: $(( ($(date +%s%N) - start) / 1000000 )) ms"
 done
+# Where the traced run's time goes: each report's own timing.
+timeout 300 "$stage/bin/cudaleak" run --verbose true -o "$out/timing.%p.%n.json" -- \
+  python3 tests/gpu/python/scenario_leak_in_list.py 2>&1 | grep -E "report of|symbols of|start-up|started" | sed 's/^/oom run traced, verbose: /'
 python3 tests/gpu/python/check_python_reports.py "$out"

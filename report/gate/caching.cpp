@@ -31,8 +31,10 @@ constexpr AllocatorFrames kAllocators[] = {
 
 }  // namespace
 
-std::string caching_allocator_of(const report::LeakGroup& group) {
-  for (const auto& f : group.stack) {
+std::string caching_allocator_of(const report::LeakGroup& group) { return caching_allocator_of(group.stack); }
+
+std::string caching_allocator_of(const std::vector<report::Frame>& stack) {
+  for (const auto& f : stack) {
     if (f.function.empty()) continue;
     for (const auto& a : kAllocators)
       if (pattern_matches(a.pattern, f.function)) return a.allocator;

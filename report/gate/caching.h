@@ -13,5 +13,7 @@ namespace cudaleak::gate {
 
 // The allocator that holds `group`, or "" when none of the known ones does.
 std::string caching_allocator_of(const report::LeakGroup& group);
+// The same, for the stack that made a resource.
+std::string caching_allocator_of(const std::vector<report::Frame>& stack);
 
 }  // namespace cudaleak::gate

@@ -45,6 +45,9 @@ leak:c10::cuda::*initGlobalStreamState kind:stream
 # XLA keeps its backend's streams and its stream pool, with their events.
 leak:xla::Backend::Backend kind:stream,event
 leak:xla::StreamPool::BorrowStream kind:stream,event
+# CuPy compiles a kernel on first use and keeps the loaded module in its kernel
+# cache for the life of the process (cupy.cuda.function.Module.load).
+leak:4cupy_4cuda_8function_6Module_load kind:module,library
 )";
 
 }  // namespace

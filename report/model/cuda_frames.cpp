@@ -64,12 +64,22 @@ bool is_system_frame(const Frame& f) {
   return f.function == "_start";
 }
 
+bool is_installed_python(const Frame& f) {
+  const std::string& file = f.file;
+  return file.find("/site-packages/") != std::string::npos || file.find("/dist-packages/") != std::string::npos ||
+         file.find("/lib/python3.") != std::string::npos || file.rfind("<frozen ", 0) == 0;
+}
+
 std::vector<const Frame*> program_frames(const std::vector<Frame>& stack) {
   std::vector<const Frame*> out;
-  bool python = false;
-  for (const Frame& f : stack) python |= f.python;
+  bool python = false, own_python = false;
   for (const Frame& f : stack) {
-    if (python ? f.python : !is_cuda_frame(f) && !is_system_frame(f)) out.push_back(&f);
+    python |= f.python;
+    own_python |= f.python && !is_installed_python(f);
+  }
+  for (const Frame& f : stack) {
+    if (python ? f.python && (!own_python || !is_installed_python(f)) : !is_cuda_frame(f) && !is_system_frame(f))
+      out.push_back(&f);
   }
   return out;
 }

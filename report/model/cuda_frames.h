@@ -21,11 +21,17 @@ std::string plain_name(const std::string& function);
 // between machines and say nothing about the program.
 bool is_system_frame(const Frame& frame);
 
+// Python code that came installed rather than written by the user: the
+// standard library, packages in site-packages or dist-packages (torch, cupy,
+// ...), frozen modules.
+bool is_installed_python(const Frame& frame);
 // The program's own frames, innermost first. In a stack with Python frames
 // these are the Python frames: the interpreter and the extension modules in
-// between are not the user's code. Otherwise every frame that is neither
-// CUDA's nor the system's. One rule for sites, OOM "where", CI locations and
-// suggested suppressions.
+// between are not the user's code; of those, the ones outside installed
+// packages when there are any (the user's `model(x)`, not torch's
+// `Linear.forward`). Otherwise every frame that is neither CUDA's nor the
+// system's. One rule for sites, OOM "where", CI locations and suggested
+// suppressions.
 std::vector<const Frame*> program_frames(const std::vector<Frame>& stack);
 // Where the program starts (C main, a Python module's top level): outward
 // from here nothing names the program's code.

@@ -4,6 +4,7 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "caching.h"
 #include "cuda_frames.h"
 #include "text_summary.h"
 
@@ -26,10 +27,15 @@ int weight(const std::string& cause) {
   return cause == "fragmentation" ? 1 : 0;
 }
 
-bool from_caching_allocator(const report::OomSite& site) {
-  for (const auto& f : site.stack)
-    if (f.function.find("CUDACachingAllocator") != std::string::npos) return true;
-  return false;
+// What a user can do about memory a caching allocator holds.
+std::string cache_advice(const std::string& allocator) {
+  if (allocator.rfind("PyTorch", 0) == 0)
+    return "PyTorch frees the segments it does not use and retries before it gives up; its own out-of-memory "
+           "event, when one follows, says which tensors hold the rest";
+  if (allocator.rfind("CuPy", 0) == 0)
+    return "the arrays made there are still alive or their blocks wait in CuPy's pool for reuse; "
+           "cupy.get_default_memory_pool().free_all_blocks() returns the freed ones";
+  return "the allocator keeps freed blocks for reuse until it is asked to release them";
 }
 
 std::string tensor_groups_text(const std::vector<const report::TensorGroup*>& groups) {
@@ -130,8 +136,16 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
   }
 
   // A caching allocator's segments are never a leak: with PyTorch's view the
-  // live tensors above say what holds them.
-  if (!e.top_sites.empty() && !(e.has_pytorch && from_caching_allocator(e.top_sites.front()))) {
+  // live tensors above say what holds them; without it, the cache is named.
+  const std::string cache = e.top_sites.empty() ? "" : gate::caching_allocator_of(e.top_sites.front().stack);
+  if (!cache.empty() && !e.has_pytorch) {
+    const report::OomSite& top = e.top_sites.front();
+    if (top.bytes >= noteworthy || top.bytes >= request)
+      out.push_back({"held_by_cache", top.bytes,
+                     "the " + cache + " holds " + format_bytes(top.bytes) + " of " + top.kind + " memory in " +
+                         std::to_string(top.count) + (top.count == 1 ? " segment" : " segments") + " it reserved for " +
+                         top.where + "; " + cache_advice(cache)});
+  } else if (!e.top_sites.empty() && cache.empty()) {
     const report::OomSite& top = e.top_sites.front();
     if (top.count >= 3 && top.last_ns > top.first_ns) {
       out.push_back({"accumulating_leak", top.bytes,

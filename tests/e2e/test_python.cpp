@@ -199,3 +199,36 @@ TEST_CASE("python: frames off, and an interpreter of an unknown version, leave n
   REQUIRE(f.leaks.size() == 1);
   CHECK(stack_has(f.leaks[0], "main"));
 }
+
+TEST_CASE("python: the PyTorch view comes through sitecustomize and a backend that refuses it leaves the program alone", "[e2e][python]") {
+  // tests/e2e/programs/fake_torch stands in for PyTorch: its snapshot holds
+  // one 2 MiB segment with one live 1 MiB block from train.py:7.
+  const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
+  auto run_torch = [&](const std::string& dir, const std::string& backend) {
+    return run({cudaleak_tool(), "run", "--simulated-gpu", "--pytorch-stacks", "true", "-o", dir + "/report.%p.%n.json", "--",
+                interpreters().front(), programs + "/python_torch.py"},
+               {"FAKE_TORCH_BACKEND=" + backend, "PYTHONPATH=" + programs + "/fake_torch"});
+  };
+  auto native = fresh_dir("python_torch_native");
+  Result n = run_torch(native, "native");
+  CHECK(n.exit_code == 0);
+  CHECK(n.out.find("trained") != std::string::npos);
+  auto r = only_report(native);
+  REQUIRE(r.has_pytorch);
+  CHECK(r.pytorch.when == "exit");
+  REQUIRE(r.pytorch.devices.size() == 1);
+  CHECK(r.pytorch.devices[0].reserved == 2u << 20);
+  REQUIRE(r.pytorch.devices[0].live_tensors.size() == 1);
+  CHECK(r.pytorch.devices[0].live_tensors[0].stack.at(0).function == "train_step");
+  CHECK(n.err.find("1.0 MiB in 1 tensor from train_step (train.py:7)") != std::string::npos);
+
+  // backend:cudaMallocAsync refuses history recording and snapshots: the
+  // program runs as without cudaleak, and no view is claimed.
+  auto async = fresh_dir("python_torch_async");
+  Result a = run_torch(async, "cudaMallocAsync");
+  CHECK(a.exit_code == 0);
+  CHECK(a.out.find("trained") != std::string::npos);
+  CHECK(a.err.find("Traceback") == std::string::npos);
+  CHECK(a.err.find("PyTorch view") == std::string::npos);
+  CHECK_FALSE(only_report(async).has_pytorch);
+}

@@ -58,3 +58,27 @@ TEST_CASE("without device numbers or others, only what is known is claimed", "[o
   CHECK(text.find("No single cause stands out") != std::string::npos);
   CHECK(text.find("other processes: unknown (libnvidia-ml.so.1 not found)") != std::string::npos);
 }
+
+TEST_CASE("memory a caching allocator holds is named as its cache, never as a leak", "[oom]") {
+  // A cudaMalloc failing inside CuPy's pool (no allocator view): the pool's
+  // segments were made at one Python line over time.
+  OomEvent e = base(256 << 20, 90 << 20, 80 * GiB);
+  std::vector<Frame> cupy = {{0x1, "/x/cupy/cuda/memory.cpython-312-x86_64-linux-gnu.so",
+                              "__pyx_f_4cupy_4cuda_6memory_10SingleDeviceMemoryPool__malloc", "", 0},
+                             {0, "", "make_batch", "/app/train.py", 9, false, true}};
+  e.top_sites = {{"device", "cudaMalloc", "make_batch (train.py:9)", 78 * GiB, 314, 1000000, 270000000, cupy}};
+  auto d = diagnose(e);
+  REQUIRE(!d.empty());
+  CHECK(d[0].cause == "held_by_cache");
+  CHECK(d[0].message.find("the CuPy memory pool holds 78.0 GiB of device memory in 314 segments it reserved for make_batch (train.py:9)") == 0);
+  CHECK(d[0].message.find("free_all_blocks()") != std::string::npos);
+  for (const auto& x : d) CHECK(x.cause != "accumulating_leak");
+
+  // PyTorch's expandable segments: cuMemCreate from its allocator, without its view.
+  std::vector<Frame> torch = {{0x2, "/x/libc10_cuda.so", "c10::cuda::CUDACachingAllocator::Native::ExpandableSegment::map(...)", "", 0}};
+  e.top_sites = {{"vmm", "cuMemCreate", "train_step (train.py:14)", 20 * GiB, 1071, 1000000, 500000000, torch}};
+  d = diagnose(e);
+  REQUIRE(!d.empty());
+  CHECK(d[0].cause == "held_by_cache");
+  CHECK(d[0].message.find("the PyTorch caching allocator holds 20.0 GiB of vmm memory") == 0);
+}

@@ -22,6 +22,7 @@ MAX_GROUPS = 64        # live-tensor groups listed per device
 
 _native = None
 _armed = False
+_unsupported_backend = None  # an allocator backend whose state PyTorch cannot show
 
 
 def _native_entry():
@@ -94,7 +95,7 @@ def summarize(snapshot):
 
 def send(when, extra=None):
     native = _native_entry()
-    if not native or "torch" not in sys.modules:
+    if not native or "torch" not in sys.modules or _unsupported_backend:
         return
     torch = sys.modules["torch"]
     try:
@@ -115,7 +116,22 @@ def _on_oom(device, alloc, device_allocated, device_free):
 
 
 def _start_recording():
+    try:
+        _arm_recording()
+    except Exception as e:  # a view is never worth changing what the program sees
+        sys.stderr.write("cudaleak: PyTorch view not armed: %s\n" % e)
+
+
+def _arm_recording():
+    global _unsupported_backend
     torch = sys.modules["torch"]
+    backend = getattr(torch.cuda, "get_allocator_backend", lambda: "native")()
+    if backend != "native":
+        # backend:cudaMallocAsync keeps no segments of its own and refuses
+        # history recording and snapshots: cudaleak sees its stream-ordered
+        # allocations natively instead (docs/python.md).
+        _unsupported_backend = backend
+        return
     # The Python stack of every live block costs about 6% of a small training
     # step (docs/performance.md): only when asked for (--pytorch-stacks).
     if os.environ.get("CUDALEAK_PYTORCH_STACKS", "0") == "1":

@@ -61,10 +61,14 @@ const isFrameworkFrame = (f) => !isPython(f) && (/(^|\/)(lib(torch|c10|ffi|jax|x
 const frameName = (f) => isPython(f) ? (f.function || "??") + " (" + (f.file || "").split("/").pop() + ":" + f.line + ")"
                                      : f.function || moduleName(f) || "??";
 const frameWhere = (f) => (f.function || "??") + (f.file ? " (" + f.file.split("/").pop() + ":" + f.line + ")" : "");
-// The program's own frames of a stack, innermost first; all but the runtime's when none is left.
+// Python code that came installed (standard library, site-packages, frozen modules), as cuda_frames.cpp says.
+const isInstalledPython = (f) => isPython(f) && /\/(site|dist)-packages\/|\/lib\/python3\.|^<frozen /.test(f.file || "");
+// The program's own frames of a stack, innermost first (with Python frames, the user's Python lines
+// when there are any); all but the runtime's when none is left.
 const programFrames = (stack) => {
   const own = (stack || []).filter((f) => !isRuntimeFrame(f) && !isFrameworkFrame(f));
-  return own.length ? own : (stack || []).filter((f) => !isRuntimeFrame(f));
+  const ownPython = own.filter((f) => isPython(f) && !isInstalledPython(f));
+  return ownPython.length ? ownPython : own.length ? own : (stack || []).filter((f) => !isRuntimeFrame(f));
 };
 const where = (g) => {
   const f = programFrames(g.stack)[0];

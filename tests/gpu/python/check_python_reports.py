@@ -47,9 +47,13 @@ def exit_report(scenario):
     return rs[-1] if rs else None
 
 
+def all_ooms(scenario):
+    """The OOM events of every process of the scenario (each exit report)."""
+    return [e for r in reports(scenario) if r["reason"] == "exit" for e in r.get("oom_events", [])]
+
+
 def pytorch_ooms(scenario):
-    r = exit_report(scenario)
-    return [e for e in (r or {}).get("oom_events", []) if "pytorch" in e]
+    return [e for e in all_ooms(scenario) if "pytorch" in e]
 
 
 def first_cause(s, expected):
@@ -125,6 +129,62 @@ ooms = pytorch_ooms(s)
 big = [e for e in ooms if python_frame(e["stack"], "<module>", line("scenario_fragmentation", "big"))]
 check(len(big) == 1 and big[0]["diagnosis"][0]["cause"] == "fragmentation",
       s + ": first cause fragmentation without --pytorch-stacks")
+
+# 7. Another process holds most of the device.
+s = "scenario_other_process"
+oom, d = first_cause(s, "other_processes")
+holder = [r for r in reports(s) if r["reason"] == "exit" and not r.get("oom_events")]
+if oom and holder:
+    check("pid %d" % holder[0]["process"]["pid"] in d[0]["message"], s + ": names the holding process: " + d[0]["message"])
+check(python_frame(oom["stack"] if oom else [], "<module>", line(s, "request")), s + ": OOM stack holds <module>:request")
+
+# 8. expandable_segments: PyTorch maps its memory (cuMemCreate); live tensors, never a leak.
+s = "scenario_expandable"
+oom, d = first_cause(s, "live_tensors")
+check(oom and oom["pytorch"]["expandable"], s + ": the view says the segments are expandable")
+check(d and "scenario_expandable.py:" in d[0]["message"], s + ": names the script's line")
+check(not any(e["diagnosis"] and e["diagnosis"][0]["cause"] == "accumulating_leak" for e in all_ooms(s)),
+      s + ": no event calls PyTorch's mapped memory a leak")
+check(log(s).count("out of memory:") == 1, s + ": printed once")
+
+# 9. backend:cudaMallocAsync: PyTorch shows no view; the program runs as without cudaleak.
+s = "scenario_async_backend"
+text = log(s)
+check("Traceback" not in text and "oom after" in text, s + ": the program ran to its own OOM handling")
+ooms = all_ooms(s)
+check(len(ooms) >= 1 and all("pytorch" not in e for e in ooms), s + ": its OOM seen natively (%d events)" % len(ooms))
+d = ooms[0]["diagnosis"] if ooms else []
+check(d and "scenario_async_backend.py:%d" % line(s, "alloc") in d[0]["message"] and d[0]["cause"] != "accumulating_leak",
+      s + ": first cause names the script's line, not as a leak: " + (d[0]["cause"] + ": " + d[0]["message"] if d else ""))
+
+# 10. CuPy: its pool holds the arrays; the cause names the pool and the user's line.
+s = "scenario_cupy"
+ooms = all_ooms(s)
+d = ooms[0]["diagnosis"] if ooms else []
+check(d and d[0]["cause"] == "held_by_cache" and "CuPy memory pool" in d[0]["message"], s + ": first cause: the CuPy pool")
+check(d and "make_batch (scenario_cupy.py:%d)" % line(s, "alloc") in d[0]["message"],
+      s + ": names the user's line: " + (d[0]["message"] if d else ""))
+r = exit_report(s)
+check(r is not None and r["summary"]["leaked_count"] == 0, s + ": CuPy's kernel cache is not a leak")
+
+# 11. A DataLoader with forking workers: no hang, the kept batches named at exit.
+s = "scenario_dataloader"
+text = log(s)
+check("epochs done, batches kept: 24" in text, s + ": the program finished")
+r = exit_report(s)
+groups = r["pytorch"]["devices"][0]["live_tensors"] if r and "pytorch" in r else []
+check(groups and groups[0]["count"] == 24 and any(f.get("line") == line(s, "keep") for f in groups[0]["stack"]),
+      s + ": 24 live tensors from train:keep")
+
+# 12. torch.distributed.run: each rank's report has its rank and view.
+s = "scenario_torchrun"
+ranks = sorted(r["process"]["rank"] for r in reports(s) if r["reason"] == "exit" and "pytorch" in r)
+check(ranks == [0, 1], s + ": both ranks reported with their PyTorch view (%s)" % ranks)
+for r in reports(s):
+    if "pytorch" in r:
+        g = r["pytorch"]["devices"][0]["live_tensors"]
+        check(g and g[0]["count"] == 16 and python_frame(g[0]["stack"], "step", line(s, "keep")),
+              s + ": rank %d: 16 tensors from step:keep" % r["process"]["rank"])
 
 print("%d checks passed, %d failed" % (passed, len(failures)))
 sys.exit(1 if failures else 0)

@@ -1,0 +1,38 @@
+import os
+
+_queued = []
+_initialized = False
+
+
+def get_allocator_backend():
+    return os.environ.get("FAKE_TORCH_BACKEND", "native")
+
+
+def is_initialized():
+    return _initialized
+
+
+def _lazy_call(fn):
+    if _initialized:
+        fn()
+    else:
+        _queued.append(fn)
+
+
+def init():
+    # As torch.cuda._lazy_init: a queued call that raises fails the program's
+    # first CUDA use.
+    global _initialized
+    if _initialized:
+        return
+    import ctypes
+    ctypes.CDLL("libcudart.so.13").cudaFree(None)  # the context, as torch makes it
+    _initialized = True
+    for fn in _queued:
+        try:
+            fn()
+        except Exception as e:
+            raise RuntimeError("CUDA call failed lazily at initialization with error: %s" % e) from e
+
+
+from . import memory  # noqa: E402,F401  (it uses get_allocator_backend)
