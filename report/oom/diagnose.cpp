@@ -143,7 +143,8 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
     if (top.bytes >= noteworthy || top.bytes >= request)
       out.push_back({"held_by_cache", top.bytes,
                      "the " + cache + " holds " + format_bytes(top.bytes) + " of " + top.kind + " memory in " +
-                         std::to_string(top.count) + (top.count == 1 ? " segment" : " segments") + " it reserved for " +
+                         std::to_string(top.count) + (top.kind == "async" ? " stream-ordered allocation" : " segment") +
+                         (top.count == 1 ? "" : "s") + " it reserved for " +
                          top.where + "; " + cache_advice(cache)});
   } else if (!e.top_sites.empty() && cache.empty()) {
     const report::OomSite& top = e.top_sites.front();

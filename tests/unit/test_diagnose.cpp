@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+
 #include "diagnose.h"
+#include "json_io.h"
 
 using namespace cudaleak::report;
 using cudaleak::oom::diagnose;
@@ -59,7 +63,7 @@ TEST_CASE("without device numbers or others, only what is known is claimed", "[o
   CHECK(text.find("other processes: unknown (libnvidia-ml.so.1 not found)") != std::string::npos);
 }
 
-TEST_CASE("memory a caching allocator holds is named as its cache, never as a leak", "[oom]") {
+TEST_CASE("memory a caching allocator holds is named as its cache and never as a leak", "[oom]") {
   // A cudaMalloc failing inside CuPy's pool (no allocator view): the pool's
   // segments were made at one Python line over time.
   OomEvent e = base(256 << 20, 90 << 20, 80 * GiB);
@@ -81,4 +85,27 @@ TEST_CASE("memory a caching allocator holds is named as its cache, never as a le
   REQUIRE(!d.empty());
   CHECK(d[0].cause == "held_by_cache");
   CHECK(d[0].message.find("the PyTorch caching allocator holds 20.0 GiB of vmm memory") == 0);
+}
+
+TEST_CASE("H100 Python runs: each OOM first cause is found again from the event numbers", "[oom][fixtures]") {
+  auto first_causes = [](const std::string& name) {
+    std::ifstream in(std::string(CUDALEAK_FIXTURES) + "/h100/python/" + name);
+    REQUIRE(in);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    Report r = from_json(ss.str());
+    std::vector<std::string> causes;
+    for (const auto& e : r.oom_events) {
+      auto d = diagnose(e);
+      causes.push_back(d.empty() ? "" : d[0].cause);
+      if (!d.empty()) CHECK(d[0].message == e.diagnosis.at(0).message);
+    }
+    return causes;
+  };
+  // CuPy's pool (the last two failed at exit, as CuPy retried).
+  CHECK(first_causes("scenario_cupy.665.1.json") ==
+        std::vector<std::string>{"held_by_cache", "held_by_cache", "held_by_cache"});
+  // Another process held 70% of the device: PyTorch's two cudaMalloc tries and its own event.
+  CHECK(first_causes("scenario_other_process.556.1.json") ==
+        std::vector<std::string>{"other_processes", "other_processes", "other_processes"});
 }

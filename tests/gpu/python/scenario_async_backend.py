@@ -9,7 +9,7 @@ kept = []
 
 
 def train_step(step):
-    x = torch.randn(256 << 20, device="cuda")  # LINE:alloc
+    x = torch.randn(256 << 20, device="cuda")
     kept.append(x * 2)
     return x
 
