@@ -18,6 +18,10 @@ done
 # The default (no per-tensor stacks): the cause is still found.
 timeout 300 "$stage/bin/cudaleak" run -o "$out/default_fragmentation.%p.%n.json" -- \
   python3 tests/gpu/python/scenario_fragmentation.py >"$out/default_fragmentation.log" 2>&1
+# The gate on live tensors: the exceptions scenario keeps 320 MiB alive at exit.
+timeout 300 "$stage/bin/cudaleak" run --pytorch-stacks true --gate-live-tensors true --error-exitcode 1 \
+  -o "$out/gated_exceptions.%p.%n.json" -- python3 tests/gpu/python/scenario_exceptions.py >"$out/gated_exceptions.log" 2>&1
+echo "gated_exceptions: exit $?" | tee "$out/gated_exceptions.status"
 # torch.distributed.run: the launcher and both ranks under one `cudaleak run`.
 timeout 300 "$stage/bin/cudaleak" run --pytorch-stacks true -o "$out/scenario_torchrun.%p.%n.json" -- \
   python3 -m torch.distributed.run --standalone --nproc_per_node 2 tests/gpu/python/scenario_torchrun.py \

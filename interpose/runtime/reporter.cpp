@@ -268,12 +268,15 @@ int finish(Reason reason) {
     return opt.gate_error_exitcode;
   }
   if (w.gate.failed) {
-    log_message("leak gate failed: %llu leak groups (%llu resources, %llu bytes) not suppressed%s; exiting with "
+    std::string tensors = w.gate.failing_tensor_groups
+                              ? ", " + std::to_string(w.gate.failing_tensor_groups) + " of them PyTorch's live tensors"
+                              : "";
+    log_message("leak gate failed: %llu leak groups (%llu resources, %llu bytes) not suppressed%s%s; exiting with "
                 "status %d (error_exitcode)",
                 static_cast<unsigned long long>(w.gate.failing_groups),
                 static_cast<unsigned long long>(w.gate.failing_count),
                 static_cast<unsigned long long>(w.gate.failing_bytes),
-                gate_config().baseline ? " and not in the baseline" : "", opt.error_exitcode);
+                gate_config().baseline ? " and not in the baseline" : "", tensors.c_str(), opt.error_exitcode);
     return opt.error_exitcode;
   }
   return -1;

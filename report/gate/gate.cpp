@@ -33,6 +33,7 @@ GateConfig make_gate_config(const GateSettings& s, void (*log)(const std::string
   c.fail_on = s.fail_on;
   c.min_bytes = s.min_bytes;
   c.count_cached = s.count_cached;
+  c.count_live_tensors = s.count_live_tensors;
   return c;
 }
 
@@ -57,6 +58,18 @@ void evaluate(report::Report& report, const GateConfig& config) {
     result.failing_count += g.count;
     if (report::holds_memory(g.kind)) result.failing_bytes += g.bytes;
   }
+  // Tensors PyTorch still holds at exit: device memory, one group per
+  // Python stack (suppressions and baselines name leak groups, not these).
+  const bool device_counts =
+      config.fail_on.empty() || std::find(config.fail_on.begin(), config.fail_on.end(), "device") != config.fail_on.end();
+  if (config.count_live_tensors && device_counts && report.has_pytorch && report.pytorch.when == "exit")
+    for (const auto& d : report.pytorch.devices)
+      for (const auto& t : d.live_tensors) {
+        ++result.failing_groups;
+        ++result.failing_tensor_groups;
+        result.failing_count += t.count;
+        result.failing_bytes += t.bytes;
+      }
   result.failed = result.failing_groups > 0 && result.failing_bytes >= config.min_bytes;
   if (!result.failed)
     for (auto& g : report.leaks) g.fails_gate = false;

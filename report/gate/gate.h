@@ -17,6 +17,7 @@ struct GateConfig {
   std::vector<std::string> fail_on;  // kinds that count; empty = all
   uint64_t min_bytes = 0;            // counted leaks must add up to at least this
   bool count_cached = false;         // memory held by caching allocators counts as leaks
+  bool count_live_tensors = false;   // PyTorch's live tensors at exit count as leaks
   std::string config_error;          // a suppression or baseline file could not be read
 };
 
@@ -31,6 +32,7 @@ struct GateSettings {
   std::vector<std::string> fail_on;
   uint64_t min_bytes = 0;
   bool count_cached = false;
+  bool count_live_tensors = false;
 };
 GateConfig make_gate_config(const GateSettings& settings, void (*log)(const std::string& line));
 

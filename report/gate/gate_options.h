@@ -15,6 +15,7 @@ inline GateSettings settings_from(const Options& o) {
   s.fail_on = o.fail_on;
   s.min_bytes = uint64_t(o.min_bytes);
   s.count_cached = o.gate_cached;
+  s.count_live_tensors = o.gate_live_tensors;
   return s;
 }
 

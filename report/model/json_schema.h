@@ -133,6 +133,7 @@ void fields(V& v, GateResult& g) {
   v("failing_groups", g.failing_groups);
   v("failing_bytes", g.failing_bytes);
   v("failing_count", g.failing_count);
+  v("failing_tensor_groups", g.failing_tensor_groups, IfSet);
 }
 
 template <class V>

@@ -100,6 +100,9 @@ struct GateResult {
   uint64_t failing_groups = 0;
   uint64_t failing_bytes = 0;
   uint64_t failing_count = 0;
+  // Of the failing groups, those of PyTorch's live tensors at exit
+  // (gate_live_tensors); counted in the three numbers above too.
+  uint64_t failing_tensor_groups = 0;
   bool operator==(const GateResult&) const = default;
 };
 

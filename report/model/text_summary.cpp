@@ -144,7 +144,9 @@ std::string render_text(const Report& r, const TextOptions& options) {
       if (!d.reserved) continue;
       out += "\n" + prefix + "PyTorch at " + r.pytorch.when + " on device " + std::to_string(d.device) + ": " +
              format_bytes(d.reserved) + " reserved, " + format_bytes(d.allocated) +
-             " held by live tensors (not leaks, not gated)" + (d.live_tensors.empty() ? "\n" : ":\n");
+             " held by live tensors" +
+             (r.gate.failing_tensor_groups ? " (counted by the gate: gate_live_tensors)" : " (not leaks, not gated)") +
+             (d.live_tensors.empty() ? "\n" : ":\n");
       for (size_t i = 0; i < d.live_tensors.size() && i < 5; ++i) {
         const TensorGroup& g = d.live_tensors[i];
         out += "    " + format_bytes(g.bytes) + " in " + std::to_string(g.count) + (g.count == 1 ? " tensor" : " tensors") +

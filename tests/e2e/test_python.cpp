@@ -221,6 +221,7 @@ TEST_CASE("python: the PyTorch view comes through sitecustomize and a backend th
   REQUIRE(r.pytorch.devices[0].live_tensors.size() == 1);
   CHECK(r.pytorch.devices[0].live_tensors[0].stack.at(0).function == "train_step");
   CHECK(n.err.find("1.0 MiB in 1 tensor from train_step (train.py:7)") != std::string::npos);
+  CHECK(n.err.find("(not leaks, not gated)") != std::string::npos);
 
   // backend:cudaMallocAsync refuses history recording and snapshots: the
   // program runs as without cudaleak, and no view is claimed.
@@ -231,4 +232,33 @@ TEST_CASE("python: the PyTorch view comes through sitecustomize and a backend th
   CHECK(a.err.find("Traceback") == std::string::npos);
   CHECK(a.err.find("PyTorch view") == std::string::npos);
   CHECK_FALSE(only_report(async).has_pytorch);
+}
+
+TEST_CASE("python: gate_live_tensors fails the gate on the tensors PyTorch holds at exit", "[e2e][python][gate]") {
+  const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
+  auto run_gated = [&](const std::string& dir, std::vector<std::string> flags) {
+    std::vector<std::string> argv = {cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "7", "-o",
+                                     dir + "/report.%p.%n.json"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), {"--", interpreters().front(), programs + "/python_torch.py"});
+    return run(argv, {"PYTHONPATH=" + programs + "/fake_torch"});
+  };
+  // Not counted by default: the program's status.
+  auto plain = fresh_dir("python_gate_plain");
+  CHECK(run_gated(plain, {}).exit_code == 0);
+  CHECK_FALSE(only_report(plain).gate.failed);
+
+  auto gated = fresh_dir("python_gate_tensors");
+  Result g = run_gated(gated, {"--gate-live-tensors", "true"});
+  CHECK(g.exit_code == 7);
+  CHECK(g.err.find("1 of them PyTorch's live tensors") != std::string::npos);
+  CHECK(g.err.find("(counted by the gate: gate_live_tensors)") != std::string::npos);
+  auto r = only_report(gated);
+  CHECK(r.gate.failed);
+  CHECK(r.gate.failing_tensor_groups == 1);
+  CHECK(r.gate.failing_bytes == 1u << 20);
+
+  // Tensors are device memory: a gate on other kinds only leaves them out.
+  auto pinned_only = fresh_dir("python_gate_pinned");
+  CHECK(run_gated(pinned_only, {"--gate-live-tensors", "true", "--fail-on", "pinned"}).exit_code == 0);
 }

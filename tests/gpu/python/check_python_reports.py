@@ -186,5 +186,14 @@ for r in reports(s):
         check(g and g[0]["count"] == 16 and python_frame(g[0]["stack"], "step", line(s, "keep")),
               s + ": rank %d: 16 tensors from step:keep" % r["process"]["rank"])
 
+# 13. The gate on live tensors (--gate-live-tensors true --error-exitcode 1).
+s = "gated_exceptions"
+with open(os.path.join(out, s + ".status")) as f:
+    check(f.read().strip() == "gated_exceptions: exit 1", s + ": the run ends with error_exitcode")
+r = exit_report(s)
+check(r is not None and r["gate"]["failed"] and r["gate"].get("failing_tensor_groups", 0) >= 1
+      and r["gate"]["failing_bytes"] >= 320 << 20, s + ": the gate counts the 320 MiB of live tensors")
+check("of them PyTorch's live tensors" in log(s), s + ": and says so")
+
 print("%d checks passed, %d failed" % (passed, len(failures)))
 sys.exit(1 if failures else 0)
