@@ -142,7 +142,7 @@ check(python_frame(oom["stack"] if oom else [], "<module>", line(s, "request")),
 s = "scenario_expandable"
 oom, d = first_cause(s, "live_tensors")
 check(oom and oom["pytorch"]["expandable"], s + ": the view says the segments are expandable")
-check(d and "scenario_expandable.py:" in d[0]["message"], s + ": names the script's line")
+check(d and "scenario_leak_in_list.py:" in d[0]["message"], s + ": names the script's line")
 check(not any(e["diagnosis"] and e["diagnosis"][0]["cause"] == "accumulating_leak" for e in all_ooms(s)),
       s + ": no event calls PyTorch's mapped memory a leak")
 check(log(s).count("out of memory:") == 1, s + ": printed once")
