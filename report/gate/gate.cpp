@@ -37,6 +37,13 @@ GateConfig make_gate_config(const GateSettings& s, void (*log)(const std::string
   return c;
 }
 
+namespace {
+// fail_on: the kinds the gate counts; empty, every kind.
+bool counts_kind(const GateConfig& config, const std::string& kind) {
+  return config.fail_on.empty() || std::find(config.fail_on.begin(), config.fail_on.end(), kind) != config.fail_on.end();
+}
+}  // namespace
+
 void evaluate(report::Report& report, const GateConfig& config) {
   for (auto& g : report.leaks) {
     g.site = site_of(g);
@@ -50,8 +57,7 @@ void evaluate(report::Report& report, const GateConfig& config) {
   for (auto& g : report.leaks) {
     if (config.baseline) g.baseline = compare_with_baseline(*config.baseline, g);
     if (!g.suppressed_by.empty() || !g.cached_by.empty()) continue;
-    if (!config.fail_on.empty() && std::find(config.fail_on.begin(), config.fail_on.end(), g.kind) == config.fail_on.end())
-      continue;
+    if (!counts_kind(config, g.kind)) continue;
     if (config.baseline && g.baseline == "known") continue;
     g.fails_gate = true;
     ++result.failing_groups;
@@ -60,9 +66,7 @@ void evaluate(report::Report& report, const GateConfig& config) {
   }
   // Tensors PyTorch still holds at exit: device memory, one group per
   // Python stack (suppressions and baselines name leak groups, not these).
-  const bool device_counts =
-      config.fail_on.empty() || std::find(config.fail_on.begin(), config.fail_on.end(), "device") != config.fail_on.end();
-  if (config.count_live_tensors && device_counts && report.has_pytorch && report.pytorch.when == "exit")
+  if (config.count_live_tensors && counts_kind(config, "device") && report.has_pytorch && report.pytorch.when == "exit")
     for (const auto& d : report.pytorch.devices)
       for (const auto& t : d.live_tensors) {
         ++result.failing_groups;

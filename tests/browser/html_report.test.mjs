@@ -143,6 +143,22 @@ async function checkMerged(page, report) {
   await page.mouse.move(box.x + box.width * 0.4, box.y + box.height * 0.5, { steps: 4 });
   await page.mouse.up();
   check(await axisEnd() !== before && await page.isVisible("#timeline .zoomed"), "a drag zooms");
+  // Pan: the buttons move the zoomed span by half its width, within the run.
+  const zoomedText = async () => await page.textContent("#timeline .zoomed");
+  const zoomedAt = await zoomedText();
+  await page.click("#timeline .pan-later");
+  const later = await zoomedText();
+  check(later !== zoomedAt && await axisEnd() !== before, `"later" pans the zoomed span (${zoomedAt.split(" (")[0]} -> ${later.split(" (")[0]})`);
+  await page.click("#timeline .pan-earlier");
+  check(await zoomedText() === zoomedAt, "and \"earlier\" pans it back");
+  const zoomedBox = await page.locator("#timeline svg.chart").first().boundingBox();
+  await page.keyboard.down("Shift");
+  await page.mouse.move(zoomedBox.x + zoomedBox.width * 0.5, zoomedBox.y + zoomedBox.height * 0.5);
+  await page.mouse.down();
+  await page.mouse.move(zoomedBox.x + zoomedBox.width * 0.3, zoomedBox.y + zoomedBox.height * 0.5, { steps: 4 });
+  await page.mouse.up();
+  await page.keyboard.up("Shift");
+  check(await zoomedText() !== zoomedAt && await page.isVisible("#timeline .zoomed"), "a shift-drag pans, keeping the zoom");
   await page.locator("#timeline svg.chart").first().dblclick({ position: { x: 5, y: 5 } });
   check(await axisEnd() === before, "a double click zooms out");
   // Stacked by site: each lane's biggest sites, named as the table names them, and what the points do not list.

@@ -151,6 +151,10 @@ function renderTimeline() {
       band.setAttribute("visibility", "hidden");
       const to = timeAt(ev).x;
       if (from === null || Math.abs(to - from) < 5) return;
+      if (ev.shiftKey) {  // shift-drag pans: the time under the pointer follows it
+        pan((from - to) * (t1 - t0) / (W - L - Rm));
+        return;
+      }
       const ta = t0 + (t1 - t0) * (Math.min(from, to) - L) / (W - L - Rm), tb = t0 + (t1 - t0) * (Math.max(from, to) - L) / (W - L - Rm);
       span = [Math.max(fullSpan[0], ta), Math.min(fullSpan[1], Math.max(tb, ta + 1))];
       drawAll();
@@ -171,10 +175,26 @@ function renderTimeline() {
       holder.append(list);
     }
   }
+  // Moves the zoomed span by `dt` (negative: earlier), kept inside the run.
+  function pan(dt) {
+    const width = span[1] - span[0];
+    const start = Math.min(Math.max(fullSpan[0], span[0] + dt), fullSpan[1] - width);
+    span = [start, start + width];
+    drawAll();
+  }
   function drawAll() {
     charts.replaceChildren();
-    if (span[0] > fullSpan[0] || span[1] < fullSpan[1])
-      charts.append(el("div", { class: "meta zoomed" }, "zoomed to " + fmtTime(span[0]) + " \u2013 " + fmtTime(span[1]) + " (double-click to zoom out)"));
+    if (span[0] > fullSpan[0] || span[1] < fullSpan[1]) {
+      const panBy = (sign, text, cls) => {
+        const b = el("button", { type: "button", class: cls, title: "pan by half the span (or shift-drag a chart)" }, text);
+        b.addEventListener("click", () => pan(sign * (span[1] - span[0]) / 2));
+        return b;
+      };
+      const banner = el("div", { class: "meta zoomed" }, "zoomed to " + fmtTime(span[0]) + " \u2013 " + fmtTime(span[1]) +
+                        " (double-click to zoom out) ");
+      banner.append(panBy(-1, "\u2190 earlier", "pan-earlier"), " ", panBy(1, "later \u2192", "pan-later"));
+      charts.append(banner);
+    }
     if (highlight)
       charts.append(el("div", { class: "meta highlighted" }, "shaded: when " + highlight.label + " was allocated (" + fmtTime(highlight.from) +
                                                               (highlight.to > highlight.from ? " \u2013 " + fmtTime(highlight.to) : "") + ")"));
