@@ -15,7 +15,6 @@ install(DIRECTORY ${CUDALEAK_DEPS_DIR}/ DESTINATION lib/cudaleak-deps)
 install(TARGETS simcuda_driver simcuda_runtime simcuda_nvml LIBRARY DESTINATION lib/simcuda)
 set_target_properties(simcuda_nvml PROPERTIES INSTALL_RPATH "$ORIGIN")
 install(DIRECTORY ${CMAKE_BINARY_DIR}/lib/cudaleak/python/ DESTINATION lib/cudaleak/python)
-install(FILES ${CMAKE_SOURCE_DIR}/interpose/python/pytest_cudaleak.py DESTINATION lib/cudaleak/python)
 install(FILES ${CMAKE_SOURCE_DIR}/interpose/include/cudaleak.h ${CMAKE_SOURCE_DIR}/interpose/include/cudaleak_gtest.h
         DESTINATION include)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION share/doc/cudaleak)

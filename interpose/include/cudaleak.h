@@ -10,6 +10,10 @@
  *     fail("test_foo leaked %llu CUDA resources (%llu bytes)", s.count, s.bytes);
  *   cudaleak_report("after_test_foo");            // a report with reason "checkpoint"
  *
+ * cudaleak_gate_since asks the leak gate instead (suppressions, fail_on,
+ * baseline) and describes what fails it, as the GoogleTest listener
+ * (cudaleak_gtest.h) and the pytest plugin do.
+ *
  * The GPU counterpart of __lsan_do_recoverable_leak_check and
  * VALGRIND_DO_ADDED_LEAK_CHECK. Link with -ldl on glibc older than 2.34. */
 #ifndef CUDALEAK_H
@@ -46,6 +50,25 @@ static inline int cudaleak_leaks_since(const char* name, cudaleak_stats* out) {
   int (*fn)(const char*, cudaleak_stats*) =
       (int (*)(const char*, cudaleak_stats*))cudaleak_find_("cudaleak_impl_leaks_since");
   return fn ? fn(name, out) : -1;
+}
+
+/* The leak gate's verdict on the resources created after checkpoint `name`
+ * and still alive: the same suppressions, fail_on, min_bytes, baseline and
+ * caching-allocator rules as the gate at exit. */
+typedef struct cudaleak_verdict {
+  cudaleak_stats alive;   /* created since the checkpoint, still alive */
+  cudaleak_stats failing; /* of those, what the gate counts: nonzero count = the test fails */
+  char file[512];         /* the program's source file of the biggest failing group ("" when unknown) */
+  int line;
+} cudaleak_verdict;
+
+/* Fills `out` and writes the failing groups (headline and stack of each) into
+ * `message` (`size` bytes, always NUL-terminated, "" when nothing fails).
+ * 0 on success, -1 without cudaleak or for an unknown checkpoint. */
+static inline int cudaleak_gate_since(const char* name, cudaleak_verdict* out, char* message, unsigned long size) {
+  int (*fn)(const char*, cudaleak_verdict*, char*, unsigned long) =
+      (int (*)(const char*, cudaleak_verdict*, char*, unsigned long))cudaleak_find_("cudaleak_impl_gate_since");
+  return fn ? fn(name, out, message, size) : -1;
 }
 
 /* Writes a report of live resources now, reason "checkpoint", named `name`. */

@@ -1,6 +1,7 @@
 // The checkpoint API behind include/cudaleak.h: named points in time, the
 // resources created since one and still alive, and on-demand reports. The
 // header finds these symbols with dlsym, so programs also run without cudaleak.
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <string>
@@ -32,6 +33,20 @@ void reset_in_child() { ::checkpoints().clear(); }  // sequence numbers restart 
 
 using cudaleak::checkpoints::mutex;
 
+namespace {
+
+// The tracker sequence number at checkpoint `name`; false when there is none.
+bool sequence_of(const char* name, uint64_t& since) {
+  if (!name) return false;
+  std::lock_guard lock(mutex());
+  auto it = checkpoints().find(name);
+  if (it == checkpoints().end()) return false;
+  since = it->second;
+  return true;
+}
+
+}  // namespace
+
 extern "C" __attribute__((visibility("default"))) int cudaleak_impl_checkpoint(const char* name) {
   if (!name) return -1;
   cudaleak::ensure_initialized();
@@ -46,20 +61,29 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_checkpoint(c
 
 extern "C" __attribute__((visibility("default"))) int cudaleak_impl_leaks_since(const char* name,
                                                                                  cudaleak_stats* out) {
-  if (!name || !out) return -1;
   uint64_t since = 0;
-  {
-    std::lock_guard lock(mutex());
-    auto it = checkpoints().find(name);
-    if (it == checkpoints().end()) return -1;
-    since = it->second;
-  }
+  if (!out || !sequence_of(name, since)) return -1;
   *out = cudaleak_stats{0, 0};
   for (const auto& r : cudaleak::tracker::snapshot().resources) {
     if (r.sequence <= since || r.released_by) continue;
     ++out->count;
     if (cudaleak::kind_holds_memory(r.kind)) out->bytes += r.bytes;
   }
+  return 0;
+}
+
+extern "C" __attribute__((visibility("default"))) int cudaleak_impl_gate_since(const char* name,
+                                                                                cudaleak_verdict* out,
+                                                                                char* message, unsigned long size) {
+  uint64_t since = 0;
+  if (!out || !sequence_of(name, since)) return -1;
+  cudaleak::Verdict v = cudaleak::judge_since(since);
+  *out = cudaleak_verdict{};
+  out->alive = cudaleak_stats{v.alive.count, v.alive.bytes};
+  out->failing = cudaleak_stats{v.failing.count, v.failing.bytes};
+  std::snprintf(out->file, sizeof out->file, "%s", v.file.c_str());
+  out->line = v.line;
+  if (message && size) std::snprintf(message, size, "%s", v.failures.c_str());
   return 0;
 }
 

@@ -22,6 +22,7 @@
 #include "log.h"
 #include "report_path.h"
 #include "io/safe_output.h"
+#include "cuda_frames.h"
 #include "symbols/modules.h"
 #include "symbols/symbolizer.h"
 #include "text_summary.h"
@@ -122,6 +123,19 @@ void add_timeline(report::Report& r, report::FrameResolver* resolver) {
   }
 }
 
+// Symbols are looked up once per process: later reports reuse them.
+std::unique_ptr<report::FrameResolver> make_resolver() {
+  return report::with_python_frames(
+      options().symbolize ? report::borrow(symbols::process_symbolizer()) : symbols::make_module_resolver(),
+      python_frames());
+}
+
+report::Report build(const report::RawSnapshot& raw, report::FrameResolver* resolver) {
+  report::BuildOptions build;
+  build.max_allocations = size_t(options().max_allocations);
+  return report::build_report(raw, tracker::stack, resolver, build);
+}
+
 Written write_locked(Reason reason, const char* checkpoint) {
   const Options& opt = options();
   uint64_t t0 = now_ms();
@@ -129,12 +143,8 @@ Written write_locked(Reason reason, const char* checkpoint) {
   if (reason == Reason::Checkpoint) marks::add("report", checkpoint ? checkpoint : "");
   report::RawSnapshot raw = tracker::snapshot();
   uint64_t t_snapshot = now_ms();
-  // Symbols are looked up once per process: later reports reuse them.
-  std::unique_ptr<report::FrameResolver> resolver = report::with_python_frames(
-      opt.symbolize ? report::borrow(symbols::process_symbolizer()) : symbols::make_module_resolver(), python_frames());
-  report::BuildOptions build;
-  build.max_allocations = size_t(opt.max_allocations);
-  report::Report r = report::build_report(raw, tracker::stack, resolver.get(), build);
+  std::unique_ptr<report::FrameResolver> resolver = make_resolver();
+  report::Report r = build(raw, resolver.get());
   r.symbolized = opt.symbolize;
   r.tool_version = CUDALEAK_VERSION;
   r.reason = reason_name(reason);
@@ -225,6 +235,48 @@ Written write_report(Reason reason, const char* checkpoint) {
   }
   errno = saved;
   return w;
+}
+
+Verdict judge_since(uint64_t since) {
+  Verdict v;
+  report::RawSnapshot raw = tracker::snapshot();
+  std::erase_if(raw.resources, [&](const report::RawResource& r) { return r.sequence <= since || r.released_by; });
+  raw.notes.clear();
+  raw.notes_total = 0;
+  for (const report::RawResource& r : raw.resources) {
+    ++v.alive.count;
+    if (kind_holds_memory(r.kind)) v.alive.bytes += r.bytes;
+  }
+  if (raw.resources.empty()) return v;
+  int saved = errno;
+  try {
+    std::lock_guard lock(g_report_mutex);
+    std::unique_ptr<report::FrameResolver> resolver = make_resolver();
+    report::Report r = build(raw, resolver.get());
+    r.process = symbols::current_process();
+    gate::evaluate(r, gate_config());
+    if (r.gate.failed) {  // below min_bytes the gate counts groups but passes
+      v.failing.count = r.gate.failing_count;
+      v.failing.bytes = r.gate.failing_bytes;
+      report::TextOptions text;
+      text.max_groups = size_t(options().summary_groups);
+      text.max_frames = 8;  // the top of each stack: the rest is in the report
+      v.failures = report::render_gate_failures(r, text);
+      for (const report::LeakGroup& g : r.leaks) {
+        if (!g.fails_gate) continue;
+        auto frames = report::program_frames(g.stack);
+        if (!frames.empty() && !frames.front()->file.empty()) {
+          v.file = frames.front()->file;
+          v.line = frames.front()->line;
+        }
+        break;  // groups come biggest first
+      }
+    }
+  } catch (...) {
+    internal_failure("judging a checkpoint");
+  }
+  errno = saved;
+  return v;
 }
 
 void observe_now() {

@@ -22,6 +22,23 @@ struct Written {
 // checkpoint report.
 Written write_report(Reason reason, const char* checkpoint = nullptr);
 
+// The leak gate's verdict on the resources created after `since` (a tracker
+// sequence number) and still alive, for per-test gates (GoogleTest listener,
+// pytest plugin): the same suppressions, fail_on, min_bytes, baseline and
+// caching-allocator rules as the exit gate.
+struct Verdict {
+  struct Totals {
+    uint64_t count = 0;
+    uint64_t bytes = 0;
+  };
+  Totals alive;            // created since and still alive
+  Totals failing;          // of those, what the gate counts
+  std::string failures;    // the failing groups with their stacks (text)
+  std::string file;        // the program's frame of the biggest failing group
+  int line = 0;
+};
+Verdict judge_since(uint64_t since);
+
 // Records an observation for growth detection without writing a report.
 void observe_now();
 

@@ -82,7 +82,29 @@ std::string group_headline(const LeakGroup& g) {
   return s;
 }
 
+void append_group(std::string& out, const LeakGroup& g, size_t max_frames, bool from_program = false) {
+  out += "\n" + group_headline(g) + ":\n";
+  size_t first = 0;
+  if (auto own = program_frames(g.stack); from_program && !own.empty()) first = size_t(own.front() - g.stack.data());
+  for (size_t i = first; i < g.stack.size() && i - first < max_frames; ++i) append_frame(out, i, g.stack[i]);
+  if (g.stack.empty()) out += "    <no stack>\n";
+}
+
 }  // namespace
+
+std::string render_gate_failures(const Report& r, const TextOptions& options) {
+  std::string out;
+  size_t shown = 0, failing = 0;
+  for (const LeakGroup& g : r.leaks) {
+    if (!g.fails_gate) continue;
+    ++failing;
+    if (options.max_groups && shown == options.max_groups) continue;
+    append_group(out, g, options.max_frames, true);
+    ++shown;
+  }
+  if (failing > shown) out += "\n... " + std::to_string(failing - shown) + " more leak groups\n";
+  return out;
+}
 
 std::string render_text(const Report& r, const TextOptions& options) {
   std::string out;
@@ -102,9 +124,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
         out += "\n... " + std::to_string(visible.size() - shown) + " more leak groups in the report\n";
         break;
       }
-      out += "\n" + group_headline(g) + ":\n";
-      for (size_t i = 0; i < g.stack.size() && i < options.max_frames; ++i) append_frame(out, i, g.stack[i]);
-      if (g.stack.empty()) out += "    <no stack>\n";
+      append_group(out, g, options.max_frames);
       ++shown;
     }
   }

@@ -15,6 +15,10 @@ struct TextOptions {
 };
 
 std::string render_text(const Report& report, const TextOptions& options);
+// The groups the gate counts (fails_gate), each with its headline and its
+// stack from the program's innermost frame (frames keep their numbers): the
+// message of a per-test gate (GoogleTest listener, pytest plugin).
+std::string render_gate_failures(const Report& report, const TextOptions& options);
 std::string format_bytes(uint64_t bytes);
 
 }  // namespace cudaleak::report
