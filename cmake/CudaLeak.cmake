@@ -7,10 +7,13 @@
 #                     [RUN_OPTIONS --suppressions ${CMAKE_SOURCE_DIR}/cudaleak.supp ...])
 #   add_test(NAME other COMMAND other_test)
 #   cudaleak_wrap_tests(TESTS other [OPTIONS fail_on=device,pinned ...])
+#   gtest_discover_tests(unit_tests)   # or catch_discover_tests
+#   cudaleak_wrap_discovered_tests(TARGET unit_tests [TEST_LIST var] [OPTIONS ...])
 #
 # cudaleak_add_test runs the command through `cudaleak run`; cudaleak_wrap_tests
-# adds LD_PRELOAD and CUDALEAK_OPTIONS to existing tests (GoogleTest's
-# gtest_discover_tests, catch_discover_tests, ...). Reports go to
+# adds LD_PRELOAD and CUDALEAK_OPTIONS to existing tests, and
+# cudaleak_wrap_discovered_tests to the tests a discovery step makes when
+# CTest runs (gtest_discover_tests, catch_discover_tests). Reports go to
 # CUDALEAK_REPORT_DIR/<test>.<pid>.json.
 #
 # Variables (set before include to override the search):
@@ -66,17 +69,62 @@ function(cudaleak_add_test)
                    ${ARG_RUN_OPTIONS} -- ${program_path} ${ARG_COMMAND})
 endfunction()
 
+# LD_PRELOAD, CUDALEAK_OPTIONS (report `report_name`.%p.json, the status, the
+# extra options) and, for the simulated GPU, the library path: as
+# `name=value` for ENVIRONMENT in *env_out and for ENVIRONMENT_MODIFICATION
+# in *modification_out.
+function(_cudaleak_environment env_out modification_out report_name options)
+  set(joined "output=${CUDALEAK_REPORT_DIR}/${report_name}.%p.json:error_exitcode=${CUDALEAK_ERROR_EXITCODE}")
+  foreach(option ${options})
+    string(APPEND joined ":${option}")
+  endforeach()
+  set(${env_out} "LD_PRELOAD=${CUDALEAK_LIBRARY}" "CUDALEAK_OPTIONS=${joined}" PARENT_SCOPE)
+  set(${modification_out} "" PARENT_SCOPE)
+  if(CUDALEAK_SIMULATED_GPU)
+    get_filename_component(lib_dir ${CUDALEAK_LIBRARY} DIRECTORY)
+    set(${modification_out} "LD_LIBRARY_PATH=path_list_prepend:${lib_dir}/simcuda" PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(cudaleak_wrap_tests)
   cmake_parse_arguments(ARG "" "" "TESTS;OPTIONS" ${ARGN})
   foreach(test ${ARG_TESTS})
-    set(options "output=${CUDALEAK_REPORT_DIR}/${test}.%p.json:error_exitcode=${CUDALEAK_ERROR_EXITCODE}")
-    foreach(option ${ARG_OPTIONS})
-      string(APPEND options ":${option}")
-    endforeach()
-    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT "LD_PRELOAD=${CUDALEAK_LIBRARY}" "CUDALEAK_OPTIONS=${options}")
-    if(CUDALEAK_SIMULATED_GPU)
-      get_filename_component(lib_dir ${CUDALEAK_LIBRARY} DIRECTORY)
-      set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT_MODIFICATION "LD_LIBRARY_PATH=path_list_prepend:${lib_dir}/simcuda")
+    _cudaleak_environment(env modification ${test} "${ARG_OPTIONS}")
+    set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT ${env})
+    if(modification)
+      set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT_MODIFICATION ${modification})
     endif()
   endforeach()
+endfunction()
+
+# Tests that exist only once CTest runs, made by a discovery step
+# (gtest_discover_tests, catch_discover_tests): call this after that step,
+# with the same TEST_LIST when it was given one (default <target>_TESTS). When
+# CTest reads the discovered tests it runs the file written here, which wraps
+# each of them as cudaleak_wrap_tests does (one report per test, named after
+# it). It sets their ENVIRONMENT: give other variables through OPTIONS' file,
+# not the discovery step's PROPERTIES ENVIRONMENT.
+function(cudaleak_wrap_discovered_tests)
+  cmake_parse_arguments(ARG "" "TARGET;TEST_LIST" "OPTIONS" ${ARGN})
+  if(NOT ARG_TARGET)
+    message(FATAL_ERROR "cudaleak_wrap_discovered_tests: TARGET is required")
+  endif()
+  if(NOT ARG_TEST_LIST)
+    set(ARG_TEST_LIST ${ARG_TARGET}_TESTS)
+  endif()
+  _cudaleak_environment(env modification "{test}" "${ARG_OPTIONS}")
+  set(script "${CMAKE_CURRENT_BINARY_DIR}/${ARG_TARGET}_cudaleak_wrap.cmake")
+  set(more "")
+  if(modification)
+    set(more " ENVIRONMENT_MODIFICATION [=[${modification}]=]")
+  endif()
+  string(CONCAT content
+    "# Written by cudaleak_wrap_discovered_tests(${ARG_TARGET}); run by CTest after discovery.\n"
+    "foreach(test IN LISTS ${ARG_TEST_LIST})\n"
+    "  string(MAKE_C_IDENTIFIER \"\${test}\" name)\n"
+    "  string(REPLACE \"{test}\" \"\${name}\" env [=[${env}]=])\n"
+    "  set_tests_properties(\"\${test}\" PROPERTIES ENVIRONMENT \"\${env}\"${more})\n"
+    "endforeach()\n")
+  file(WRITE ${script} "${content}")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${script})
 endfunction()
