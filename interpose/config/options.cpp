@@ -86,6 +86,8 @@ std::string validate(const Options& o) {
   if (o.error_exitcode < 0 || o.error_exitcode > 255) return "error_exitcode must be between 0 and 255";
   if (o.gate_error_exitcode < 1 || o.gate_error_exitcode > 255) return "gate_error_exitcode must be between 1 and 255";
   if (o.min_bytes < 0) return "min_bytes must be >= 0";
+  if (o.color != "auto" && o.color != "always" && o.color != "never")
+    return "color: '" + o.color + "' is not auto, always or never";
   for (const auto& kind : o.fail_on)
     if (!kind_from_name(kind)) return "fail_on: unknown kind '" + kind + "'";
   return "";

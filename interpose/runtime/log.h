@@ -1,10 +1,18 @@
-// The preload library's logger: formats into a stack buffer and write(2)s to
-// stderr, so it allocates nothing and works inside hooks. Messages start with
-// "cudaleak:".
+// The preload library's own text: log lines and text summaries. Formats into
+// a stack buffer and write(2)s it, so that a log line allocates nothing and
+// works inside hooks. It goes to stderr, or to LOG_PATH.PID (the log_path
+// option, opened on first use and again in a forked child). Log lines start
+// with "cudaleak:".
 #pragma once
+#include <cstddef>
 
 namespace cudaleak {
 void log_message(const char* format, ...) __attribute__((format(printf, 1, 2)));
 // Only when the verbose option is on.
 void log_verbose(const char* format, ...) __attribute__((format(printf, 1, 2)));
+// Text summaries and other multi-line text, written whole.
+void write_text(const char* data, size_t size);
+// Whether text summaries are coloured: the color option, and for "auto"
+// whether they go to a terminal with NO_COLOR unset (no-color.org).
+bool text_in_color();
 }

@@ -65,15 +65,7 @@ bool write_file(const std::string& path, const std::string& text, std::string* p
   return ok;
 }
 
-void print(const std::string& text) {
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t n = write(STDERR_FILENO, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += size_t(n);
-  }
-}
+void print(const std::string& text) { write_text(text.data(), text.size()); }
 
 std::vector<report::Frame> python_frames() {
   std::vector<report::Frame> out;
@@ -196,6 +188,7 @@ Written write_locked(Reason reason, const char* checkpoint) {
     text.max_groups = size_t(opt.summary_groups);
     text.report_path = w.written ? w.path : "";
     text.gen_suppressions = opt.gen_suppressions;
+    text.color = text_in_color();
     print(report::render_text(r, text));
   }
   return w;

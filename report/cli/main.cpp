@@ -38,7 +38,9 @@ int print_option_table() {
 // Options whose value is a path: made absolute against the launcher's working
 // directory, since each process of the run (a ctest test, a child that
 // changes directory) resolves a relative path against its own.
-bool is_path_option(const std::string& key) { return key == "output" || key == "suppressions" || key == "baseline"; }
+bool is_path_option(const std::string& key) {
+  return key == "output" || key == "suppressions" || key == "baseline" || key == "log_path";
+}
 
 std::string absolute_path(const std::string& path) {
   if (path.empty() || path == "-" || path.front() == '/') return path;

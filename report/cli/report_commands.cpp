@@ -2,7 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include <unistd.h>
+
 #include <cinttypes>
+#include <cstdlib>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -31,8 +34,16 @@ struct ReportArgs {
   std::string output;
   bool symbolize = false;
   bool gen_suppressions = false;
+  std::string color = "auto";
   std::vector<std::string> debug_dirs;
 };
+
+// auto: when the text goes to a terminal and NO_COLOR is not set (no-color.org).
+bool use_color(const std::string& mode, const std::string& output) {
+  if (mode != "auto") return mode == "always";
+  const char* no_color = std::getenv("NO_COLOR");
+  return output.empty() && !(no_color && *no_color) && isatty(STDOUT_FILENO);
+}
 
 std::string aggregate_text(const std::vector<report::Aggregate>& rows, const std::string& by, size_t top) {
   std::string out = "bytes        count  groups  kinds            " + by + "\n";
@@ -85,6 +96,7 @@ int run_report(ReportArgs& a) {
     report::TextOptions options;
     options.max_groups = a.top;
     options.gen_suppressions = a.gen_suppressions;
+    options.color = use_color(a.color, a.output);
     text = report::render_text(view, options);
   }
   return write_output(a.output, text) ? 0 : 2;
@@ -145,6 +157,8 @@ void add_report_commands(CLI::App& app, int& status) {
   rep->add_flag("--symbolize", args->symbolize, "Symbolize frames again from the modules' files (offline)");
   rep->add_flag("--gen-suppressions", args->gen_suppressions,
                 "Print a suppression rule for each leak group shown (as cudaleak run --gen-suppressions)");
+  rep->add_option("--color", args->color, "Colour the text: auto (on a terminal, unless NO_COLOR is set), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
   rep->add_option("--debug-dir", args->debug_dirs, "Where to look for modules and debug files (repeatable)");
   rep->callback([args, &status] { status = run_report(*args); });
 

@@ -82,8 +82,18 @@ std::string group_headline(const LeakGroup& g) {
   return s;
 }
 
-void append_group(std::string& out, const LeakGroup& g, size_t max_frames, bool from_program = false) {
-  out += "\n" + group_headline(g) + ":\n";
+// ANSI styles, applied only when the text goes to a terminal.
+constexpr const char* kBold = "\033[1m";
+constexpr const char* kRed = "\033[1;31m";
+constexpr const char* kGreen = "\033[1;32m";
+
+std::string paint(const std::string& text, const char* style, bool color) {
+  return color ? style + text + "\033[0m" : text;
+}
+
+void append_group(std::string& out, const LeakGroup& g, size_t max_frames, bool from_program = false,
+                  bool color = false) {
+  out += "\n" + paint(group_headline(g) + ":", kBold, color) + "\n";
   size_t first = 0;
   if (auto own = program_frames(g.stack); from_program && !own.empty()) first = size_t(own.front() - g.stack.data());
   for (size_t i = first; i < g.stack.size() && i - first < max_frames; ++i) append_frame(out, i, g.stack[i]);
@@ -99,7 +109,7 @@ std::string render_gate_failures(const Report& r, const TextOptions& options) {
     if (!g.fails_gate) continue;
     ++failing;
     if (options.max_groups && shown == options.max_groups) continue;
-    append_group(out, g, options.max_frames, true);
+    append_group(out, g, options.max_frames, true, options.color);
     ++shown;
   }
   if (failing > shown) out += "\n... " + std::to_string(failing - shown) + " more leak groups\n";
@@ -114,9 +124,11 @@ std::string render_text(const Report& r, const TextOptions& options) {
   for (const LeakGroup& g : r.leaks)
     if (g.suppressed_by.empty() && g.cached_by.empty() && g.owner.empty()) visible.push_back(&g);
   if (visible.empty()) {
-    out += prefix + "no CUDA resources leaked" + (r.leaks.empty() ? "" : " (apart from suppressed ones)") + "\n";
+    out += prefix + paint("no CUDA resources leaked", kGreen, options.color) +
+           (r.leaks.empty() ? "" : " (apart from suppressed ones)") + "\n";
   } else {
-    out += prefix + "detected CUDA resource leaks (" + r.reason + (r.checkpoint.empty() ? "" : " " + r.checkpoint) + ")\n";
+    out += prefix + paint("detected CUDA resource leaks", kRed, options.color) + " (" + r.reason +
+           (r.checkpoint.empty() ? "" : " " + r.checkpoint) + ")\n";
     size_t shown = 0;
     for (const LeakGroup* group : visible) {
       const LeakGroup& g = *group;
@@ -124,7 +136,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
         out += "\n... " + std::to_string(visible.size() - shown) + " more leak groups in the report\n";
         break;
       }
-      append_group(out, g, options.max_frames);
+      append_group(out, g, options.max_frames, false, options.color);
       ++shown;
     }
   }
@@ -186,7 +198,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
            " shown above when " + (shown == 1 ? "it" : "they") + " happened (oom_events in the report)\n";
   if (r.notes_total) out += "\n" + prefix + std::to_string(r.notes_total) + " release calls of resources it never saw (see notes in the report)\n";
 
-  out += "\nSUMMARY: cudaleak: " + format_bytes(r.summary.leaked_bytes) + " leaked in " +
+  out += "\n" + paint("SUMMARY:", r.summary.leaked_count ? kRed : kGreen, options.color) + " cudaleak: " + format_bytes(r.summary.leaked_bytes) + " leaked in " +
          std::to_string(r.summary.leaked_count) + (r.summary.leaked_count == 1 ? " resource" : " resources");
   if (!r.summary.by_kind.empty()) {
     out += " (";

@@ -12,6 +12,7 @@ struct TextOptions {
   size_t max_frames = 16;   // per stack
   std::string report_path;  // named in the SUMMARY line when set
   bool gen_suppressions = false;  // print a rule for each unsuppressed group
+  bool color = false;             // ANSI colours for a terminal: leaks red, headlines bold
 };
 
 std::string render_text(const Report& report, const TextOptions& options);

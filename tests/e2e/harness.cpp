@@ -104,4 +104,9 @@ const cudaleak::report::LeakGroup* find_group(const cudaleak::report::Report& r,
   return nullptr;
 }
 
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 }  // namespace e2e

@@ -25,6 +25,7 @@ std::string program(const std::string& name); // test program
 // A fresh empty directory for one test's reports.
 std::string fresh_dir(const std::string& name);
 std::vector<std::string> files_in(const std::string& dir);
+std::string read_file(const std::string& path);  // "" when it cannot be read
 cudaleak::report::Report load(const std::string& path);
 
 // Runs `program args` under cudaleak with the simulated GPU, reports in `dir`.

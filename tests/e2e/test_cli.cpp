@@ -1,6 +1,7 @@
 // The command line as users type it: errors, flags, paths.
 #include <catch2/catch.hpp>
 #include <dlfcn.h>
+#include <unistd.h>
 #include <filesystem>
 
 #include "harness.h"
@@ -86,4 +87,49 @@ TEST_CASE("cli: report --gen-suppressions prints the rules of a report read late
   CHECK(res.exit_code == 0);
   CHECK(res.out.find("\nleak:process_batch kind:device\n") != std::string::npos);
   CHECK(run({cudaleak_tool(), "report", dir + "/r.json"}).out.find("leak:process_batch") == std::string::npos);
+}
+
+TEST_CASE("cli: log_path sends cudaleak's text to PATH.PID of each process and leaves stderr to the program",
+          "[e2e][cli]") {
+  auto dir = fresh_dir("cli_log_path");
+  // Relative, as a user types it: the launcher's directory, as for -o.
+  Result res = run({"/bin/sh", "-c",
+                    "cd '" + dir + "' && '" + cudaleak_tool() + "' run --simulated-gpu --log-path logs/cudaleak.log " +
+                        "-o r.%p.json -- /bin/sh -c 'mkdir -p logs; cd / && exec " + program("fork_child") + "'"});
+  CHECK(res.exit_code == 0);
+  CHECK(res.err.find("cudaleak") == std::string::npos);  // nothing of cudaleak's on the program's stderr
+  CHECK(res.out.find("child exited 0") != std::string::npos);
+  auto logs = files_in(dir + "/logs");
+  REQUIRE(logs.size() == 2);  // the parent and its forked child, one file each
+  int summaries = 0;
+  for (const auto& log : logs) {
+    std::string text = read_file(log);
+    summaries += text.find("SUMMARY: cudaleak:") != std::string::npos;
+    CHECK(text.find("\033[") == std::string::npos);  // a file gets no colour
+  }
+  CHECK(summaries == 2);
+}
+
+TEST_CASE("cli: colour in text summaries only when asked or on a terminal and never with NO_COLOR", "[e2e][cli]") {
+  auto dir = fresh_dir("cli_color");
+  Result plain = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/p.json", "--", sample("pinned_leak")});
+  CHECK(plain.err.find("SUMMARY: cudaleak:") != std::string::npos);
+  CHECK(plain.err.find("\033[") == std::string::npos);  // not a terminal
+  Result always = run({cudaleak_tool(), "run", "--simulated-gpu", "--color", "always", "-o", dir + "/a.json", "--",
+                       sample("pinned_leak")});
+  CHECK(always.err.find("\033[1;31mSUMMARY:\033[0m cudaleak:") != std::string::npos);
+  Result bad = run({cudaleak_tool(), "run", "--color", "sometimes", "--", sample("clean")});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("color: 'sometimes' is not auto, always or never") != std::string::npos);
+  // A terminal (script(1) gives the program one): coloured unless NO_COLOR is set.
+  if (access("/usr/bin/script", X_OK) == 0) {
+    std::string command = "'" + cudaleak_tool() + "' report '" + dir + "/p.json'";
+    Result tty = run({"/usr/bin/script", "-qec", command, "/dev/null"});
+    CHECK(tty.out.find("\033[1;31mdetected CUDA resource leaks") != std::string::npos);
+    Result no_color = run({"/usr/bin/script", "-qec", command, "/dev/null"}, {"NO_COLOR=1"});
+    CHECK(no_color.out.find("detected CUDA resource leaks") != std::string::npos);
+    CHECK(no_color.out.find("\033[") == std::string::npos);
+  }
+  Result report = run({cudaleak_tool(), "report", "--color", "always", dir + "/p.json"});
+  CHECK(report.out.find("\033[1m") != std::string::npos);
 }

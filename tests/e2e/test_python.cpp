@@ -101,8 +101,7 @@ TEST_CASE("python: the JSON marks Python frames with their language and no modul
   REQUIRE(run_sim(dir, {interpreters().front(), kScript, "leak"}).exit_code == 0);
   auto files = files_in(dir);
   REQUIRE(files.size() == 1);
-  std::ifstream in(files[0]);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text = read_file(files[0]);
   auto j = nlohmann::json::parse(text);
   size_t python = 0;
   for (const auto& f : j["leaks"][0]["stack"]) {

@@ -49,8 +49,7 @@ TEST_CASE("report: text like LeakSanitizer, filters, top, regrouping, formats", 
 
   auto html = fs::path(file).parent_path() / "r.html";
   CHECK(run({cudaleak_tool(), "report", file, "--format", "html", "-o", html.string()}).exit_code == 0);
-  std::ifstream in(html);
-  std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string page = read_file(html.string());
   CHECK(page.find("<script id=\"cudaleak-data\" type=\"application/json\">{") != std::string::npos);
   for (const char* fetch : {"src=\"http", "href=\"http", "<link", "import(", "fetch("})  // self-contained
     CHECK(page.find(fetch) == std::string::npos);
@@ -63,8 +62,7 @@ TEST_CASE("report: unreadable, truncated, foreign or newer files get one line an
     return dir + "/" + name;
   };
   auto good = one_report("read_bad_good", {sample("clean")});
-  std::ifstream in(good);
-  std::string full((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string full = read_file(good);
   struct Case {
     std::string file, message;
   } cases[] = {
