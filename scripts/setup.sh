@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # Installs the build dependencies (Debian packages) when missing, then
 # configures and builds cudaleak into build/. Safe to run again.
+#   scripts/setup.sh          everything, tests included (scripts/test.sh)
+#   scripts/setup.sh --demo   only what the tool and its samples need (scripts/demo.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+demo=0
+[ "${1:-}" = "--demo" ] && demo=1
 
-# Needed to build and test.
+# Needed to build the tool and the samples.
 packages=(build-essential cmake ninja-build libunwind-dev libdw-dev libelf-dev libspdlog-dev libfmt-dev
-          catch2 libgtest-dev nlohmann-json3-dev libcli11-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev python3
-          clang libclang-rt-14-dev)  # clang: the libFuzzer targets (scripts/fuzz.sh)
-# Only for some tests (pytest plugin, HTML report in a browser): skipped when missing.
-optional=(python3-pytest chromium)
-command -v node >/dev/null || optional+=(nodejs)
-command -v npm >/dev/null || optional+=(npm)
+          nlohmann-json3-dev libcli11-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev python3)
+optional=()
+if [ "$demo" = 0 ]; then
+  # Needed to test; clang: the libFuzzer targets (scripts/fuzz.sh).
+  packages+=(catch2 libgtest-dev clang libclang-rt-14-dev git)
+  # Only for some tests (pytest plugin and its wheel, HTML report in a browser): skipped when missing.
+  optional=(python3-pytest python3-venv chromium)
+  command -v node >/dev/null || optional+=(nodejs)
+  command -v npm >/dev/null || optional+=(npm)
+fi
 
 sudo_cmd=""
 [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
@@ -27,7 +35,9 @@ install() {  # install PACKAGE... (only those not installed yet)
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 install "${packages[@]}"
-install "${optional[@]}" || echo "cudaleak: optional packages not installed; their tests will be skipped"
+if ((${#optional[@]})); then
+  install "${optional[@]}" || echo "cudaleak: optional packages not installed; their tests will be skipped"
+fi
 
 cuda_root="${CUDA_ROOT:-/usr/local/cuda}"
 if [ ! -f "$cuda_root/include/cudaTypedefs.h" ]; then
@@ -36,9 +46,11 @@ if [ ! -f "$cuda_root/include/cudaTypedefs.h" ]; then
 fi
 
 # The HTML report's browser test drives Debian's Chromium with playwright-core.
-if [ ! -d tests/browser/node_modules/playwright-core ]; then
+if [ "$demo" = 0 ] && [ ! -d tests/browser/node_modules/playwright-core ]; then
   (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error) || echo "cudaleak: npm ci failed; the browser test will be skipped"
 fi
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDA_ROOT="$cuda_root" >/dev/null
+tests=ON
+[ "$demo" = 1 ] && tests=OFF
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDA_ROOT="$cuda_root" -DCUDALEAK_BUILD_TESTS=$tests >/dev/null
 cmake --build build

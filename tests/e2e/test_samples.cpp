@@ -151,9 +151,27 @@ TEST_CASE("clean: nothing leaked", "[e2e][samples]") {
   CHECK(r.notes_total == 0);
 }
 
+TEST_CASE("oom_leak: the out-of-memory is blamed on the activations kept from earlier steps", "[e2e][samples]") {
+  auto dir = fresh_dir("oom_leak");
+  Result res = run_sim(dir, {sample("oom_leak")}, {"--simulated-gpu-memory", "400MiB"});
+  CHECK(res.exit_code == 1);  // the program's own status when its allocation fails
+  CHECK(res.err.find("step 40: cudaMalloc of 10 MiB failed") != std::string::npos);
+  CHECK(res.err.find("1. 400.0 MiB of device memory allocated in forward (oom_leak.cu:11) is still held from earlier: "
+                     "40 allocations") != std::string::npos);
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 2);  // the out-of-memory report and the exit report
+  bool diagnosed = false;
+  for (const auto& f : files) {
+    Report r = load(f);
+    for (const auto& e : r.oom_events)
+      diagnosed |= !e.diagnosis.empty() && e.diagnosis[0].cause == "accumulating_leak";
+  }
+  CHECK(diagnosed);
+}
+
 TEST_CASE("cudaleak changes neither output nor exit status of any sample", "[e2e][samples]") {
   for (std::string name : {"exception_leak", "library_leak", "pinned_leak", "stream_event_leak",
-                           "driver_context_leak", "async_pool_leak", "loop_leak", "clean"}) {
+                           "driver_context_leak", "async_pool_leak", "loop_leak", "clean", "oom_leak"}) {
     INFO(name);
     auto dir = fresh_dir("passthrough_" + name);
     Result plain = run({sample(name)}, {"LD_LIBRARY_PATH=" + build_dir() + "/lib/simcuda"});
