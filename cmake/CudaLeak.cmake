@@ -82,7 +82,7 @@ function(_cudaleak_environment env_out modification_out report_name options)
   set(${modification_out} "" PARENT_SCOPE)
   if(CUDALEAK_SIMULATED_GPU)
     get_filename_component(lib_dir ${CUDALEAK_LIBRARY} DIRECTORY)
-    set(${modification_out} "LD_LIBRARY_PATH=path_list_prepend:${lib_dir}/simcuda" PARENT_SCOPE)
+    set(${modification_out} "LD_LIBRARY_PATH=path_list_prepend:${lib_dir}/cudaleak/simcuda" PARENT_SCOPE)
   endif()
 endfunction()
 

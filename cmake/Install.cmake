@@ -1,6 +1,6 @@
 # `cmake --install build [--prefix DIR]` lays out the same relocatable tree as
 # build/: bin/cudaleak, lib/libcudaleak.so with lib/cudaleak-deps, the
-# simulated GPU in lib/simcuda, the Python hooks and the pytest plugin in
+# simulated GPU in lib/cudaleak/simcuda, the Python hooks and the pytest plugin in
 # lib/cudaleak/python, include/ (cudaleak.h, cudaleak_gtest.h), the CMake
 # package in lib/cmake/cudaleak, the docs in share/doc/cudaleak, the man page
 # and bash completion.
@@ -12,7 +12,7 @@ set(CUDALEAK_PACKAGE_DIR lib/cmake/cudaleak)
 install(TARGETS cudaleak RUNTIME DESTINATION bin)
 install(TARGETS cudaleak_preload LIBRARY DESTINATION lib)
 install(DIRECTORY ${CUDALEAK_DEPS_DIR}/ DESTINATION lib/cudaleak-deps)
-install(TARGETS simcuda_driver simcuda_runtime simcuda_nvml LIBRARY DESTINATION lib/simcuda)
+install(TARGETS simcuda_driver simcuda_runtime simcuda_nvml LIBRARY DESTINATION lib/cudaleak/simcuda)
 set_target_properties(simcuda_nvml PROPERTIES INSTALL_RPATH "$ORIGIN")
 install(DIRECTORY ${CMAKE_BINARY_DIR}/lib/cudaleak/python/ DESTINATION lib/cudaleak/python)
 install(FILES ${CMAKE_SOURCE_DIR}/interpose/include/cudaleak.h ${CMAKE_SOURCE_DIR}/interpose/include/cudaleak_gtest.h

@@ -21,7 +21,7 @@ if nvidia-smi -L >/dev/null 2>&1; then
   sim=()
   x=""
 else
-  echo "== no GPU here: the simulated GPU ($b/lib/simcuda), with 512 MiB of device memory"
+  echo "== no GPU here: the simulated GPU ($b/lib/cudaleak/simcuda), with 512 MiB of device memory"
   sim=(--simulated-gpu --simulated-gpu-memory 512MiB)
   x="_shared"
 fi

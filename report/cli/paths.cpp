@@ -21,6 +21,6 @@ std::string preload_library_path() {
 
 std::string python_directory() { return self_directory() + "/../lib/cudaleak/python"; }
 
-std::string simcuda_directory() { return self_directory() + "/../lib/simcuda"; }
+std::string simcuda_directory() { return self_directory() + "/../lib/cudaleak/simcuda"; }
 
 }  // namespace cudaleak::cli

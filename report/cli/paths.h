@@ -1,5 +1,5 @@
 // Where the launcher finds what it preloads: beside itself, as laid out by the
-// build (build/bin/cudaleak, build/lib/libcudaleak.so, build/lib/simcuda/).
+// build (build/bin/cudaleak, build/lib/libcudaleak.so, build/lib/cudaleak/simcuda/).
 #pragma once
 #include <string>
 

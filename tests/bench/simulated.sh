@@ -21,7 +21,7 @@ trap 'rm -rf "$work"' EXIT
 
 for depth in "${depths[@]}"; do
   for ((i = 0; i < runs; ++i)); do
-    LD_LIBRARY_PATH="$B/lib/simcuda${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$P" "$depth" >>"$work/plain.$depth"
+    LD_LIBRARY_PATH="$B/lib/cudaleak/simcuda${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$P" "$depth" >>"$work/plain.$depth"
     "$B/bin/cudaleak" run --simulated-gpu -o "$work/r.%p.json" --print-summary false -- "$P" "$depth" \
       >>"$work/traced.$depth"
   done

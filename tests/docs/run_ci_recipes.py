@@ -74,7 +74,7 @@ subprocess.run(["git", "init", "-q", str(project)], check=True)
 
 env = dict(os.environ)
 env["PATH"] = f"{prefix}/bin:" + env["PATH"]                       # the baseline recipe calls plain `cudaleak`
-env["LD_LIBRARY_PATH"] = f"{prefix}/lib/simcuda"                    # the "driver" of this machine
+env["LD_LIBRARY_PATH"] = f"{prefix}/lib/cudaleak/simcuda"                    # the "driver" of this machine
 env.pop("CUDALEAK_OPTIONS", None)
 
 

@@ -201,7 +201,7 @@ TEST_CASE("checkpoints: cudaleak.h works with and without cudaleak, growth is fl
   CHECK(final_report.process.start_unix_ns > 1'600'000'000'000'000'000ull);
   CHECK(final_report.process.start_unix_ns == checkpoint.process.start_unix_ns);
 
-  Result plain = run({program("checkpoints")}, {"LD_LIBRARY_PATH=" + build_dir() + "/lib/simcuda"});
+  Result plain = run({program("checkpoints")}, {"LD_LIBRARY_PATH=" + build_dir() + "/lib/cudaleak/simcuda"});
   CHECK(plain.exit_code == 0);
   CHECK(plain.out ==
         "active: 0\n"

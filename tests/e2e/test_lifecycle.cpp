@@ -129,7 +129,7 @@ TEST_CASE("launcher: bad options are named and nothing runs", "[e2e][launcher]")
 TEST_CASE("CUDALEAK_OPTIONS problems are reported by the library and the program still runs", "[e2e][launcher]") {
   auto dir = fresh_dir("bad_env_options");
   Result res = run({sample("clean")}, {"LD_PRELOAD=" + build_dir() + "/lib/libcudaleak.so",
-                                       "LD_LIBRARY_PATH=" + build_dir() + "/lib/simcuda",
+                                       "LD_LIBRARY_PATH=" + build_dir() + "/lib/cudaleak/simcuda",
                                        "CUDALEAK_OPTIONS=output=" + dir + "/r.json:colour=blue"});
   CHECK(res.exit_code == 0);
   CHECK(res.out == "clean run finished\n");

@@ -63,7 +63,7 @@ TEST_CASE("runtime: heap corruption under load gives a crash report and death by
 TEST_CASE("runtime: a crash capture read without the launcher is built on read", "[e2e][runtime]") {
   auto dir = fresh_dir("crash_plain");
   std::string lib = build_dir() + "/lib/libcudaleak.so";
-  Result res = run({program("crash_after_leak")}, {"LD_PRELOAD=" + lib, "LD_LIBRARY_PATH=" + build_dir() + "/lib/simcuda",
+  Result res = run({program("crash_after_leak")}, {"LD_PRELOAD=" + lib, "LD_LIBRARY_PATH=" + build_dir() + "/lib/cudaleak/simcuda",
                                                    "CUDALEAK_OPTIONS=output=" + dir + "/r.json"});
   CHECK(res.signal == SIGSEGV);
   Result read = run({cudaleak_tool(), "report", dir + "/r.json"});

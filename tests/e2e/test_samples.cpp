@@ -174,7 +174,7 @@ TEST_CASE("cudaleak changes neither output nor exit status of any sample", "[e2e
                            "driver_context_leak", "async_pool_leak", "loop_leak", "clean", "oom_leak"}) {
     INFO(name);
     auto dir = fresh_dir("passthrough_" + name);
-    Result plain = run({sample(name)}, {"LD_LIBRARY_PATH=" + build_dir() + "/lib/simcuda"});
+    Result plain = run({sample(name)}, {"LD_LIBRARY_PATH=" + build_dir() + "/lib/cudaleak/simcuda"});
     Result traced = run_sim(dir, {sample(name)});
     CHECK(plain.exit_code == traced.exit_code);
     CHECK(plain.out == traced.out);

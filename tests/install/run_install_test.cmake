@@ -14,7 +14,7 @@ endfunction()
 
 run_step("cmake --install" ${CMAKE_COMMAND} --install ${BUILD} --prefix ${prefix})
 foreach(f bin/cudaleak lib/libcudaleak.so lib/cudaleak-deps/libdw.so.1 lib/cudaleak-deps/libunwind.so.8
-          lib/simcuda/libcuda.so.1 lib/simcuda/libcudart.so.13 lib/simcuda/libnvidia-ml.so.1
+          lib/cudaleak/simcuda/libcuda.so.1 lib/cudaleak/simcuda/libcudart.so.13 lib/cudaleak/simcuda/libnvidia-ml.so.1
           lib/cudaleak/python/sitecustomize.py lib/cudaleak/python/pytest_cudaleak.py
           lib/cudaleak/python/pyproject.toml
           include/cudaleak.h include/cudaleak_gtest.h
