@@ -8,6 +8,20 @@
 
 using namespace e2e;
 
+namespace {
+
+// `cudaleak run FLAGS -- PROGRAM` started in `dir`, the program changing to /
+// first (as ctest runs each test in its own directory); `before` is a shell
+// command the program's shell runs before that.
+Result run_from(const std::string& dir, const std::string& flags, const std::string& program,
+                const std::string& before = "true") {
+  return run({"/bin/sh", "-c",
+              "cd '" + dir + "' && '" + cudaleak_tool() + "' run --simulated-gpu " + flags + " -- /bin/sh -c '" +
+                  before + "; cd / && exec " + program + "'"});
+}
+
+}  // namespace
+
 TEST_CASE("cli: a mistyped option or command exits 2 with one line naming the nearest", "[e2e][cli]") {
   Result option = run({cudaleak_tool(), "run", "--outptu", "r.json", "--", sample("clean")});
   CHECK(option.exit_code == 2);
@@ -48,10 +62,7 @@ TEST_CASE("cli: a bool flag alone means true and takes =value", "[e2e][cli]") {
 TEST_CASE("cli: a relative report path is the launcher's, its directory made, whatever directory the program runs in",
           "[e2e][cli]") {
   auto dir = fresh_dir("cli_relative");
-  // The program changes directory before it starts (as ctest runs each test in its own).
-  Result res = run({"/bin/sh", "-c",
-                    "cd '" + dir + "' && '" + cudaleak_tool() + "' run --simulated-gpu -o reports/r.%p.json -- " +
-                        "/bin/sh -c 'cd / && exec " + sample("pinned_leak") + "'"});
+  Result res = run_from(dir, "-o reports/r.%p.json", sample("pinned_leak"));
   CHECK(res.exit_code == 0);
   auto files = files_in(dir + "/reports");
   REQUIRE(files.size() == 1);
@@ -93,9 +104,7 @@ TEST_CASE("cli: log_path sends cudaleak's text to PATH.PID of each process and l
           "[e2e][cli]") {
   auto dir = fresh_dir("cli_log_path");
   // Relative, as a user types it: the launcher's directory, as for -o.
-  Result res = run({"/bin/sh", "-c",
-                    "cd '" + dir + "' && '" + cudaleak_tool() + "' run --simulated-gpu --log-path logs/cudaleak.log " +
-                        "-o r.%p.json -- /bin/sh -c 'mkdir -p logs; cd / && exec " + program("fork_child") + "'"});
+  Result res = run_from(dir, "--log-path logs/cudaleak.log -o r.%p.json", program("fork_child"), "mkdir -p logs");
   CHECK(res.exit_code == 0);
   CHECK(res.err.find("cudaleak") == std::string::npos);  // nothing of cudaleak's on the program's stderr
   CHECK(res.out.find("child exited 0") != std::string::npos);
