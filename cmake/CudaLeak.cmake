@@ -89,6 +89,11 @@ endfunction()
 function(cudaleak_wrap_tests)
   cmake_parse_arguments(ARG "" "" "TESTS;OPTIONS" ${ARGN})
   foreach(test ${ARG_TESTS})
+    if(NOT TEST ${test})
+      message(FATAL_ERROR "cudaleak_wrap_tests: there is no test '${test}' (yet). Tests made when CTest runs, by "
+                          "gtest_discover_tests or catch_discover_tests, are wrapped with "
+                          "cudaleak_wrap_discovered_tests(TARGET <target>) after the discovery call.")
+    endif()
     _cudaleak_environment(env modification ${test} "${ARG_OPTIONS}")
     set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT ${env})
     if(modification)
