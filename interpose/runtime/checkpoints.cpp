@@ -8,7 +8,6 @@
 
 #include "checkpoints.h"
 #include "cudaleak.h"
-#include "kinds.h"
 #include "lifecycle.h"
 #include "marks.h"
 #include "reporter.h"
@@ -63,12 +62,8 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_leaks_since(
                                                                                  cudaleak_stats* out) {
   uint64_t since = 0;
   if (!out || !sequence_of(name, since)) return -1;
-  *out = cudaleak_stats{0, 0};
-  for (const auto& r : cudaleak::tracker::snapshot().resources) {
-    if (r.sequence <= since || r.released_by) continue;
-    ++out->count;
-    if (cudaleak::kind_holds_memory(r.kind)) out->bytes += r.bytes;
-  }
+  cudaleak::Totals alive = cudaleak::totals(cudaleak::snapshot_since(since));
+  *out = cudaleak_stats{alive.count, alive.bytes};
   return 0;
 }
 

@@ -8,9 +8,9 @@
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
-#include <cstdlib>
 
 #include "lifecycle.h"
+#include "text_summary.h"
 
 namespace cudaleak {
 
@@ -95,12 +95,6 @@ void write_text(const char* data, size_t size) {
   errno = saved;
 }
 
-bool text_in_color() {
-  const std::string& mode = options().color;
-  if (mode == "always") return true;
-  if (mode == "never") return false;
-  const char* no_color = std::getenv("NO_COLOR");
-  return !(no_color && *no_color) && isatty(text_fd());
-}
+bool text_in_color() { return report::color_wanted(options().color, text_fd()); }
 
 }  // namespace cudaleak

@@ -230,23 +230,33 @@ Written write_report(Reason reason, const char* checkpoint) {
   return w;
 }
 
-Verdict judge_since(uint64_t since) {
-  Verdict v;
+report::RawSnapshot snapshot_since(uint64_t since) {
   report::RawSnapshot raw = tracker::snapshot();
   std::erase_if(raw.resources, [&](const report::RawResource& r) { return r.sequence <= since || r.released_by; });
   raw.notes.clear();
   raw.notes_total = 0;
+  return raw;
+}
+
+Totals totals(const report::RawSnapshot& raw) {
+  Totals t;
   for (const report::RawResource& r : raw.resources) {
-    ++v.alive.count;
-    if (kind_holds_memory(r.kind)) v.alive.bytes += r.bytes;
+    ++t.count;
+    if (kind_holds_memory(r.kind)) t.bytes += r.bytes;
   }
+  return t;
+}
+
+Verdict judge_since(uint64_t since) {
+  Verdict v;
+  report::RawSnapshot raw = snapshot_since(since);
+  v.alive = totals(raw);
   if (raw.resources.empty()) return v;
   int saved = errno;
   try {
     std::lock_guard lock(g_report_mutex);
     std::unique_ptr<report::FrameResolver> resolver = make_resolver();
     report::Report r = build(raw, resolver.get());
-    r.process = symbols::current_process();
     gate::evaluate(r, gate_config());
     if (r.gate.failed) {  // below min_bytes the gate counts groups but passes
       v.failing.count = r.gate.failing_count;

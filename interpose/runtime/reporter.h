@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string>
 
+#include "raw.h"
 #include "report.h"
 
 namespace cudaleak {
@@ -22,15 +23,19 @@ struct Written {
 // checkpoint report.
 Written write_report(Reason reason, const char* checkpoint = nullptr);
 
-// The leak gate's verdict on the resources created after `since` (a tracker
-// sequence number) and still alive, for per-test gates (GoogleTest listener,
-// pytest plugin): the same suppressions, fail_on, min_bytes, baseline and
-// caching-allocator rules as the exit gate.
+// The resources created after `since` (a tracker sequence number) and still
+// alive, and their count and bytes (memory kinds).
+report::RawSnapshot snapshot_since(uint64_t since);
+struct Totals {
+  uint64_t count = 0;
+  uint64_t bytes = 0;
+};
+Totals totals(const report::RawSnapshot& raw);
+
+// The leak gate's verdict on snapshot_since(since), for per-test gates
+// (GoogleTest listener, pytest plugin): the same suppressions, fail_on,
+// min_bytes, baseline and caching-allocator rules as the exit gate.
 struct Verdict {
-  struct Totals {
-    uint64_t count = 0;
-    uint64_t bytes = 0;
-  };
   Totals alive;            // created since and still alive
   Totals failing;          // of those, what the gate counts
   std::string failures;    // the failing groups with their stacks (text)

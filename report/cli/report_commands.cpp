@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <cinttypes>
-#include <cstdlib>
 #include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -37,13 +36,6 @@ struct ReportArgs {
   std::string color = "auto";
   std::vector<std::string> debug_dirs;
 };
-
-// auto: when the text goes to a terminal and NO_COLOR is not set (no-color.org).
-bool use_color(const std::string& mode, const std::string& output) {
-  if (mode != "auto") return mode == "always";
-  const char* no_color = std::getenv("NO_COLOR");
-  return output.empty() && !(no_color && *no_color) && isatty(STDOUT_FILENO);
-}
 
 std::string aggregate_text(const std::vector<report::Aggregate>& rows, const std::string& by, size_t top) {
   std::string out = "bytes        count  groups  kinds            " + by + "\n";
@@ -96,7 +88,7 @@ int run_report(ReportArgs& a) {
     report::TextOptions options;
     options.max_groups = a.top;
     options.gen_suppressions = a.gen_suppressions;
-    options.color = use_color(a.color, a.output);
+    options.color = report::color_wanted(a.color, a.output.empty() ? STDOUT_FILENO : -1);
     text = report::render_text(view, options);
   }
   return write_output(a.output, text) ? 0 : 2;

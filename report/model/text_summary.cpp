@@ -8,11 +8,20 @@
 #include "library_handles.h"
 #include "suppressions.h"
 
+#include <unistd.h>
+
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace cudaleak::report {
+
+bool color_wanted(const std::string& mode, int fd) {
+  if (mode != "auto") return mode == "always";
+  const char* no_color = std::getenv("NO_COLOR");
+  return !(no_color && *no_color) && fd >= 0 && isatty(fd);
+}
 
 std::string format_bytes(uint64_t bytes) {
   static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};

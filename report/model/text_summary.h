@@ -21,5 +21,8 @@ std::string render_text(const Report& report, const TextOptions& options);
 // message of a per-test gate (GoogleTest listener, pytest plugin).
 std::string render_gate_failures(const Report& report, const TextOptions& options);
 std::string format_bytes(uint64_t bytes);
+// The color option's answer for text written to `fd` (-1: a file of its own):
+// always, never, or auto = a terminal with NO_COLOR unset (no-color.org).
+bool color_wanted(const std::string& mode, int fd);
 
 }  // namespace cudaleak::report

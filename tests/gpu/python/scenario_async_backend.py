@@ -1,5 +1,7 @@
-# scenario_leak_in_list under PyTorch's cudaMallocAsync backend: memory comes
-# from CUDA's stream-ordered pool, and PyTorch keeps no segments of its own.
+# A step that keeps a tensor per step until the device is full (the
+# accumulating leak of scenario_leak_in_list, without a model), under
+# PyTorch's cudaMallocAsync backend: memory comes from CUDA's stream-ordered
+# pool, and PyTorch keeps no segments of its own.
 import os
 
 os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
