@@ -1,7 +1,10 @@
 // Contexts: created (v1-v4), green, and primary (retain/release/reset
 // refcounts per device). Destroying or resetting a context tears down what
 // it owned; those resources are reported as leaks marked with the teardown.
+// Every call that changes the thread's current context updates the learned
+// one (track/bound_context.h), tracking or not: the driver's state changed.
 #include "hook.h"
+#include "../track/bound_context.h"
 
 using namespace cudaleak;
 
@@ -11,6 +14,10 @@ template <HookId id, typename... Args>
 CUresult create_context(CUcontext* pctx, CUdevice dev, Args... args) {
   Hook<id> hook;
   CUresult r = hook.real(pctx, args..., dev);
+  if (r == CUDA_SUCCESS && pctx) {
+    tracker::bound::push(as_handle(*pctx));
+    tracker::bound::learn_device(as_handle(*pctx), dev);
+  }
   if (r == CUDA_SUCCESS && hook.tracking() && pctx)
     tracker::created(id, Kind::Context, Space::Context, as_handle(*pctx), 0, tracker::Placement{as_handle(*pctx), dev});
   return r;
@@ -20,7 +27,24 @@ template <HookId id>
 CUresult destroy_context(CUcontext ctx) {
   Hook<id> hook;
   CUresult r = hook.real(ctx);
+  if (r == CUDA_SUCCESS) tracker::bound::destroyed(as_handle(ctx));
   if (hook.tracking() && ctx) tracker::context_destroyed(id, Space::Context, as_handle(ctx), r, "context_destroy");
+  return r;
+}
+
+template <HookId id>
+CUresult push_current(CUcontext ctx) {
+  Hook<id> hook;
+  CUresult r = hook.real(ctx);
+  if (r == CUDA_SUCCESS) tracker::bound::push(as_handle(ctx));
+  return r;
+}
+
+template <HookId id>
+CUresult pop_current(CUcontext* pctx) {
+  Hook<id> hook;
+  CUresult r = hook.real(pctx);
+  if (r == CUDA_SUCCESS) tracker::bound::pop();
   return r;
 }
 
@@ -61,6 +85,21 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx) {
   return destroy_context<HookId::cuCtxDestroy_v2>(ctx);
 }
 
+CUDALEAK_EXPORT CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx) {
+  Hook<HookId::cuCtxSetCurrent> hook;
+  CUresult r = hook.real(ctx);
+  if (r == CUDA_SUCCESS) tracker::bound::set_current(as_handle(ctx));
+  return r;
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx) { return push_current<HookId::cuCtxPushCurrent>(ctx); }
+CUDALEAK_EXPORT CUresult CUDAAPI cuCtxPushCurrent_v2(CUcontext ctx) {
+  return push_current<HookId::cuCtxPushCurrent_v2>(ctx);
+}
+CUDALEAK_EXPORT CUresult CUDAAPI cuCtxPopCurrent(CUcontext* pctx) { return pop_current<HookId::cuCtxPopCurrent>(pctx); }
+CUDALEAK_EXPORT CUresult CUDAAPI cuCtxPopCurrent_v2(CUcontext* pctx) {
+  return pop_current<HookId::cuCtxPopCurrent_v2>(pctx);
+}
+
 CUDALEAK_EXPORT CUresult CUDAAPI cuGreenCtxCreate(CUgreenCtx* phCtx, CUdevResourceDesc desc, CUdevice dev,
                                                   unsigned int flags) {
   Hook<HookId::cuGreenCtxCreate> hook;
@@ -83,6 +122,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuGreenCtxDestroy(CUgreenCtx ctx) {
 CUDALEAK_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev) {
   Hook<HookId::cuDevicePrimaryCtxRetain> hook;
   CUresult r = hook.real(pctx, dev);
+  if (r == CUDA_SUCCESS && pctx) tracker::bound::learn_device(as_handle(*pctx), dev);
   if (r == CUDA_SUCCESS && hook.tracking() && pctx) tracker::primary_retained(dev, as_handle(*pctx));
   return r;
 }

@@ -15,6 +15,7 @@
 // role: Create (a new resource of `kind` in `space`), Release (ends one in
 // `space`), Retain (adds a reference), Teardown (a context and what dies
 // with it), Observe (changes how later creates are read: stream capture),
+// Bind (changes the calling thread's current context: track/bound_context.h),
 // Lookup (hands out entry points).
 // clang-format off
 #define CUDALEAK_HOOKS(X) \
@@ -54,6 +55,11 @@
   X(cuCtxCreate_v4, "cuCtxCreate", 12050, false, PFN_cuCtxCreate_v12050, Create, Context, Context) \
   X(cuCtxDestroy, "cuCtxDestroy", 2000, false, PFN_cuCtxDestroy_v2000, Teardown, NoKind, Context) \
   X(cuCtxDestroy_v2, "cuCtxDestroy", 4000, false, PFN_cuCtxDestroy_v4000, Teardown, NoKind, Context) \
+  X(cuCtxSetCurrent, "cuCtxSetCurrent", 4000, false, PFN_cuCtxSetCurrent_v4000, Bind, NoKind, Context) \
+  X(cuCtxPushCurrent, "cuCtxPushCurrent", 2000, false, PFN_cuCtxPushCurrent_v2000, Bind, NoKind, Context) \
+  X(cuCtxPushCurrent_v2, "cuCtxPushCurrent", 4000, false, PFN_cuCtxPushCurrent_v4000, Bind, NoKind, Context) \
+  X(cuCtxPopCurrent, "cuCtxPopCurrent", 2000, false, PFN_cuCtxPopCurrent_v2000, Bind, NoKind, Context) \
+  X(cuCtxPopCurrent_v2, "cuCtxPopCurrent", 4000, false, PFN_cuCtxPopCurrent_v4000, Bind, NoKind, Context) \
   X(cuGreenCtxCreate, "cuGreenCtxCreate", 12040, false, PFN_cuGreenCtxCreate_v12040, Create, Context, GreenContext) \
   X(cuGreenCtxDestroy, "cuGreenCtxDestroy", 12040, false, PFN_cuGreenCtxDestroy_v12040, Teardown, NoKind, GreenContext) \
   X(cuGreenCtxStreamCreate, "cuGreenCtxStreamCreate", 12050, false, PFN_cuGreenCtxStreamCreate_v12050, Create, Stream, Stream) \
@@ -154,7 +160,7 @@
 
 namespace cudaleak {
 
-enum class HookRole : uint8_t { Lookup, Create, Release, Retain, Teardown, Observe };
+enum class HookRole : uint8_t { Lookup, Create, Release, Retain, Teardown, Observe, Bind };
 // The table's kind and space columns name enumerators unqualified; NoKind and
 // NoSpace stand for a role that creates nothing or releases in no space.
 namespace kind_column {

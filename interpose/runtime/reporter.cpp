@@ -184,6 +184,12 @@ Written write_locked(Reason reason, const char* checkpoint) {
     log_message("%s of %llu live resources written to %s", reason == Reason::Signal ? "snapshot" : "checkpoint report",
                 static_cast<unsigned long long>(r.summary.leaked_count), w.path.c_str());
   } else if (opt.print_summary) {
+    if (opt.check_context) {
+      tracker::PlacementChecks checks = tracker::placement_checks();
+      log_message("check_context: %llu creations placed, %llu differ from the driver, %llu on a context bound unseen",
+                  static_cast<unsigned long long>(checks.checked), static_cast<unsigned long long>(checks.wrong),
+                  static_cast<unsigned long long>(checks.unseen));
+    }
     report::TextOptions text;
     text.max_groups = size_t(opt.summary_groups);
     text.report_path = w.written ? w.path : "";

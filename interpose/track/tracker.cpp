@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "backtrace.h"
+#include "bound_context.h"
 #include "registry.h"
 #include "stack_depot.h"
 #include "timeline.h"
@@ -33,7 +34,6 @@ struct State {
   StackDepot stacks;
   Timeline timeline;
   std::atomic<uint64_t> sequence{0};
-  std::atomic<uint64_t> context_epoch{1};
   uint64_t start_ns = 0;
   uint64_t start_unix_ns = 0;  // the same moment on the wall clock
 
@@ -72,9 +72,6 @@ State& state() {
 constexpr size_t kMaxDistinctNotes = 256;
 
 __attribute__((tls_model("initial-exec"))) thread_local uint32_t t_tid = 0;
-__attribute__((tls_model("initial-exec"))) thread_local uint64_t t_cached_context = 0;
-__attribute__((tls_model("initial-exec"))) thread_local int t_cached_device = -1;
-__attribute__((tls_model("initial-exec"))) thread_local uint64_t t_cached_epoch = 0;
 __attribute__((tls_model("initial-exec"))) thread_local int t_library_depth = 0;
 __attribute__((tls_model("initial-exec"))) thread_local uint32_t t_library_scope = 0;
 
@@ -164,7 +161,6 @@ void tear_down(uint64_t context, const char* reason, bool green) {
     if (r.context != context) return false;
     return green ? r.kind == Kind::Stream : kind_dies_with_context(r.kind);
   });
-  s.context_epoch.fetch_add(1, std::memory_order_relaxed);
   if (owned.empty()) return;
   for (const Record& r : owned) forget_bytes(r);  // the driver freed it with the context
   std::lock_guard lock(s.side_mutex);
@@ -173,30 +169,89 @@ void tear_down(uint64_t context, const char* reason, bool green) {
 
 }  // namespace
 
-Placement current_placement() {
+namespace {
+
+// The driver's own answer: a call of cudaleak's own, made only where the
+// learned context cannot be right (bound_context.h) or when check_context asks
+// for the comparison.
+uint64_t asked_context() {
   static std::atomic<PFN_cuCtxGetCurrent_v4000> get_current{nullptr};
-  static std::atomic<PFN_cuCtxGetDevice_v2000> get_device{nullptr};
-  Placement p;
   auto cur = cached_driver_function(get_current, "cuCtxGetCurrent", 4000);
   CUcontext ctx = nullptr;
-  if (!cur || cur(&ctx) != CUDA_SUCCESS || !ctx) return p;
-  p.context = reinterpret_cast<uint64_t>(ctx);
-  uint64_t epoch = state().context_epoch.load(std::memory_order_relaxed);
-  if (t_cached_context == p.context && t_cached_epoch == epoch) {
-    p.device = t_cached_device;
-    return p;
-  }
+  if (!cur || cur(&ctx) != CUDA_SUCCESS) return 0;
+  return reinterpret_cast<uint64_t>(ctx);
+}
+
+int asked_device(uint64_t context) {
+  static std::atomic<PFN_cuCtxGetDevice_v2000> get_device{nullptr};
   CUdevice dev = -1;
-  if (auto get = cached_driver_function(get_device, "cuCtxGetDevice", 2000); get && get(&dev) == CUDA_SUCCESS)
-    p.device = dev;
-  t_cached_context = p.context;
-  t_cached_device = p.device;
-  t_cached_epoch = epoch;
+  auto get = cached_driver_function(get_device, "cuCtxGetDevice", 2000);
+  if (!get || get(&dev) != CUDA_SUCCESS) return -1;
+  bound::learn_device(context, dev);
+  return dev;
+}
+
+// check_context: whether the last placement on this thread had to ask the
+// driver because nothing learned named a context.
+__attribute__((tls_model("initial-exec"))) thread_local bool t_context_unseen = false;
+
+}  // namespace
+
+Placement current_placement() {
+  Placement p;
+  bound::Current learned = bound::current();
+  p.context = learned.context;
+  t_context_unseen = false;
+  // A tracked call succeeded, so the driver had a context for it: a thread
+  // with none learned bound it by a path cudaleak does not see (or used an API
+  // that needs none, such as cuLibraryLoadData), and asking costs one call.
+  if (!learned.known || !learned.context) {
+    p.context = asked_context();
+    t_context_unseen = p.context != 0;
+    if (p.context) bound::set_current(p.context);
+  }
+  if (!p.context) return p;
+  p.device = bound::device_of(p.context);
+  if (p.device < 0) p.device = asked_device(p.context);
   return p;
+}
+
+namespace {
+
+// check_context: the placement learned from intercepted calls against the
+// driver's answer, as a note where they differ (docs/validation.md).
+std::atomic<uint64_t> g_placements_checked{0}, g_placements_wrong{0}, g_contexts_unseen{0};
+
+void check_placement(HookId api, Kind kind, const Placement& where) {
+  if (kind == Kind::Context || api == HookId::cuGreenCtxStreamCreate) return;  // placed on their own context
+  g_placements_checked.fetch_add(1, std::memory_order_relaxed);
+  if (t_context_unseen) {
+    g_contexts_unseen.fetch_add(1, std::memory_order_relaxed);
+    add_note("context_unseen", api, where.context, CUDA_SUCCESS);
+  }
+  const char* wrong = nullptr;
+  static std::atomic<PFN_cuCtxGetDevice_v2000> get_device{nullptr};
+  CUdevice dev = -1;
+  auto get = cached_driver_function(get_device, "cuCtxGetDevice", 2000);
+  if (asked_context() != where.context)
+    wrong = "context_mismatch";
+  else if (where.context && get && get(&dev) == CUDA_SUCCESS && dev != where.device)
+    wrong = "device_mismatch";
+  if (!wrong) return;
+  g_placements_wrong.fetch_add(1, std::memory_order_relaxed);
+  add_note(wrong, api, where.context, CUDA_SUCCESS);
+}
+
+}  // namespace
+
+PlacementChecks placement_checks() {
+  return {g_placements_checked.load(std::memory_order_relaxed), g_placements_wrong.load(std::memory_order_relaxed),
+          g_contexts_unseen.load(std::memory_order_relaxed)};
 }
 
 void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes, Placement where, uint64_t stream) {
   guarded("recording a resource", [&] {
+    if (options().check_context) check_placement(api, kind, where);
     signals::ensure_reporter_thread();
     Record r;
     r.stack_id = capture();  // outside every tracker lock

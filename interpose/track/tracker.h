@@ -18,8 +18,17 @@ struct Placement {
   int device = -1;
 };
 
-// The calling thread's current context and its device.
+// The calling thread's current context and its device, as learned from the
+// intercepted context calls (bound_context.h); the driver is asked only when
+// nothing learned names a context, or a device.
 Placement current_placement();
+// check_context: creations whose placement was checked against the driver,
+// those where the two disagreed, and those where nothing learned named a
+// context (the driver was asked).
+struct PlacementChecks {
+  uint64_t checked = 0, wrong = 0, unseen = 0;
+};
+PlacementChecks placement_checks();
 
 // A driver function for cudaleak's own use, through the real cuGetProcAddress
 // when known, else from the loaded driver; nullptr when there is none.

@@ -9,6 +9,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "harness.h"
 
@@ -258,4 +259,80 @@ TEST_CASE("symbols: a later report of the same process looks up nothing it alrea
   CHECK(counts[1][0] == counts[0][0]);  // the exit report's frames were all known
   CHECK(counts[1][1] > counts[0][1]);
   CHECK(counts[1][2] == 0);
+}
+
+namespace {
+
+// context_calls under cudaleak (reports in `dir`) or plain, with two simulated
+// devices and the given extra environment.
+Result run_context_calls(const std::string& dir, const std::vector<std::string>& env, bool traced,
+                         const std::vector<std::string>& flags = {}, const std::string& mode = "") {
+  std::vector<std::string> all_env = {"CUDALEAK_SIM_DEVICES=2"};
+  all_env.insert(all_env.end(), env.begin(), env.end());
+  std::vector<std::string> command = {program("context_calls")};
+  if (!mode.empty()) command.push_back(mode);
+  if (!traced) return run(command, all_env);
+  std::vector<std::string> argv = {cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/report.json"};
+  argv.insert(argv.end(), flags.begin(), flags.end());
+  argv.push_back("--");
+  argv.insert(argv.end(), command.begin(), command.end());
+  return run(argv, all_env);
+}
+
+}  // namespace
+
+TEST_CASE("runtime: faults injected on cuCtxGetCurrent or cuCtxGetDevice reach the program as without cudaleak", "[e2e][runtime]") {
+  // The program itself makes 9 calls to each; a count that cudaleak's own
+  // calls advanced would move the fault to another line.
+  for (const char* api : {"cuCtxGetCurrent", "cuCtxGetDevice"}) {
+    for (int n = 1; n <= 9; ++n) {
+      std::string fail = std::string("CUDALEAK_SIM_FAIL=") + api + ":" + std::to_string(n) + ":999";
+      CAPTURE(fail);
+      Result plain = run_context_calls("", {fail}, false);
+      REQUIRE(plain.exit_code == 0);
+      REQUIRE(plain.out.find(" 999 ") != std::string::npos);  // the fault reached the program
+      auto dir = fresh_dir("context_calls_fault");
+      Result traced = run_context_calls(dir, {fail}, true);
+      CHECK(traced.exit_code == 0);
+      CHECK(traced.out == plain.out);
+    }
+  }
+}
+
+TEST_CASE("runtime: resources are placed on the context set by create push pop set and destroy on each thread", "[e2e][runtime]") {
+  auto dir = fresh_dir("context_calls_placement");
+  Result res = run_context_calls(dir, {}, true, {"--check-context"});
+  REQUIRE(res.exit_code == 0);
+  CHECK(res.out.find("after create b: current 0 b, device 0 1") != std::string::npos);
+  CHECK(res.out.find("after set none: current 0 none") != std::string::npos);
+  CHECK(res.out.find("end: current 0 none") != std::string::npos);
+  auto r = load(dir + "/report.json");
+  std::map<uint64_t, int> device_by_mib;
+  for (const auto& g : r.leaks)
+    if (g.kind == "device") device_by_mib[g.bytes >> 20] = g.device;
+  CHECK(device_by_mib == std::map<uint64_t, int>{{1, 0}, {2, 1}, {3, 1}, {4, 1}, {5, 0}, {6, 1}});
+  // check_context asked the driver at every creation: it never disagreed.
+  for (const auto& n : r.notes) {
+    CAPTURE(n.type, n.api);
+    CHECK(n.type.find("context") == std::string::npos);
+    CHECK(n.type.find("device_mismatch") == std::string::npos);
+  }
+}
+
+TEST_CASE("runtime: check_context notes a context bound where cudaleak cannot see", "[e2e][runtime]") {
+  auto dir = fresh_dir("context_calls_unseen");
+  Result res = run_context_calls(dir, {}, true, {"--check-context"}, "unseen");
+  REQUIRE(res.exit_code == 0);
+  REQUIRE(res.out.find("unseen set a 0") != std::string::npos);
+  CHECK(res.err.find("check_context: 8 creations placed, 1 differ from the driver, 1 on a context bound unseen") !=
+        std::string::npos);
+  auto r = load(dir + "/report.json");
+  std::map<std::string, uint64_t> notes;
+  for (const auto& n : r.notes) notes[n.type + " " + n.api] += n.count;
+  CHECK(notes == std::map<std::string, uint64_t>{{"context_mismatch cuMemAlloc_v2", 1}, {"context_unseen cuMemAlloc_v2", 1}});
+  std::map<uint64_t, int> device_by_mib;
+  for (const auto& g : r.leaks)
+    if (g.kind == "device") device_by_mib[g.bytes >> 20] = g.device;
+  CHECK(device_by_mib[7] == 1);  // learned b (device 1): the documented limit
+  CHECK(device_by_mib[8] == 0);  // asked: right
 }

@@ -29,7 +29,7 @@ CUresult create_context(CUcontext* pctx, CUdevice dev) {
   if (!pctx) return CUDA_ERROR_INVALID_VALUE;
   if (dev < 0 || dev >= sim.config.devices) return CUDA_ERROR_INVALID_DEVICE;
   *pctx = reinterpret_cast<CUcontext>(new_handle(Object::Context, dev, nullptr));
-  set_current_context(*pctx);
+  push_context(*pctx);
   return CUDA_SUCCESS;
 }
 
@@ -38,7 +38,7 @@ CUresult destroy_context(CUcontext ctx) {
   if (!valid(ctx, Object::Context)) return CUDA_ERROR_INVALID_CONTEXT;
   release_context_resources(sim, ctx);
   reinterpret_cast<Handle*>(ctx)->alive = false;  // kept: a stale handle must stay recognisable
-  if (current_context() == ctx) set_current_context(nullptr);
+  if (current_context() == ctx) pop_context();
   return CUDA_SUCCESS;
 }
 
@@ -95,10 +95,17 @@ SIM_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx) {
   return CUDA_SUCCESS;
 }
 
-SIM_EXPORT CUresult cuCtxPushCurrent_v2(CUcontext ctx) { return cuCtxSetCurrent(ctx); }
+SIM_EXPORT CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
+  SIM_ENTRY("cuCtxPushCurrent");
+  if (!valid(ctx, Object::Context)) return CUDA_ERROR_INVALID_CONTEXT;
+  push_context(ctx);
+  return CUDA_SUCCESS;
+}
 SIM_EXPORT CUresult cuCtxPopCurrent_v2(CUcontext* pctx) {
-  if (pctx) *pctx = current_context();
-  set_current_context(nullptr);
+  SIM_ENTRY("cuCtxPopCurrent");
+  if (!current_context()) return CUDA_ERROR_INVALID_CONTEXT;
+  CUcontext top = pop_context();
+  if (pctx) *pctx = top;
   return CUDA_SUCCESS;
 }
 

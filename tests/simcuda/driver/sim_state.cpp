@@ -4,11 +4,13 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace simcuda {
 
 namespace {
-thread_local CUcontext t_current = nullptr;
+// The thread's context stack, as the driver keeps it: empty when a thread starts.
+thread_local std::vector<CUcontext> t_contexts;
 }
 
 size_t parse_size(const char* text, size_t fallback) {
@@ -125,8 +127,23 @@ bool valid(const void* handle, Object type) {
   return h && h->type == type && h->alive;
 }
 
-CUcontext current_context() { return t_current; }
-void set_current_context(CUcontext ctx) { t_current = ctx; }
+CUcontext current_context() { return t_contexts.empty() ? nullptr : t_contexts.back(); }
+void set_current_context(CUcontext ctx) {
+  if (!ctx) {
+    pop_context();
+  } else if (t_contexts.empty()) {
+    t_contexts.push_back(ctx);
+  } else {
+    t_contexts.back() = ctx;
+  }
+}
+void push_context(CUcontext ctx) { t_contexts.push_back(ctx); }
+CUcontext pop_context() {
+  if (t_contexts.empty()) return nullptr;
+  CUcontext top = t_contexts.back();
+  t_contexts.pop_back();
+  return top;
+}
 
 int device_of(CUcontext ctx) {
   auto* h = reinterpret_cast<Handle*>(ctx);

@@ -108,7 +108,9 @@ class State {
 Handle* new_handle(Object type, int device, CUcontext ctx, size_t bytes = 0);
 bool valid(const void* handle, Object type);
 CUcontext current_context();
-void set_current_context(CUcontext ctx);
+void set_current_context(CUcontext ctx);  // replaces the top of the thread's stack; null pops it
+void push_context(CUcontext ctx);
+CUcontext pop_context();  // the context popped, null when the stack was empty
 int device_of(CUcontext ctx);
 size_t parse_size(const char* text, size_t fallback);
 // Stream capture (graph.cpp): the graph a stream is captured into, or nullptr.
