@@ -2,7 +2,10 @@
 
 #include <map>
 #include <mutex>
+#include <string>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "kinds.h"
 
@@ -13,11 +16,45 @@ namespace {
 constexpr size_t kKept = 16;  // observations kept per group
 using Key = std::tuple<int, uint32_t, int>;  // kind, stack id, device
 
+// PyTorch's live-tensor groups: device and Python stack.
+using TensorKey = std::pair<int, std::string>;
+
 struct History {
   std::mutex mutex;
   uint64_t observations = 0;
   std::map<Key, std::map<uint64_t, uint64_t>> counts;  // observation index -> count
+  uint64_t tensor_observations = 0;
+  std::map<TensorKey, std::map<uint64_t, uint64_t>> tensor_bytes;  // observation index -> bytes
 };
+
+TensorKey tensor_key(int device, const report::TensorGroup& g) {
+  std::string stack;
+  for (const auto& f : g.stack) stack += f.file + ":" + std::to_string(f.line) + ":" + f.function + "\n";
+  return {device, stack};
+}
+
+// The last kKept observations of a series, 0 where it was absent.
+std::vector<uint64_t> recent(const std::map<uint64_t, uint64_t>& series, uint64_t observations) {
+  std::vector<uint64_t> out;
+  for (uint64_t i = observations > kKept ? observations - kKept : 0; i < observations; ++i) {
+    auto c = series.find(i);
+    out.push_back(c == series.end() ? 0 : c->second);
+  }
+  return out;
+}
+
+// Growing: across the kept observations and now, the value rose at least
+// twice and never fell.
+bool growing(const std::vector<uint64_t>& history, uint64_t now) {
+  int rises = 0;
+  bool fell = false;
+  for (size_t i = 0; i < history.size(); ++i) {
+    uint64_t next = i + 1 < history.size() ? history[i + 1] : now;
+    rises += next > history[i];
+    fell |= next < history[i];
+  }
+  return rises >= 2 && !fell;
+}
 
 History& history() {
   static auto* h = new History();
@@ -49,22 +86,34 @@ void annotate(report::Report& report) {
     if (!kind || !g.released_by.empty()) continue;
     auto it = h.counts.find(Key{int(*kind), g.stack_id, g.device});
     if (it == h.counts.end()) continue;
-    auto count_at = [&](uint64_t index) {
-      auto c = it->second.find(index);
-      return c == it->second.end() ? uint64_t(0) : c->second;
-    };
-    for (uint64_t i = n > kKept ? n - kKept : 0; i < n; ++i) g.count_history.push_back(count_at(i));
-    // Growing: across the kept observations and now, the count rose at least
-    // twice and never fell.
-    int rises = 0;
-    bool fell = false;
-    for (size_t i = 0; i < g.count_history.size(); ++i) {
-      uint64_t next = i + 1 < g.count_history.size() ? g.count_history[i + 1] : g.count;
-      rises += next > g.count_history[i];
-      fell |= next < g.count_history[i];
-    }
-    g.growing = rises >= 2 && !fell;
+    g.count_history = recent(it->second, n);
+    g.growing = growing(g.count_history, g.count);
   }
+}
+
+void observe_tensors(const report::PyTorchView& view) {
+  History& h = history();
+  std::lock_guard lock(h.mutex);
+  uint64_t index = h.tensor_observations++;
+  for (const auto& d : view.devices)
+    for (const auto& g : d.live_tensors) {
+      auto& series = h.tensor_bytes[tensor_key(d.device, g)];
+      series[index] += g.bytes;
+      while (series.size() > kKept) series.erase(series.begin());
+    }
+}
+
+void annotate_tensors(report::PyTorchView& view) {
+  History& h = history();
+  std::lock_guard lock(h.mutex);
+  uint64_t n = h.tensor_observations;
+  for (auto& d : view.devices)
+    for (auto& g : d.live_tensors) {
+      auto it = h.tensor_bytes.find(tensor_key(d.device, g));
+      if (it == h.tensor_bytes.end()) continue;
+      g.bytes_history = recent(it->second, n);
+      g.growing = growing(g.bytes_history, g.bytes);
+    }
 }
 
 std::mutex& mutex() { return history().mutex; }
@@ -74,6 +123,8 @@ void reset_in_child() {
   std::lock_guard lock(h.mutex);
   h.observations = 0;
   h.counts.clear();
+  h.tensor_observations = 0;
+  h.tensor_bytes.clear();
 }
 
 }  // namespace cudaleak::growth

@@ -13,6 +13,11 @@ namespace cudaleak::growth {
 void observe(const report::RawSnapshot& snapshot);
 // Fills count_history and growing for each group of `report`.
 void annotate(report::Report& report);
+// The same for PyTorch's live-tensor groups (device, Python stack), by bytes:
+// each fresh view at a snapshot or report the program asked for is one
+// observation; annotate fills bytes_history and growing.
+void observe_tensors(const report::PyTorchView& view);
+void annotate_tensors(report::PyTorchView& view);
 void reset_in_child();
 std::mutex& mutex();  // for the fork protocol
 

@@ -1,5 +1,10 @@
 #include "python_view.h"
 
+#include <pthread.h>
+
+#include <chrono>
+#include <csignal>
+#include <condition_variable>
 #include <cstring>
 
 #include "json_io.h"
@@ -11,8 +16,32 @@ namespace cudaleak::python_view {
 
 namespace {
 
-std::mutex g_mutex;
+using Source = void (*)();
+
+std::mutex g_mutex;  // guards everything below
 report::PyTorchView* g_latest = nullptr;  // none yet; never destroyed: reports run during exit
+Source g_source = nullptr;
+// The thread that calls the source: asked by `requested`, answered by
+// `answered` (request numbers), so that a caller that gave up never mistakes
+// an old answer for its own.
+std::condition_variable* g_wake = nullptr;  // never destroyed: the thread may outlive exit handlers
+bool g_worker_running = false;
+uint64_t g_requested = 0, g_answered = 0;
+
+void* source_worker(void*) {
+  std::unique_lock lock(g_mutex);
+  while (true) {
+    g_wake->wait(lock, [] { return g_requested > g_answered; });
+    uint64_t serving = g_requested;
+    Source fn = g_source;
+    lock.unlock();
+    if (fn) fn();  // takes the GIL itself (ctypes); sends the view through cudaleak_impl_python_view
+    lock.lock();
+    g_answered = serving;
+    g_wake->notify_all();
+  }
+  return nullptr;
+}
 
 void keep(const report::PyTorchView& view) {
   std::lock_guard lock(g_mutex);
@@ -29,17 +58,56 @@ bool latest(report::PyTorchView& out) {
   return true;
 }
 
+bool refresh(int timeout_ms) {
+  std::unique_lock lock(g_mutex);
+  if (!g_source) return false;
+  if (!g_wake) g_wake = new std::condition_variable();
+  if (!g_worker_running) {
+    pthread_t thread;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);  // the program's signals stay with the program's threads
+    g_worker_running = pthread_create(&thread, &attr, source_worker, nullptr) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    pthread_attr_destroy(&attr);
+    if (!g_worker_running) return false;
+  }
+  uint64_t mine = ++g_requested;
+  g_wake->notify_all();
+  return g_wake->wait_for(lock, std::chrono::milliseconds(timeout_ms), [&] { return g_answered >= mine; });
+}
+
 std::mutex& mutex() { return g_mutex; }
 
 void reset_in_child() {
   std::lock_guard lock(g_mutex);
   delete g_latest;  // the parent's view says nothing about the child
   g_latest = nullptr;
+  // The worker did not come along; the source (the child's copy of the
+  // program's Python) still works, asked through a new worker.
+  g_worker_running = false;
+  g_requested = g_answered = 0;
+  g_wake = nullptr;  // the parent's may be mid-notify: leaked, never reused
+}
+
+void set_source(void (*fn)()) {
+  std::lock_guard lock(g_mutex);
+  g_source = fn;
 }
 
 }  // namespace cudaleak::python_view
 
 using namespace cudaleak;
+
+// Called from Python (ctypes): the function that sends a fresh view, or null.
+extern "C" __attribute__((visibility("default"))) int cudaleak_impl_python_view_source(void (*fn)()) {
+  if (!tracking_enabled() && fn) return -1;
+  python_view::set_source(fn);
+  return 0;
+}
 
 // Called from Python (ctypes) with the GIL held; returns 0 when taken.
 extern "C" __attribute__((visibility("default"))) int cudaleak_impl_python_view(const char* json, const char* when) {

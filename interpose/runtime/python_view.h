@@ -5,7 +5,10 @@
 //                 observer is attached (json unused);
 //   when "oom"    PyTorch is about to raise OutOfMemoryError: json holds the
 //                 view and the request; an OOM event is recorded and reported;
-//   when "exit" or "snapshot": json holds the view for the next report.
+//   when "exit" or "snapshot": json holds the view for the next report;
+// and cudaleak_impl_python_view_source(fn): a function of the program
+// (a ctypes callback) that sends a fresh "snapshot" view when called, or null
+// to withdraw it (at the program's exit).
 #pragma once
 #include <mutex>
 
@@ -15,6 +18,14 @@ namespace cudaleak::python_view {
 
 // The latest view; false when none came.
 bool latest(report::PyTorchView& out);
+// Asks the program for a fresh view (signal snapshots and reports asked for
+// by the program, where Python can run) and waits for it at most
+// `timeout_ms`: the program's source runs on a thread of its own, which takes
+// the GIL like any Python thread, so a program that holds the GIL (or hangs)
+// gets its report with the latest view instead of a wait. True when a fresh
+// view came in time.
+bool refresh(int timeout_ms);
+void set_source(void (*fn)());
 std::mutex& mutex();  // for the fork protocol
 void reset_in_child();
 

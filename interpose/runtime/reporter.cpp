@@ -36,6 +36,8 @@ namespace cudaleak {
 namespace {
 
 std::mutex g_report_mutex;  // one report at a time
+// How long a snapshot waits for the program to send a fresh allocator view.
+constexpr int kFreshViewTimeoutMs = 2000;
 std::atomic<unsigned> g_sequence{0};
 
 const char* reason_name(Reason r) {
@@ -128,7 +130,7 @@ report::Report build(const report::RawSnapshot& raw, report::FrameResolver* reso
   return report::build_report(raw, tracker::stack, resolver, build);
 }
 
-Written write_locked(Reason reason, const char* checkpoint) {
+Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   const Options& opt = options();
   uint64_t t0 = now_ms();
   if (reason == Reason::Signal) marks::add("snapshot", "");
@@ -148,6 +150,8 @@ Written write_locked(Reason reason, const char* checkpoint) {
   add_timeline(r, resolver.get());
   r.oom_events = oom::events(resolver.get());
   r.has_pytorch = python_view::latest(r.pytorch);
+  if (r.has_pytorch) growth::annotate_tensors(r.pytorch);  // against the earlier views, as leak groups below
+  if (r.has_pytorch && fresh_view) growth::observe_tensors(r.pytorch);
   pyframes::Status py = pyframes::report_status();
   if (py.present) r.python = report::PythonInfo{py.version, py.frames && opt.python_frames,
                                                 opt.python_frames ? py.note : "python_frames=false"};
@@ -225,8 +229,13 @@ Written write_report(Reason reason, const char* checkpoint) {
   int saved = errno;
   Written w;
   try {
+    // Where Python can run, the program's allocator view is taken now, not
+    // at the last out-of-memory; before the report lock, which the source's
+    // own call takes no part in.
+    bool fresh_view = (reason == Reason::Signal || reason == Reason::Checkpoint) &&
+                      python_view::refresh(kFreshViewTimeoutMs);
     std::lock_guard lock(g_report_mutex);
-    w = write_locked(reason, checkpoint);
+    w = write_locked(reason, checkpoint, fresh_view);
   } catch (const std::exception& e) {
     log_message("internal error while writing the report (%s); no report written", e.what());
   } catch (...) {

@@ -34,6 +34,7 @@ GateConfig make_gate_config(const GateSettings& s, void (*log)(const std::string
   c.min_bytes = s.min_bytes;
   c.count_cached = s.count_cached;
   c.count_live_tensors = s.count_live_tensors;
+  c.count_growing_tensors = s.count_growing_tensors;
   return c;
 }
 
@@ -64,11 +65,15 @@ void evaluate(report::Report& report, const GateConfig& config) {
     result.failing_count += g.count;
     if (report::holds_memory(g.kind)) result.failing_bytes += g.bytes;
   }
-  // Tensors PyTorch still holds at exit: device memory, one group per
-  // Python stack (suppressions and baselines name leak groups, not these).
-  if (config.count_live_tensors && counts_kind(config, "device") && report.has_pytorch && report.pytorch.when == "exit")
+  // Tensors PyTorch still holds: device memory, one group per Python stack
+  // (suppressions and baselines name leak groups, not these). All of them at
+  // exit with count_live_tensors; with count_growing_tensors, those whose
+  // bytes grew across snapshots, in any report.
+  const bool all_at_exit = config.count_live_tensors && report.pytorch.when == "exit";
+  if ((all_at_exit || config.count_growing_tensors) && counts_kind(config, "device") && report.has_pytorch)
     for (const auto& d : report.pytorch.devices)
       for (const auto& t : d.live_tensors) {
+        if (!all_at_exit && !t.growing) continue;
         ++result.failing_groups;
         ++result.failing_tensor_groups;
         result.failing_count += t.count;

@@ -18,6 +18,7 @@ struct GateConfig {
   uint64_t min_bytes = 0;            // counted leaks must add up to at least this
   bool count_cached = false;         // memory held by caching allocators counts as leaks
   bool count_live_tensors = false;   // PyTorch's live tensors at exit count as leaks
+  bool count_growing_tensors = false;  // PyTorch's live-tensor groups that grew across snapshots count
   std::string config_error;          // a suppression or baseline file could not be read
 };
 
@@ -33,6 +34,7 @@ struct GateSettings {
   uint64_t min_bytes = 0;
   bool count_cached = false;
   bool count_live_tensors = false;
+  bool count_growing_tensors = false;
 };
 GateConfig make_gate_config(const GateSettings& settings, void (*log)(const std::string& line));
 

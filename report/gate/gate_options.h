@@ -16,6 +16,7 @@ inline GateSettings settings_from(const Options& o) {
   s.min_bytes = uint64_t(o.min_bytes);
   s.count_cached = o.gate_cached;
   s.count_live_tensors = o.gate_live_tensors;
+  s.count_growing_tensors = o.gate_growing_tensors;
   return s;
 }
 

@@ -266,6 +266,8 @@ void fields(V& v, TensorGroup& g) {
   v("count", g.count);
   v("pinning_segments", g.pinning_segments);
   v("stack", g.stack);
+  v("growing", g.growing, IfSet);
+  v("bytes_history", g.bytes_history, IfSet);
   if constexpr (V::reading)
     for (Frame& f : g.stack) f.python = true;  // cudaleak_torch sends Python frames without "language"
 }

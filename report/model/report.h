@@ -238,6 +238,11 @@ struct TensorGroup {  // live blocks allocated from one Python stack
   uint64_t bytes = 0, count = 0;
   uint64_t pinning_segments = 0;  // its blocks that keep a segment with free space from being released
   std::vector<Frame> stack;       // Python frames, innermost first
+  // Its bytes at the earlier snapshots and reports that read a fresh view
+  // (at most 16, oldest first); growing: they rose at least twice up to now
+  // and never fell.
+  std::vector<uint64_t> bytes_history;
+  bool growing = false;
   bool operator==(const TensorGroup&) const = default;
 };
 

@@ -36,6 +36,12 @@ std::string format_bytes(uint64_t bytes) {
 
 namespace {
 
+uint64_t tensor_groups(const PyTorchView& view) {
+  uint64_t n = 0;
+  for (const AllocatorDevice& d : view.devices) n += d.live_tensors.size();
+  return n;
+}
+
 void append_frame(std::string& out, size_t index, const Frame& f) {
   char head[64];
   if (f.python)  // its "address" is an id, not a place in memory
@@ -186,12 +192,21 @@ std::string render_text(const Report& r, const TextOptions& options) {
       out += "\n" + prefix + "PyTorch at " + r.pytorch.when + " on device " + std::to_string(d.device) + ": " +
              format_bytes(d.reserved) + " reserved, " + format_bytes(d.allocated) +
              " held by live tensors" +
-             (r.gate.failing_tensor_groups ? " (counted by the gate: gate_live_tensors)" : " (not leaks, not gated)") +
+             (!r.gate.failing_tensor_groups ? " (not leaks, not gated)"
+              : r.gate.failing_tensor_groups < tensor_groups(r.pytorch)
+                  ? " (the growing ones counted by the gate: gate_growing_tensors)"
+                  : " (counted by the gate: gate_live_tensors)") +
              (d.live_tensors.empty() ? "\n" : ":\n");
       for (size_t i = 0; i < d.live_tensors.size() && i < 5; ++i) {
         const TensorGroup& g = d.live_tensors[i];
         out += "    " + format_bytes(g.bytes) + " in " + std::to_string(g.count) + (g.count == 1 ? " tensor" : " tensors") +
-               " from " + oom::user_line(g) + "\n";
+               " from " + oom::user_line(g);
+        if (g.growing) {
+          out += " [growing:";
+          for (uint64_t b : g.bytes_history) out += " " + format_bytes(b) + " ->";
+          out += " " + format_bytes(g.bytes) + "]";
+        }
+        out += "\n";
       }
     }
   }

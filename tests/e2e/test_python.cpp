@@ -261,3 +261,57 @@ TEST_CASE("python: gate_live_tensors fails the gate on the tensors PyTorch holds
   auto pinned_only = fresh_dir("python_gate_pinned");
   CHECK(run_gated(pinned_only, {"--gate-live-tensors", "true", "--fail-on", "pinned"}).exit_code == 0);
 }
+
+TEST_CASE("python: snapshots and reports the program asks for carry a fresh PyTorch view and growing tensors fail gate_growing_tensors", "[e2e][python][gate]") {
+  const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
+  auto run_growth = [&](const std::string& dir, std::vector<std::string> flags, const std::string& mode = "") {
+    std::vector<std::string> argv = {cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "7", "-o",
+                                     dir + "/report.%n.json"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), {"--", interpreters().front(), programs + "/python_torch_growth.py"});
+    if (!mode.empty()) argv.push_back(mode);
+    return run(argv, {"PYTHONPATH=" + programs + "/fake_torch"});
+  };
+  // MiB held by keep_loss (train.py:12) in a report's view, and whether it was seen growing.
+  auto keep_loss = [](const cudaleak::report::Report& r) -> std::pair<uint64_t, bool> {
+    for (const auto& d : r.pytorch.devices)
+      for (const auto& t : d.live_tensors)
+        if (!t.stack.empty() && t.stack[0].function == "keep_loss") return {t.bytes >> 20, t.growing};
+    return {0, false};
+  };
+  auto dir = fresh_dir("python_growth");
+  Result res = run_growth(dir, {"--gate-growing-tensors", "true"});
+  CHECK(res.exit_code == 7);
+  CHECK(res.err.find("keep_loss (train.py:12) [growing: 1.0 MiB -> 2.0 MiB -> 3.0 MiB -> 4.0 MiB -> 5.0 MiB -> 5.0 MiB]") !=
+        std::string::npos);
+  CHECK(res.err.find("(the growing ones counted by the gate: gate_growing_tensors)") != std::string::npos);
+  // Reports 0-3: the program's, one per step; 4: the signal's; 5: exit.
+  for (int n = 0; n < 4; ++n) {
+    auto r = load(dir + "/report." + std::to_string(n) + ".json");
+    CAPTURE(n);
+    CHECK(r.checkpoint == "step" + std::to_string(n));
+    CHECK(r.pytorch.when == "snapshot");
+    CHECK(keep_loss(r) == std::pair<uint64_t, bool>{uint64_t(n + 1), n >= 2});
+  }
+  auto snapshot = load(dir + "/report.4.json");
+  CHECK(snapshot.reason == "signal");
+  CHECK(keep_loss(snapshot) == std::pair<uint64_t, bool>{5, true});
+  auto at_exit = load(dir + "/report.5.json");
+  CHECK(at_exit.gate.failing_tensor_groups == 1);  // keep_loss only: the model and train_step stayed the same
+  CHECK(at_exit.gate.failing_bytes == 5u << 20);
+
+  // Not gated without the option: the program's status.
+  auto plain = fresh_dir("python_growth_plain");
+  CHECK(run_growth(plain, {}).exit_code == 0);
+
+  // A program that holds the GIL when the signal comes still gets its
+  // snapshot, with the view of its last report, and goes on.
+  auto held = fresh_dir("python_growth_gil");
+  Result h = run_growth(held, {}, "hold_gil");
+  CHECK(h.exit_code == 0);
+  CHECK(h.out.find("trained") != std::string::npos);
+  auto late = load(held + "/report.4.json");
+  CHECK(late.reason == "signal");
+  CHECK(keep_loss(late).first == 4);
+  CHECK(keep_loss(load(held + "/report.5.json")).first == 5);
+}

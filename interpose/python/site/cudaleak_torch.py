@@ -3,10 +3,14 @@
 Never imports torch: a finder on sys.meta_path waits for the program to import
 it. Once the program initialises CUDA through torch, an out-of-memory observer
 is attached and, with CUDALEAK_PYTORCH_STACKS=1, PyTorch records the Python
-stack of every live block (_record_memory_history, "state" mode). At each out-of-memory, at snapshot signals
-the program lets Python see, and at exit, a summary of torch.cuda.memory's
-snapshot goes to the preload library (cudaleak_impl_python_view), which puts it
-in the report and uses it to explain the out-of-memory.
+stack of every live block (_record_memory_history, "state" mode). At each
+out-of-memory and at exit, a summary of torch.cuda.memory's snapshot goes to
+the preload library (cudaleak_impl_python_view), which puts it in the report
+and uses it to explain the out-of-memory. The library also gets a function to
+call for a fresh summary (cudaleak_impl_python_view_source): it calls it from
+a thread of its own at each snapshot signal and each report the program asks
+for, so that those reports show the tensors alive then, and growth across
+them can be seen.
 """
 import atexit
 import ctypes
@@ -21,6 +25,7 @@ MAX_BLOCKS = 256       # blocks listed per segment
 MAX_GROUPS = 64        # live-tensor groups listed per device
 
 _native = None
+_source = None         # the ctypes callback the library calls for a fresh view; kept alive here
 _armed = False
 _unsupported_backend = None  # an allocator backend whose state PyTorch cannot show
 
@@ -115,6 +120,32 @@ def _on_oom(device, alloc, device_allocated, device_free):
                          "device_free": device_free}})
 
 
+def _offer_source():
+    """Lets the library ask for a fresh view (snapshot signals, reports the program asks for)."""
+    global _source
+    try:
+        offer = ctypes.CDLL(None).cudaleak_impl_python_view_source
+    except (AttributeError, OSError):
+        return
+    offer.argtypes = [ctypes.c_void_p]
+    offer.restype = ctypes.c_int
+    _source = ctypes.CFUNCTYPE(None)(lambda: send("snapshot"))
+    offer(ctypes.cast(_source, ctypes.c_void_p))
+
+
+def _withdraw_source():
+    try:
+        ctypes.CDLL(None).cudaleak_impl_python_view_source(None)
+    except (AttributeError, OSError):
+        pass
+
+
+def _at_exit():
+    # The callback dies with the interpreter: withdrawn before it goes.
+    _withdraw_source()
+    send("exit")
+
+
 def _start_recording():
     try:
         _arm_recording()
@@ -143,6 +174,7 @@ def _arm_recording():
     native = _native_entry()
     if native:
         native(b"{}", b"armed")
+        _offer_source()
 
 
 def _torch_imported():
@@ -152,7 +184,7 @@ def _torch_imported():
     # Runs when the program first initialises CUDA (now, if it already has):
     # arming never creates a CUDA context of its own.
     torch.cuda._lazy_call(_start_recording)
-    atexit.register(send, "exit")
+    atexit.register(_at_exit)
 
 
 class _TorchWatch(importlib.abc.MetaPathFinder):

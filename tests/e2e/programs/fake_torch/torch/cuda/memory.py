@@ -10,10 +10,21 @@ def _record_memory_history(enabled=None, context=None, stacks=None):
     _refuse_unless_native("recordHistory")
 
 
+# Blocks a test program adds: (size, file, function, line), each in a segment
+# of its own.
+extra_live = []
+
+
 def _snapshot():
     _refuse_unless_native("snapshot")
     live = {"size": 1 << 20, "state": "active_allocated",
             "frames": [{"filename": "train.py", "name": "train_step", "line": 7}]}
     free = {"size": 1 << 20, "state": "inactive"}
-    return {"segments": [{"device": 0, "address": 1 << 32, "total_size": 2 << 20, "allocated_size": 1 << 20,
-                          "active_size": 1 << 20, "is_expandable": False, "blocks": [live, free]}]}
+    segments = [{"device": 0, "address": 1 << 32, "total_size": 2 << 20, "allocated_size": 1 << 20,
+                 "active_size": 1 << 20, "is_expandable": False, "blocks": [live, free]}]
+    for i, (size, filename, name, line) in enumerate(extra_live):
+        block = {"size": size, "state": "active_allocated",
+                 "frames": [{"filename": filename, "name": name, "line": line}]}
+        segments.append({"device": 0, "address": (2 + i) << 32, "total_size": size, "allocated_size": size,
+                         "active_size": size, "is_expandable": False, "blocks": [block]})
+    return {"segments": segments}
