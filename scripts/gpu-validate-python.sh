@@ -22,6 +22,10 @@ timeout 300 "$stage/bin/cudaleak" run -o "$out/default_fragmentation.%p.%n.json"
 timeout 300 "$stage/bin/cudaleak" run --pytorch-stacks true --gate-live-tensors true --error-exitcode 1 \
   -o "$out/gated_exceptions.%p.%n.json" -- python3 tests/gpu/python/scenario_exceptions.py >"$out/gated_exceptions.log" 2>&1
 echo "gated_exceptions: exit $?" | tee "$out/gated_exceptions.status"
+# Live tensors growing across the reports the program asks for, gated.
+timeout 300 "$stage/bin/cudaleak" run --pytorch-stacks true --gate-growing-tensors true --error-exitcode 1 \
+  -o "$out/scenario_growth.%p.%n.json" -- python3 tests/gpu/python/scenario_growth.py >"$out/scenario_growth.log" 2>&1
+echo "scenario_growth: exit $?" | tee "$out/scenario_growth.status"
 # torch.distributed.run: the launcher and both ranks under one `cudaleak run`.
 timeout 300 "$stage/bin/cudaleak" run --pytorch-stacks true -o "$out/scenario_torchrun.%p.%n.json" -- \
   python3 -m torch.distributed.run --standalone --nproc_per_node 2 tests/gpu/python/scenario_torchrun.py \

@@ -58,8 +58,11 @@ bool latest(report::PyTorchView& out) {
   return true;
 }
 
-bool refresh(int timeout_ms) {
+bool refresh() {
   std::unique_lock lock(g_mutex);
+  // PyTorch's first snapshot in a process takes seconds (about 4 s on an
+  // H100 with PyTorch 2.11); later ones, milliseconds.
+  const int timeout_ms = g_answered ? 2000 : 10000;
   if (!g_source) return false;
   if (!g_wake) g_wake = new std::condition_variable();
   if (!g_worker_running) {

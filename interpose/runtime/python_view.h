@@ -19,12 +19,12 @@ namespace cudaleak::python_view {
 // The latest view; false when none came.
 bool latest(report::PyTorchView& out);
 // Asks the program for a fresh view (signal snapshots and reports asked for
-// by the program, where Python can run) and waits for it at most
-// `timeout_ms`: the program's source runs on a thread of its own, which takes
-// the GIL like any Python thread, so a program that holds the GIL (or hangs)
-// gets its report with the latest view instead of a wait. True when a fresh
-// view came in time.
-bool refresh(int timeout_ms);
+// by the program, where Python can run) and waits for it at most 10 s the
+// first time and 2 s after: the program's source runs on a thread of its
+// own, which takes the GIL like any Python thread, so a program that holds
+// the GIL (or hangs) gets its report with the latest view instead of a wait.
+// True when a fresh view came in time.
+bool refresh();
 void set_source(void (*fn)());
 std::mutex& mutex();  // for the fork protocol
 void reset_in_child();

@@ -36,8 +36,6 @@ namespace cudaleak {
 namespace {
 
 std::mutex g_report_mutex;  // one report at a time
-// How long a snapshot waits for the program to send a fresh allocator view.
-constexpr int kFreshViewTimeoutMs = 2000;
 std::atomic<unsigned> g_sequence{0};
 
 const char* reason_name(Reason r) {
@@ -233,7 +231,7 @@ Written write_report(Reason reason, const char* checkpoint) {
     // at the last out-of-memory; before the report lock, which the source's
     // own call takes no part in.
     bool fresh_view = (reason == Reason::Signal || reason == Reason::Checkpoint) &&
-                      python_view::refresh(kFreshViewTimeoutMs);
+                      python_view::refresh();
     std::lock_guard lock(g_report_mutex);
     w = write_locked(reason, checkpoint, fresh_view);
   } catch (const std::exception& e) {

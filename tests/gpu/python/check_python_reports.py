@@ -195,5 +195,38 @@ check(r is not None and r["gate"]["failed"] and r["gate"].get("failing_tensor_gr
       and r["gate"]["failing_bytes"] >= 320 << 20, s + ": the gate counts the 320 MiB of live tensors")
 check("of them PyTorch's live tensors" in log(s), s + ": and says so")
 
+# 14. Fresh views at the program's reports and the snapshot signal; tensors
+# kept from train_step grow across them and fail gate_growing_tensors.
+s = "scenario_growth"
+with open(os.path.join(out, s + ".status")) as f:
+    check(f.read().strip() == "scenario_growth: exit 1", s + ": the run ends with error_exitcode")
+rs = reports(s)
+steps = [r for r in rs if r["reason"] == "checkpoint"]
+check(len(steps) == 6 and all(r.get("pytorch", {}).get("when") == "snapshot" for r in steps),
+      s + ": each of the 6 reports carries a fresh view")
+
+
+def kept(r):
+    """Bytes of live tensors allocated on train_step's lines, and whether any such group grows."""
+    total, growing = 0, False
+    for d in r.get("pytorch", {}).get("devices", []):
+        for g in d["live_tensors"]:
+            if python_frame(g["stack"], "train_step", line(s, "forward")) or \
+               python_frame(g["stack"], "train_step", line(s, "input")):
+                total += g["bytes"]
+                growing |= g.get("growing", False)
+    return total, growing
+
+
+sizes = [kept(r)[0] for r in steps]
+check(all(b > a for a, b in zip(sizes, sizes[1:])), s + ": train_step's tensors grow report to report (%s)" % sizes)
+check(kept(steps[-1])[1], s + ": and are marked growing in the last report")
+snap = [r for r in rs if r["reason"] == "signal"]
+check(snap and snap[0]["pytorch"]["when"] == "snapshot" and kept(snap[0])[0] > sizes[-1],
+      s + ": the signal's snapshot has the view of that moment")
+r = exit_report(s)
+check(r is not None and r["gate"].get("failing_tensor_groups", 0) >= 1, s + ": the gate counts the growing groups")
+check("gate_growing_tensors" in log(s) and "[growing:" in log(s), s + ": and says so")
+
 print("%d checks passed, %d failed" % (passed, len(failures)))
 sys.exit(1 if failures else 0)
