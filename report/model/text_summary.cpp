@@ -220,7 +220,12 @@ std::string render_text(const Report& r, const TextOptions& options) {
   if (shown)
     out += "\n" + prefix + std::to_string(shown) + (shown == 1 ? " out-of-memory event" : " out-of-memory events") +
            " shown above when " + (shown == 1 ? "it" : "they") + " happened (oom_events in the report)\n";
-  if (r.notes_total) out += "\n" + prefix + std::to_string(r.notes_total) + " release calls of resources it never saw (see notes in the report)\n";
+  if (r.notes_total) {
+    // check_context adds notes of its own (placements checked against the driver).
+    bool only_releases = std::all_of(r.notes.begin(), r.notes.end(), [](const Note& n) { return n.type == "unknown_release"; });
+    out += "\n" + prefix + std::to_string(r.notes_total) +
+           (only_releases ? " release calls of resources it never saw" : " notes") + " (see notes in the report)\n";
+  }
 
   out += "\n" + paint("SUMMARY:", r.summary.leaked_count ? kRed : kGreen, options.color) + " cudaleak: " + format_bytes(r.summary.leaked_bytes) + " leaked in " +
          std::to_string(r.summary.leaked_count) + (r.summary.leaked_count == 1 ? " resource" : " resources");
