@@ -167,10 +167,6 @@ void tear_down(uint64_t context, const char* reason, bool green) {
   for (const Record& r : owned) s.torn_down.emplace_back(r, reason);
 }
 
-}  // namespace
-
-namespace {
-
 // The driver's own answer: a call of cudaleak's own, made only where the
 // learned context cannot be right (bound_context.h) or when check_context asks
 // for the comparison.
@@ -182,18 +178,13 @@ uint64_t asked_context() {
   return reinterpret_cast<uint64_t>(ctx);
 }
 
-int asked_device(uint64_t context) {
+// The driver's device of the calling thread's current context, -1 when none.
+int driver_device() {
   static std::atomic<PFN_cuCtxGetDevice_v2000> get_device{nullptr};
   CUdevice dev = -1;
   auto get = cached_driver_function(get_device, "cuCtxGetDevice", 2000);
-  if (!get || get(&dev) != CUDA_SUCCESS) return -1;
-  bound::learn_device(context, dev);
-  return dev;
+  return get && get(&dev) == CUDA_SUCCESS ? dev : -1;
 }
-
-// check_context: whether the last placement on this thread had to ask the
-// driver because nothing learned named a context.
-__attribute__((tls_model("initial-exec"))) thread_local bool t_context_unseen = false;
 
 }  // namespace
 
@@ -201,18 +192,20 @@ Placement current_placement() {
   Placement p;
   bound::Current learned = bound::current();
   p.context = learned.context;
-  t_context_unseen = false;
   // A tracked call succeeded, so the driver had a context for it: a thread
   // with none learned bound it by a path cudaleak does not see (or used an API
   // that needs none, such as cuLibraryLoadData), and asking costs one call.
   if (!learned.known || !learned.context) {
     p.context = asked_context();
-    t_context_unseen = p.context != 0;
+    p.context_asked = p.context != 0;
     if (p.context) bound::set_current(p.context);
   }
   if (!p.context) return p;
   p.device = bound::device_of(p.context);
-  if (p.device < 0) p.device = asked_device(p.context);
+  if (p.device < 0) {
+    p.device = driver_device();
+    bound::learn_device(p.context, p.device);
+  }
   return p;
 }
 
@@ -225,17 +218,14 @@ std::atomic<uint64_t> g_placements_checked{0}, g_placements_wrong{0}, g_contexts
 void check_placement(HookId api, Kind kind, const Placement& where) {
   if (kind == Kind::Context || api == HookId::cuGreenCtxStreamCreate) return;  // placed on their own context
   g_placements_checked.fetch_add(1, std::memory_order_relaxed);
-  if (t_context_unseen) {
+  if (where.context_asked) {
     g_contexts_unseen.fetch_add(1, std::memory_order_relaxed);
     add_note("context_unseen", api, where.context, CUDA_SUCCESS);
   }
   const char* wrong = nullptr;
-  static std::atomic<PFN_cuCtxGetDevice_v2000> get_device{nullptr};
-  CUdevice dev = -1;
-  auto get = cached_driver_function(get_device, "cuCtxGetDevice", 2000);
   if (asked_context() != where.context)
     wrong = "context_mismatch";
-  else if (where.context && get && get(&dev) == CUDA_SUCCESS && dev != where.device)
+  else if (where.context && driver_device() != where.device)
     wrong = "device_mismatch";
   if (!wrong) return;
   g_placements_wrong.fetch_add(1, std::memory_order_relaxed);

@@ -16,6 +16,7 @@ namespace cudaleak::tracker {
 struct Placement {
   uint64_t context = 0;
   int device = -1;
+  bool context_asked = false;  // nothing learned named a context: the driver was asked (check_context counts these)
 };
 
 // The calling thread's current context and its device, as learned from the
