@@ -355,7 +355,7 @@ void fields(V& v, Report& r) {
   v("oom_events", r.oom_events);
   v("timeline", r.timeline);
   v("pytorch", Present<PyTorchView>{r.has_pytorch, r.pytorch});
-  bool has_python = !r.python.version.empty() || !r.python.note.empty();
+  bool has_python = !(r.python == PythonInfo{});  // any field set: what was read is written back
   v("python", Present<PythonInfo>{has_python, r.python});
 }
 

@@ -183,6 +183,17 @@ TEST_CASE("JSON round trip keeps every field", "[report][json]") {
   CHECK(back.modules.at(0).build_id == "abcd");
 }
 
+TEST_CASE("a python section with only some of its fields survives a round trip", "[report][json]") {
+  // Found by fuzzing: {"frames": true} without a version was read, then left
+  // out when written, and read back as frames false.
+  Report r;
+  r.reason = "exit";
+  r.python.frames = true;
+  CHECK(from_json(to_json(r)).python == r.python);
+  r.python = PythonInfo{};
+  CHECK(to_json(r).find("\"python\"") == std::string::npos);  // nothing set: no section
+}
+
 TEST_CASE("the reader refuses a timeline whose points name sites it lacks", "[report][json]") {
   Report r;
   r.timeline.kinds = {"device"};
