@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "checkpoints.h"
+#include "gate_config.h"
 #include "growth.h"
 #include "lifecycle.h"
 #include "marks.h"
@@ -21,6 +22,7 @@ namespace {
 
 void prepare() {
   report_mutex().lock();
+  gate_config_mutex().lock();
   checkpoints::mutex().lock();
   growth::mutex().lock();
   marks::mutex().lock();
@@ -38,6 +40,7 @@ void release_all() {
   marks::mutex().unlock();
   growth::mutex().unlock();
   checkpoints::mutex().unlock();
+  gate_config_mutex().unlock();
   report_mutex().unlock();
 }
 

@@ -11,7 +11,6 @@
 #include <string>
 
 #include "fork_protocol.h"
-#include "gate_config.h"
 #include "io/safe_output.h"
 #include "log.h"
 #include "oom.h"
@@ -59,7 +58,6 @@ void initialize() {
   }
   real_dlsym();
   safe_output::mark_run_start();
-  load_gate_config();
   if (!mutable_options().trace_children) stop_tracing_children();
   signals::install();
   fork_protocol::install();

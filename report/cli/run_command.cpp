@@ -18,7 +18,9 @@
 #include <sstream>
 
 #include "ci_formats.h"
+#include "compiled_rules.h"
 #include "crash_reports.h"
+#include "gate_options.h"
 #include "json_io.h"
 #include "load.h"
 #include "options.h"
@@ -102,6 +104,24 @@ void die_like(int sig) {
   raise(sig);
 }
 
+// The run's suppression rules, parsed once here and mapped by every process
+// (compiled_rules.h). Problems are not reported here: each process that
+// reports names them, as it would without the launcher.
+void compile_suppressions(const std::string& options_text, const std::string& gate_dir) {
+  Options effective;
+  parse_options(options_text, effective);
+  gate::CompiledRules compiled = gate::compile_rules(effective.default_suppressions, effective.suppressions);
+  std::string path = gate_dir + "/suppressions.rules";
+  std::string problem = gate::write_compiled_rules(
+      path, gate::rules_key(effective.default_suppressions, effective.suppressions), compiled);
+  if (problem.empty()) {
+    setenv(gate::kCompiledSuppressionsVariable, path.c_str(), 1);
+  } else {
+    spdlog::warn("cudaleak: {}; each process reads its suppression files itself", problem);
+    unsetenv(gate::kCompiledSuppressionsVariable);
+  }
+}
+
 }  // namespace
 
 int run_program(const RunSettings& s) {
@@ -132,6 +152,7 @@ int run_program(const RunSettings& s) {
     return 127;
   }
   setenv("CUDALEAK_GATE_DIR", gate_dir, 1);
+  compile_suppressions(opts, gate_dir);
   // Orphaned descendants are re-parented to us, so the whole tree can be awaited.
   prctl(PR_SET_CHILD_SUBREAPER, 1);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "caching.h"
+#include "compiled_rules.h"
 #include "site.h"
 #include "summary.h"
 
@@ -14,15 +15,13 @@ GateConfig make_gate_config(const GateSettings& s, void (*log)(const std::string
     if (log) log(what + "; the leak gate cannot be evaluated");
     if (c.config_error.empty()) c.config_error = what;
   };
-  if (s.default_suppressions) c.rules = default_rules();
-  for (const std::string& path : s.suppressions) {
-    try {
-      auto rules = load_rules(path);
-      c.rules.insert(c.rules.end(), rules.begin(), rules.end());
-    } catch (const std::exception& e) {  // unreadable, malformed, or too big for memory
-      problem(e.what());
-    }
-  }
+  std::optional<CompiledRules> compiled;
+  if (!s.compiled_suppressions.empty())
+    compiled = map_compiled_rules(s.compiled_suppressions, rules_key(s.default_suppressions, s.suppressions));
+  c.rules_compiled = compiled.has_value();
+  if (!compiled) compiled = compile_rules(s.default_suppressions, s.suppressions);
+  c.rules = compiled->rules;
+  for (const std::string& p : compiled->problems) problem(p);
   if (!s.baseline.empty()) {
     try {
       c.baseline = load_baseline(s.baseline);

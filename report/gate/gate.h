@@ -6,13 +6,15 @@
 #include <vector>
 
 #include "baseline.h"
+#include "rule_set.h"
 #include "report.h"
 #include "suppressions.h"
 
 namespace cudaleak::gate {
 
 struct GateConfig {
-  std::vector<Rule> rules;           // default rules first when enabled
+  RuleSet rules;                     // default rules first when enabled
+  bool rules_compiled = false;       // mapped from the run's compiled file, not parsed here
   std::optional<Baseline> baseline;
   std::vector<std::string> fail_on;  // kinds that count; empty = all
   uint64_t min_bytes = 0;            // counted leaks must add up to at least this
@@ -25,10 +27,13 @@ struct GateConfig {
 // The configuration from the options' values: the shipped rules (when
 // `default_suppressions`), then each suppressions file, the baseline. A file
 // that cannot be read or parsed sets config_error (the first) and is logged
-// through `log` (one line each); it never throws.
+// through `log` (one line each); it never throws. The rules come from the
+// run's compiled file (compiled_rules.h) when it was made from the same
+// settings, else from the files themselves.
 struct GateSettings {
   bool default_suppressions = true;
   std::vector<std::string> suppressions;
+  std::string compiled_suppressions;  // the launcher's compiled rules, when any
   std::string baseline;
   std::vector<std::string> fail_on;
   uint64_t min_bytes = 0;

@@ -261,3 +261,31 @@ TEST_CASE("caching allocators: their blocks are reported as cached, a real leak 
   auto counted = fresh_dir("cached_counted");
   CHECK(gated(counted, {program("framework_cache"), "no-extension-run"}, {"--gate-cached", "true"}).exit_code == 23);
 }
+
+TEST_CASE("suppressions: the launcher parses the files once and every process of the run maps the result", "[e2e][gate]") {
+  auto dir = fresh_dir("gate_compiled");
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += "leak:unrelated_function_" + std::to_string(i) + " kind:device\n";
+  text += "leak:main kind:pinned\n";  // the child's pinned buffer (fork_child)
+  auto supp = write_text(dir + "/../many.supp", text);
+  Result res = run_sim(dir, {program("fork_child")}, {"--suppressions", supp, "--verbose", "--no-default-suppressions"});
+  CHECK(res.exit_code == 0);
+  // Both processes (the child forked before either read the rules) map the
+  // launcher's file, with the 20,001 rules of the file.
+  size_t mapped = 0;
+  for (size_t at = 0; (at = res.err.find("suppression rules: 20001, mapped from the run's compiled file", at)) != std::string::npos; ++at)
+    ++mapped;
+  CHECK(mapped == 2);
+  CHECK(res.err.find("parsed from the files") == std::string::npos);
+  int suppressed = 0;
+  for (const auto& path : files_in(dir))
+    for (const auto& g : load(path).leaks) suppressed += g.suppressed_by == "leak:main kind:pinned (" + supp + ":20001)";
+  CHECK(suppressed == 1);
+  // Under plain LD_PRELOAD, the process parses the files itself, with the same result.
+  Result plain = run({program("fork_child")},
+                     {"LD_PRELOAD=" + build_dir() + "/lib/libcudaleak.so",
+                      "LD_LIBRARY_PATH=" + build_dir() + "/lib/cudaleak/simcuda",
+                      "CUDALEAK_OPTIONS=verbose=1:default_suppressions=0:output=" + dir + "/plain.%p.json:suppressions=" + supp});
+  CHECK(plain.exit_code == 0);
+  CHECK(plain.err.find("suppression rules: 20001, parsed from the files") != std::string::npos);
+}
