@@ -3,20 +3,10 @@
 // otherwise tail-jumps into the real dlsym with the caller's own return
 // address, so RTLD_NEXT keeps meaning "next after the caller".
 #pragma once
-
-namespace cudaleak {
-
-using DlsymFn = void* (*)(void*, const char*);
-
-// glibc's dlsym (dlvsym GLIBC_2.34, else GLIBC_2.2.5); resolved on first use.
-DlsymFn real_dlsym();
-
-}  // namespace cudaleak
+#include "../base/real_dlsym.h"
 
 extern "C" {
 // Called by the assembly entry: our hook for (handle, symbol), nullptr to pass
 // through, or 1 for "not found" (the symbol exists only as our own export).
 void* cudaleak_dlsym_substitute(void* handle, const char* symbol) __attribute__((visibility("hidden")));
-// The jump target of the assembly entry.
-extern void* cudaleak_real_dlsym_ptr __attribute__((visibility("hidden")));
 }

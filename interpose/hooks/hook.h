@@ -9,7 +9,7 @@
 #include <cerrno>
 #include <type_traits>
 
-#include "hook_table.h"
+#include "../driver/hook_table.h"
 #include "../runtime/lifecycle.h"
 #include "../track/tracker.h"
 

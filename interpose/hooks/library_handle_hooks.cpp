@@ -7,7 +7,7 @@
 #include <atomic>
 
 #include "hook.h"
-#include "../runtime/log.h"
+#include "../base/log.h"
 
 using namespace cudaleak;
 using libapi::Status;

@@ -4,8 +4,8 @@
 // variant and return our hook instead. Asked for "cuGetProcAddress" itself we
 // return our own wrapper, since cudart makes every later look-up through it.
 #include "hook.h"
-#include "../runtime/log.h"
-#include "../runtime/self_module.h"
+#include "../base/log.h"
+#include "../base/self_module.h"
 
 using namespace cudaleak;
 

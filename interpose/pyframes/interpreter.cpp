@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "../hooks/dlsym_override.h"
+#include "../base/real_dlsym.h"
 
 namespace cudaleak::pyframes {
 

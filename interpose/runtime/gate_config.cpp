@@ -2,7 +2,7 @@
 
 #include "gate_options.h"
 #include "lifecycle.h"
-#include "log.h"
+#include "../base/log.h"
 
 namespace cudaleak {
 

@@ -12,27 +12,18 @@
 
 #include "fork_protocol.h"
 #include "io/safe_output.h"
-#include "log.h"
+#include "../base/log.h"
 #include "oom.h"
 #include "reporter.h"
 #include "signals.h"
-#include "../hooks/dlsym_override.h"
+#include "../base/real_dlsym.h"
 #include "../track/tracker.h"
 
 namespace cudaleak {
 
 namespace {
 
-enum class State : int { Uninitialized, Initializing, Enabled, Stopping, Disabled };
-std::atomic<State> g_state{State::Uninitialized};
-std::atomic<bool> g_cuda_seen{false};
-std::atomic<bool> g_failure_logged{false};
-// Built on first use: the library constructor can run before this file's
-// static initialisers, and hooks can run after static destructors.
-Options& mutable_options() {
-  static Options* o = new Options();
-  return *o;
-}
+using State = LifecycleState;
 
 // trace_children=false: programs this process execs do not load cudaleak.
 void stop_tracing_children() {
@@ -60,6 +51,7 @@ void initialize() {
   safe_output::mark_run_start();
   if (!mutable_options().trace_children) stop_tracing_children();
   signals::install();
+  tracker::set_creation_observer(signals::ensure_reporter_thread);
   fork_protocol::install();
   if (mutable_options().verbose)
     log_message("preloaded; options in effect:\n%s", describe_options(mutable_options()).c_str());
@@ -68,40 +60,28 @@ void initialize() {
 }  // namespace
 
 void ensure_initialized() {
-  State s = g_state.load(std::memory_order_acquire);
+  auto& state = lifecycle_state();
+  State s = state.load(std::memory_order_acquire);
   if (s != State::Uninitialized) return;
   State expected = State::Uninitialized;
-  if (!g_state.compare_exchange_strong(expected, State::Initializing)) {
+  if (!state.compare_exchange_strong(expected, State::Initializing)) {
     // Another thread initialises; hooks pass through until it is done.
     return;
   }
   try {
     initialize();
-    g_state.store(State::Enabled, std::memory_order_release);
+    state.store(State::Enabled, std::memory_order_release);
   } catch (...) {
-    g_state.store(State::Disabled, std::memory_order_release);
+    state.store(State::Disabled, std::memory_order_release);
     log_message("initialisation failed; CUDA calls pass through untracked");
   }
 }
 
-bool tracking_enabled() { return g_state.load(std::memory_order_acquire) == State::Enabled; }
-bool internal_failure_happened() { return g_failure_logged.load(); }
-const Options& options() { return mutable_options(); }
-
-void internal_failure(const char* what) {
-  g_state.store(State::Disabled, std::memory_order_release);
-  if (!g_failure_logged.exchange(true))
-    log_message("internal error while %s; tracking stopped, CUDA calls pass through untouched", what);
-}
-
-void note_cuda_seen() { g_cuda_seen.store(true, std::memory_order_relaxed); }
-bool cuda_seen() { return g_cuda_seen.load(std::memory_order_relaxed); }
-
 void lifecycle_after_fork_in_child() {
   if (!options().trace_children) {
     // Not traced: the child neither records nor reports.
-    g_state.store(State::Disabled, std::memory_order_release);
-    g_cuda_seen.store(false);
+    lifecycle_state().store(State::Disabled, std::memory_order_release);
+    forget_cuda_seen();
   }
 }
 
@@ -113,12 +93,13 @@ __attribute__((constructor)) static void cudaleak_start() { cudaleak::ensure_ini
 // after this one, so shutdown-time frees have happened. No CUDA calls here.
 __attribute__((destructor)) static void cudaleak_finish() {
   using namespace cudaleak;
-  State expected = State::Enabled;
-  if (!g_state.compare_exchange_strong(expected, State::Stopping)) {
-    if (expected != State::Disabled) return;
+  auto& state = lifecycle_state();
+  LifecycleState expected = LifecycleState::Enabled;
+  if (!state.compare_exchange_strong(expected, LifecycleState::Stopping)) {
+    if (expected != LifecycleState::Disabled) return;
   }
   int status = finish_at_exit();
-  g_state.store(State::Disabled, std::memory_order_release);
+  state.store(LifecycleState::Disabled, std::memory_order_release);
   if (status >= 0) {
     // The leak gate decided (error_exitcode): flush what the program wrote, then end with that status.
     std::fflush(nullptr);

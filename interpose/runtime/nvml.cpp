@@ -7,7 +7,7 @@
 #include <mutex>
 
 #include "nvml_abi.h"
-#include "../hooks/dlsym_override.h"
+#include "../base/real_dlsym.h"
 
 namespace cudaleak::nvml {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "../hooks/cuda_api.h"
+#include "../driver/cuda_api.h"
 #include "report.h"
 
 namespace cudaleak::nvml {

@@ -11,7 +11,7 @@
 #include "cuda_frames.h"
 #include "kinds.h"
 #include "lifecycle.h"
-#include "log.h"
+#include "../base/log.h"
 #include "nvml.h"
 #include "reporter.h"
 #include "../track/backtrace.h"

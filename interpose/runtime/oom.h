@@ -10,7 +10,7 @@
 
 #include "raw.h"
 #include "report.h"
-#include "../hooks/hook_table.h"
+#include "../driver/hook_table.h"
 #include "../track/tracker.h"
 
 namespace cudaleak::oom {

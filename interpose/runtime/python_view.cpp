@@ -9,7 +9,7 @@
 
 #include "json_io.h"
 #include "lifecycle.h"
-#include "log.h"
+#include "../base/log.h"
 #include "oom.h"
 
 namespace cudaleak::python_view {

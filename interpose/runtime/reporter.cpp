@@ -19,7 +19,7 @@
 #include "diagnose.h"
 #include "json_io.h"
 #include "lifecycle.h"
-#include "log.h"
+#include "../base/log.h"
 #include "report_path.h"
 #include "io/safe_output.h"
 #include "cuda_frames.h"

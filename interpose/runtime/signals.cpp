@@ -9,7 +9,7 @@
 
 #include "crash_capture.h"
 #include "lifecycle.h"
-#include "log.h"
+#include "../base/log.h"
 #include "reporter.h"
 
 namespace cudaleak::signals {

@@ -7,8 +7,8 @@
 #include "libunwind_api.h"
 #include "stack_cache.h"
 #include "symbols/bundled_library.h"
-#include "../hooks/dlsym_override.h"
-#include "../runtime/self_module.h"
+#include "../base/real_dlsym.h"
+#include "../base/self_module.h"
 
 namespace cudaleak {
 

@@ -3,8 +3,8 @@
 #include <cstdint>
 
 #include "kinds.h"
-#include "space.h"
-#include "../hooks/hook_table.h"
+#include "../driver/space.h"
+#include "../driver/hook_table.h"
 
 namespace cudaleak {
 

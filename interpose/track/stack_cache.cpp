@@ -7,7 +7,7 @@
 #include <new>
 
 #include "libunwind_api.h"
-#include "../runtime/self_module.h"
+#include "../base/self_module.h"
 
 namespace cudaleak {
 

@@ -18,14 +18,18 @@
 #include "registry.h"
 #include "stack_depot.h"
 #include "timeline.h"
-#include "../hooks/dlsym_override.h"
+#include "../base/real_dlsym.h"
 #include "../pyframes/python_frames.h"
-#include "../runtime/lifecycle.h"
-#include "../runtime/signals.h"
+#include "../base/state.h"
 
 namespace cudaleak::tracker {
 
 namespace {
+
+std::atomic<void (*)()> g_creation_observer{nullptr};
+void notify_creation() {
+  if (auto observer = g_creation_observer.load(std::memory_order_acquire)) observer();
+}
 
 // Process-lifetime state, never destroyed: hooks may run during exit, after
 // static destructors.
@@ -239,10 +243,12 @@ PlacementChecks placement_checks() {
           g_contexts_unseen.load(std::memory_order_relaxed)};
 }
 
+void set_creation_observer(void (*observer)()) { g_creation_observer.store(observer, std::memory_order_release); }
+
 void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes, Placement where, uint64_t stream) {
   guarded("recording a resource", [&] {
     if (options().check_context) check_placement(api, kind, where);
-    signals::ensure_reporter_thread();
+    notify_creation();
     Record r;
     r.stack_id = capture();  // outside every tracker lock
     r.handle = handle;
@@ -356,7 +362,7 @@ void context_destroyed(HookId api, Space space, uint64_t context, CUresult resul
 
 void primary_retained(int device, uint64_t context) {
   guarded("recording a primary context", [&] {
-    signals::ensure_reporter_thread();
+    notify_creation();
     std::lock_guard lock(state().side_mutex);
     auto& p = state().primary[device];
     p.context = context;

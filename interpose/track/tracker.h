@@ -45,6 +45,10 @@ Fn cached_driver_function(std::atomic<Fn>& slot, const char* name, int version) 
   return fn;
 }
 
+// Called at every creation, before it is recorded: the runtime starts its
+// reporter thread on the first (the tracker knows nothing of the runtime).
+void set_creation_observer(void (*observer)());
+
 void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes, Placement where,
              uint64_t stream = 0);
 // A release in two steps around the real call. The record leaves the registry

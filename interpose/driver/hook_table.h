@@ -7,7 +7,7 @@
 
 #include "cuda_api.h"
 #include "library_api.h"
-#include "../track/space.h"
+#include "space.h"
 #include "kinds.h"
 
 // X(exported symbol, name looked up with cuGetProcAddress, ABI version, per-thread stream variant, PFN type,

@@ -9,7 +9,7 @@
 #include <cstdarg>
 #include <cstdio>
 
-#include "lifecycle.h"
+#include "state.h"
 #include "text_summary.h"
 
 namespace cudaleak {

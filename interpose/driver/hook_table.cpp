@@ -8,8 +8,8 @@
 #include <string>
 #include <type_traits>
 
-#include "dlsym_override.h"
-#include "../runtime/self_module.h"
+#include "../base/real_dlsym.h"
+#include "../base/self_module.h"
 
 // The library wrappers (library_handle_hooks.cpp), declared with their table types.
 #define CUDALEAK_LIBRARY_DECLARE(sym, library, pfn, role, space) \
