@@ -20,6 +20,7 @@ using Source = void (*)();
 
 std::mutex g_mutex;  // guards everything below
 report::PyTorchView* g_latest = nullptr;  // none yet; never destroyed: reports run during exit
+report::CupyPool* g_cupy = nullptr;       // the same for CuPy's numbers
 Source g_source = nullptr;
 // The thread that calls the source: asked by `requested`, answered by
 // `answered` (request numbers), so that a caller that gave up never mistakes
@@ -58,6 +59,19 @@ bool latest(report::PyTorchView& out) {
   return true;
 }
 
+void keep_cupy(const report::CupyPool& pool) {
+  std::lock_guard lock(g_mutex);
+  if (!g_cupy) g_cupy = new report::CupyPool();
+  *g_cupy = pool;
+}
+
+bool latest_cupy(report::CupyPool& out) {
+  std::lock_guard lock(g_mutex);
+  if (!g_cupy) return false;
+  out = *g_cupy;
+  return true;
+}
+
 bool refresh() {
   std::unique_lock lock(g_mutex);
   // PyTorch's first snapshot in a process takes seconds (about 4 s on an
@@ -89,6 +103,8 @@ void reset_in_child() {
   std::lock_guard lock(g_mutex);
   delete g_latest;  // the parent's view says nothing about the child
   g_latest = nullptr;
+  delete g_cupy;
+  g_cupy = nullptr;
   // The worker did not come along; the source (the child's copy of the
   // program's Python) still works, asked through a new worker.
   g_worker_running = false;
@@ -133,6 +149,20 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_python_view(
     return 0;
   } catch (const std::exception& e) {
     log_message("a PyTorch view could not be read: %s", e.what());
+    return -1;
+  }
+}
+
+// Called from Python (ctypes) with the GIL held; returns 0 when taken.
+extern "C" __attribute__((visibility("default"))) int cudaleak_impl_cupy_view(const char* json, const char* when) {
+  if (!json || !when || !tracking_enabled()) return -1;
+  try {
+    report::CupyPool pool = report::cupy_pool_from_json(json);
+    pool.when = when;
+    python_view::keep_cupy(pool);
+    return 0;
+  } catch (const std::exception& e) {
+    log_message("CuPy pool numbers could not be read: %s", e.what());
     return -1;
   }
 }

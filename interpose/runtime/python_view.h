@@ -18,6 +18,9 @@ namespace cudaleak::python_view {
 
 // The latest view; false when none came.
 bool latest(report::PyTorchView& out);
+// CuPy's pool numbers (cudaleak_impl_cupy_view, sent by cudaleak_cupy.py at
+// exit); false when none came.
+bool latest_cupy(report::CupyPool& out);
 // Asks the program for a fresh view (signal snapshots and reports asked for
 // by the program, where Python can run) and waits for it at most 10 s the
 // first time and 2 s after: the program's source runs on a thread of its

@@ -148,6 +148,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   add_timeline(r, resolver.get());
   r.oom_events = oom::events(resolver.get());
   r.has_pytorch = python_view::latest(r.pytorch);
+  r.has_cupy = python_view::latest_cupy(r.cupy);
   if (r.has_pytorch) growth::annotate_tensors(r.pytorch);  // against the earlier views, as leak groups below
   if (r.has_pytorch && fresh_view) growth::observe_tensors(r.pytorch);
   pyframes::Status py = pyframes::report_status();

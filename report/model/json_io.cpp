@@ -179,6 +179,16 @@ Report read_report(std::istream& in, const ReadProgress& progress) {
   });
 }
 
+CupyPool cupy_pool_from_json(const std::string& text) {
+  try {
+    CupyPool c;
+    schema::read_value(schema::parse(text), Path{}, c);
+    return c;
+  } catch (const FormatError& e) {
+    throw FormatError(std::string("not CuPy pool numbers: ") + e.what());
+  }
+}
+
 PyTorchView pytorch_view_from_json(const std::string& text, PyTorchOom* oom) {
   try {
     json j = schema::parse(text);

@@ -35,5 +35,7 @@ struct PyTorchOom {
   uint64_t request = 0;
 };
 PyTorchView pytorch_view_from_json(const std::string& text, PyTorchOom* oom = nullptr);
+// cudaleak_cupy.py's numbers (the report's "cupy" section without "when").
+CupyPool cupy_pool_from_json(const std::string& text);
 
 }  // namespace cudaleak::report

@@ -297,6 +297,17 @@ void fields(V& v, PyTorchView& p) {
 }
 
 template <class V>
+void fields(V& v, CupyPool& c) {
+  v("when", c.when);
+  v("device", c.device);
+  v("used_bytes", c.used_bytes);
+  v("total_bytes", c.total_bytes);
+  v("free_blocks", c.free_blocks);
+  v("limit_bytes", c.limit_bytes);
+  v("pinned_free_blocks", c.pinned_free_blocks);
+}
+
+template <class V>
 void fields(V& v, OomEvent& e) {
   v("time_ns", e.time_ns);
   v("api", e.api);
@@ -355,6 +366,7 @@ void fields(V& v, Report& r) {
   v("oom_events", r.oom_events);
   v("timeline", r.timeline);
   v("pytorch", Present<PyTorchView>{r.has_pytorch, r.pytorch});
+  v("cupy", Present<CupyPool>{r.has_cupy, r.cupy});
   bool has_python = !(r.python == PythonInfo{});  // any field set: what was read is written back
   v("python", Present<PythonInfo>{has_python, r.python});
 }

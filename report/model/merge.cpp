@@ -94,6 +94,7 @@ Report merge_reports(const std::vector<Report>& reports) {
     m.primary_contexts.insert(m.primary_contexts.end(), r.primary_contexts.begin(), r.primary_contexts.end());
     if (m.python.version.empty() && m.python.note.empty()) m.python = r.python;
     if (!m.has_pytorch && r.has_pytorch) m.has_pytorch = true, m.pytorch = r.pytorch;
+    if (!m.has_cupy && r.has_cupy) m.has_cupy = true, m.cupy = r.cupy;
     m.notes.insert(m.notes.end(), r.notes.begin(), r.notes.end());
     for (OomEvent e : r.oom_events) {
       if (!e.pid) e.pid = r.process.pid;

@@ -277,6 +277,19 @@ struct PyTorchView {
   bool operator==(const PyTorchView&) const = default;
 };
 
+// CuPy's default memory pool as CuPy counts it (the device current when read),
+// sent by cudaleak_cupy.py at exit.
+struct CupyPool {
+  std::string when;           // "exit"
+  int device = 0;
+  uint64_t used_bytes = 0;    // in blocks that live arrays hold
+  uint64_t total_bytes = 0;   // held by the pool: used plus its cache of free blocks
+  uint64_t free_blocks = 0;
+  uint64_t limit_bytes = 0;   // set_limit; 0: none
+  uint64_t pinned_free_blocks = 0;  // the pinned-memory pool's cached blocks
+  bool operator==(const CupyPool&) const = default;
+};
+
 struct Diagnosis {
   std::string cause;  // request_too_large, other_processes, accumulating_leak, held_by_process,
                       // cached_in_pools, untracked, fragmentation
@@ -356,6 +369,8 @@ struct Report {
   PythonInfo python;
   bool has_pytorch = false;  // the program used CUDA through PyTorch and cudaleak_torch saw it
   PyTorchView pytorch;       // the latest view (at exit, the view at exit)
+  bool has_cupy = false;     // the program used CuPy's memory pool
+  CupyPool cupy;
   bool operator==(const Report&) const = default;
 };
 

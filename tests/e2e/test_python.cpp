@@ -315,3 +315,36 @@ TEST_CASE("python: snapshots and reports the program asks for carry a fresh PyTo
   CHECK(keep_loss(late).first == 4);
   CHECK(keep_loss(load(held + "/report.5.json")).first == 5);
 }
+
+TEST_CASE("python: CuPy's pool numbers at exit and its segments as cached memory with the Python line", "[e2e][python]") {
+  // tests/e2e/programs/fake_cupy stands in for CuPy: one 1 MiB array alive at
+  // exit, one 2 MiB array freed into the pool's cache.
+  const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
+  auto dir = fresh_dir("python_cupy");
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "9", "-o", dir + "/report.%p.json", "--",
+                    interpreters().front(), programs + "/python_cupy.py"},
+                   {"PYTHONPATH=" + programs + "/fake_cupy"});
+  CHECK(res.exit_code == 0);  // a pool's cache is not a leak
+  CHECK(res.out == "arrays made\n");
+  auto r = only_report(dir);
+  REQUIRE(r.has_cupy);
+  CHECK(r.cupy.when == "exit");
+  CHECK(r.cupy.device == 0);
+  CHECK(r.cupy.used_bytes == 1u << 20);
+  CHECK(r.cupy.total_bytes == 3u << 20);
+  CHECK(r.cupy.free_blocks == 1);
+  CHECK(res.err.find("CuPy's memory pool at exit on device 0: 3.0 MiB held, 1.0 MiB by live arrays, 2.0 MiB cached in 1 free block") !=
+        std::string::npos);
+  REQUIRE(r.leaks.size() == 2);
+  for (const auto& g : r.leaks) {
+    CHECK(g.cached_by == "CuPy memory pool");
+    CHECK(stack_has(g, "<module>"));  // the segment's Python line in the program
+  }
+  // Under the same run with the views turned off, no numbers are claimed.
+  auto off = fresh_dir("python_cupy_off");
+  Result quiet = run({cudaleak_tool(), "run", "--simulated-gpu", "--pytorch-view", "false", "-o", off + "/report.%p.json", "--",
+                      interpreters().front(), programs + "/python_cupy.py"},
+                     {"PYTHONPATH=" + programs + "/fake_cupy"});
+  CHECK(quiet.exit_code == 0);
+  CHECK_FALSE(only_report(off).has_cupy);
+}

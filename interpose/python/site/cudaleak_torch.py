@@ -1,7 +1,6 @@
 """PyTorch's own view of its caching allocator, for cudaleak reports.
 
-Never imports torch: a finder on sys.meta_path waits for the program to import
-it. Once the program initialises CUDA through torch, an out-of-memory observer
+Never imports torch: cudaleak_watch waits for the program to import it. Once the program initialises CUDA through torch, an out-of-memory observer
 is attached and, with CUDALEAK_PYTORCH_STACKS=1, PyTorch records the Python
 stack of every live block (_record_memory_history, "state" mode). At each
 out-of-memory and at exit, a summary of torch.cuda.memory's snapshot goes to
@@ -14,10 +13,11 @@ them can be seen.
 """
 import atexit
 import ctypes
-import importlib.abc
 import json
 import os
 import sys
+
+import cudaleak_watch
 
 MAX_FRAMES = 16        # Python frames kept per live-tensor stack
 MAX_SEGMENTS = 4096    # segments listed with their blocks (all are counted)
@@ -187,37 +187,9 @@ def _torch_imported():
     atexit.register(_at_exit)
 
 
-class _TorchWatch(importlib.abc.MetaPathFinder):
-    """Calls _torch_imported once the program's own `import torch` finished."""
-
-    def find_spec(self, name, path, target=None):
-        if name != "torch":
-            return None
-        sys.meta_path.remove(self)  # once: the spec below comes from the other finders
-        import importlib.util
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.loader is None:
-            return spec
-        loader = spec.loader
-        original = loader.exec_module
-
-        def exec_module(module):
-            original(module)
-            try:
-                _torch_imported()
-            except Exception as e:
-                sys.stderr.write("cudaleak: PyTorch view not armed: %s\n" % e)
-
-        loader.exec_module = exec_module
-        return spec
-
-
 def arm():
     global _armed
     if _armed or os.environ.get("CUDALEAK_PYTORCH_VIEW", "1") == "0":
         return
     _armed = True
-    if "torch" in sys.modules:
-        _torch_imported()
-    else:
-        sys.meta_path.insert(0, _TorchWatch())
+    cudaleak_watch.when_imported("torch", _torch_imported)

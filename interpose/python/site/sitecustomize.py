@@ -1,7 +1,8 @@
 # Put on PYTHONPATH by `cudaleak run` (or by hand next to LD_PRELOAD, see
 # docs/python.md): imported by every interpreter at start-up. It arms
 # cudaleak_torch, which asks PyTorch to record its allocator state once the
-# program itself uses CUDA, and then hands on to the sitecustomize the
+# program itself uses CUDA, and cudaleak_cupy, which sends CuPy's pool
+# numbers at exit, and then hands on to the sitecustomize the
 # program would have imported without cudaleak.
 import sys as _sys
 
@@ -12,6 +13,11 @@ def _cudaleak_arm():
         cudaleak_torch.arm()
     except Exception as e:  # never change the program's behaviour
         _sys.stderr.write("cudaleak: PyTorch view not armed: %s\n" % e)
+    try:
+        import cudaleak_cupy
+        cudaleak_cupy.arm()
+    except Exception as e:
+        _sys.stderr.write("cudaleak: CuPy pool numbers not armed: %s\n" % e)
 
 
 def _chain_next_sitecustomize():

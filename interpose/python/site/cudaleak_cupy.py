@@ -1,0 +1,69 @@
+"""CuPy's own numbers for its memory pools, for cudaleak reports.
+
+Never imports cupy: cudaleak_watch waits for the program to import it. At
+exit, if the program used CuPy's default memory pool, its numbers for the
+current device go to the preload library (cudaleak_impl_cupy_view): bytes
+held by the pool, bytes of those used by live arrays, free blocks, the limit,
+and the pinned pool's free blocks. The pool's segments themselves are the
+cudaMalloc calls cudaleak records, with their Python stacks ("held by caching
+allocators"). Reading the numbers makes no CUDA call that could create a
+context: cudaGetDevice and CuPy's own bookkeeping.
+"""
+import atexit
+import ctypes
+import json
+import os
+import sys
+
+import cudaleak_watch
+
+_armed = False
+
+
+def pool_numbers(cupy):
+    """The report's "cupy" section, or None when the pool was never used."""
+    pool = cupy.get_default_memory_pool()
+    total = int(pool.total_bytes())
+    if not total:
+        return None
+    numbers = {"device": int(cupy.cuda.runtime.getDevice()), "used_bytes": int(pool.used_bytes()),
+               "total_bytes": total, "free_blocks": int(pool.n_free_blocks())}
+    get_limit = getattr(pool, "get_limit", None)
+    if get_limit:
+        numbers["limit_bytes"] = int(get_limit())
+    pinned = getattr(cupy, "get_default_pinned_memory_pool", None)
+    if pinned:
+        numbers["pinned_free_blocks"] = int(pinned().n_free_blocks())
+    return numbers
+
+
+def send(when):
+    cupy = sys.modules.get("cupy")
+    if cupy is None:
+        return
+    try:
+        fn = ctypes.CDLL(None).cudaleak_impl_cupy_view
+    except (AttributeError, OSError):
+        return  # not running under cudaleak
+    try:
+        numbers = pool_numbers(cupy)
+        if numbers is None:
+            return
+        fn.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+        fn.restype = ctypes.c_int
+        fn(json.dumps(numbers).encode(), when.encode())
+    except Exception as e:  # numbers are never worth a crash
+        sys.stderr.write("cudaleak: CuPy pool numbers failed: %s\n" % e)
+
+
+def _cupy_imported():
+    if hasattr(sys.modules.get("cupy"), "get_default_memory_pool"):
+        atexit.register(send, "exit")
+
+
+def arm():
+    global _armed
+    if _armed or os.environ.get("CUDALEAK_PYTORCH_VIEW", "1") == "0":
+        return
+    _armed = True
+    cudaleak_watch.when_imported("cupy", _cupy_imported)

@@ -1,0 +1,41 @@
+"""Runs a function once the program's own `import NAME` has finished, without
+importing NAME itself (a finder on sys.meta_path that steps aside after the
+first import). Used by cudaleak_torch and cudaleak_cupy."""
+import importlib.abc
+import importlib.util
+import sys
+
+
+class _ImportWatch(importlib.abc.MetaPathFinder):
+    def __init__(self, name, on_import):
+        self._name = name
+        self._on_import = on_import
+
+    def find_spec(self, name, path, target=None):
+        if name != self._name:
+            return None
+        sys.meta_path.remove(self)  # once: the spec below comes from the other finders
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        original = loader.exec_module
+        on_import = self._on_import
+
+        def exec_module(module):
+            original(module)
+            try:
+                on_import()
+            except Exception as e:  # never change the program's behaviour
+                sys.stderr.write("cudaleak: %s view not armed: %s\n" % (name, e))
+
+        loader.exec_module = exec_module
+        return spec
+
+
+def when_imported(name, on_import):
+    """on_import() now if NAME is already imported, else right after its import."""
+    if name in sys.modules:
+        on_import()
+    else:
+        sys.meta_path.insert(0, _ImportWatch(name, on_import))

@@ -1,0 +1,1 @@
+from . import memory, runtime  # noqa: F401
