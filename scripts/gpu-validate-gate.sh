@@ -83,5 +83,20 @@ PY
 )
 check "JUnit tests, failures; SARIF results at" "1 1 1 loop_leak.cu 8" "$got"
 
+# Suppression rules compiled once by the launcher: 200,000 rules that match
+# nothing plus one for loop_leak's site; every process maps the launcher's
+# file, plain LD_PRELOAD parses the same rules itself, and both hide the leak.
+awk 'BEGIN { for (i = 0; i < 200000; ++i) printf "leak:ns_%d::unrelated_function_%d kind:device\n", i % 97, i }' >"$W/many.supp"
+echo "leak:step kind:device" >>"$W/many.supp"
+out=$(run --verbose --error-exitcode 23 --suppressions "$W/many.supp" -o "$W/sup.%p.json" -- "$B/samples/sample_loop_leak$x" 2>&1)
+check "200,001 rules hide loop_leak under cudaleak run" 0 $?
+has "the rules are mapped from the launcher's compiled file" "$out" "suppression rules: 2000[0-9][0-9], mapped from the run's compiled file"
+has "the leak is named as suppressed by its rule" "$out" "leak:step kind:device \($W/many.supp:200001\)"
+lib="$B/lib/libcudaleak.so"
+out=$(env CUDALEAK_OPTIONS="verbose=1:suppressions=$W/many.supp:output=$W/sup_plain.%p.json" \
+      LD_PRELOAD="$lib" ${SIMULATED_GPU:+LD_LIBRARY_PATH=$B/lib/cudaleak/simcuda:$LD_LIBRARY_PATH} "$B/samples/sample_loop_leak$x" 2>&1)
+has "plain LD_PRELOAD parses the same rules itself" "$out" "suppression rules: 2000[0-9][0-9], parsed from the files"
+has "and hides the same leak" "$out" "Suppressed: 50 / 800.0 KiB"
+
 echo "gate checks: $failures failed"
 exit $((failures > 0))

@@ -2,6 +2,7 @@
 scripts/gpu-validate-python.sh. Exits non-zero on the first wrong answer."""
 import glob
 import json
+import re
 import os
 import sys
 
@@ -166,6 +167,13 @@ check(d and "make_batch (scenario_cupy.py:%d)" % line(s, "alloc") in d[0]["messa
       s + ": names the user's line: " + (d[0]["message"] if d else ""))
 r = exit_report(s)
 check(r is not None and r["summary"]["leaked_count"] == 0, s + ": CuPy's kernel cache is not a leak")
+# CuPy's own pool numbers at exit: the arrays kept are "used", 256 MiB each.
+m = re.search(r"oom after (\d+) steps", log(s))
+pool = r.get("cupy") if r else None
+check(m and pool and pool["when"] == "exit" and pool["device"] == 0 and
+      pool["used_bytes"] == int(m.group(1)) * (256 << 20) and pool["total_bytes"] >= pool["used_bytes"],
+      s + ": CuPy's pool numbers at exit (%s, %s steps)" % (pool, m.group(1) if m else None))
+check("CuPy's memory pool at exit on device 0: " in log(s), s + ": the pool's numbers in the text summary")
 
 # 11. A DataLoader with forking workers: no hang, the kept batches named at exit.
 s = "scenario_dataloader"
