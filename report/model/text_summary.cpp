@@ -218,8 +218,8 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += "\n" + prefix + "CuPy's memory pool at " + c.when + " on device " + std::to_string(c.device) + ": " +
            format_bytes(c.total_bytes) + " held, " + format_bytes(c.used_bytes) + " by live arrays, " +
            format_bytes(cached) + " cached in " + std::to_string(c.free_blocks) +
-           (c.free_blocks == 1 ? " free block" : " free blocks") + " (not leaks; cupy.get_default_memory_pool()" +
-           ".free_all_blocks() returns the cache)\n";
+           (c.free_blocks == 1 ? " free block" : " free blocks") + " (not leaks" +
+           (cached ? "; cupy.get_default_memory_pool().free_all_blocks() returns the cache)\n" : ")\n");
   }
   // Each out-of-memory is printed once: those shown when they happened are
   // only counted here.
