@@ -198,6 +198,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
     text.report_path = w.written ? w.path : "";
     text.gen_suppressions = opt.gen_suppressions;
     text.color = text_in_color();
+    text.full_stacks = opt.full_stacks;
     print(report::render_text(r, text));
   }
   return w;
@@ -278,6 +279,7 @@ Verdict judge_since(uint64_t since) {
       report::TextOptions text;
       text.max_groups = size_t(options().summary_groups);
       text.max_frames = 8;  // the top of each stack: the rest is in the report
+      text.full_stacks = options().full_stacks;
       v.failures = report::render_gate_failures(r, text);
       for (const report::LeakGroup& g : r.leaks) {
         if (!g.fails_gate) continue;

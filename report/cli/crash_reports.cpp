@@ -72,6 +72,7 @@ std::string finish_capture(const std::string& path) {
     t.max_groups = size_t(b->options.summary_groups);
     t.report_path = path;
     t.gen_suppressions = b->options.gen_suppressions;
+    t.full_stacks = b->options.full_stacks;
     std::string out = report::render_text(b->report, t);
     ssize_t ignored = write(STDERR_FILENO, out.data(), out.size());
     (void)ignored;

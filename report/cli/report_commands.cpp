@@ -33,6 +33,7 @@ struct ReportArgs {
   std::string output;
   bool symbolize = false;
   bool gen_suppressions = false;
+  bool full_stacks = false;
   std::string color = "auto";
   std::vector<std::string> debug_dirs;
 };
@@ -88,6 +89,7 @@ int run_report(ReportArgs& a) {
     report::TextOptions options;
     options.max_groups = a.top;
     options.gen_suppressions = a.gen_suppressions;
+    options.full_stacks = a.full_stacks;
     options.color = report::color_wanted(a.color, a.output.empty() ? STDOUT_FILENO : -1);
     text = report::render_text(view, options);
   }
@@ -147,6 +149,8 @@ void add_report_commands(CLI::App& app, int& status) {
   rep->add_option("--format", args->format, "text, json or html")->check(CLI::IsMember({"text", "json", "html"}));
   rep->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
   rep->add_flag("--symbolize", args->symbolize, "Symbolize frames again from the modules' files (offline)");
+  rep->add_flag("--full-stacks", args->full_stacks,
+                "Show every frame (runs inside CUDA libraries and the C runtime below main included)");
   rep->add_flag("--gen-suppressions", args->gen_suppressions,
                 "Print a suppression rule for each leak group shown (as cudaleak run --gen-suppressions)");
   rep->add_option("--color", args->color, "Colour the text: auto (on a terminal, unless NO_COLOR is set), always, never")

@@ -106,12 +106,47 @@ std::string paint(const std::string& text, const char* style, bool color) {
   return color ? style + text + "\033[0m" : text;
 }
 
-void append_group(std::string& out, const LeakGroup& g, size_t max_frames, bool from_program = false,
-                  bool color = false) {
-  out += "\n" + paint(group_headline(g) + ":", kBold, color) + "\n";
+// The frames a text stack shows, [first, end): outward of the program's entry
+// (a script's outermost <module>: the interpreter below it) and the C
+// runtime's frames at the outer end (below main, under a thread's function)
+// say nothing about the program. With full_stacks, every frame.
+size_t shown_end(const std::vector<Frame>& stack, bool full_stacks) {
+  size_t end = stack.size();
+  if (full_stacks) return end;
+  for (size_t i = stack.size(); i-- > 0;)
+    if (stack[i].python && is_program_entry(stack[i])) {
+      end = i + 1;
+      break;
+    }
+  while (end > 1 && is_system_frame(stack[end - 1])) --end;
+  return end;
+}
+
+void append_stack(std::string& out, const std::vector<Frame>& stack, size_t first, size_t max_frames, bool full_stacks) {
+  const size_t end = shown_end(stack, full_stacks);
+  size_t printed = 0;
+  for (size_t i = first; i < end && printed < max_frames;) {
+    // A run of frames inside one CUDA library: only its outermost frame (the
+    // entry point the program called) is shown, the rest counted.
+    size_t run = i;
+    while (!full_stacks && run + 1 < end && !stack[i].python && in_cuda_library(stack[i].module) &&
+           stack[run + 1].module == stack[i].module)
+      ++run;
+    if (run - i >= 2) {
+      out += "    ... " + std::to_string(run - i) + " frames in " + basename(stack[i].module) + " ...\n";
+      i = run;
+    }
+    append_frame(out, i, stack[i]);
+    ++printed;
+    ++i;
+  }
+}
+
+void append_group(std::string& out, const LeakGroup& g, const TextOptions& options, bool from_program = false) {
+  out += "\n" + paint(group_headline(g) + ":", kBold, options.color) + "\n";
   size_t first = 0;
   if (auto own = program_frames(g.stack); from_program && !own.empty()) first = size_t(own.front() - g.stack.data());
-  for (size_t i = first; i < g.stack.size() && i - first < max_frames; ++i) append_frame(out, i, g.stack[i]);
+  append_stack(out, g.stack, first, options.max_frames, options.full_stacks);
   if (g.stack.empty()) out += "    <no stack>\n";
 }
 
@@ -124,7 +159,7 @@ std::string render_gate_failures(const Report& r, const TextOptions& options) {
     if (!g.fails_gate) continue;
     ++failing;
     if (options.max_groups && shown == options.max_groups) continue;
-    append_group(out, g, options.max_frames, true, options.color);
+    append_group(out, g, options, true);
     ++shown;
   }
   if (failing > shown) out += "\n... " + std::to_string(failing - shown) + " more leak groups\n";
@@ -151,7 +186,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
         out += "\n... " + std::to_string(visible.size() - shown) + " more leak groups in the report\n";
         break;
       }
-      append_group(out, g, options.max_frames, false, options.color);
+      append_group(out, g, options);
       ++shown;
     }
   }

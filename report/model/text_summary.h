@@ -13,6 +13,8 @@ struct TextOptions {
   std::string report_path;  // named in the SUMMARY line when set
   bool gen_suppressions = false;  // print a rule for each unsuppressed group
   bool color = false;             // ANSI colours for a terminal: leaks red, headlines bold
+  bool full_stacks = false;       // every frame; else runs inside one CUDA library are counted in a line,
+                                  // and frames outward of the program's entry are left out
 };
 
 std::string render_text(const Report& report, const TextOptions& options);

@@ -95,11 +95,16 @@ class DwflSymbolizer : public report::FrameResolver {
     if (path && path[0] == '/') f.module = path;  // absolute, unlike dladdr's name for the main program
     GElf_Off offset = 0;
     GElf_Sym sym;
-    if (const char* name = dw_->module_addrinfo(module, addr, &offset, &sym, nullptr, nullptr, nullptr))
-      f.function = demangle(name);
+    const char* name = dw_->module_addrinfo(module, addr, &offset, &sym, nullptr, nullptr, nullptr);
+    if (name) f.function = demangle(name);
     if (Dwfl_Line* line = dw_->module_getsrc(module, addr)) {
       int lineno = 0;
-      if (const char* file = dw_->lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr)) {
+      Dwarf_Addr line_addr = 0;
+      const char* file = dw_->lineinfo(line, &line_addr, &lineno, nullptr, nullptr, nullptr);
+      // A line record from before the function's start belongs to other code:
+      // a function without line information (crt1.o's _start) falls after
+      // the last record of the unit before it.
+      if (file && (!name || line_addr >= addr - offset)) {
         f.file = file;
         f.line = lineno;
       }

@@ -279,3 +279,49 @@ TEST_CASE("model: a module or library the CUDA runtime loads for its own code is
   CHECK_FALSE(is_runtime_own_load({static_cudart, explicit_api, main_frame}));  // cudaLibraryLoadData
   CHECK_FALSE(is_runtime_own_load({}));
 }
+
+TEST_CASE("text stacks: runs inside a CUDA library become one line and the C runtime below main is left out", "[report]") {
+  Report r;
+  r.process.pid = 1;
+  LeakGroup g;
+  g.kind = "library_handle";
+  g.api = "cublasCreate_v2";
+  g.count = 1;
+  const std::string cublas = "/usr/local/cuda/lib64/libcublas.so.13";
+  g.stack = {{0x10, cublas, "cublasLtInternal", "", 0}, {0x11, cublas, "cublasInit", "", 0},
+             {0x12, cublas, "cublasSetup", "", 0},     {0x13, cublas, "cublasCreate_v2", "", 0},
+             {0x20, "/app/solver", "open_solver", "solver.cu", 4}, {0x21, "/app/solver", "main", "solver.cu", 9},
+             {0x30, "/lib/x86_64-linux-gnu/libc.so.6", "__libc_start_main", "", 0}, {0x31, "/app/solver", "_start", "", 0}};
+  r.leaks = {g};
+  std::string text = render_text(r, {});
+  CHECK(text.find("    ... 3 frames in libcublas.so.13 ...\n    #3 0x13 in cublasCreate_v2 (libcublas.so.13)\n") !=
+        std::string::npos);
+  CHECK(text.find("cublasInit") == std::string::npos);
+  CHECK(text.find("#5 0x21 in main solver.cu:9") != std::string::npos);
+  CHECK(text.find("__libc_start_main") == std::string::npos);
+  CHECK(text.find("_start") == std::string::npos);
+
+  TextOptions full;
+  full.full_stacks = true;
+  std::string all = render_text(r, full);
+  CHECK(all.find("frames in") == std::string::npos);
+  CHECK(all.find("#1 0x11 in cublasInit (libcublas.so.13)") != std::string::npos);
+  CHECK(all.find("#7 0x31 in _start (solver)") != std::string::npos);
+
+  // A Python program: nothing outward of the script's top level (the interpreter).
+  LeakGroup p;
+  p.kind = "device";
+  p.api = "cudaMalloc";
+  p.count = 1;
+  p.bytes = 64;
+  Frame step{1, "", "step", "train.py", 7};
+  step.python = true;
+  Frame module{2, "", "<module>", "train.py", 12};
+  module.python = true;
+  p.stack = {{0x40, "/usr/lib/libcudart.so.13", "cudaMalloc", "", 0}, step, module,
+             {0x50, "/usr/bin/python3.12", "Py_RunMain", "", 0}, {0x51, "/usr/bin/python3.12", "main", "", 0}};
+  r.leaks = {p};
+  std::string py = render_text(r, {});
+  CHECK(py.find("<module> train.py:12") != std::string::npos);
+  CHECK(py.find("Py_RunMain") == std::string::npos);
+}
