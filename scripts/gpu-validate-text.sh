@@ -39,6 +39,7 @@ done
 out=$("$B/bin/cudaleak" run -o "$W/ctypes.%p.json" -- python3 tests/gpu/python/scenario_ctypes.py 2>&1)
 echo "$out" >"$W/ctypes.txt"
 has "Python: the script's top level is shown" "$out" "in <module> .*scenario_ctypes.py"
+has "Python: cudart's frames (a link and its target) counted in one line" "$out" "\.\.\. 2 frames in libcudart\.so"
 lacks "Python: no interpreter frames below <module>" "$out" "Py_RunMain|Py_BytesMain|__libc_start|in main "
 echo "text checks: $failures failed"
 exit $((failures > 0))

@@ -110,6 +110,13 @@ std::string paint(const std::string& text, const char* style, bool color) {
 // (a script's outermost <module>: the interpreter below it) and the C
 // runtime's frames at the outer end (below main, under a thread's function)
 // say nothing about the program. With full_stacks, every frame.
+// libcudart.so.13 and libcudart.so.13.0.96 (a link and its target, as
+// different symbolizers name them) are one library.
+bool same_library(const std::string& a, const std::string& b) {
+  std::string x = basename(a), y = basename(b);
+  return x.substr(0, x.find(".so")) == y.substr(0, y.find(".so")) && x.find(".so") != std::string::npos;
+}
+
 size_t shown_end(const std::vector<Frame>& stack, bool full_stacks) {
   size_t end = stack.size();
   if (full_stacks) return end;
@@ -130,7 +137,7 @@ void append_stack(std::string& out, const std::vector<Frame>& stack, size_t firs
     // entry point the program called) is shown, the rest counted.
     size_t run = i;
     while (!full_stacks && run + 1 < end && !stack[i].python && in_cuda_library(stack[i].module) &&
-           stack[run + 1].module == stack[i].module)
+           same_library(stack[run + 1].module, stack[i].module))
       ++run;
     if (run - i >= 2) {
       out += "    ... " + std::to_string(run - i) + " frames in " + basename(stack[i].module) + " ...\n";
