@@ -11,6 +11,7 @@
 
 #include "kinds.h"
 #include "lifecycle.h"
+#include "marks.h"
 #include "report_path.h"
 #include "reporter.h"
 #include "io/safe_output.h"
@@ -27,7 +28,7 @@ const std::string* g_options_text = nullptr;  // CUDALEAK_OPTIONS as this proces
 char g_gate_file[PATH_MAX];                   // CUDALEAK_GATE_DIR/<pid>.gate, or ""
 
 // JSON into a static buffer, flushed with write(2).
-class Writer final : public tracker::CrashVisitor {
+class Writer final : public tracker::CrashVisitor, public Timeline::CrashVisitor {
  public:
   explicit Writer(safe_output::File& f) : file_(f) {}
 
@@ -138,6 +139,49 @@ class Writer final : public tracker::CrashVisitor {
     w.signed_number(f.line);
     w.text("]\n");
   }
+  // The timeline: one row per device, [device, resolution_ns, peak_time_ns,
+  // peak_bytes, [[time_ns, max_total, bytes per memory kind...], ...]].
+  void device(int device, uint64_t resolution_ns, uint64_t peak_time_ns, uint64_t peak_bytes) override {
+    end_device();
+    separator(first);
+    text("[");
+    signed_number(device);
+    for (uint64_t v : {resolution_ns, peak_time_ns, peak_bytes}) {
+      text(",");
+      number(v);
+    }
+    text(",[");
+    in_device_ = true;
+    first_point_ = true;
+  }
+  void point(uint64_t time_ns, uint64_t max_total, const uint64_t* bytes, size_t kinds) override {
+    separator(first_point_);
+    text("[");
+    number(time_ns);
+    text(",");
+    number(max_total);
+    for (size_t k = 0; k < kinds; ++k) {
+      text(",");
+      number(bytes[k]);
+    }
+    text("]");
+  }
+  void end_device() {
+    if (in_device_) text("]]\n");
+    in_device_ = false;
+  }
+  static void mark(void* self, const report::TimelineMark& m) {
+    auto& w = *static_cast<Writer*>(self);
+    w.separator(w.first);
+    w.text("[");
+    w.string(m.type.data(), m.type.size());
+    w.text(",");
+    w.string(m.name.data(), m.name.size());
+    w.text(",");
+    w.number(m.time_ns);
+    w.text("]\n");
+  }
+
   void skipped(const char* what, size_t count) override {
     // The tracker is visited twice (records, then stacks): name each part once.
     for (size_t i = 0; i < skipped_count_; ++i)
@@ -186,6 +230,7 @@ class Writer final : public tracker::CrashVisitor {
   safe_output::File& file_;
   char buf_[16384];
   size_t used_ = 0;
+  bool in_device_ = false, first_point_ = true;
   static constexpr size_t kNotes = 256, kSkipped = 8;
   const report::RawNote* notes_[kNotes];
   size_t notes_count_ = 0;
@@ -308,6 +353,21 @@ bool write(int signal) {
   w.first = true;
   if (!pyframes::visit_if_free(&Writer::python_frame, &w, &Registry::try_lock_briefly))
     w.skipped("Python frames", 1);
+  w.text("],\n\"timeline_kinds\":[");
+  bool first_kind = true;
+  for (int k = 0; k < kKindCount; ++k) {
+    if (!kind_holds_memory(Kind(k))) continue;
+    w.separator(first_kind);
+    auto name = kind_name(Kind(k));
+    w.string(name.data(), name.size());
+  }
+  w.text("],\n\"timeline\":[\n");
+  w.first = true;
+  if (size_t held = tracker::visit_timeline_for_crash(w)) w.skipped("timeline devices", held);
+  w.end_device();
+  w.text("],\n\"marks\":[\n");
+  w.first = true;
+  if (!marks::visit_if_free(&Writer::mark, &w)) w.skipped("timeline marks", 1);
   w.text("],\n\"skipped\":[");
   w.write_skipped();
   w.text("],\n\"maps\":");

@@ -12,6 +12,9 @@ namespace cudaleak::marks {
 // type: "checkpoint", "report" or "snapshot". Keeps the first 4096 marks.
 void add(const char* type, const std::string& name);
 std::vector<report::TimelineMark> all();
+// For the crash handler: fn(ctx, mark) for each mark, oldest first, when the
+// lock is free (false when it is held, maybe by the crashed thread).
+bool visit_if_free(void (*fn)(void* ctx, const report::TimelineMark& mark), void* ctx);
 void reset_in_child();
 std::mutex& mutex();  // for the fork protocol
 

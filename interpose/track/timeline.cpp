@@ -252,6 +252,35 @@ report::Timeline Timeline::snapshot(std::vector<std::vector<SiteKey>>* site_keys
   return t;
 }
 
+size_t Timeline::visit_for_crash(CrashVisitor& v) const {
+  size_t skipped = 0;
+  for (const auto& slot : series_) {
+    Series* s = slot.load(std::memory_order_acquire);
+    if (!s) continue;
+    if (!s->mutex.try_lock()) {
+      ++skipped;
+      continue;
+    }
+    std::lock_guard lock(s->mutex, std::adopt_lock);
+    if (s->points.empty()) continue;
+    v.device(s->device, s->resolution_ns.load(std::memory_order_relaxed), s->peak.time_ns, s->peak.bytes);
+    for (size_t i = 0; i < s->points.size(); ++i) {
+      const Point& p = s->points[i];
+      const bool open = i + 1 == s->points.size();  // the open point: as of now
+      uint64_t bytes[kKindCount];
+      size_t n = 0;
+      for (int k = 0; k < kKindCount; ++k) {
+        if (!kind_holds_memory(Kind(k))) continue;
+        int64_t b = open ? s->now[size_t(k)].load(std::memory_order_relaxed) : p.bytes[size_t(k)];
+        bytes[n++] = uint64_t(std::max<int64_t>(b, 0));
+      }
+      int64_t max_total = open ? std::max(p.max_total, s->open_max.load(std::memory_order_relaxed)) : p.max_total;
+      v.point(p.time_ns, uint64_t(std::max<int64_t>(max_total, 0)), bytes, n);
+    }
+  }
+  return skipped;
+}
+
 std::map<int, std::vector<Timeline::PeakGroup>> Timeline::peak_groups() const {
   std::map<int, std::vector<PeakGroup>> out;
   for (const auto& slot : series_) {

@@ -55,6 +55,20 @@ class Timeline {
   };
   std::map<int, std::vector<PeakGroup>> peak_groups() const;
 
+  // For the crash handler: the points of each device as numbers, nothing
+  // allocated; a device whose lock is held (maybe by the crashed thread) is
+  // skipped and counted in the result. bytes: one value per memory kind, in
+  // Kind order (kind_holds_memory), as snapshot() lists them.
+  class CrashVisitor {
+   public:
+    virtual void device(int device, uint64_t resolution_ns, uint64_t peak_time_ns, uint64_t peak_bytes) = 0;
+    virtual void point(uint64_t time_ns, uint64_t max_total, const uint64_t* bytes, size_t kinds) = 0;
+
+   protected:
+    ~CrashVisitor() = default;
+  };
+  size_t visit_for_crash(CrashVisitor& v) const;
+
   // For the fork protocol: every lock held across fork(); clear() in the child.
   void lock_all();
   void unlock_all();

@@ -428,6 +428,8 @@ report::RawSnapshot snapshot() {
   return out;
 }
 
+size_t visit_timeline_for_crash(Timeline::CrashVisitor& v) { return state().timeline.visit_for_crash(v); }
+
 void visit_for_crash(CrashVisitor& v) {
   State& s = state();
   size_t skipped = s.registry.visit_if_free([&](const Record& r) { v.resource(r, nullptr); });

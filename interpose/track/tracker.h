@@ -129,6 +129,9 @@ class CrashVisitor {
   ~CrashVisitor() = default;
 };
 void visit_for_crash(CrashVisitor& v);
+// The timeline's points, for the crash handler (Timeline::visit_for_crash);
+// returns the devices skipped because their lock was held.
+size_t visit_timeline_for_crash(Timeline::CrashVisitor& v);
 
 // Fork safety: every tracker lock is held across fork(); the child then drops
 // all records it inherited.

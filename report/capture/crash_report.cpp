@@ -163,6 +163,34 @@ CrashCapture parse_crash_capture(const std::string& text) {
       fields(f, at, 1, frame.file, frame.function, frame.line);
       frame.python = true;
     });
+    // The timeline (captures of earlier versions have none): one row per
+    // device, its points with one byte count per kind of timeline_kinds.
+    top("timeline_kinds", c.timeline.kinds);
+    for (const std::string& k : c.timeline.kinds)
+      if (!kind_from_name(k)) report::schema::fail(Path{&root, "timeline_kinds"}, "unknown kind \"" + k + "\"");
+    rows("timeline", 5, 5, [&](const json& d, const Path& at) {
+      report::DeviceTimeline device;
+      fields(d, at, 0, device.device, device.resolution_ns, device.peak.time_ns, device.peak.bytes);
+      Path points_at{&at, nullptr, 4};
+      if (!d[4].is_array()) report::schema::fail(points_at, "expected an array of points");
+      for (size_t i = 0; i < d[4].size(); ++i) {
+        const json& p = d[4][i];
+        Path point_at{&points_at, nullptr, i};
+        if (!p.is_array() || p.size() != 2 + c.timeline.kinds.size())
+          report::schema::fail(point_at, "expected " + std::to_string(2 + c.timeline.kinds.size()) + " numbers");
+        report::TimelinePoint point;
+        fields(p, point_at, 0, point.time_ns, point.max_total);
+        point.bytes.resize(c.timeline.kinds.size());
+        for (size_t k = 0; k < point.bytes.size(); ++k) field(p, point_at, 2 + k, point.bytes[k]);
+        device.points.push_back(std::move(point));
+      }
+      c.timeline.devices.push_back(std::move(device));
+    });
+    rows("marks", 3, 3, [&](const json& m, const Path& at) {
+      report::TimelineMark mark;
+      fields(m, at, 0, mark.type, mark.name, mark.time_ns);
+      c.timeline.marks.push_back(std::move(mark));
+    });
     std::vector<std::pair<std::string, uint64_t>> skipped;
     if (j.contains("skipped")) {
       const json& list = j["skipped"];
@@ -206,6 +234,7 @@ report::Report build_crash_report(const CrashCapture& c, const BuildSettings& se
   r.process = c.process;
   r.modules = std::move(modules);
   r.duration_ns = c.elapsed_ns;
+  if (!c.timeline.devices.empty() || !c.timeline.marks.empty()) r.timeline = c.timeline;
   gate::evaluate(r, gate);
   return r;
 }

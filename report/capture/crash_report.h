@@ -29,6 +29,7 @@ struct CrashCapture {
   uint64_t elapsed_ns = 0;
   std::string tool_version;
   std::string options;  // CUDALEAK_OPTIONS of the crashed process
+  report::Timeline timeline;          // points without sites, and the marks
   std::vector<std::string> skipped;  // parts the handler could not read
   std::deque<std::string> names;     // storage for the snapshot's hook names
 };

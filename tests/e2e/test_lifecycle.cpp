@@ -2,6 +2,7 @@
 // interception edge cases of the driver API.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <csignal>
 
 #include "harness.h"
@@ -21,6 +22,17 @@ TEST_CASE("crash: a report of live resources, then death by the same signal", "[
   CHECK(r.leaks[0].bytes == (1u << 20));
   CHECK(stack_has(r.leaks[0], "main"));
   CHECK(r.process.start_unix_ns > 1'600'000'000'000'000'000ull);  // a merge can place it among the others
+  // The memory timeline and the marks up to the crash, as an exit report has them.
+  REQUIRE(r.timeline.devices.size() == 1);
+  const auto& device = r.timeline.devices[0];
+  CHECK(device.peak.bytes == (1u << 20));
+  REQUIRE_FALSE(device.points.empty());
+  auto device_kind = std::find(r.timeline.kinds.begin(), r.timeline.kinds.end(), "device") - r.timeline.kinds.begin();
+  REQUIRE(size_t(device_kind) < r.timeline.kinds.size());
+  CHECK(device.points.back().bytes.at(size_t(device_kind)) == (1u << 20));
+  REQUIRE(r.timeline.marks.size() == 1);
+  CHECK(r.timeline.marks[0].type == "checkpoint");
+  CHECK(r.timeline.marks[0].name == "allocated");
 }
 
 TEST_CASE("crash reports can be turned off", "[e2e][lifecycle]") {

@@ -1,11 +1,14 @@
-// Leaks 1 MiB of device memory, then dies of SIGSEGV.
+// Leaks 1 MiB of device memory, marks a checkpoint, then dies of SIGSEGV.
 #include <cuda_runtime.h>
 
 #include <cstdio>
 
+#include "cudaleak.h"
+
 int main() {
   void* p = nullptr;
   if (cudaMalloc(&p, 1 << 20) != cudaSuccess) return 2;
+  cudaleak_checkpoint("allocated");
   std::printf("about to crash\n");
   std::fflush(stdout);
   volatile int* null = nullptr;
