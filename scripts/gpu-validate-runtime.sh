@@ -35,6 +35,8 @@ f=$(ls "$d"/r.*.json | head -1)
 expect_json crash "$f" "r['reason']" crash
 expect_json crash "$f" "[g['bytes'] for g in r['leaks'] if g['kind']=='device']" "[1048576]"
 expect_json crash "$f" "any('main' in (fr.get('function') or '') for g in r['leaks'] for fr in g['stack'])" True
+expect_json crash "$f" "[d['peak']['bytes'] for d in r['timeline']['devices']]" "[1048576]"
+expect_json crash "$f" "[(m['type'], m['name']) for m in r['timeline']['marks']]" "[('checkpoint', 'allocated')]"
 
 # 2. Heap corruption (double free, arena lock held) while 4 threads allocate: 10 runs, never a hang.
 for i in $(seq 1 10); do

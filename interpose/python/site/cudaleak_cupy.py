@@ -12,12 +12,10 @@ context: cudaGetDevice and CuPy's own bookkeeping.
 import atexit
 import ctypes
 import json
-import os
 import sys
 
 import cudaleak_watch
 
-_armed = False
 
 
 def pool_numbers(cupy):
@@ -62,8 +60,4 @@ def _cupy_imported():
 
 
 def arm():
-    global _armed
-    if _armed or os.environ.get("CUDALEAK_PYTORCH_VIEW", "1") == "0":
-        return
-    _armed = True
-    cudaleak_watch.when_imported("cupy", _cupy_imported)
+    cudaleak_watch.arm("cupy", _cupy_imported)

@@ -26,7 +26,6 @@ MAX_GROUPS = 64        # live-tensor groups listed per device
 
 _native = None
 _source = None         # the ctypes callback the library calls for a fresh view; kept alive here
-_armed = False
 _unsupported_backend = None  # an allocator backend whose state PyTorch cannot show
 
 
@@ -188,8 +187,4 @@ def _torch_imported():
 
 
 def arm():
-    global _armed
-    if _armed or os.environ.get("CUDALEAK_PYTORCH_VIEW", "1") == "0":
-        return
-    _armed = True
-    cudaleak_watch.when_imported("torch", _torch_imported)
+    cudaleak_watch.arm("torch", _torch_imported)

@@ -3,7 +3,10 @@ importing NAME itself (a finder on sys.meta_path that steps aside after the
 first import). Used by cudaleak_torch and cudaleak_cupy."""
 import importlib.abc
 import importlib.util
+import os
 import sys
+
+_armed = set()
 
 
 class _ImportWatch(importlib.abc.MetaPathFinder):
@@ -39,3 +42,12 @@ def when_imported(name, on_import):
         on_import()
     else:
         sys.meta_path.insert(0, _ImportWatch(name, on_import))
+
+
+def arm(name, on_import):
+    """when_imported(name, on_import), once per name, unless the views are
+    turned off (CUDALEAK_PYTORCH_VIEW=0, set by --pytorch-view false)."""
+    if name in _armed or os.environ.get("CUDALEAK_PYTORCH_VIEW", "1") == "0":
+        return
+    _armed.add(name)
+    when_imported(name, on_import)
