@@ -26,15 +26,23 @@ bool glob(std::string_view p, std::string_view s) {
 }
 }  // namespace
 
+AnchoredPattern split_anchors(std::string_view pattern) {
+  AnchoredPattern a;
+  a.start = !pattern.empty() && pattern.front() == '^';
+  a.end = pattern.size() > 1 && pattern.back() == '$';
+  if (a.start) pattern.remove_prefix(1);
+  if (a.end) pattern.remove_suffix(1);
+  a.body = pattern;
+  return a;
+}
+
 bool pattern_matches(std::string_view pattern, std::string_view text) {
   if (pattern.empty()) return false;
+  AnchoredPattern a = split_anchors(pattern);
   std::string p;
-  bool start = pattern.front() == '^', end = pattern.back() == '$' && pattern.size() > 1;
-  if (start) pattern.remove_prefix(1);
-  if (end) pattern.remove_suffix(1);
-  if (!start) p += '*';
-  p += pattern;
-  if (!end) p += '*';
+  if (!a.start) p += '*';
+  p += a.body;
+  if (!a.end) p += '*';
   return glob(p, text);
 }
 

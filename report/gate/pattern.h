@@ -6,4 +6,11 @@
 
 namespace cudaleak::gate {
 bool pattern_matches(std::string_view pattern, std::string_view text);
+
+// A pattern's body without its anchors, and which anchors it had.
+struct AnchoredPattern {
+  std::string_view body;
+  bool start = false, end = false;
+};
+AnchoredPattern split_anchors(std::string_view pattern);
 }

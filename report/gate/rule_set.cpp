@@ -91,11 +91,7 @@ struct OwnedRules {
 }  // namespace
 
 std::string_view pattern_literal(std::string_view pattern) {
-  // The same anchors as pattern_matches().
-  bool start = !pattern.empty() && pattern.front() == '^';
-  bool end = !pattern.empty() && pattern.back() == '$' && pattern.size() > 1;
-  if (start) pattern.remove_prefix(1);
-  if (end && !pattern.empty()) pattern.remove_suffix(1);
+  pattern = split_anchors(pattern).body;  // the anchors pattern_matches() reads
   std::string_view best;
   while (!pattern.empty()) {
     size_t star = pattern.find('*');
