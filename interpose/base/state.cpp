@@ -7,6 +7,7 @@ namespace cudaleak {
 namespace {
 std::atomic<bool> g_cuda_seen{false};
 std::atomic<bool> g_failure_logged{false};
+constinit std::atomic<const Options*> g_options{nullptr};
 }  // namespace
 
 std::atomic<LifecycleState>& lifecycle_state() {
@@ -14,13 +15,15 @@ std::atomic<LifecycleState>& lifecycle_state() {
   return state;
 }
 
-// Built on first use: the library constructor can run before this file's
-// static initialisers, and hooks can run after static destructors.
-Options& mutable_options() {
-  static Options* o = new Options();
-  return *o;
+const Options& options() {
+  if (const Options* bound = g_options.load(std::memory_order_acquire)) [[likely]]
+    return *bound;
+  // Built on first use, never destroyed: the library constructor can run
+  // before this file's static initialisers, and hooks after static destructors.
+  static const Options* defaults = new Options();
+  return *defaults;
 }
-const Options& options() { return mutable_options(); }
+void bind_options(const Options& options) { g_options.store(&options, std::memory_order_release); }
 
 bool tracking_enabled() { return lifecycle_state().load(std::memory_order_acquire) == LifecycleState::Enabled; }
 bool internal_failure_happened() { return g_failure_logged.load(); }

@@ -1,5 +1,5 @@
-// The process-wide state every layer reads: the options and where the
-// library is in its lifecycle,
+// What every layer reads: the options and where the library is in its
+// lifecycle,
 //   uninitialized -> initializing -> enabled -> stopping -> disabled.
 // runtime/lifecycle.h moves it along (start-up, the final report); any layer
 // may report an internal failure, which switches every hook to pass-through.
@@ -13,8 +13,10 @@ namespace cudaleak {
 enum class LifecycleState : int { Uninitialized, Initializing, Enabled, Stopping, Disabled };
 std::atomic<LifecycleState>& lifecycle_state();
 
+// The options in effect: the runtime object's (runtime/runtime.h) once it is
+// built, the defaults before.
 const Options& options();
-Options& mutable_options();  // only while initializing
+void bind_options(const Options& options);
 bool tracking_enabled();
 
 // Any internal error: log once, switch every hook to pass-through.

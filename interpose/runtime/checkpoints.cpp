@@ -7,53 +7,40 @@
 #include <string>
 
 #include "checkpoints.h"
+#include "runtime.h"
 #include "cudaleak.h"
 #include "lifecycle.h"
-#include "marks.h"
 #include "reporter.h"
 #include "../track/tracker.h"
 
-namespace {
-
-std::map<std::string, uint64_t>& checkpoints() {
-  static auto* m = new std::map<std::string, uint64_t>();
-  return *m;
-}
-
-}  // namespace
-
 namespace cudaleak::checkpoints {
-std::mutex& mutex() {
-  static auto* m = new std::mutex();
-  return *m;
+
+void Names::set(const std::string& name, uint64_t sequence) {
+  std::lock_guard lock(mutex_);
+  sequences_[name] = sequence;
 }
-void reset_in_child() { ::checkpoints().clear(); }  // sequence numbers restart in the child
-}  // namespace cudaleak::checkpoints
 
-using cudaleak::checkpoints::mutex;
-
-namespace {
-
-// The tracker sequence number at checkpoint `name`; false when there is none.
-bool sequence_of(const char* name, uint64_t& since) {
+bool Names::sequence_of(const char* name, uint64_t& out) {
   if (!name) return false;
-  std::lock_guard lock(mutex());
-  auto it = checkpoints().find(name);
-  if (it == checkpoints().end()) return false;
-  since = it->second;
+  std::lock_guard lock(mutex_);
+  auto it = sequences_.find(name);
+  if (it == sequences_.end()) return false;
+  out = it->second;
   return true;
 }
 
+}  // namespace cudaleak::checkpoints
+
+namespace {
+bool sequence_of(const char* name, uint64_t& since) { return cudaleak::runtime().checkpoints.sequence_of(name, since); }
 }  // namespace
 
 extern "C" __attribute__((visibility("default"))) int cudaleak_impl_checkpoint(const char* name) {
   if (!name) return -1;
   cudaleak::ensure_initialized();
-  {
-    std::lock_guard lock(mutex());
-    checkpoints()[name] = cudaleak::tracker::current_sequence();
-  }
-  cudaleak::marks::add("checkpoint", name);
+  cudaleak::Runtime& runtime = cudaleak::runtime();
+  runtime.checkpoints.set(name, cudaleak::tracker::current_sequence());
+  runtime.mark("checkpoint", name);
   cudaleak::observe_now();
   return 0;
 }

@@ -11,7 +11,7 @@
 
 #include "kinds.h"
 #include "lifecycle.h"
-#include "marks.h"
+#include "runtime.h"
 #include "report_path.h"
 #include "reporter.h"
 #include "io/safe_output.h"
@@ -367,7 +367,7 @@ bool write(int signal) {
   w.end_device();
   w.text("],\n\"marks\":[\n");
   w.first = true;
-  if (!marks::visit_if_free(&Writer::mark, &w)) w.skipped("timeline marks", 1);
+  if (!runtime().marks.visit_if_free(&Writer::mark, &w)) w.skipped("timeline marks", 1);
   w.text("],\n\"skipped\":[");
   w.write_skipped();
   w.text("],\n\"maps\":");

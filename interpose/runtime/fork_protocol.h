@@ -3,11 +3,13 @@
 // library has is taken, in one fixed order, before fork() and released in
 // both the parent and the child, so that a child never inherits a lock held
 // by a thread that does not exist there. Then the child drops what it
-// inherited (records, OOM events, growth history, checkpoints) and reports
-// under its own pid.
+// inherited (records, OOM events, growth history, checkpoints, marks, views)
+// and reports under its own pid.
 //
-// Lock order (a thread that holds one lock takes only later ones):
-//   report writer -> checkpoints -> growth -> OOM events -> tracker
+// The locks and their order are the runtime object's (runtime.h), a thread
+// that holds one taking only later ones:
+//   report writer -> gate config -> checkpoints -> growth -> marks
+//   -> OOM events -> Python views -> Python frames -> tracker
 //   (side state -> stack depot -> registry shards -> timeline)
 #pragma once
 

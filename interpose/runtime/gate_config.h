@@ -2,16 +2,23 @@
 // compiled rules, or the files parsed here), baseline, kinds and threshold.
 // Read at the first report, not at start-up: a process of the run that never
 // reports never reads them. Problems with the files are logged then, naming
-// file and line.
+// file and line. Part of the runtime object (runtime.h).
 #pragma once
 #include <mutex>
+#include <optional>
 
 #include "gate.h"
 
 namespace cudaleak {
 
-const gate::GateConfig& gate_config();
+class GateConfigCache {
+ public:
+  const gate::GateConfig& get();  // read on first use, then kept
+  std::mutex& mutex() { return mutex_; }  // for the fork protocol
 
-std::mutex& gate_config_mutex();  // the fork protocol holds it across fork
+ private:
+  std::mutex mutex_;  // guards config_
+  std::optional<gate::GateConfig> config_;
+};
 
 }  // namespace cudaleak

@@ -13,7 +13,7 @@
 #include "fork_protocol.h"
 #include "io/safe_output.h"
 #include "../base/log.h"
-#include "oom.h"
+#include "runtime.h"
 #include "reporter.h"
 #include "signals.h"
 #include "../base/real_dlsym.h"
@@ -43,18 +43,19 @@ void stop_tracing_children() {
 }
 
 void initialize() {
+  Options& options = runtime().options;  // the runtime object is built here, before any hook records
   if (const char* text = std::getenv("CUDALEAK_OPTIONS")) {
-    for (const std::string& problem : parse_options(text, mutable_options()))
+    for (const std::string& problem : parse_options(text, options))
       log_message("CUDALEAK_OPTIONS: %s (ignored; see `cudaleak run --help`)", problem.c_str());
   }
   real_dlsym();
   safe_output::mark_run_start();
-  if (!mutable_options().trace_children) stop_tracing_children();
+  if (!options.trace_children) stop_tracing_children();
   signals::install();
   tracker::set_creation_observer(signals::ensure_reporter_thread);
   fork_protocol::install();
-  if (mutable_options().verbose)
-    log_message("preloaded; options in effect:\n%s", describe_options(mutable_options()).c_str());
+  if (options.verbose)
+    log_message("preloaded; options in effect:\n%s", describe_options(options).c_str());
 }
 
 }  // namespace

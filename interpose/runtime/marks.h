@@ -1,5 +1,6 @@
 // Moments the program marked on the timeline: named checkpoints and snapshot
-// reports, with their time since the tracker started.
+// reports, with their time since the tracker started. Part of the runtime
+// object (runtime.h).
 #pragma once
 #include <mutex>
 #include <string>
@@ -9,13 +10,22 @@
 
 namespace cudaleak::marks {
 
-// type: "checkpoint", "report" or "snapshot". Keeps the first 4096 marks.
-void add(const char* type, const std::string& name);
-std::vector<report::TimelineMark> all();
-// For the crash handler: fn(ctx, mark) for each mark, oldest first, when the
-// lock is free (false when it is held, maybe by the crashed thread).
-bool visit_if_free(void (*fn)(void* ctx, const report::TimelineMark& mark), void* ctx);
-void reset_in_child();
-std::mutex& mutex();  // for the fork protocol
+class Log {
+ public:
+  // type: "checkpoint", "report" or "snapshot"; `now`: tracker::elapsed_ns().
+  // Keeps the first 4096 marks.
+  void add(uint64_t now, const char* type, const std::string& name);
+  std::vector<report::TimelineMark> all();
+  // For the crash handler: fn(ctx, mark) for each mark, oldest first, when the
+  // lock is free (false when it is held, maybe by the crashed thread).
+  bool visit_if_free(void (*fn)(void* ctx, const report::TimelineMark& mark), void* ctx);
+
+  std::mutex& mutex() { return mutex_; }  // for the fork protocol
+  void reset_in_child();
+
+ private:
+  std::mutex mutex_;  // guards list_
+  std::vector<report::TimelineMark> list_;
+};
 
 }  // namespace cudaleak::marks

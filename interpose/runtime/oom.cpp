@@ -14,6 +14,7 @@
 #include "../base/log.h"
 #include "nvml.h"
 #include "reporter.h"
+#include "runtime.h"
 #include "../track/backtrace.h"
 
 namespace cudaleak::oom {
@@ -25,33 +26,6 @@ constexpr size_t kTopSites = 5;
 constexpr size_t kMaxReports = 8;
 constexpr uint64_t kReportIntervalNs = 1000000000;  // at most one oom report a second
 
-struct RawSite {
-  Kind kind;
-  uint32_t stack_id;
-  const char* hook;
-  uint64_t bytes = 0, count = 0, first_ns = UINT64_MAX, last_ns = 0;
-};
-
-struct RawEvent {
-  report::OomEvent event;  // everything but stacks and where
-  uint32_t stack_id = 0;
-  std::vector<RawSite> sites;
-};
-
-struct State {
-  std::mutex mutex;
-  std::vector<RawEvent> events;
-  std::set<uint32_t> reported_sites;
-  size_t reports = 0;
-  uint64_t last_report_ns = 0;
-};
-
-State& state() {
-  static auto* s = new State();
-  return *s;
-}
-
-std::atomic<bool> g_observer{false};
 
 template <typename Fn>
 Fn driver(const char* name, int version) {
@@ -131,12 +105,7 @@ std::string where_of(const std::vector<report::Frame>& stack, const std::string&
   return api;
 }
 
-namespace {
-
-// Measures the device and this process around `raw` (its event's time,
-// device and request set), stores it, and says whether it gets its own OOM
-// report: one per distinct failing call site, at most one a second.
-bool measure_and_keep(RawEvent raw, bool may_report) {
+bool Monitor::measure_and_keep(RawEvent raw, bool may_report) {
   report::OomEvent& e = raw.event;
   raw.stack_id = tracker::capture_here();
   report::RawSnapshot snap = tracker::snapshot();
@@ -149,30 +118,27 @@ bool measure_and_keep(RawEvent raw, bool may_report) {
   uint64_t used = e.device_info ? e.total_bytes - e.free_bytes : 0;
   e.untracked_bytes = used > e.tracked_bytes + others ? used - e.tracked_bytes - others : 0;
 
-  State& s = state();
-  std::lock_guard lock(s.mutex);
+  std::lock_guard lock(mutex_);
   if (e.has_pytorch) {
     // PyTorch's own out-of-memory explains the failed calls under it that
     // were held back: they are not printed again.
-    for (RawEvent& earlier : s.events)
+    for (RawEvent& earlier : events_)
       if (earlier.event.device == e.device && !earlier.event.has_pytorch) earlier.event.printed = true;
   }
-  if (s.events.size() >= kMaxEvents) return false;
-  s.events.push_back(std::move(raw));
-  uint32_t site = s.events.back().stack_id;
-  if (!may_report || s.reports >= kMaxReports || s.reported_sites.count(site) ||
-      (s.reports > 0 && s.events.back().event.time_ns < s.last_report_ns + kReportIntervalNs))
+  if (events_.size() >= kMaxEvents) return false;
+  events_.push_back(std::move(raw));
+  uint32_t site = events_.back().stack_id;
+  if (!may_report || reports_ >= kMaxReports || reported_sites_.count(site) ||
+      (reports_ > 0 && events_.back().event.time_ns < last_report_ns_ + kReportIntervalNs))
     return false;
-  s.reported_sites.insert(site);
-  ++s.reports;
-  s.last_report_ns = s.events.back().event.time_ns;
-  s.events.back().event.printed = true;  // the OOM report prints it
+  reported_sites_.insert(site);
+  ++reports_;
+  last_report_ns_ = events_.back().event.time_ns;
+  events_.back().event.printed = true;  // the OOM report prints it
   return true;
 }
 
-}  // namespace
-
-void record(HookId api, uint64_t bytes, tracker::Placement where, uint64_t stream) {
+void Monitor::record(HookId api, uint64_t bytes, tracker::Placement where, uint64_t stream) {
   bool write = false;
   try {
     RawEvent raw;
@@ -194,7 +160,7 @@ void record(HookId api, uint64_t bytes, tracker::Placement where, uint64_t strea
   if (write) write_report(Reason::Oom);
 }
 
-void record_pytorch(const report::AllocatorDevice& view, uint64_t request) {
+void Monitor::record_pytorch(const report::AllocatorDevice& view, uint64_t request) {
   bool write = false;
   try {
     RawEvent raw;
@@ -213,15 +179,11 @@ void record_pytorch(const report::AllocatorDevice& view, uint64_t request) {
   if (write) write_report(Reason::Oom);
 }
 
-void attach_pytorch_observer() { g_observer.store(true, std::memory_order_relaxed); }
-bool pytorch_observer_attached() { return g_observer.load(std::memory_order_relaxed); }
-
-std::vector<report::OomEvent> events(report::FrameResolver* resolver) {
-  State& s = state();
+std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
   std::vector<RawEvent> raw;
   {
-    std::lock_guard lock(s.mutex);
-    raw = s.events;
+    std::lock_guard lock(mutex_);
+    raw = events_;
   }
   std::vector<report::OomEvent> out;
   for (RawEvent& r : raw) {
@@ -253,20 +215,17 @@ std::vector<report::OomEvent> events(report::FrameResolver* resolver) {
   return out;
 }
 
-std::mutex& mutex() { return state().mutex; }
-
-void reset_in_child() {
-  State& s = state();
-  std::lock_guard lock(s.mutex);
-  s.events.clear();
-  s.reported_sites.clear();
-  s.reports = 0;
+void Monitor::reset_in_child() {
+  std::lock_guard lock(mutex_);
+  events_.clear();
+  reported_sites_.clear();
+  reports_ = 0;
 }
 
 }  // namespace cudaleak::oom
 
 namespace cudaleak {
 void out_of_memory(HookId api, uint64_t bytes, tracker::Placement where, uint64_t stream) {
-  oom::record(api, bytes, where, stream);
+  runtime().oom.record(api, bytes, where, stream);
 }
 }  // namespace cudaleak

@@ -4,7 +4,10 @@
 // Everything is gathered in the failing call's thread, after the real call
 // returned: never from the dlsym hook, never at exit.
 #pragma once
+#include <atomic>
 #include <cstdint>
+#include <set>
+#include <string>
 #include <mutex>
 #include <vector>
 
@@ -15,21 +18,50 @@
 
 namespace cudaleak::oom {
 
-void record(HookId api, uint64_t bytes, tracker::Placement where, uint64_t stream);
+// What an event keeps until a report resolves its stacks.
+struct RawSite {
+  Kind kind;
+  uint32_t stack_id;
+  const char* hook;
+  uint64_t bytes = 0, count = 0, first_ns = UINT64_MAX, last_ns = 0;
+};
+struct RawEvent {
+  report::OomEvent event;  // everything but stacks and where
+  uint32_t stack_id = 0;
+  std::vector<RawSite> sites;
+};
 
-// PyTorch raised an out-of-memory (its observer ran, in the raising thread):
-// `view` is its allocator's state on that device.
+// The events of this process; part of the runtime object (runtime.h).
+class Monitor {
+ public:
+  void record(HookId api, uint64_t bytes, tracker::Placement where, uint64_t stream);
+  // PyTorch raised an out-of-memory (its observer ran, in the raising
+  // thread): `view` is its allocator's state on that device.
+  void record_pytorch(const report::AllocatorDevice& view, uint64_t request);
+  // From then on failed calls are held back for PyTorch's own event.
+  void attach_pytorch_observer() { observer_.store(true, std::memory_order_relaxed); }
+  bool pytorch_observer_attached() const { return observer_.load(std::memory_order_relaxed); }
+  // The events so far, stacks resolved, each with its diagnosis.
+  std::vector<report::OomEvent> events(report::FrameResolver* resolver);
+
+  std::mutex& mutex() { return mutex_; }  // for the fork protocol
+  void reset_in_child();
+
+ private:
+  // Measures the device and this process around `raw` (its event's time,
+  // device and request set), stores it, and says whether it gets its own OOM
+  // report: one per distinct failing call site, at most one a second.
+  bool measure_and_keep(RawEvent raw, bool may_report);
+
+  std::atomic<bool> observer_{false};
+  std::mutex mutex_;  // guards everything below
+  std::vector<RawEvent> events_;
+  std::set<uint32_t> reported_sites_;
+  size_t reports_ = 0;
+  uint64_t last_report_ns_ = 0;
+};
+
 inline constexpr const char* kPyTorchApi = "PyTorch caching allocator";
-void record_pytorch(const report::AllocatorDevice& view, uint64_t request);
-// From then on failed calls are held back for PyTorch's own event.
-void attach_pytorch_observer();
-bool pytorch_observer_attached();
-
-// The events so far, stacks resolved, each with its diagnosis.
-std::vector<report::OomEvent> events(report::FrameResolver* resolver);
-void reset_in_child();
-std::mutex& mutex();  // for the fork protocol
-
 // "function (file:line)" of the program's frame nearest the allocation.
 std::string where_of(const std::vector<report::Frame>& stack, const std::string& api);
 

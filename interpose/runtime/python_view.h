@@ -9,27 +9,52 @@
 // and cudaleak_impl_python_view_source(fn): a function of the program
 // (a ctypes callback) that sends a fresh "snapshot" view when called, or null
 // to withdraw it (at the program's exit).
+// The views are part of the runtime object (runtime.h).
 #pragma once
+#include <condition_variable>
+#include <cstdint>
 #include <mutex>
+#include <optional>
 
 #include "report.h"
 
 namespace cudaleak::python_view {
 
-// The latest view; false when none came.
-bool latest(report::PyTorchView& out);
-// CuPy's pool numbers (cudaleak_impl_cupy_view, sent by cudaleak_cupy.py at
-// exit); false when none came.
-bool latest_cupy(report::CupyPool& out);
-// Asks the program for a fresh view (signal snapshots and reports asked for
-// by the program, where Python can run) and waits for it at most 10 s the
-// first time and 2 s after: the program's source runs on a thread of its
-// own, which takes the GIL like any Python thread, so a program that holds
-// the GIL (or hangs) gets its report with the latest view instead of a wait.
-// True when a fresh view came in time.
-bool refresh();
-void set_source(void (*fn)());
-std::mutex& mutex();  // for the fork protocol
-void reset_in_child();
+class Views {
+ public:
+  void keep(const report::PyTorchView& view);
+  // The latest view; false when none came.
+  bool latest(report::PyTorchView& out);
+  // CuPy's pool numbers (cudaleak_impl_cupy_view, sent by cudaleak_cupy.py
+  // at exit); false when none came.
+  void keep_cupy(const report::CupyPool& pool);
+  bool latest_cupy(report::CupyPool& out);
+  // Asks the program for a fresh view (signal snapshots and reports asked for
+  // by the program, where Python can run) and waits for it at most 10 s the
+  // first time and 2 s after: the program's source runs on a thread of its
+  // own, which takes the GIL like any Python thread, so a program that holds
+  // the GIL (or hangs) gets its report with the latest view instead of a
+  // wait. True when a fresh view came in time.
+  bool refresh();
+  void set_source(void (*fn)());
+
+  std::mutex& mutex() { return mutex_; }  // for the fork protocol
+  void reset_in_child();
+
+ private:
+  static void* source_worker(void* self);
+
+  std::mutex mutex_;  // guards everything below
+  std::optional<report::PyTorchView> latest_;
+  std::optional<report::CupyPool> cupy_;
+  void (*source_)() = nullptr;
+  // The thread that calls the source: asked by `requested_`, answered by
+  // `answered_` (request numbers), so that a caller that gave up never
+  // mistakes an old answer for its own. Never destroyed: the thread may
+  // outlive exit handlers.
+  std::condition_variable* wake_ = nullptr;
+  bool worker_running_ = false;
+  uint64_t requested_ = 0, answered_ = 0;
+};
 
 }  // namespace cudaleak::python_view

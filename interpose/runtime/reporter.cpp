@@ -11,9 +11,6 @@
 #include <ctime>
 #include <mutex>
 
-#include "gate_config.h"
-#include "growth.h"
-#include "marks.h"
 #include "kinds.h"
 #include "oom.h"
 #include "diagnose.h"
@@ -26,7 +23,7 @@
 #include "symbols/modules.h"
 #include "symbols/symbolizer.h"
 #include "text_summary.h"
-#include "python_view.h"
+#include "runtime.h"
 #include "../pyframes/python_frames.h"
 #include "../track/stack_cache.h"
 #include "../track/tracker.h"
@@ -34,9 +31,6 @@
 namespace cudaleak {
 
 namespace {
-
-std::mutex g_report_mutex;  // one report at a time
-std::atomic<unsigned> g_sequence{0};
 
 const char* reason_name(Reason r) {
   switch (r) {
@@ -100,7 +94,7 @@ void describe_site(Group& g, Kind kind, uint32_t stack_id, report::FrameResolver
 void add_timeline(report::Report& r, report::FrameResolver* resolver) {
   std::vector<std::vector<Timeline::SiteKey>> site_keys;
   r.timeline = tracker::timeline(&site_keys);
-  r.timeline.marks = marks::all();
+  r.timeline.marks = runtime().marks.all();
   auto at_peak = tracker::peak_groups();
   for (size_t i = 0; i < r.timeline.devices.size(); ++i) {
     report::DeviceTimeline& d = r.timeline.devices[i];
@@ -131,8 +125,8 @@ report::Report build(const report::RawSnapshot& raw, report::FrameResolver* reso
 Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   const Options& opt = options();
   uint64_t t0 = now_ms();
-  if (reason == Reason::Signal) marks::add("snapshot", "");
-  if (reason == Reason::Checkpoint) marks::add("report", checkpoint ? checkpoint : "");
+  if (reason == Reason::Signal) runtime().mark("snapshot", "");
+  if (reason == Reason::Checkpoint) runtime().mark("report", checkpoint ? checkpoint : "");
   report::RawSnapshot raw = tracker::snapshot();
   uint64_t t_snapshot = now_ms();
   std::unique_ptr<report::FrameResolver> resolver = make_resolver();
@@ -146,18 +140,18 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   r.process.start_unix_ns = tracker::start_unix_ns();
   r.modules = symbols::loaded_modules();
   add_timeline(r, resolver.get());
-  r.oom_events = oom::events(resolver.get());
-  r.has_pytorch = python_view::latest(r.pytorch);
-  r.has_cupy = python_view::latest_cupy(r.cupy);
-  if (r.has_pytorch) growth::annotate_tensors(r.pytorch);  // against the earlier views, as leak groups below
-  if (r.has_pytorch && fresh_view) growth::observe_tensors(r.pytorch);
+  r.oom_events = runtime().oom.events(resolver.get());
+  r.has_pytorch = runtime().python_view.latest(r.pytorch);
+  r.has_cupy = runtime().python_view.latest_cupy(r.cupy);
+  if (r.has_pytorch) runtime().growth.annotate_tensors(r.pytorch);  // against the earlier views, as leak groups below
+  if (r.has_pytorch && fresh_view) runtime().growth.observe_tensors(r.pytorch);
   pyframes::Status py = pyframes::report_status();
   if (py.present) r.python = report::PythonInfo{py.version, py.frames && opt.python_frames,
                                                 opt.python_frames ? py.note : "python_frames=false"};
   r.duration_ns = tracker::elapsed_ns();
-  gate::evaluate(r, gate_config());
-  growth::annotate(r);
-  if (reason == Reason::Signal || reason == Reason::Checkpoint) growth::observe(raw);
+  gate::evaluate(r, runtime().gate.get());
+  runtime().growth.annotate(r);
+  if (reason == Reason::Signal || reason == Reason::Checkpoint) runtime().growth.observe(raw);
 
   uint64_t t_built = now_ms();
   unsigned n = next_report_sequence();
@@ -233,8 +227,8 @@ Written write_report(Reason reason, const char* checkpoint) {
     // at the last out-of-memory; before the report lock, which the source's
     // own call takes no part in.
     bool fresh_view = (reason == Reason::Signal || reason == Reason::Checkpoint) &&
-                      python_view::refresh();
-    std::lock_guard lock(g_report_mutex);
+                      runtime().python_view.refresh();
+    std::lock_guard lock(runtime().reports.mutex);
     w = write_locked(reason, checkpoint, fresh_view);
   } catch (const std::exception& e) {
     log_message("internal error while writing the report (%s); no report written", e.what());
@@ -269,10 +263,10 @@ Verdict judge_since(uint64_t since) {
   if (raw.resources.empty()) return v;
   int saved = errno;
   try {
-    std::lock_guard lock(g_report_mutex);
+    std::lock_guard lock(runtime().reports.mutex);
     std::unique_ptr<report::FrameResolver> resolver = make_resolver();
     report::Report r = build(raw, resolver.get());
-    gate::evaluate(r, gate_config());
+    gate::evaluate(r, runtime().gate.get());
     if (r.gate.failed) {  // below min_bytes the gate counts groups but passes
       v.failing.count = r.gate.failing_count;
       v.failing.bytes = r.gate.failing_bytes;
@@ -300,7 +294,7 @@ Verdict judge_since(uint64_t since) {
 
 void observe_now() {
   try {
-    growth::observe(tracker::snapshot());
+    runtime().growth.observe(tracker::snapshot());
   } catch (...) {
     internal_failure("recording a checkpoint");
   }
@@ -347,7 +341,7 @@ int finish(Reason reason) {
                 static_cast<unsigned long long>(w.gate.failing_groups),
                 static_cast<unsigned long long>(w.gate.failing_count),
                 static_cast<unsigned long long>(w.gate.failing_bytes),
-                gate_config().baseline ? " and not in the baseline" : "", tensors.c_str(), opt.error_exitcode);
+                runtime().gate.get().baseline ? " and not in the baseline" : "", tensors.c_str(), opt.error_exitcode);
     return opt.error_exitcode;
   }
   return -1;
@@ -358,10 +352,8 @@ int finish(Reason reason) {
 int finish_at_exit() { return finish(Reason::Exit); }
 void finish_on_termination(int) { finish(Reason::Termination); }
 
-unsigned next_report_sequence() { return g_sequence.fetch_add(1); }
+unsigned next_report_sequence() { return runtime().reports.sequence.fetch_add(1); }
 
-void reset_reporter_in_child() { g_sequence = 0; }
 
-std::mutex& report_mutex() { return g_report_mutex; }
 
 }  // namespace cudaleak

@@ -3,6 +3,7 @@
 // JSON safely (safe_output.h), and print the text summary. Makes no CUDA calls,
 // so it is safe at exit. Not for crash handlers: see crash_capture.h.
 #pragma once
+#include <atomic>
 #include <mutex>
 #include <string>
 
@@ -54,9 +55,14 @@ int finish_at_exit();
 // verdict for the launcher; the caller then dies of the signal.
 void finish_on_termination(int signal);
 
-void reset_reporter_in_child();
 // The sequence number of the next report of this process (async-signal-safe).
 unsigned next_report_sequence();
-std::mutex& report_mutex();  // for the fork protocol
+// One report at a time, numbered in order: part of the runtime object
+// (runtime.h).
+struct ReportSerial {
+  std::mutex mutex;
+  std::atomic<unsigned> sequence{0};
+  void reset_in_child() { sequence = 0; }
+};
 
 }  // namespace cudaleak

@@ -18,6 +18,7 @@
 #include "registry.h"
 #include "stack_depot.h"
 #include "timeline.h"
+#include "tracker_state.h"
 #include "../base/real_dlsym.h"
 #include "../pyframes/python_frames.h"
 #include "../base/state.h"
@@ -31,29 +32,7 @@ void notify_creation() {
   if (auto observer = g_creation_observer.load(std::memory_order_acquire)) observer();
 }
 
-// Process-lifetime state, never destroyed: hooks may run during exit, after
-// static destructors.
-struct State {
-  Registry registry;
-  StackDepot stacks;
-  Timeline timeline;
-  std::atomic<uint64_t> sequence{0};
-  uint64_t start_ns = 0;
-  uint64_t start_unix_ns = 0;  // the same moment on the wall clock
-
-  std::mutex side_mutex;  // guards everything below
-  std::vector<std::pair<Record, const char*>> torn_down;
-  std::map<std::tuple<std::string, HookId, uint32_t>, report::RawNote> notes;
-  uint64_t notes_total = 0;
-  struct Primary {
-    uint64_t context = 0;
-    uint64_t retains = 0, releases = 0, resets = 0;
-    int64_t outstanding = 0;
-  };
-  std::map<int, Primary> primary;
-  std::atomic<uint32_t> library_scopes{0};
-  std::unordered_set<uint64_t> graphs_with_memory;  // not instantiated yet
-};
+State* g_state = nullptr;  // tracker_state.h: bound by the runtime object before any hook records
 
 uint64_t monotonic_ns() {
   timespec ts;
@@ -61,17 +40,7 @@ uint64_t monotonic_ns() {
   return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
-State& state() {
-  static State* s = [] {
-    auto* st = new State();
-    st->start_ns = monotonic_ns();
-    timespec wall;
-    clock_gettime(CLOCK_REALTIME, &wall);
-    st->start_unix_ns = uint64_t(wall.tv_sec) * 1000000000ull + uint64_t(wall.tv_nsec);
-    return st;
-  }();
-  return *s;
-}
+State& state() { return *g_state; }
 
 constexpr size_t kMaxDistinctNotes = 256;
 
@@ -217,13 +186,11 @@ namespace {
 
 // check_context: the placement learned from intercepted calls against the
 // driver's answer, as a note where they differ (docs/validation.md).
-std::atomic<uint64_t> g_placements_checked{0}, g_placements_wrong{0}, g_contexts_unseen{0};
-
 void check_placement(HookId api, Kind kind, const Placement& where) {
   if (kind == Kind::Context || api == HookId::cuGreenCtxStreamCreate) return;  // placed on their own context
-  g_placements_checked.fetch_add(1, std::memory_order_relaxed);
+  state().placements_checked.fetch_add(1, std::memory_order_relaxed);
   if (where.context_asked) {
-    g_contexts_unseen.fetch_add(1, std::memory_order_relaxed);
+    state().contexts_unseen.fetch_add(1, std::memory_order_relaxed);
     add_note("context_unseen", api, where.context, CUDA_SUCCESS);
   }
   const char* wrong = nullptr;
@@ -232,15 +199,15 @@ void check_placement(HookId api, Kind kind, const Placement& where) {
   else if (where.context && driver_device() != where.device)
     wrong = "device_mismatch";
   if (!wrong) return;
-  g_placements_wrong.fetch_add(1, std::memory_order_relaxed);
+  state().placements_wrong.fetch_add(1, std::memory_order_relaxed);
   add_note(wrong, api, where.context, CUDA_SUCCESS);
 }
 
 }  // namespace
 
 PlacementChecks placement_checks() {
-  return {g_placements_checked.load(std::memory_order_relaxed), g_placements_wrong.load(std::memory_order_relaxed),
-          g_contexts_unseen.load(std::memory_order_relaxed)};
+  return {state().placements_checked.load(std::memory_order_relaxed), state().placements_wrong.load(std::memory_order_relaxed),
+          state().contexts_unseen.load(std::memory_order_relaxed)};
 }
 
 void set_creation_observer(void (*observer)()) { g_creation_observer.store(observer, std::memory_order_release); }
@@ -459,33 +426,39 @@ uint64_t start_unix_ns() { return state().start_unix_ns; }
 uint64_t current_sequence() { return state().sequence.load(std::memory_order_relaxed); }
 size_t live_count() { return state().registry.size(); }
 
-void lock_all() {
-  State& s = state();
-  s.side_mutex.lock();
-  s.stacks.mutex().lock();
-  s.registry.lock_all();
-  s.timeline.lock_all();
+State::State() {
+  start_ns = monotonic_ns();
+  timespec wall;
+  clock_gettime(CLOCK_REALTIME, &wall);
+  start_unix_ns = uint64_t(wall.tv_sec) * 1000000000ull + uint64_t(wall.tv_nsec);
 }
 
-void unlock_all() {
-  State& s = state();
-  s.timeline.unlock_all();
-  s.registry.unlock_all();
-  s.stacks.mutex().unlock();
-  s.side_mutex.unlock();
+void bind(State& s) { g_state = &s; }
+
+void State::lock_all() {
+  side_mutex.lock();
+  stacks.mutex().lock();
+  registry.lock_all();
+  timeline.lock_all();
 }
 
-void reset_in_child() {
-  State& s = state();
-  s.registry.clear();
-  s.timeline.clear();
-  std::lock_guard lock(s.side_mutex);
-  s.torn_down.clear();
-  s.notes.clear();
-  s.notes_total = 0;
-  s.primary.clear();
-  s.graphs_with_memory.clear();
-  s.sequence = 0;
+void State::unlock_all() {
+  timeline.unlock_all();
+  registry.unlock_all();
+  stacks.mutex().unlock();
+  side_mutex.unlock();
+}
+
+void State::reset_in_child() {
+  registry.clear();
+  timeline.clear();
+  std::lock_guard lock(side_mutex);
+  torn_down.clear();
+  notes.clear();
+  notes_total = 0;
+  primary.clear();
+  graphs_with_memory.clear();
+  sequence = 0;
   t_tid = 0;
 }
 

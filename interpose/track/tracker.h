@@ -133,10 +133,4 @@ void visit_for_crash(CrashVisitor& v);
 // returns the devices skipped because their lock was held.
 size_t visit_timeline_for_crash(Timeline::CrashVisitor& v);
 
-// Fork safety: every tracker lock is held across fork(); the child then drops
-// all records it inherited.
-void lock_all();
-void unlock_all();
-void reset_in_child();
-
 }  // namespace cudaleak::tracker
