@@ -318,7 +318,7 @@ int finish(Reason reason) {
   } else if (driver_loaded()) {
     // A leak gate that cannot see must not say green.
     problem = "this process loaded libcuda.so.1 but none of its CUDA calls went through cudaleak (a driver "
-              "entry point obtained in a way cudaleak does not intercept, e.g. dlvsym)";
+              "entry point obtained in a way cudaleak does not intercept, e.g. from the driver's ELF symbol table)";
     log_message("%s", problem.c_str());
   } else {
     return -1;  // no CUDA in this process: nothing to gate

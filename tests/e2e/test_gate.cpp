@@ -235,6 +235,21 @@ TEST_CASE("a process that uses CUDA past cudaleak fails a gated run", "[e2e][gat
   CHECK(run_sim(dir, {program("dlvsym_bypass")}).exit_code == 0);  // not gated: status kept
 }
 
+TEST_CASE("loader: the driver found through dlvsym or through a fetched real dlsym is tracked", "[e2e][gate]") {
+  auto dir = fresh_dir("loader_lookups");
+  Result res = gated(dir, {program("loader_lookups")});
+  CHECK(res.out ==
+        "RTLD_NEXT dlsym: allocated\nRTLD_DEFAULT dlsym: allocated\nlibc dlsym: allocated\n"
+        "libc dlvsym: allocated\nno versioned cuMemAlloc_v2\n");
+  CHECK(res.exit_code == 23);  // seen, so gated as leaks, not as blind (125)
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  auto r = load(files.front());
+  CHECK(r.summary.leaked_count == 4);
+  CHECK(r.summary.leaked_bytes == (10u << 20));  // 1 + 2 + 3 + 4 MiB, one through each way
+  CHECK(run_sim(dir, {program("loader_lookups")}).out == res.out);  // the program's own behaviour
+}
+
 TEST_CASE("caching allocators: their blocks are reported as cached, a real leak next to them still fails", "[e2e][gate]") {
   auto dir = fresh_dir("cached");
   Result res = gated(dir, {program("framework_cache")});
