@@ -69,6 +69,18 @@ out=$(run --error-exitcode 23 -o "$W/bl.%p.json" -- "$B/tests/e2e/dlvsym_bypass"
 check "CUDA reached past cudaleak" 125 $?
 has "CUDA reached past cudaleak: the driver answered" "$out" "cuInit: 0"
 
+# The driver found through dlvsym and through a fetched "real dlsym": seen,
+# so gated as leaks. A driver whose symbols carry no version also answers
+# dlvsym(libcuda, "cuMemAlloc_v2", v) (5 MiB more).
+plain=$(LD_LIBRARY_PATH="${SIMULATED_GPU:+$B/lib/cudaleak/simcuda:}$LD_LIBRARY_PATH" "$B/tests/e2e/loader_lookups" 2>&1)
+out=$(run --error-exitcode 23 --print-summary false -o "$W/ll.json" -- "$B/tests/e2e/loader_lookups" 2>/dev/null)
+check "loader lookups gated as leaks" 23 $?
+check "loader lookups: the program's output unchanged" "$plain" "$out"
+check "loader lookups: every way allocated" 4 "$(grep -cE '^(RTLD_NEXT dlsym|RTLD_DEFAULT dlsym|libc dlsym|libc dlvsym): allocated$' <<<"$out")"
+want=$((10 << 20)); grep -q '^versioned cuMemAlloc_v2: allocated$' <<<"$out" && want=$((15 << 20))
+check "loader lookups: every allocation tracked" "$want" \
+  "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["summary"]["leaked_bytes"])' "$W/ll.json")"
+
 run --error-exitcode 7 --junit "$W/j.xml" --sarif "$W/s.sarif" --source-root "$repo" \
   -o "$W/js.%p.json" -- "$B/samples/sample_loop_leak$x" >/dev/null 2>&1
 check "JUnit and SARIF run" 7 $?
