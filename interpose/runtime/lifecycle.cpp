@@ -94,6 +94,7 @@ __attribute__((constructor)) static void cudaleak_start() { cudaleak::ensure_ini
 // after this one, so shutdown-time frees have happened. No CUDA calls here.
 __attribute__((destructor)) static void cudaleak_finish() {
   using namespace cudaleak;
+  signals::wait_if_terminating();
   auto& state = lifecycle_state();
   LifecycleState expected = LifecycleState::Enabled;
   if (!state.compare_exchange_strong(expected, LifecycleState::Stopping)) {

@@ -354,6 +354,4 @@ void finish_on_termination(int) { finish(Reason::Termination); }
 
 unsigned next_report_sequence() { return runtime().reports.sequence.fetch_add(1); }
 
-
-
 }  // namespace cudaleak

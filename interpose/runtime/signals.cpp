@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <time.h>
+
 #include <atomic>
 #include <csignal>
 
@@ -58,14 +60,32 @@ void die_of(int sig) {
   kill(getpid(), sig);
 }
 
+// How long a thread waits for the reporter to end the process: the final
+// report of a large process takes seconds (symbolization).
+constexpr int kTerminationWaitMs = 10000;
+
+// Waits (async-signal-safe) while the reporter writes the termination report
+// and then ends the process, so that the program does not go on running, or
+// return from main with status 0, as if the signal had not come. Bounded: if
+// the report needs a lock the waiting thread holds (a signal that came in the
+// middle of a CUDA call), the wait ends and the report completes once the
+// thread releases it.
+void wait_for_the_end() {
+  const timespec step{0, 10 * 1000 * 1000};
+  for (int waited = 0; waited < kTerminationWaitMs; waited += 10) nanosleep(&step, nullptr);
+}
+
 // SIGTERM, SIGINT, SIGHUP where the program left the default: the reporter
-// thread writes the final report, then the process dies of the same signal. A
-// second signal while it writes (or none to write) ends the process at once.
+// thread writes the final report, then the process dies of the same signal;
+// the interrupted thread waits for that. A second signal while it writes (or
+// none to write) ends the process at once.
 void on_termination(int sig) {
   int saved = errno;
   if (g_terminating.exchange(true) || !send(char(sig))) {
     signal(sig, SIG_DFL);
     raise(sig);  // blocked while this handler runs: delivered when it returns
+  } else {
+    wait_for_the_end();
   }
   errno = saved;
 }
@@ -172,6 +192,10 @@ void ensure_reporter_thread() {
   // its own SIGINT handler at start-up (Python's KeyboardInterrupt) installs it
   // only over the default, so cudaleak must not be there first.
   install_termination_handlers();
+}
+
+void wait_if_terminating() {
+  if (g_terminating.load()) wait_for_the_end();
 }
 
 void reset_in_child() {

@@ -11,6 +11,10 @@ namespace cudaleak::signals {
 // the default, so a handler the program set is never replaced.
 void install();
 void ensure_reporter_thread();
+// At exit: if a termination report is being written (the signal came to
+// another thread), wait for it to end the process instead of writing an exit
+// report over it.
+void wait_if_terminating();
 void reset_in_child();
 
 }  // namespace cudaleak::signals

@@ -31,6 +31,30 @@ bool kind_holds_memory(Kind kind) {
   }
 }
 
+std::string kind_memory_words(Kind kind) {
+  switch (kind) {
+    case Kind::GraphMemory: return "graph";
+    case Kind::IpcMapping: return "IPC-mapped";
+    default: return std::string(kind_name(kind));
+  }
+}
+
+std::string kind_object_words(Kind kind, uint64_t count) {
+  const char* one = nullptr;
+  switch (kind) {
+    case Kind::GraphExec: one = "executable graph"; break;
+    case Kind::VaReservation: one = "virtual address reservation"; break;
+    case Kind::Pool: one = "memory pool"; break;
+    case Kind::ExternalMemory: one = "external memory object"; break;
+    case Kind::ExternalSemaphore: one = "external semaphore"; break;
+    case Kind::LibraryHandle: one = "library handle"; break;
+    case Kind::Library: one = "CUDA library"; break;
+    default: break;
+  }
+  std::string words = one ? one : std::string(kind_name(kind));
+  return count == 1 ? words : words + "s";
+}
+
 bool kind_dies_with_context(Kind kind) {
   switch (kind) {
     case Kind::Device: case Kind::Pinned: case Kind::Registered: case Kind::Managed:

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace cudaleak {
@@ -39,6 +40,13 @@ std::optional<Kind> kind_from_name(std::string_view name);
 
 // Kinds that hold memory (their bytes count towards leaked_bytes).
 bool kind_holds_memory(Kind kind);
+
+// How the text report names a kind, as users know it (the JSON keeps
+// kind_name): for kinds that hold memory, the words before "memory"
+// ("device", "IPC-mapped"); for the others, the object counted, singular or
+// plural ("executable graph", "events").
+std::string kind_memory_words(Kind kind);
+std::string kind_object_words(Kind kind, uint64_t count);
 
 // Kinds that the driver releases together with their context (cuCtxDestroy,
 // primary context reset). Memory from cuMemCreate and the stream-ordered

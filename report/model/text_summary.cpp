@@ -62,9 +62,10 @@ std::string holdings(const std::map<std::string, KindTotal>& holds) {
   for (const auto& [name, t] : holds) {
     auto kind = kind_from_name(name);
     if (kind && kind_holds_memory(*kind))
-      memory += (memory.empty() ? "" : ", ") + format_bytes(t.bytes) + " of " + name + " memory";
+      memory += (memory.empty() ? "" : ", ") + format_bytes(t.bytes) + " of " + kind_memory_words(*kind) + " memory";
     else
-      handles += (handles.empty() ? "" : ", ") + std::to_string(t.count) + " " + name + (t.count == 1 ? "" : "s");
+      handles += (handles.empty() ? "" : ", ") + std::to_string(t.count) + " " +
+                 (kind ? kind_object_words(*kind, t.count) : name + (t.count == 1 ? "" : "s"));
   }
   return memory + (!memory.empty() && !handles.empty() ? ", " : "") + handles;
 }
@@ -78,9 +79,9 @@ std::string group_headline(const LeakGroup& g) {
         (object ? " (" + std::string(object->destroy) + ")" : "") + ", created by " + g.api;
   } else {
     s = kind && !kind_holds_memory(*kind)  // handles and address ranges: counted, not sized
-            ? std::to_string(g.count) + " " + g.kind + (g.count == 1 ? "" : "s") + " never destroyed"
-            : format_bytes(g.bytes) + " of " + g.kind + " memory in " + std::to_string(g.count) +
-                  (g.count == 1 ? " allocation" : " allocations") + " never freed";
+            ? std::to_string(g.count) + " " + kind_object_words(*kind, g.count) + " never destroyed"
+            : format_bytes(g.bytes) + " of " + (kind ? kind_memory_words(*kind) : g.kind) + " memory in " +
+                  std::to_string(g.count) + (g.count == 1 ? " allocation" : " allocations") + " never freed";
     s += ", created by " + g.api;
   }
   if (g.device >= 0) s += " on device " + std::to_string(g.device);

@@ -76,7 +76,7 @@ def main():
     if len(args) != 3:
         print(__doc__, file=sys.stderr)
         return 2
-    scenario, program, cudaleak = args
+    scenario, program, cudaleak = (os.path.abspath(a) for a in args)  # the run's directory is its own
     directives = read_directives(scenario)
     values = lambda key: [v for _, k, v in directives if k == key]
     required = values("REQUIRES")
