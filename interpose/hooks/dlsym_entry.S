@@ -8,6 +8,20 @@
  * original caller, and another interposer's dlsym(RTLD_NEXT, "dlsym") chain
  * cannot recurse through us. The hidden cudaleak_*_entry aliases let the
  * library hand out these entries itself. x86-64 SysV. */
+/* The substitute's answer in %rax: return it, return NULL for 1, or
+ * tail-jump to the C library's function when it is NULL. */
+.macro answer_or_jump real
+    test    %rax, %rax
+    jz      1f
+    cmp     $1, %rax
+    jne     2f
+    xor     %eax, %eax
+2:
+    ret
+1:
+    jmp     *\real(%rip)
+.endm
+
     .text
     .globl  dlsym
     .type   dlsym, @function
@@ -30,15 +44,7 @@ cudaleak_dlsym_entry:
     .cfi_adjust_cfa_offset -8
     pop     %rdi
     .cfi_adjust_cfa_offset -8
-    test    %rax, %rax
-    jz      1f
-    cmp     $1, %rax
-    jne     2f
-    xor     %eax, %eax
-2:
-    ret
-1:
-    jmp     *cudaleak_real_dlsym_ptr(%rip)
+    answer_or_jump cudaleak_real_dlsym_ptr
     .cfi_endproc
     .size   dlsym, .-dlsym
     .size   cudaleak_dlsym_entry, .-cudaleak_dlsym_entry
@@ -64,15 +70,7 @@ cudaleak_dlvsym_entry:
     .cfi_adjust_cfa_offset -8
     pop     %rdi
     .cfi_adjust_cfa_offset -8
-    test    %rax, %rax
-    jz      1f
-    cmp     $1, %rax
-    jne     2f
-    xor     %eax, %eax
-2:
-    ret
-1:
-    jmp     *cudaleak_real_dlvsym_ptr(%rip)
+    answer_or_jump cudaleak_real_dlvsym_ptr
     .cfi_endproc
     .size   dlvsym, .-dlvsym
     .size   cudaleak_dlvsym_entry, .-cudaleak_dlvsym_entry

@@ -30,29 +30,27 @@ void* Views::source_worker(void* self) {
   return nullptr;
 }
 
+namespace {
+// A copy of `kept` into `out` under `mutex`; false when nothing was kept.
+template <typename T>
+bool copy_kept(std::mutex& mutex, const std::optional<T>& kept, T& out) {
+  std::lock_guard lock(mutex);
+  if (kept) out = *kept;
+  return kept.has_value();
+}
+}  // namespace
+
 void Views::keep(const report::PyTorchView& view) {
   std::lock_guard lock(mutex_);
   latest_ = view;
 }
-
-bool Views::latest(report::PyTorchView& out) {
-  std::lock_guard lock(mutex_);
-  if (!latest_) return false;
-  out = *latest_;
-  return true;
-}
+bool Views::latest(report::PyTorchView& out) { return copy_kept(mutex_, latest_, out); }
 
 void Views::keep_cupy(const report::CupyPool& pool) {
   std::lock_guard lock(mutex_);
   cupy_ = pool;
 }
-
-bool Views::latest_cupy(report::CupyPool& out) {
-  std::lock_guard lock(mutex_);
-  if (!cupy_) return false;
-  out = *cupy_;
-  return true;
-}
+bool Views::latest_cupy(report::CupyPool& out) { return copy_kept(mutex_, cupy_, out); }
 
 bool Views::refresh() {
   std::unique_lock lock(mutex_);
