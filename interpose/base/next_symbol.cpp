@@ -1,11 +1,12 @@
 #include "next_symbol.h"
 
-#include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 
 #include <cstdint>
 #include <cstring>
+
+#include "self_module.h"
 
 namespace cudaleak {
 
@@ -143,9 +144,9 @@ int visit(dl_phdr_info* info, size_t, void* data) {
 }  // namespace
 
 void* next_versioned_symbol(const char* name, const char* version) {
-  Dl_info self{};
-  if (!dladdr(reinterpret_cast<void*>(&next_versioned_symbol), &self)) return nullptr;
-  Query next{name, version, reinterpret_cast<uintptr_t>(self.dli_fbase), false};
+  const uintptr_t self = own_load_bias();
+  if (!self) return nullptr;
+  Query next{name, version, self, false};
   dl_iterate_phdr(visit, &next);
   if (next.found) return next.found;
   // Loaded with dlopen rather than preloaded: the C library came first.

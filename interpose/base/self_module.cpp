@@ -14,17 +14,17 @@ struct Range {
 };
 
 Range find_own_range() {
-  Dl_info info{};
-  if (!dladdr(reinterpret_cast<void*>(&find_own_range), &info)) return {};
+  uintptr_t base = own_load_bias();
+  if (!base) return {};
   Range r{UINTPTR_MAX, 0};
   struct Query {
     uintptr_t base;
     Range* range;
-  } q{reinterpret_cast<uintptr_t>(info.dli_fbase), &r};
+  } q{base, &r};
   dl_iterate_phdr(
       [](dl_phdr_info* i, size_t, void* data) {
         auto* q = static_cast<Query*>(data);
-        if (i->dlpi_addr != q->base) return 0;  // dli_fbase of a shared object is its load bias
+        if (i->dlpi_addr != q->base) return 0;
         for (int k = 0; k < i->dlpi_phnum; ++k) {
           const auto& ph = i->dlpi_phdr[k];
           if (ph.p_type != PT_LOAD) continue;
@@ -39,6 +39,12 @@ Range find_own_range() {
 }
 
 }  // namespace
+
+uintptr_t own_load_bias() {
+  Dl_info info{};
+  if (!dladdr(reinterpret_cast<void*>(&own_load_bias), &info)) return 0;
+  return reinterpret_cast<uintptr_t>(info.dli_fbase);  // dli_fbase of a shared object is its load bias
+}
 
 bool is_own_code(const void* address) {
   static const Range range = find_own_range();

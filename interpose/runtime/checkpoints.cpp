@@ -31,10 +31,6 @@ bool Names::sequence_of(const char* name, uint64_t& out) {
 
 }  // namespace cudaleak::checkpoints
 
-namespace {
-bool sequence_of(const char* name, uint64_t& since) { return cudaleak::runtime().checkpoints.sequence_of(name, since); }
-}  // namespace
-
 extern "C" __attribute__((visibility("default"))) int cudaleak_impl_checkpoint(const char* name) {
   if (!name) return -1;
   cudaleak::ensure_initialized();
@@ -48,7 +44,7 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_checkpoint(c
 extern "C" __attribute__((visibility("default"))) int cudaleak_impl_leaks_since(const char* name,
                                                                                  cudaleak_stats* out) {
   uint64_t since = 0;
-  if (!out || !sequence_of(name, since)) return -1;
+  if (!out || !cudaleak::runtime().checkpoints.sequence_of(name, since)) return -1;
   cudaleak::Totals alive = cudaleak::totals(cudaleak::snapshot_since(since));
   *out = cudaleak_stats{alive.count, alive.bytes};
   return 0;
@@ -58,7 +54,7 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_gate_since(c
                                                                                 cudaleak_verdict* out,
                                                                                 char* message, unsigned long size) {
   uint64_t since = 0;
-  if (!out || !sequence_of(name, since)) return -1;
+  if (!out || !cudaleak::runtime().checkpoints.sequence_of(name, since)) return -1;
   cudaleak::Verdict v = cudaleak::judge_since(since);
   *out = cudaleak_verdict{};
   out->alive = cudaleak_stats{v.alive.count, v.alive.bytes};

@@ -77,7 +77,7 @@ class RuleSetBuilder {
 };
 
 // The literal a pattern's matches must contain (its longest '*'-free part,
-// anchors removed, at most 32 bytes of it); empty when it has none.
+// anchors removed, its last 24 bytes at most); empty when it has none.
 std::string_view pattern_literal(std::string_view pattern);
 
 }  // namespace cudaleak::gate
