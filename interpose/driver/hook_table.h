@@ -38,6 +38,7 @@
   X(cuMemFreeAsync_ptsz, "cuMemFreeAsync", 11020, true, PFN_cuMemFreeAsync_v11020_ptsz, Release, NoKind, DevicePtr) \
   X(cuMemPoolCreate, "cuMemPoolCreate", 11020, false, PFN_cuMemPoolCreate_v11020, Create, Pool, Pool) \
   X(cuMemPoolDestroy, "cuMemPoolDestroy", 11020, false, PFN_cuMemPoolDestroy_v11020, Release, NoKind, Pool) \
+  X(cuMemPoolImportFromShareableHandle, "cuMemPoolImportFromShareableHandle", 11020, false, PFN_cuMemPoolImportFromShareableHandle_v11020, Create, Pool, Pool) \
   X(cuMemCreate, "cuMemCreate", 10020, false, PFN_cuMemCreate_v10020, Create, Vmm, Vmm) \
   X(cuMemRelease, "cuMemRelease", 10020, false, PFN_cuMemRelease_v10020, Release, NoKind, Vmm) \
   X(cuMemAddressReserve, "cuMemAddressReserve", 10020, false, PFN_cuMemAddressReserve_v10020, Create, VaReservation, VaReservation) \

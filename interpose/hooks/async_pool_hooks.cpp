@@ -77,6 +77,13 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool* pool, const CUmem
   return r;
 }
 
+// A pool another process exported: a pool of this process until cuMemPoolDestroy.
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolImportFromShareableHandle(CUmemoryPool* pool, void* os_handle,
+                                                                    CUmemAllocationHandleType type,
+                                                                    unsigned long long flags) {
+  return create_into_first<HookId::cuMemPoolImportFromShareableHandle>(pool, os_handle, type, flags);
+}
+
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool) {
   Hook<HookId::cuMemPoolDestroy> hook;
   return hook.release(Space::Pool, as_handle(pool), pool);

@@ -44,6 +44,7 @@ TEST_CASE("every kind: each leaked resource is found once, with its API and the 
   CHECK(count_of(r, "texture") == 1);
   CHECK(count_of(r, "surface") == 1);
   CHECK(count_of(r, "ipc_mapping") == 3);  // IPC handle, pool pointer, shareable VMM handle
+  CHECK(count_of(r, "pool") == 1);  // imported from another process's export
   CHECK(count_of(r, "external_memory") == 1);
   CHECK(count_of(r, "external_semaphore") == 1);
   for (auto [kind, api] : {std::pair{"graph", "cuGraphCreate"}, {"graph", "cuGraphClone"},
@@ -51,7 +52,7 @@ TEST_CASE("every kind: each leaked resource is found once, with its API and the 
                            {"module", "cuModuleLoadData"}, {"library", "cuLibraryLoadData"},
                            {"texture", "cuTexObjectCreate"}, {"surface", "cuSurfObjectCreate"},
                            {"ipc_mapping", "cuIpcOpenMemHandle_v2"}, {"ipc_mapping", "cuMemPoolImportPointer"},
-                           {"ipc_mapping", "cuMemImportFromShareableHandle"},
+                           {"ipc_mapping", "cuMemImportFromShareableHandle"}, {"pool", "cuMemPoolImportFromShareableHandle"},
                            {"external_semaphore", "cuImportExternalSemaphore"}}) {
     INFO(kind << " " << api);
     const LeakGroup* g = group_by_api(r, kind, api);

@@ -123,6 +123,18 @@ int main(int argc, char** argv) {
   CHECK(cuMemImportFromShareableHandle(&vmm_imported, reinterpret_cast<void*>(intptr_t(fd)),
                                        CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
 
+  // A pool exported and imported again: the imported pool is this process's to destroy.
+  CUmemPoolProps pool_props{};
+  pool_props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  pool_props.location = {CU_MEM_LOCATION_TYPE_DEVICE, dev};
+  pool_props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  CUmemoryPool pool_exported, pool_imported;
+  CHECK(cuMemPoolCreate(&pool_exported, &pool_props));
+  int pool_fd = -1;
+  CHECK(cuMemPoolExportToShareableHandle(&pool_fd, pool_exported, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  CHECK(cuMemPoolImportFromShareableHandle(&pool_imported, reinterpret_cast<void*>(intptr_t(pool_fd)),
+                                           CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+
   // External memory and a semaphore from file descriptors.
   int pipe_fds[2];
   CHECK(pipe(pipe_fds));
@@ -163,6 +175,7 @@ int main(int argc, char** argv) {
     CHECK(cuIpcCloseMemHandle(opened));
     CHECK(cuMemFree(imported));
     CHECK(cuMemRelease(vmm_imported));
+    CHECK(cuMemPoolDestroy(pool_imported));
     CHECK(cuMemFree(mapped));
     CHECK(cuDestroyExternalMemory(external));
     CHECK(cuDestroyExternalSemaphore(semaphore));
@@ -172,6 +185,7 @@ int main(int argc, char** argv) {
   }
   // Made for the exports above; released in both modes.
   CHECK(cuArrayDestroy(array));
+  CHECK(cuMemPoolDestroy(pool_exported));
   CHECK(cuMemFree(exported));
   CHECK(cuMemRelease(vmm));
   std::puts(leak ? "leaked one of each" : "released everything");

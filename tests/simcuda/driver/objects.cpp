@@ -153,6 +153,30 @@ SIM_EXPORT CUresult cuMemPoolImportPointer(CUdeviceptr* dptr, CUmemoryPool, CUme
   SIM_ENTRY("cuMemPoolImportPointer");
   return data ? import_pointer(sim, data->reserved, dptr) : CUDA_ERROR_INVALID_VALUE;
 }
+SIM_EXPORT CUresult cuMemPoolExportToShareableHandle(void* shareable, CUmemoryPool pool, CUmemAllocationHandleType,
+                                                     unsigned long long) {
+  SIM_ENTRY("cuMemPoolExportToShareableHandle");
+  if (!shareable || !valid(pool, Object::Pool)) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard lock(sim.mutex);
+  int fd = sim.next_shared_fd++;
+  sim.shared_pools[fd] = reinterpret_cast<Handle*>(pool)->device;
+  *static_cast<int*>(shareable) = fd;
+  return CUDA_SUCCESS;
+}
+SIM_EXPORT CUresult cuMemPoolImportFromShareableHandle(CUmemoryPool* pool, void* os_handle, CUmemAllocationHandleType,
+                                                       unsigned long long) {
+  SIM_ENTRY("cuMemPoolImportFromShareableHandle");
+  int device;
+  {
+    std::lock_guard lock(sim.mutex);
+    auto it = sim.shared_pools.find(int(reinterpret_cast<intptr_t>(os_handle)));
+    if (!pool || it == sim.shared_pools.end()) return CUDA_ERROR_INVALID_VALUE;
+    device = it->second;
+  }
+  // Another pool object over the same memory, destroyed with cuMemPoolDestroy.
+  *pool = reinterpret_cast<CUmemoryPool>(new_handle(Object::Pool, device, nullptr));
+  return CUDA_SUCCESS;
+}
 SIM_EXPORT CUresult cuMemExportToShareableHandle(void* shareable, CUmemGenericAllocationHandle handle,
                                                  CUmemAllocationHandleType, unsigned long long) {
   SIM_ENTRY("cuMemExportToShareableHandle");

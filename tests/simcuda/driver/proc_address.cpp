@@ -117,6 +117,8 @@
   X("cuIpcCloseMemHandle", 4010, false, cuIpcCloseMemHandle)               \
   X("cuMemPoolExportPointer", 11020, false, cuMemPoolExportPointer)        \
   X("cuMemPoolImportPointer", 11020, false, cuMemPoolImportPointer)        \
+  X("cuMemPoolExportToShareableHandle", 11020, false, cuMemPoolExportToShareableHandle) \
+  X("cuMemPoolImportFromShareableHandle", 11020, false, cuMemPoolImportFromShareableHandle) \
   X("cuMemExportToShareableHandle", 10020, false, cuMemExportToShareableHandle) \
   X("cuMemImportFromShareableHandle", 10020, false, cuMemImportFromShareableHandle) \
   X("cuImportExternalMemory", 10000, false, cuImportExternalMemory)        \

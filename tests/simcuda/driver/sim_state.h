@@ -87,6 +87,7 @@ class State {
   std::unordered_map<const void*, Graph> graphs;
   std::unordered_map<const void*, void*> capturing;  // stream -> graph
   std::unordered_map<int, uint64_t> shared_vmm;      // exported "file descriptor" -> vmm handle
+  std::unordered_map<int, int> shared_pools;        // exported "file descriptor" -> pool device
   int next_shared_fd = 1000;
   bool initialized = false;
 
