@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "cuda_frames.h"
+#include "library_handles.h"
 #include "raw.h"
 #include "summary.h"
 
@@ -56,6 +57,43 @@ void add_holdings(Report& report, const RawSnapshot& snapshot, const OwnerOf& ow
     t.bytes += r.bytes;
     ++t.count;
   }
+}
+
+// Handles of statically linked libraries (cuBLAS, cuFFT, ... linked with
+// their _static archives): their create functions are part of the program and
+// never reach cudaleak's exports, so the driver resources made inside one
+// are found by the outermost frame of a create function in their stack
+// (library_handles.h). Each becomes a member of one library-handle group
+// per (create function, the stack that called it, device, teardown), which
+// holds them; the handle's stack starts at that caller, as an interposed
+// handle's does.
+void attribute_by_stack(std::vector<LeakGroup>& leaks) {
+  using HandleKey = std::tuple<std::string, std::vector<uint64_t>, int, std::string>;
+  std::map<HandleKey, LeakGroup> handles;
+  for (LeakGroup& g : leaks) {
+    if (g.kind == kind_name(Kind::LibraryHandle) || !g.owner.empty()) continue;
+    size_t create = g.stack.size();
+    for (size_t i = 0; i < g.stack.size(); ++i)
+      if (!g.stack[i].python && is_library_create(plain_name(g.stack[i].function))) create = i;
+    if (create == g.stack.size()) continue;
+    g.owner = plain_name(g.stack[create].function);
+    std::vector<Frame> outward(g.stack.begin() + long(create) + 1, g.stack.end());
+    std::vector<uint64_t> ips;
+    for (const Frame& f : outward) ips.push_back(f.ip);
+    LeakGroup& handle = handles[HandleKey{g.owner, ips, g.device, g.released_by}];
+    if (!handle.attributed_by_stack) {
+      handle.kind = std::string(kind_name(Kind::LibraryHandle));
+      handle.api = g.owner;
+      handle.device = g.device;
+      handle.released_by = g.released_by;
+      handle.stack = std::move(outward);
+      handle.attributed_by_stack = true;
+    }
+    KindTotal& t = handle.holds[g.kind];
+    t.bytes += g.bytes;
+    t.count += g.count;
+  }
+  for (auto& [key, handle] : handles) leaks.push_back(std::move(handle));
 }
 
 }  // namespace
@@ -133,6 +171,7 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
     report.leaks.push_back(std::move(g));
   }
   add_holdings(report, snapshot, owner_of, runtime_load);
+  if (resolver) attribute_by_stack(report.leaks);
   report.summary = summarize(report.leaks);
   // Biggest first; resources without bytes (streams, events) by count.
   // A library handle weighs what it holds.

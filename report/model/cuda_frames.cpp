@@ -43,11 +43,22 @@ std::string basename(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+bool is_library_api_name(const std::string& function) {
+  if (!is_cuda_api_name(function)) return false;
+  if (function.rfind("nccl", 0) == 0) return true;
+  size_t lower = 2;
+  while (std::islower(static_cast<unsigned char>(function[lower]))) ++lower;
+  return lower > 2 && function.compare(0, lower, "cuda") != 0;
+}
+
 bool is_runtime_own_load(const std::vector<Frame>& stack) {
   if (stack.empty()) return false;
   const Frame& caller = stack.front();
   bool by_runtime = in_cuda_library(caller.module) || caller.function.rfind("libcudart_static_", 0) == 0 ||
                     caller.function.rfind("__cuda", 0) == 0 || caller.function.find("cudart::") != std::string::npos;
+  // A statically linked library's code is the program's own: its loads are
+  // known by the library call they happen in (cufftPlan1d loading cuFFT's kernels).
+  for (const Frame& f : stack) by_runtime = by_runtime || (!f.python && is_library_api_name(f.function));
   if (!by_runtime) return false;
   for (const Frame& f : stack) {
     std::string name = plain_name(f.function);

@@ -12,6 +12,9 @@ namespace cudaleak::report {
 // cudaMalloc, cuMemAlloc_v2, cublasCreate_v2, cudnnCreate, ncclCommInitRank
 // (template arguments and parameter lists ignored).
 bool is_cuda_api_name(const std::string& function);
+// The API of one of NVIDIA's libraries (cublasCreate_v2, cufftPlan1d,
+// cudnnCreate, ncclCommInitRank), not the runtime's or the driver's.
+bool is_library_api_name(const std::string& function);
 // libcudart*, libcuda*, libcublas*, libcudnn*, libnccl*, libnv* (and cudaleak itself).
 bool in_cuda_library(const std::string& module_path);
 bool is_cuda_frame(const Frame& frame);
@@ -41,8 +44,9 @@ std::string basename(const std::string& path);
 
 // A module or library loaded by the CUDA runtime for its own device code
 // (cudart's lazy loading, a CUDA library's embedded runtime): the load was
-// made by runtime or library code (the innermost frame), and no frame is the
-// runtime's explicit load API (cudaLibraryLoadData, cudaLibraryLoadFromFile).
+// made by runtime or library code (the innermost frame) or inside a call of a
+// library's API (a statically linked library), and no frame is the runtime's
+// explicit load API (cudaLibraryLoadData, cudaLibraryLoadFromFile).
 bool is_runtime_own_load(const std::vector<Frame>& stack);
 
 }  // namespace cudaleak::report

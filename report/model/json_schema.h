@@ -85,6 +85,7 @@ void fields(V& v, LeakGroup& g) {
   v.unless("rank", g.rank, -1);
   v("owner", g.owner, IfSet);
   v("holds", g.holds, IfSet);
+  v("attributed_by_stack", g.attributed_by_stack, IfSet);
 }
 
 template <class V>

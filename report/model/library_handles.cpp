@@ -26,10 +26,30 @@ std::optional<LibraryObject> library_object(std::string_view create_api) {
   return std::nullopt;
 }
 
-std::string count_objects(std::string_view create_api, unsigned long long count) {
+namespace {
+std::string object_name(std::string_view create_api) {
   auto object = library_object(create_api);
-  std::string name = object ? std::string(object->object) : std::string(create_api) + " handle";
-  return std::to_string(count) + " " + name + (count == 1 ? "" : "s");
+  return object ? std::string(object->object) : std::string(create_api) + " handle";
+}
+
+constexpr std::array<std::string_view, 24> kCreates{
+    "cublasCreate_v2", "cublasCreate", "cublasLtCreate", "cudnnCreate", "cufftCreate", "cufftPlan1d",
+    "cufftPlan2d", "cufftPlan3d", "cufftPlanMany", "cufftMakePlan1d", "cufftMakePlan2d", "cufftMakePlan3d",
+    "cufftMakePlanMany", "cufftMakePlanMany64", "cusparseCreate", "cusolverDnCreate", "cusolverSpCreate",
+    "curandCreateGenerator", "curandCreateGeneratorHost", "ncclCommInitRank", "ncclCommInitRankConfig",
+    "ncclCommInitRankScalable", "ncclCommInitAll", "ncclCommSplit"};
+}  // namespace
+
+std::string count_objects(std::string_view create_api, unsigned long long count) {
+  return std::to_string(count) + " " + object_name(create_api) + (count == 1 ? "" : "s");
+}
+
+std::string plural_objects(std::string_view create_api) { return object_name(create_api) + "s"; }
+
+bool is_library_create(std::string_view function) {
+  for (std::string_view name : kCreates)
+    if (function == name) return true;
+  return false;
 }
 
 }  // namespace cudaleak::report

@@ -17,5 +17,13 @@ std::optional<LibraryObject> library_object(std::string_view create_api);
 
 // "3 cuBLAS handles" / "1 cuFFT plan"; the API itself when it is not known.
 std::string count_objects(std::string_view create_api, unsigned long long count);
+// "cuBLAS handles": for handles whose number is not known.
+std::string plural_objects(std::string_view create_api);
+
+// A function that creates a library handle (plain name): the create
+// functions cudaleak interposes (interpose/driver/hook_table.h) and cuFFT's
+// plan makers. A frame of one in a stack means the resource was made for a
+// handle, which is how handles of statically linked libraries are found.
+bool is_library_create(std::string_view function);
 
 }  // namespace cudaleak::report

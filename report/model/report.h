@@ -55,6 +55,11 @@ struct LeakGroup {
   // each with `owner` set to the API that created the handle.
   std::map<std::string, KindTotal> holds;
   std::string owner;
+  // A library handle of a statically linked library: its create function
+  // runs inside the program and cannot be interposed, so the handle is known
+  // only from the frames of its create function in its resources' stacks.
+  // How many handles there are is not known: count is 0.
+  bool attributed_by_stack = false;
 
   // Added by the CI gate (docs/ci.md); empty/false when it did not run.
   std::string site;            // identity that survives ASLR and rebuilds

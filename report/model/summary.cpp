@@ -12,6 +12,9 @@ bool holds_memory(const std::string& kind_name) {
 Summary summarize(const std::vector<LeakGroup>& groups) {
   Summary s;
   for (const LeakGroup& g : groups) {
+    // A handle found by stack adds no resource: what it holds is counted in
+    // its members' groups, and how many handles there are is not known.
+    if (g.attributed_by_stack) continue;
     uint64_t bytes = holds_memory(g.kind) ? g.bytes : 0;
     if (!g.cached_by.empty() && g.suppressed_by.empty()) {
       s.cached_count += g.count;

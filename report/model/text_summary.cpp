@@ -75,7 +75,7 @@ std::string group_headline(const LeakGroup& g) {
   std::string s;
   if (kind == Kind::LibraryHandle) {
     auto object = library_object(g.api);
-    s = count_objects(g.api, g.count) + " never destroyed" +
+    s = (g.attributed_by_stack ? plural_objects(g.api) : count_objects(g.api, g.count)) + " never destroyed" +
         (object ? " (" + std::string(object->destroy) + ")" : "") + ", created by " + g.api;
   } else {
     s = kind && !kind_holds_memory(*kind)  // handles and address ranges: counted, not sized
@@ -86,6 +86,8 @@ std::string group_headline(const LeakGroup& g) {
   }
   if (g.device >= 0) s += " on device " + std::to_string(g.device);
   if (!g.holds.empty()) s += ", holding " + holdings(g.holds);
+  if (g.attributed_by_stack)
+    s += " (found by stack: " + g.api + " is linked into the program statically, so how many handles is not known)";
   if (!g.released_by.empty()) s += " (still alive when released by " + g.released_by + ")";
   if (g.growing) {
     s += " [growing:";

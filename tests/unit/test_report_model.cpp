@@ -8,6 +8,8 @@
 #include "site.h"
 #include "raw.h"
 #include "text_summary.h"
+#include "library_handles.h"
+#include "driver/hook_table.h"
 
 using namespace cudaleak;
 using namespace cudaleak::report;
@@ -324,4 +326,26 @@ TEST_CASE("text stacks: runs inside a CUDA library become one line and the C run
   std::string py = render_text(r, {});
   CHECK(py.find("<module> train.py:12") != std::string::npos);
   CHECK(py.find("Py_RunMain") == std::string::npos);
+}
+
+TEST_CASE("library handles: every interposed create function names its object and is found in stacks") {
+  int creates = 0;
+#define CHECK_CREATE(symbol, library, pfn, role, space)        \
+  if (std::string_view(#role) == "Create") {                    \
+    INFO(#symbol);                                              \
+    ++creates;                                                  \
+    CHECK(cudaleak::report::is_library_create(#symbol));        \
+    CHECK(cudaleak::report::library_object(#symbol).has_value()); \
+    CHECK(cudaleak::report::is_library_api_name(#symbol));      \
+  }
+  CUDALEAK_LIBRARY_HOOKS(CHECK_CREATE)
+#undef CHECK_CREATE
+  CHECK(creates >= 17);
+  CHECK(cudaleak::report::is_library_create("cufftMakePlan1d"));  // what cufftCreate'd plans are made by
+  CHECK(!cudaleak::report::is_library_create("cublasSgemm_v2"));
+  CHECK(!cudaleak::report::is_library_api_name("cudaMalloc"));
+  CHECK(!cudaleak::report::is_library_api_name("cuMemAlloc_v2"));
+  CHECK(!cudaleak::report::is_library_api_name("cudaLibraryLoadData"));
+  CHECK(cudaleak::report::is_library_api_name("cufftPlan1d"));
+  CHECK(cudaleak::report::is_library_api_name("ncclCommInitRank"));
 }

@@ -1,6 +1,8 @@
 """cuDNN handles and NCCL communicators on a real GPU, through ctypes (the
 libraries PyTorch ships, loaded privately as Python loads them): two of each
-created, one destroyed in `leak`; all destroyed in `clean`."""
+created, one destroyed in `leak`; all destroyed in `clean`. A third
+communicator split from the one left alive (ncclCommSplit) is left alive in
+`leak` too."""
 import ctypes
 import glob
 import os
@@ -35,9 +37,13 @@ devices = (ctypes.c_int * 1)(0)
 for c in comms:
     check("ncclCommInitAll", nccl.ncclCommInitAll(ctypes.byref(c), 1, devices))
 
+split = ctypes.c_void_p()
+check("ncclCommSplit", nccl.ncclCommSplit(comms[1], 0, 0, ctypes.byref(split), None))
+
 check("cudnnDestroy", cudnn.cudnnDestroy(handles[0]))
 check("ncclCommDestroy", nccl.ncclCommDestroy(comms[0]))
 if not leak:
     check("cudnnDestroy", cudnn.cudnnDestroy(handles[1]))
+    check("ncclCommDestroy", nccl.ncclCommDestroy(split))
     check("ncclCommDestroy", nccl.ncclCommDestroy(comms[1]))
 print("one of each left alive" if leak else "every handle destroyed")
