@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The CUDA object kinds on a real GPU: tests/gpu/kinds programs (every kind,
-# library handles in C++ and through Python's ctypes) in `leak` and `clean`
+# library handles in C++ linked dynamically and statically and through
+# Python's ctypes, memory shared between two processes) in `leak` and `clean`
 # modes, and cuda-samples that use graphs, textures, surfaces and modules,
 # each under cudaleak and compute-sanitizer --leak-check full; then
 # tests/gpu/kinds/check_kinds.py asserts the results.
@@ -17,8 +18,14 @@ ARCH=${CUDA_ARCH:-sm_90}
 K=tests/gpu/kinds
 
 nvcc -arch=$ARCH -O2 -o "$O/bin/kinds" $K/kinds.cu -lcuda || exit 1
-nvcc -arch=$ARCH -O2 -o "$O/bin/library_handles" $K/library_handles.cu \
+nvcc -arch=$ARCH -O2 -o "$O/bin/sharing" $K/sharing.cu -lcuda || exit 1
+quiet="-Xcompiler -Wno-deprecated-declarations"  # cuSOLVER sparse
+nvcc -arch=$ARCH -O2 $quiet -o "$O/bin/library_handles" $K/library_handles.cu \
   -lcublas -lcublasLt -lcufft -lcurand -lcusparse -lcusolver || exit 1
+# The same program with NVIDIA's static archives: no create reaches cudaleak.
+nvcc -arch=$ARCH -O2 $quiet -o "$O/bin/static_handles" $K/library_handles.cu \
+  -lcublas_static -lcublasLt_static -lcufft_static -lcurand_static -lcusparse_static \
+  -lcusolver_static -lcusolver_lapack_static -lculibos || exit 1
 
 run() {  # NAME COMMAND...: under cudaleak, then compute-sanitizer; summaries printed
   local name="$1"
@@ -35,6 +42,8 @@ run() {  # NAME COMMAND...: under cudaleak, then compute-sanitizer; summaries pr
 for mode in leak clean; do
   run kinds.$mode "$O/bin/kinds" $mode
   run library_handles.$mode "$O/bin/library_handles" $mode
+  SANITIZER=0 run static_handles.$mode "$O/bin/static_handles" $mode
+  SANITIZER=0 run sharing.$mode "$O/bin/sharing" $mode
   SANITIZER=0 run python_handles.$mode python3 $K/library_handles.py $mode
 done
 

@@ -1,16 +1,13 @@
 // Library handles on a real GPU (cuBLAS, cuBLASLt, cuFFT, cuRAND, cuSPARSE,
 // cuSOLVER dense and sparse): two of each created, one destroyed in `leak`;
 // all destroyed in `clean`. gpu-validate-kinds.sh builds it twice, with the
-// libraries linked dynamically and statically (then the sparse solver,
-// which has no static library, is left out); check_kinds.py asserts both.
+// libraries linked dynamically and statically; check_kinds.py asserts both.
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cufft.h>
 #include <curand.h>
 #include <cusolverDn.h>
-#ifndef NO_SPARSE_SOLVER
 #include <cusolverSp.h>
-#endif
 #include <cusparse.h>
 
 #include <cstdio>
@@ -26,9 +23,7 @@ struct Handles {
   curandGenerator_t rand;
   cusparseHandle_t sparse;
   cusolverDnHandle_t solver;
-#ifndef NO_SPARSE_SOLVER
   cusolverSpHandle_t sparse_solver;
-#endif
 };
 
 Handles open_handles() {
@@ -39,9 +34,7 @@ Handles open_handles() {
   CHECK(curandCreateGenerator(&h.rand, CURAND_RNG_PSEUDO_DEFAULT));
   CHECK(cusparseCreate(&h.sparse));
   CHECK(cusolverDnCreate(&h.solver));
-#ifndef NO_SPARSE_SOLVER
   CHECK(cusolverSpCreate(&h.sparse_solver));
-#endif
   return h;
 }
 
@@ -52,9 +45,7 @@ void close_handles(Handles& h) {
   CHECK(curandDestroyGenerator(h.rand));
   CHECK(cusparseDestroy(h.sparse));
   CHECK(cusolverDnDestroy(h.solver));
-#ifndef NO_SPARSE_SOLVER
   CHECK(cusolverSpDestroy(h.sparse_solver));
-#endif
 }
 
 int main(int argc, char** argv) {

@@ -137,6 +137,9 @@ int parent(const char* self, bool leak) {
   CUdeviceptr pooled;
   CHECK(cuMemAllocFromPoolAsync(&pooled, 2 << 20, pool, nullptr));
   CHECK(cuStreamSynchronize(nullptr));
+  int fds[kFds];
+  // A pointer is exported from a pool already shared.
+  CHECK(cuMemPoolExportToShareableHandle(&fds[0], pool, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
   CHECK(cuMemPoolExportPointer(&exports.pool_pointer, pooled));
 
   CUmemAllocationProp prop{};
@@ -147,8 +150,6 @@ int parent(const char* self, bool leak) {
   CUmemGenericAllocationHandle vmm;
   CHECK(cuMemCreate(&vmm, exports.vmm_bytes, &prop, 0));
 
-  int fds[kFds];
-  CHECK(cuMemPoolExportToShareableHandle(&fds[0], pool, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
   CHECK(cuMemExportToShareableHandle(&fds[1], vmm, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
   CHECK(cuMemExportToShareableHandle(&fds[2], vmm, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
 
