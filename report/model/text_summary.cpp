@@ -78,10 +78,14 @@ std::string group_headline(const LeakGroup& g) {
     s = (g.attributed_by_stack ? plural_objects(g.api) : count_objects(g.api, g.count)) + " never destroyed" +
         (object ? " (" + std::string(object->destroy) + ")" : "") + ", created by " + g.api;
   } else {
-    s = kind && !kind_holds_memory(*kind)  // handles and address ranges: counted, not sized
-            ? std::to_string(g.count) + " " + kind_object_words(*kind, g.count) + " never destroyed"
-            : format_bytes(g.bytes) + " of " + (kind ? kind_memory_words(*kind) : g.kind) + " memory in " +
-                  std::to_string(g.count) + (g.count == 1 ? " allocation" : " allocations") + " never freed";
+    std::string allocations = std::to_string(g.count) + (g.count == 1 ? " allocation" : " allocations");
+    std::string memory = (kind ? kind_memory_words(*kind) : g.kind) + " memory";
+    if (kind && !kind_holds_memory(*kind))  // handles and address ranges: counted, not sized
+      s = std::to_string(g.count) + " " + kind_object_words(*kind, g.count) + " never destroyed";
+    else if (g.bytes == 0)  // an imported VMM handle: its size is known only where it is mapped
+      s = allocations + " of " + memory + " of unknown size never freed";
+    else
+      s = format_bytes(g.bytes) + " of " + memory + " in " + allocations + " never freed";
     s += ", created by " + g.api;
   }
   if (g.device >= 0) s += " on device " + std::to_string(g.device);

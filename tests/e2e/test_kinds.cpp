@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "harness.h"
+#include "text_summary.h"
 
 using namespace e2e;
 using cudaleak::report::LeakGroup;
@@ -120,6 +121,14 @@ TEST_CASE("every kind: the text names library handles as users know them and lis
                      "holding 12.4 MiB of device memory, 24 events, 6 streams:") != std::string::npos);
   CHECK(res.err.find("1 cuSOLVER dense handle never destroyed (cusolverDnDestroy)") != std::string::npos);
   CHECK(res.err.find("24 events never destroyed") == std::string::npos);  // shown under the handle
+  // An imported VMM handle has no size until it is mapped: not "0 B".
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  cudaleak::report::TextOptions all;
+  all.max_groups = 0;
+  CHECK(cudaleak::report::render_text(load(files[0]), all)
+            .find("1 allocation of IPC-mapped memory of unknown size never freed, created by "
+                  "cuMemImportFromShareableHandle") != std::string::npos);
 }
 
 TEST_CASE("every kind: a program that releases everything reports nothing") {
