@@ -89,6 +89,8 @@ std::string group_headline(const LeakGroup& g) {
     s += ", created by " + g.api;
   }
   if (g.device >= 0) s += " on device " + std::to_string(g.device);
+  if ((kind == Kind::Module || kind == Kind::Library) && g.bytes > 0)
+    s += ", holding " + format_bytes(g.bytes) + " of device globals";
   if (!g.holds.empty()) s += ", holding " + holdings(g.holds);
   if (g.attributed_by_stack)
     s += " (found by stack: " + g.api + " is linked into the program statically, so how many handles is not known)";

@@ -4,6 +4,8 @@
 // and library handles with what their creation made grouped under them.
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include "harness.h"
 #include "text_summary.h"
 
@@ -188,4 +190,42 @@ TEST_CASE("static libraries: a program that destroys its handles reports nothing
   Report r = load(files[0]);
   CHECK(r.leaks.empty());
   CHECK(r.summary.leaked_count == 0);
+}
+
+TEST_CASE("modules: a module never unloaded holds its device globals, read from the cubin or fatbin") {
+  std::string dir = fresh_dir("kinds_module_globals");
+  std::string kernels = std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/module_globals_kernels";
+  Result res = run_sim(dir, {program("module_globals"), "leak", kernels + ".cubin", kernels + ".fatbin"});
+  INFO(res.err);
+  REQUIRE(res.exit_code == 0);
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  Report r = load(files[0]);
+  constexpr uint64_t kGlobals = (1 << 20) + (4 << 10);  // .nv.global + .nv.global.init
+  const LeakGroup* from_file = group_by_api(r, "module", "cuModuleLoad");
+  REQUIRE(from_file);
+  CHECK(from_file->bytes == kGlobals);
+  // cuModuleLoadData, one line each: the fatbin's globals; the PTX's are not known.
+  std::multiset<uint64_t> loaded_data;
+  for (const LeakGroup& g : r.leaks)
+    if (g.kind == "module" && g.api == "cuModuleLoadData") loaded_data.insert(g.bytes);
+  CHECK(loaded_data == std::multiset<uint64_t>{0, kGlobals});
+  const LeakGroup* library = group_by_api(r, "library", "cuLibraryLoadData");
+  REQUIRE(library);
+  CHECK(library->bytes == kGlobals);
+  CHECK(count_of(r, "module") == 3);
+  // Listed, not added: leaked_bytes counts memory kinds only.
+  CHECK(r.summary.leaked_bytes == 0);
+  CHECK(res.err.find("holding 1.0 MiB of device globals") != std::string::npos);
+}
+
+TEST_CASE("modules: a program that unloads its modules reports nothing") {
+  std::string dir = fresh_dir("kinds_module_globals_clean");
+  std::string kernels = std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/module_globals_kernels";
+  Result res = run_sim(dir, {program("module_globals"), "clean", kernels + ".cubin", kernels + ".fatbin"});
+  INFO(res.err);
+  REQUIRE(res.exit_code == 0);
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  CHECK(load(files[0]).leaks.empty());
 }

@@ -84,6 +84,12 @@ SIM_EXPORT CUresult cuModuleLoadFatBinary(CUmodule* module, const void* fatbin) 
   SIM_ENTRY("cuModuleLoadFatBinary");
   return fatbin ? make(module, Object::Module) : CUDA_ERROR_INVALID_IMAGE;
 }
+// Images are not parsed here: no global is known by name.
+SIM_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr*, size_t*, CUmodule module, const char* name) {
+  SIM_ENTRY("cuModuleGetGlobal_v2");
+  if (!name || !valid(module, Object::Module)) return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_ERROR_NOT_FOUND;
+}
 SIM_EXPORT CUresult cuModuleUnload(CUmodule module) {
   SIM_ENTRY("cuModuleUnload");
   return drop(module, Object::Module);

@@ -104,6 +104,7 @@
   X("cuModuleLoadDataEx", 2010, false, cuModuleLoadDataEx)                 \
   X("cuModuleLoadFatBinary", 2000, false, cuModuleLoadFatBinary)           \
   X("cuModuleUnload", 2000, false, cuModuleUnload)                         \
+  X("cuModuleGetGlobal", 3020, false, cuModuleGetGlobal_v2)                \
   X("cuLibraryLoadData", 12000, false, cuLibraryLoadData)                  \
   X("cuLibraryLoadFromFile", 12000, false, cuLibraryLoadFromFile)          \
   X("cuLibraryUnload", 12000, false, cuLibraryUnload)                      \

@@ -1,0 +1,21 @@
+// The device memory a module image declares for its __device__ variables:
+// each loaded module (and library) gets its own copy, allocated by the driver
+// at load and freed at unload, so a module never unloaded keeps it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace cudaleak::module_image {
+
+// Bytes of the .nv.global (zero-initialised) and .nv.global.init sections of
+// a cubin, or of the first uncompressed cubin in a fatbin (every
+// architecture's cubin declares the same variables). 0 when they cannot be
+// known without compiling or decompressing: PTX, compressed fatbin entries,
+// anything else. `size` bounds the reads; an image passed to the driver by
+// pointer has no size (SIZE_MAX), and its own headers bound it.
+uint64_t device_global_bytes(const void* image, size_t size = SIZE_MAX);
+
+// The same for a file (cuModuleLoad, cuLibraryLoadFromFile).
+uint64_t device_global_bytes_of_file(const char* path);
+
+}  // namespace cudaleak::module_image

@@ -1,0 +1,128 @@
+// The device globals of module images: cubins built here section by section,
+// fatbins around them, and every truncation of both (reads stay in bounds).
+#include <catch2/catch.hpp>
+
+#include <elf.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "driver/module_image.h"
+
+using cudaleak::module_image::device_global_bytes;
+
+namespace {
+
+// A 64-bit ELF with the named sections (sizes only; NOBITS-like, no data).
+std::vector<unsigned char> cubin(const std::vector<std::pair<std::string, uint64_t>>& sections) {
+  std::string names(1, '\0');
+  std::vector<Elf64_Shdr> headers(1);  // the null section
+  for (const auto& [name, size] : sections) {
+    Elf64_Shdr sh{};
+    sh.sh_name = uint32_t(names.size());
+    sh.sh_type = SHT_NOBITS;
+    sh.sh_size = size;
+    headers.push_back(sh);
+    names += name + '\0';
+  }
+  Elf64_Shdr table{};
+  table.sh_name = uint32_t(names.size());
+  names += std::string(".shstrtab") + '\0';
+  table.sh_type = SHT_STRTAB;
+  table.sh_offset = sizeof(Elf64_Ehdr);
+  table.sh_size = names.size();
+  headers.push_back(table);
+
+  Elf64_Ehdr eh{};
+  std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
+  eh.e_ident[EI_CLASS] = ELFCLASS64;
+  eh.e_shentsize = sizeof(Elf64_Shdr);
+  eh.e_shnum = uint16_t(headers.size());
+  eh.e_shstrndx = uint16_t(headers.size() - 1);
+  eh.e_shoff = sizeof(Elf64_Ehdr) + names.size();
+  std::vector<unsigned char> out(sizeof eh);
+  std::memcpy(out.data(), &eh, sizeof eh);
+  out.insert(out.end(), names.begin(), names.end());
+  for (const Elf64_Shdr& sh : headers) {
+    auto* p = reinterpret_cast<const unsigned char*>(&sh);
+    out.insert(out.end(), p, p + sizeof sh);
+  }
+  return out;
+}
+
+void put(std::vector<unsigned char>& out, const void* data, size_t size) {
+  auto* p = static_cast<const unsigned char*>(data);
+  out.insert(out.end(), p, p + size);
+}
+
+// A fatbin of cubin entries, each {flags, payload}.
+std::vector<unsigned char> fatbin(const std::vector<std::pair<uint64_t, std::vector<unsigned char>>>& entries) {
+  std::vector<unsigned char> body;
+  for (const auto& [flags, payload] : entries) {
+    unsigned char header[64] = {};
+    uint16_t kind = 2;
+    uint32_t header_size = 64;
+    uint64_t size = payload.size();
+    std::memcpy(header, &kind, 2);
+    std::memcpy(header + 4, &header_size, 4);
+    std::memcpy(header + 8, &size, 8);
+    std::memcpy(header + 40, &flags, 8);
+    if (flags & 0xA000) std::memcpy(header + 56, &size, 8);  // compressed: its inflated size
+    put(body, header, sizeof header);
+    put(body, payload.data(), payload.size());
+  }
+  std::vector<unsigned char> out;
+  uint32_t magic = 0xBA55ED50;
+  uint16_t version = 1, header_size = 16;
+  uint64_t size = body.size();
+  put(out, &magic, 4);
+  put(out, &version, 2);
+  put(out, &header_size, 2);
+  put(out, &size, 8);
+  put(out, body.data(), body.size());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("module images: a cubin's global sections are its device globals, constants are not") {
+  auto image = cubin({{".text.touch", 512}, {".nv.global", 1 << 20}, {".nv.global.init", 4096},
+                      {".nv.constant3", 1024}, {".nv.shared.touch", 256}});
+  CHECK(device_global_bytes(image.data(), image.size()) == (1 << 20) + 4096);
+  CHECK(device_global_bytes(image.data()) == (1 << 20) + 4096);  // bounded by its own headers
+  auto none = cubin({{".text.touch", 512}});
+  CHECK(device_global_bytes(none.data(), none.size()) == 0);
+}
+
+TEST_CASE("module images: a fatbin's first uncompressed cubin counts, compressed ones are not known") {
+  auto globals = cubin({{".nv.global", 8192}});
+  auto plain = fatbin({{0x11, globals}});
+  CHECK(device_global_bytes(plain.data(), plain.size()) == 8192);
+  CHECK(device_global_bytes(plain.data()) == 8192);
+  auto compressed = fatbin({{0x8011, globals}});  // Zstandard
+  CHECK(device_global_bytes(compressed.data(), compressed.size()) == 0);
+  auto mixed = fatbin({{0x2011, globals}, {0x11, globals}});  // LZ4 first, then a plain one
+  CHECK(device_global_bytes(mixed.data(), mixed.size()) == 8192);
+  // The wrapper cudart registers: { magic, version, fatbin, ... }.
+  struct {
+    uint32_t magic = 0x466243B1, version = 1;
+    const void* data;
+    const void* unused = nullptr;
+  } wrapper{.data = plain.data()};
+  CHECK(device_global_bytes(&wrapper) == 8192);
+}
+
+TEST_CASE("module images: PTX, garbage and every truncation give nothing and read in bounds") {
+  const char ptx[] = ".version 9.0\n.target sm_90\n.global .b8 data[4096];\n";
+  CHECK(device_global_bytes(ptx) == 0);
+  CHECK(device_global_bytes(nullptr) == 0);
+  auto image = fatbin({{0x11, cubin({{".nv.global", 64}})}});
+  for (size_t n = 0; n < image.size(); ++n) {
+    // A copy of exactly n bytes: AddressSanitizer sees any read past it.
+    std::vector<unsigned char> prefix(image.begin(), image.begin() + long(n));
+    INFO(n);
+    CHECK(device_global_bytes(prefix.data(), prefix.size()) == 0);
+  }
+  CHECK(device_global_bytes(image.data(), image.size()) == 64);
+}
