@@ -117,6 +117,27 @@ for mode in ["leak", "clean"]:
         expect(f"sharing.{mode} parent", "leaked resources", parent["summary"]["leaked_count"], 0)
         expect(f"sharing.{mode} parent", "notes", len(parent.get("notes", [])), 0)
 
+# Modules never unloaded hold their device globals: the bytes cudaleak read
+# from the image equal what the driver says (cuModuleGetGlobal), for a cubin
+# file, a cubin in memory (library) and an uncompressed fatbin; a compressed
+# fatbin and PTX are not known (0). Nothing is left in `clean`.
+import re
+for run, fatbin_known in [("module_globals", True), ("module_globals_compressed", False)]:
+    r = report(f"{run}.leak")
+    with open(f"{out}/{run}.leak.out") as f:
+        said = re.search(r"device globals by cuModuleGetGlobal: (\d+)", f.read())
+    driver = int(said.group(1)) if said else None
+    expect(f"{run}.leak", "the driver's device globals", driver, (1 << 20) + (4 << 10))
+    if r:
+        got = sorted((g["kind"], g["api"], g["bytes"]) for g in r["leaks"])
+        want = sorted([("module", "cuModuleLoad", driver), ("library", "cuLibraryLoadData", driver),
+                       ("module", "cuModuleLoadData", driver if fatbin_known else 0), ("module", "cuModuleLoadData", 0)])
+        expect(f"{run}.leak", "modules and libraries with their globals", got, want)
+        expect(f"{run}.leak", "notes", len(r.get("notes", [])), 0)
+    r = report(f"{run}.clean")
+    if r:
+        expect(f"{run}.clean", "groups", len(r["leaks"]), 0)
+
 r = report("python_handles.leak")
 if r:
     expect("python_handles.leak", "handles", handles(r), {"cudnnCreate": 1, "ncclCommInitAll": 1, "ncclCommSplit": 1})
