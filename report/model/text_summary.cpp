@@ -81,7 +81,8 @@ std::string group_headline(const LeakGroup& g) {
     std::string allocations = std::to_string(g.count) + (g.count == 1 ? " allocation" : " allocations");
     std::string memory = (kind ? kind_memory_words(*kind) : g.kind) + " memory";
     if (kind && !kind_holds_memory(*kind))  // handles and address ranges: counted, not sized
-      s = std::to_string(g.count) + " " + kind_object_words(*kind, g.count) + " never destroyed";
+      s = std::to_string(g.count) + " " + kind_object_words(*kind, g.count) +
+          (kind == Kind::Module || kind == Kind::Library ? " never unloaded" : " never destroyed");
     else if (g.bytes == 0)  // an imported VMM handle: its size is known only where it is mapped
       s = allocations + " of " + memory + " of unknown size never freed";
     else

@@ -216,7 +216,8 @@ TEST_CASE("modules: a module never unloaded holds its device globals, read from 
   CHECK(count_of(r, "module") == 3);
   // Listed, not added: leaked_bytes counts memory kinds only.
   CHECK(r.summary.leaked_bytes == 0);
-  CHECK(res.err.find("holding 1.0 MiB of device globals") != std::string::npos);
+  CHECK(res.err.find("1 module never unloaded, created by cuModuleLoad on device 0, holding 1.0 MiB of device "
+                     "globals") != std::string::npos);
 }
 
 TEST_CASE("modules: a program that unloads its modules reports nothing") {
