@@ -15,14 +15,28 @@ using cudaleak::report::Report;
 
 namespace {
 
-Report run_every_kind(const std::string& name, const std::string& mode) {
+// A program run under cudaleak that must succeed and write one report.
+struct Run {
+  Result result;
+  Report report;
+};
+Run run_program(const std::string& name, const std::vector<std::string>& command) {
   std::string dir = fresh_dir(name);
-  Result res = run_sim(dir, {program("every_kind"), mode});
+  Result res = run_sim(dir, command);
   INFO(res.err);
   REQUIRE(res.exit_code == 0);
   auto files = files_in(dir);
   REQUIRE(files.size() == 1);
-  return load(files[0]);
+  return Run{res, load(files[0])};
+}
+
+Report run_every_kind(const std::string& name, const std::string& mode) {
+  return run_program(name, {program("every_kind"), mode}).report;
+}
+
+std::vector<std::string> module_globals(const std::string& mode) {
+  std::string kernels = std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/module_globals_kernels";
+  return {program("module_globals"), mode, kernels + ".cubin", kernels + ".fatbin"};
 }
 
 uint64_t count_of(const Report& r, const std::string& kind) {
@@ -117,18 +131,15 @@ TEST_CASE("every kind: library handles are counted exactly and hold what their c
 }
 
 TEST_CASE("every kind: the text names library handles as users know them and lists what they hold once") {
-  std::string dir = fresh_dir("kinds_text");
-  Result res = run_sim(dir, {program("every_kind"), "leak"});
+  auto [res, report] = run_program("kinds_text", {program("every_kind"), "leak"});
   CHECK(res.err.find("3 cuBLAS handles never destroyed (cublasDestroy), created by cublasCreate_v2 on device 0, "
                      "holding 12.4 MiB of device memory, 24 events, 6 streams:") != std::string::npos);
   CHECK(res.err.find("1 cuSOLVER dense handle never destroyed (cusolverDnDestroy)") != std::string::npos);
   CHECK(res.err.find("24 events never destroyed") == std::string::npos);  // shown under the handle
   // An imported VMM handle has no size until it is mapped: not "0 B".
-  auto files = files_in(dir);
-  REQUIRE(files.size() == 1);
   cudaleak::report::TextOptions all;
   all.max_groups = 0;
-  CHECK(cudaleak::report::render_text(load(files[0]), all)
+  CHECK(cudaleak::report::render_text(report, all)
             .find("1 allocation of IPC-mapped memory of unknown size never freed, created by "
                   "cuMemImportFromShareableHandle") != std::string::npos);
 }
@@ -141,13 +152,7 @@ TEST_CASE("every kind: a program that releases everything reports nothing") {
 }
 
 TEST_CASE("static libraries: handles are found by the stack of what their creation made") {
-  std::string dir = fresh_dir("kinds_static");
-  Result res = run_sim(dir, {program("static_handles"), "leak"});
-  INFO(res.err);
-  REQUIRE(res.exit_code == 0);
-  auto files = files_in(dir);
-  REQUIRE(files.size() == 1);
-  Report r = load(files[0]);
+  auto [res, r] = run_program("kinds_static", {program("static_handles"), "leak"});
   const LeakGroup* blas = group_by_api(r, "library_handle", "cublasCreate_v2");
   REQUIRE(blas);
   CHECK(blas->attributed_by_stack);
@@ -181,26 +186,13 @@ TEST_CASE("static libraries: handles are found by the stack of what their creati
 }
 
 TEST_CASE("static libraries: a program that destroys its handles reports nothing") {
-  std::string dir = fresh_dir("kinds_static_clean");
-  Result res = run_sim(dir, {program("static_handles"), "clean"});
-  INFO(res.err);
-  REQUIRE(res.exit_code == 0);
-  auto files = files_in(dir);
-  REQUIRE(files.size() == 1);
-  Report r = load(files[0]);
+  Report r = run_program("kinds_static_clean", {program("static_handles"), "clean"}).report;
   CHECK(r.leaks.empty());
   CHECK(r.summary.leaked_count == 0);
 }
 
 TEST_CASE("modules: a module never unloaded holds its device globals, read from the cubin or fatbin") {
-  std::string dir = fresh_dir("kinds_module_globals");
-  std::string kernels = std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/module_globals_kernels";
-  Result res = run_sim(dir, {program("module_globals"), "leak", kernels + ".cubin", kernels + ".fatbin"});
-  INFO(res.err);
-  REQUIRE(res.exit_code == 0);
-  auto files = files_in(dir);
-  REQUIRE(files.size() == 1);
-  Report r = load(files[0]);
+  auto [res, r] = run_program("kinds_module_globals", module_globals("leak"));
   constexpr uint64_t kGlobals = (1 << 20) + (4 << 10);  // .nv.global + .nv.global.init
   const LeakGroup* from_file = group_by_api(r, "module", "cuModuleLoad");
   REQUIRE(from_file);
@@ -221,12 +213,5 @@ TEST_CASE("modules: a module never unloaded holds its device globals, read from 
 }
 
 TEST_CASE("modules: a program that unloads its modules reports nothing") {
-  std::string dir = fresh_dir("kinds_module_globals_clean");
-  std::string kernels = std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/module_globals_kernels";
-  Result res = run_sim(dir, {program("module_globals"), "clean", kernels + ".cubin", kernels + ".fatbin"});
-  INFO(res.err);
-  REQUIRE(res.exit_code == 0);
-  auto files = files_in(dir);
-  REQUIRE(files.size() == 1);
-  CHECK(load(files[0]).leaks.empty());
+  CHECK(run_program("kinds_module_globals_clean", module_globals("clean")).report.leaks.empty());
 }

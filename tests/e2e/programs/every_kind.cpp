@@ -17,7 +17,7 @@ extern "C" int cublasLtDestroy(void* handle);
 extern "C" int cusolverDnCreate(void** handle);
 extern "C" int cusolverDnDestroy(void* handle);
 
-#include "../../common/check_call.h"
+#include "../../common/primary_context.h"
 
 struct Graphs {
   CUgraph created = nullptr, cloned = nullptr, captured = nullptr;
@@ -74,12 +74,7 @@ void* open_solver() {
 
 int main(int argc, char** argv) {
   bool leak = argc > 1 && std::strcmp(argv[1], "leak") == 0;
-  CHECK(cuInit(0));
-  CUdevice dev;
-  CHECK(cuDeviceGet(&dev, 0));
-  CUcontext ctx;
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
+  CUdevice dev = use_primary_context();
 
   Graphs graphs = make_graphs(dev);
 

@@ -13,7 +13,7 @@
 #include <iterator>
 #include <string>
 
-#include "../../common/check_call.h"
+#include "../../common/primary_context.h"
 
 std::string contents(const char* path) {
   std::ifstream in(path, std::ios::binary);
@@ -23,12 +23,7 @@ std::string contents(const char* path) {
 int main(int argc, char** argv) {
   if (argc < 4) return 2;
   bool leak = std::strcmp(argv[1], "leak") == 0;
-  CHECK(cuInit(0));
-  CUdevice dev;
-  CHECK(cuDeviceGet(&dev, 0));
-  CUcontext ctx;
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
+  use_primary_context();
 
   std::string cubin = contents(argv[2]), fatbin = contents(argv[3]);
   static const char ptx[] = ".version 9.0\n.target sm_90\n.address_size 64\n.global .align 4 .b8 data[4096];\n";

@@ -8,7 +8,7 @@
 
 #include <cstring>
 
-#include "../../common/check_call.h"
+#include "../../common/primary_context.h"
 
 extern "C" int cublasCreate_v2(void** handle);
 extern "C" int cublasDestroy_v2(void* handle);
@@ -23,12 +23,7 @@ void* open_blas() {
 
 int main(int argc, char** argv) {
   bool leak = argc > 1 && std::strcmp(argv[1], "leak") == 0;
-  CHECK(cuInit(0));
-  CUdevice dev;
-  CHECK(cuDeviceGet(&dev, 0));
-  CUcontext ctx;
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
+  use_primary_context();
 
   void* blas[3];
   for (void*& h : blas) h = open_blas();

@@ -16,7 +16,7 @@
 #include <cstring>
 #include <string>
 
-#include "../../common/check_call.h"
+#include "../../common/primary_context.h"
 
 namespace {
 
@@ -27,32 +27,33 @@ struct Exports {
 };
 constexpr int kFds = 3;  // pool, VMM allocation, VMM allocation again (external memory)
 
-void send_exports(int sock, const Exports& exports, const int (&fds)[kFds]) {
-  iovec iov{const_cast<Exports*>(&exports), sizeof exports};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof fds)] = {};
+// One message: the exports as data, the descriptors as SCM_RIGHTS.
+struct Message {
+  iovec iov;
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * kFds)] = {};
   msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
-  cmsghdr* c = CMSG_FIRSTHDR(&msg);
+  explicit Message(Exports& exports) : iov{&exports, sizeof exports} {
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+  }
+};
+
+void send_exports(int sock, Exports exports, const int (&fds)[kFds]) {
+  Message m(exports);
+  cmsghdr* c = CMSG_FIRSTHDR(&m.msg);
   c->cmsg_level = SOL_SOCKET;
   c->cmsg_type = SCM_RIGHTS;
   c->cmsg_len = CMSG_LEN(sizeof fds);
   std::memcpy(CMSG_DATA(c), fds, sizeof fds);
-  if (sendmsg(sock, &msg, 0) != ssize_t(sizeof exports)) std::exit(4);
+  if (sendmsg(sock, &m.msg, 0) != ssize_t(sizeof exports)) std::exit(4);
 }
 
 void receive_exports(int sock, Exports& exports, int (&fds)[kFds]) {
-  iovec iov{&exports, sizeof exports};
-  alignas(cmsghdr) char control[CMSG_SPACE(sizeof fds)] = {};
-  msghdr msg{};
-  msg.msg_iov = &iov;
-  msg.msg_iovlen = 1;
-  msg.msg_control = control;
-  msg.msg_controllen = sizeof control;
-  if (recvmsg(sock, &msg, MSG_WAITALL) != ssize_t(sizeof exports)) std::exit(4);
-  cmsghdr* c = CMSG_FIRSTHDR(&msg);
+  Message m(exports);
+  if (recvmsg(sock, &m.msg, MSG_WAITALL) != ssize_t(sizeof exports)) std::exit(4);
+  cmsghdr* c = CMSG_FIRSTHDR(&m.msg);
   if (!c || c->cmsg_type != SCM_RIGHTS) std::exit(4);
   std::memcpy(fds, CMSG_DATA(c), sizeof fds);
 }
@@ -63,12 +64,7 @@ int child(int sock, bool leak) {
   Exports exports;
   int fds[kFds];
   receive_exports(sock, exports, fds);
-  CUdevice dev;
-  CUcontext ctx;
-  CHECK(cuInit(0));
-  CHECK(cuDeviceGet(&dev, 0));
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
+  use_primary_context();
 
   CUdeviceptr opened;
   CHECK(cuIpcOpenMemHandle(&opened, exports.ipc, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
@@ -116,12 +112,7 @@ int child(int sock, bool leak) {
 }
 
 int parent(const char* self, bool leak) {
-  CUdevice dev;
-  CUcontext ctx;
-  CHECK(cuInit(0));
-  CHECK(cuDeviceGet(&dev, 0));
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
+  CUdevice dev = use_primary_context();
 
   Exports exports{};
   CUdeviceptr legacy;
