@@ -5,7 +5,7 @@ function renderTable() {
   const columns = [
     { key: "kind", label: "kind", get: (g) => g.kind },
     { key: "bytes", label: "bytes", get: (g) => g.bytes, num: true, show: (g) => g.bytes ? fmtBytes(g.bytes) : "" },
-    { key: "count", label: "count", get: (g) => g.count, num: true },
+    { key: "count", label: "count", get: (g) => g.count, show: (g) => (g.attributed_by_stack ? "?" : g.count), num: true },
     { key: "device", label: "device", get: (g) => g.device, num: true },
     { key: "api", label: "api", get: (g) => g.api },
     { key: "where", label: "where", get: (g) => where(g) },
@@ -46,6 +46,7 @@ function renderTable() {
       if (g.baseline) notes.append(el("span", { class: "tag" }, g.baseline));
       if (g.released_by) notes.append(el("span", { class: "tag" }, "freed by " + g.released_by));
       if (g.owner) notes.append(el("span", { class: "tag", title: "made by this library handle" }, "owned by " + g.owner));
+      if (g.attributed_by_stack) notes.append(el("span", { class: "tag", title: g.api + " is linked into the program statically: how many handles is not known" }, "found by stack"));
       tr.append(notes);
       tr.addEventListener("click", () => {
         for (const r of body.children) r.classList.remove("selected");
