@@ -98,19 +98,28 @@ uint64_t fatbin_globals(const Bytes& b) {
   return 0;
 }
 
+// Whether the image starts with `magic`, read one byte at a time and no
+// further than the first difference: an image of unknown size may be a short
+// PTX string, which ends at its first NUL and matches no magic.
+bool starts_with(const Bytes& b, const void* magic, size_t length) {
+  auto* m = static_cast<const unsigned char*>(magic);
+  for (size_t i = 0; i < length; ++i)
+    if (!b.has(i, 1) || b.data[i] != m[i]) return false;
+  return true;
+}
+
 }  // namespace
 
 uint64_t device_global_bytes(const void* image, size_t size) {
   if (!image) return 0;
   Bytes b{static_cast<const unsigned char*>(image), size};
-  uint32_t magic;
-  if (!read(b, 0, magic)) return 0;
-  if (magic == kFatbinWrapperMagic) {  // { magic, version, const void* fatbin, ... }
+  if (starts_with(b, &kFatbinWrapperMagic, 4)) {  // { magic, version, const void* fatbin, ... }
     const void* inner = nullptr;
     if (size != SIZE_MAX || !read(b, 8, inner)) return 0;
     return inner && inner != image ? device_global_bytes(inner) : 0;
   }
-  if (magic == kFatbinMagic) return fatbin_globals(b);
+  if (starts_with(b, &kFatbinMagic, 4)) return fatbin_globals(b);
+  if (!starts_with(b, ELFMAG, SELFMAG)) return 0;  // PTX, or nothing known
   bool known;
   return cubin_globals(b, known);
 }
