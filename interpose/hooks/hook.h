@@ -75,17 +75,23 @@ inline uint64_t as_handle(H h) requires std::is_integral_v<H> {
 }
 
 // The hooks that the table describes completely: a create whose first
-// argument receives the new handle (of the row's kind, in its space, no
-// bytes), and a release of the handle passed first.
-template <HookId id, typename Out, typename... Args>
-CUresult create_into_first(Out* out, Args... args) {
+// argument receives the new handle (of the row's kind, in its space), and a
+// release of the handle passed first. `bytes` is asked only once the create
+// succeeded and is tracked (a module's device globals, read from its image);
+// create_into_first records none.
+template <HookId id, typename Out, typename Bytes, typename... Args>
+CUresult create_into_first_sized(Out* out, Bytes bytes, Args... args) {
   static_assert(HookTraits<id>::role == HookRole::Create);
   Hook<id> hook;
   CUresult r = hook.real(out, args...);
   if (r == CUDA_SUCCESS && hook.tracking() && out)
-    tracker::created(id, HookTraits<id>::kind, HookTraits<id>::space, as_handle(*out), 0,
+    tracker::created(id, HookTraits<id>::kind, HookTraits<id>::space, as_handle(*out), bytes(),
                      tracker::current_placement());
   return r;
+}
+template <HookId id, typename Out, typename... Args>
+CUresult create_into_first(Out* out, Args... args) {
+  return create_into_first_sized<id>(out, [] { return uint64_t(0); }, args...);
 }
 template <HookId id, typename Handle, typename... Args>
 CUresult release_first(Handle handle, Args... args) {

@@ -9,19 +9,8 @@ using namespace cudaleak;
 
 namespace {
 
-// A load: the module or library with the bytes of its device globals,
-// read from the image (or file) once the driver has accepted it.
-template <HookId id, typename Out, typename Globals, typename... Args>
-CUresult load(Out* out, Globals globals, Args... args) {
-  static_assert(HookTraits<id>::role == HookRole::Create);
-  Hook<id> hook;
-  CUresult r = hook.real(out, args...);
-  if (r == CUDA_SUCCESS && hook.tracking() && out)
-    tracker::created(id, HookTraits<id>::kind, HookTraits<id>::space, as_handle(*out), globals(),
-                     tracker::current_placement());
-  return r;
-}
-
+// The bytes of a module's device globals, read from its image or file once
+// the driver has accepted it.
 auto in_image(const void* image) {
   return [image] { return module_image::device_global_bytes(image); };
 }
@@ -32,30 +21,30 @@ auto in_file(const char* path) {
 }  // namespace
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuModuleLoad(CUmodule* module, const char* path) {
-  return load<HookId::cuModuleLoad>(module, in_file(path), path);
+  return create_into_first_sized<HookId::cuModuleLoad>(module, in_file(path), path);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuModuleLoadData(CUmodule* module, const void* image) {
-  return load<HookId::cuModuleLoadData>(module, in_image(image), image);
+  return create_into_first_sized<HookId::cuModuleLoadData>(module, in_image(image), image);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int count,
                                                     CUjit_option* options, void** values) {
-  return load<HookId::cuModuleLoadDataEx>(module, in_image(image), image, count, options, values);
+  return create_into_first_sized<HookId::cuModuleLoadDataEx>(module, in_image(image), image, count, options, values);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule* module, const void* fatbin) {
-  return load<HookId::cuModuleLoadFatBinary>(module, in_image(fatbin), fatbin);
+  return create_into_first_sized<HookId::cuModuleLoadFatBinary>(module, in_image(fatbin), fatbin);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuModuleUnload(CUmodule module) { return release_first<HookId::cuModuleUnload>(module); }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option* jit_options,
                                                    void** jit_values, unsigned int jit_count,
                                                    CUlibraryOption* options, void** values, unsigned int count) {
-  return load<HookId::cuLibraryLoadData>(library, in_image(code), code, jit_options, jit_values, jit_count, options,
+  return create_into_first_sized<HookId::cuLibraryLoadData>(library, in_image(code), code, jit_options, jit_values, jit_count, options,
                                          values, count);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary* library, const char* path, CUjit_option* jit_options,
                                                        void** jit_values, unsigned int jit_count,
                                                        CUlibraryOption* options, void** values, unsigned int count) {
-  return load<HookId::cuLibraryLoadFromFile>(library, in_file(path), path, jit_options, jit_values, jit_count, options,
+  return create_into_first_sized<HookId::cuLibraryLoadFromFile>(library, in_file(path), path, jit_options, jit_values, jit_count, options,
                                              values, count);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuLibraryUnload(CUlibrary library) {
