@@ -104,7 +104,7 @@ CrashCapture parse_crash_capture(const std::string& text) {
   };
   auto name = [&](const std::string& v) { return c.names.emplace_back(v).c_str(); };
   try {
-    report::schema::Reader top(j, root);
+    report::schema::TreeObject top(j, root);
     std::string cmdline;
     top("signal", c.signal, Required);
     top("timestamp", c.timestamp, Required);
@@ -199,7 +199,7 @@ CrashCapture parse_crash_capture(const std::string& text) {
         Path at{&root, "skipped"};
         Path item{&at, nullptr, i};
         if (!list[i].is_object()) report::schema::fail(item, "expected an object");
-        report::schema::Reader r(list[i], item);
+        report::schema::TreeObject r(list[i], item);
         std::string what;
         uint64_t count = 0;
         r("what", what, Required);

@@ -17,6 +17,12 @@ class FormatError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
+// Text that is not JSON at all (json_tokens.h), as opposed to JSON that is not
+// a valid report.
+class SyntaxError : public FormatError {
+ public:
+  using FormatError::FormatError;
+};
 
 // Parses a report; throws FormatError with a one-line reason for anything that
 // is not a cudaleak report of a version this build understands, naming the

@@ -1,6 +1,8 @@
 // The report's JSON schema (docs/report-format.md): one field list per type.
 // The writer and the validating reader (json_visitors.h) both walk these
-// lists, so that what is written and what is read cannot drift apart.
+// lists, so that what is written and what is read cannot drift apart. Code
+// under `if constexpr (V::after_read)` runs once an object's every member has
+// been read: checks across fields and defaults that depend on other fields.
 //
 // A visitor V is called as v(key, value, presence):
 //   Required  written always; a reader refuses the report without it
@@ -201,7 +203,7 @@ void fields(V& v, DeviceTimeline& d) {
   v("points", d.points);
   v("sites", d.sites, IfSet);
   v("site_points", d.site_points, IfSet);
-  if constexpr (V::reading) {
+  if constexpr (V::after_read) {
     v.require(d.site_points.empty() || d.site_points.size() == d.points.size(), "site_points",
               "has " + std::to_string(d.site_points.size()) + " lists for " + std::to_string(d.points.size()) + " points");
     for (const auto& point : d.site_points)
@@ -269,7 +271,7 @@ void fields(V& v, TensorGroup& g) {
   v("stack", g.stack);
   v("growing", g.growing, IfSet);
   v("bytes_history", g.bytes_history, IfSet);
-  if constexpr (V::reading)
+  if constexpr (V::after_read)
     for (Frame& f : g.stack) f.python = true;  // cudaleak_torch sends Python frames without "language"
 }
 
@@ -357,8 +359,9 @@ void fields(V& v, Report& r) {
   v("gate", r.gate);
   v("leaks", r.leaks, Required);
   v("notes", r.notes);
-  if constexpr (V::reading) r.notes_total = r.notes.size();  // when the report has no notes_total
   v("notes_total", r.notes_total);
+  if constexpr (V::after_read)
+    if (!v.was_read("notes_total")) r.notes_total = r.notes.size();
   v("primary_contexts", r.primary_contexts);
   v("modules", r.modules);
   v("checkpoint", r.checkpoint, IfSet);

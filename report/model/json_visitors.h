@@ -1,6 +1,7 @@
-// The two walkers of the schema (json_schema.h): Writer turns the model into
-// JSON; Reader turns JSON into the model and checks every value it takes for
-// type and range, failing with the JSON path and the problem in one line, e.g.
+// The walkers of the schema (json_schema.h): Writer turns the model into
+// JSON; Match and Finish turn JSON tokens (json_tokens.h) into the model and
+// check every value they take for type and range, failing with the JSON path
+// and the problem in one line, e.g.
 // "$.leaks[3].bytes: expected an unsigned integer, got -1".
 #pragma once
 #include <concepts>
@@ -14,6 +15,7 @@
 
 #include "json_io.h"
 #include "json_schema.h"
+#include "json_tokens.h"
 #include "kinds.h"
 
 namespace cudaleak::report::schema {
@@ -33,37 +35,56 @@ struct Path {
 // Parses JSON text; throws FormatError("not valid JSON<hint>: <reason>") for
 // text that is not JSON, numbers past a double's range included.
 json parse(const std::string& text, const char* hint = "");
-[[noreturn]] void explain_parse_error(const json::exception& e, const char* hint);
-std::string describe(const json& j);  // "a string \"zz\"", "-1", "an object", ...
 
 template <class T>
 struct is_present : std::false_type {};
 template <class T>
 struct is_present<Present<T>> : std::true_type {};
 
-class Reader;
 class Writer;
 template <class T>
 concept Described = requires(Writer& w, T& t) { fields(w, t); };
 
-// Every value type the schema uses, both directions.
-void read_value(const json& j, const Path& at, bool& v);
-void read_value(const json& j, const Path& at, std::string& v);
-void read_value(const json& j, const Path& at, Hex v);
-void read_value(const json& j, const Path& at, Language v);
-void read_value(const json& j, const Path& at, TimelinePoint& v);
-void read_value(const json& j, const Path& at, AllocatorSegment& v);
+// Every value type the schema uses, both directions. A reader is called on
+// the value's first token and leaves the source on its last.
+void read_value(Tokens& t, const Path& at, bool& v);
+void read_value(Tokens& t, const Path& at, std::string& v);
+void read_value(Tokens& t, const Path& at, Hex v);
+void read_value(Tokens& t, const Path& at, Language v);
+void read_value(Tokens& t, const Path& at, TimelinePoint& v);
+void read_value(Tokens& t, const Path& at, AllocatorSegment& v);
 template <std::integral T>
   requires(!std::same_as<T, bool>)
-void read_value(const json& j, const Path& at, T& v);
+void read_value(Tokens& t, const Path& at, T& v);
 template <class A, class B>
-void read_value(const json& j, const Path& at, std::pair<A, B>& v);
+void read_value(Tokens& t, const Path& at, std::pair<A, B>& v);
 template <class T>
-void read_value(const json& j, const Path& at, std::vector<T>& v);
+void read_value(Tokens& t, const Path& at, std::vector<T>& v);
 template <class T>
-void read_value(const json& j, const Path& at, std::map<std::string, T>& v);
+void read_value(Tokens& t, const Path& at, std::map<std::string, T>& v);
 template <Described T>
-void read_value(const json& j, const Path& at, T& v);
+void read_value(Tokens& t, const Path& at, T& v);
+
+// The same from a parsed tree, for documents looked at as a whole first.
+template <class T>
+void read_value(const json& j, const Path& at, T&& v) {
+  TreeTokens t(j);
+  t.next();
+  read_value(t, at, std::forward<T>(v));
+}
+
+std::string describe(const Tokens& t);  // "a string \"zz\"", "-1", "an object", ...
+// Moves past the value the source is on (its last token).
+void skip_value(Tokens& t);
+// Reads the elements of an array, each(index, path) on its first token;
+// returns how many there were.
+template <class Each>
+size_t read_elements(Tokens& t, const Path& at, const char* expected, Each&& each) {
+  if (t.token != Token::BeginArray) fail(at, std::string(expected) + ", got " + describe(t));
+  size_t i = 0;
+  for (; t.next() != Token::EndArray; ++i) each(i, Path{&at, nullptr, i});
+  return i;
+}
 
 void write_value(json& j, Hex v);
 void write_value(json& j, Language v);
@@ -83,31 +104,90 @@ void write_value(json& j, const std::map<std::string, T>& v);
 template <Described T>
 void write_value(json& j, const T& v);
 
-class Reader {
+// Reading an object walks its members in the order they come (so that a
+// report streams through once): for each member, Match walks the type's field
+// list and reads the value into the field of that name; members no field
+// names are skipped. Then Finish walks the list again for what needs every
+// member read: required fields, checks across fields, defaults.
+class Match {
  public:
-  static constexpr bool reading = true;
-  Reader(const json& object, const Path& at) : object_(object), at_(at) {}
+  static constexpr bool after_read = false;
+  Match(Tokens& t, const Path& at, std::string_view key, uint64_t& seen) : t_(t), at_(at), key_(key), seen_(seen) {}
 
   template <class T>
-  void operator()(const char* key, T&& value, Presence presence = Always) {
-    auto it = object_.find(key);
-    const Path at{&at_, key};
-    if (it == object_.end()) {
-      if (presence == Required) fail(at, "is missing");
-      return;
-    }
+  void operator()(const char* name, T&& value, Presence = Always) {
+    if (!take(name)) return;
+    const Path at{&at_, name};
     if constexpr (is_present<std::decay_t<T>>::value) {
       value.present = true;
-      read_value(*it, at, value.value);
+      read_value(t_, at, value.value);
     } else {
-      read_value(*it, at, value);
+      read_value(t_, at, value);
     }
   }
-  void checked(const char* key, std::string& value, Check check);
-  void unless(const char* key, int& value, int /*omitted*/) { (*this)(key, value); }
+  void checked(const char* name, std::string& value, Check check);
+  void unless(const char* name, int& value, int /*omitted*/) { (*this)(name, value); }
+  bool matched() const { return matched_; }
+
+ private:
+  // True for the field of the member's name, with the source moved to its value.
+  bool take(const char* name) {
+    size_t index = index_++;
+    if (matched_ || key_ != name) return false;
+    matched_ = true;
+    if (index < 64) seen_ |= uint64_t(1) << index;
+    t_.next();
+    return true;
+  }
+  Tokens& t_;
+  const Path& at_;
+  std::string_view key_;  // the source's text: valid until take() moves on
+  uint64_t& seen_;
+  size_t index_ = 0;
+  bool matched_ = false;
+};
+
+class Finish {
+ public:
+  static constexpr bool after_read = true;
+  Finish(const Path& at, uint64_t seen) : at_(at), seen_(seen) {}
+
+  template <class T>
+  void operator()(const char* name, T&&, Presence presence = Always) {
+    size_t index = index_++;
+    last_ = name;
+    last_read_ = index < 64 && (seen_ >> index & 1);
+    if (presence == Required && !last_read_) fail(Path{&at_, name}, "is missing");
+  }
+  void checked(const char* name, std::string& value, Check) { (*this)(name, value, Required); }
+  void unless(const char* name, int& value, int) { (*this)(name, value); }
+  // Whether the field just walked was in the object.
+  bool was_read(const char* name) const { return last_ == name && last_read_; }
   // A rule across fields: fails at `key` with `problem` unless `ok`.
   void require(bool ok, const char* key, const std::string& problem) {
     if (!ok) fail(Path{&at_, key}, problem);
+  }
+
+ private:
+  const Path& at_;
+  uint64_t seen_;
+  size_t index_ = 0;
+  const char* last_ = nullptr;
+  bool last_read_ = false;
+};
+
+// Members of one object of a tree looked up by name, in any order.
+class TreeObject {
+ public:
+  TreeObject(const json& object, const Path& at) : object_(object), at_(at) {}
+  template <class T>
+  void operator()(const char* key, T&& value, Presence presence = Always) {
+    auto it = object_.find(key);
+    if (it == object_.end()) {
+      if (presence == Required) fail(Path{&at_, key}, "is missing");
+      return;
+    }
+    read_value(*it, Path{&at_, key}, std::forward<T>(value));
   }
 
  private:
@@ -117,7 +197,7 @@ class Reader {
 
 class Writer {
  public:
-  static constexpr bool reading = false;
+  static constexpr bool after_read = false;
   explicit Writer(json& object) : object_(object) {}
 
   template <class T>
@@ -148,49 +228,61 @@ class Writer {
 
 template <std::integral T>
   requires(!std::same_as<T, bool>)
-void read_value(const json& j, const Path& at, T& v) {
-  if (j.is_number_unsigned()) {
-    uint64_t u = j.get<uint64_t>();
-    if (u > static_cast<uint64_t>(std::numeric_limits<T>::max())) fail(at, "is out of range: " + describe(j));
-    v = static_cast<T>(u);
-  } else if (j.is_number_integer()) {  // negative
-    int64_t i = j.get<int64_t>();
-    if constexpr (std::is_unsigned_v<T>) fail(at, "must not be negative, got " + describe(j));
-    else if (i < static_cast<int64_t>(std::numeric_limits<T>::min())) fail(at, "is out of range: " + describe(j));
-    v = static_cast<T>(i);
+void read_value(Tokens& t, const Path& at, T& v) {
+  if (t.token == Token::Unsigned) {
+    if (t.unsigned_value > static_cast<uint64_t>(std::numeric_limits<T>::max())) fail(at, "is out of range: " + describe(t));
+    v = static_cast<T>(t.unsigned_value);
+  } else if (t.token == Token::Negative) {
+    if constexpr (std::is_unsigned_v<T>) fail(at, "must not be negative, got " + describe(t));
+    else if (t.negative_value < static_cast<int64_t>(std::numeric_limits<T>::min())) fail(at, "is out of range: " + describe(t));
+    v = static_cast<T>(t.negative_value);
   } else {
     fail(at, std::string("expected ") + (std::is_unsigned_v<T> ? "an unsigned integer" : "an integer") + ", got " +
-                 describe(j));
+                 describe(t));
   }
 }
 
 template <class A, class B>
-void read_value(const json& j, const Path& at, std::pair<A, B>& v) {
-  if (!j.is_array() || j.size() != 2) fail(at, "expected a pair [a, b], got " + describe(j));
-  read_value(j[0], Path{&at, nullptr, 0}, v.first);
-  read_value(j[1], Path{&at, nullptr, 1}, v.second);
+void read_value(Tokens& t, const Path& at, std::pair<A, B>& v) {
+  size_t n = read_elements(t, at, "expected a pair [a, b]", [&](size_t i, const Path& item) {
+    if (i == 0) read_value(t, item, v.first);
+    else if (i == 1) read_value(t, item, v.second);
+    else fail(at, "expected a pair [a, b], got an array of more than 2");
+  });
+  if (n != 2) fail(at, "expected a pair [a, b], got an array of " + std::to_string(n));
 }
 
 template <class T>
-void read_value(const json& j, const Path& at, std::vector<T>& v) {
-  if (!j.is_array()) fail(at, "expected an array, got " + describe(j));
+void read_value(Tokens& t, const Path& at, std::vector<T>& v) {
   v.clear();
-  v.reserve(j.size());
-  for (size_t i = 0; i < j.size(); ++i) read_value(j[i], Path{&at, nullptr, i}, v.emplace_back());
+  read_elements(t, at, "expected an array", [&](size_t, const Path& item) { read_value(t, item, v.emplace_back()); });
 }
 
 template <class T>
-void read_value(const json& j, const Path& at, std::map<std::string, T>& v) {
-  if (!j.is_object()) fail(at, "expected an object, got " + describe(j));
+void read_value(Tokens& t, const Path& at, std::map<std::string, T>& v) {
+  if (t.token != Token::BeginObject) fail(at, "expected an object, got " + describe(t));
   v.clear();
-  for (const auto& [key, value] : j.items()) read_value(value, Path{&at, key.c_str()}, v[key]);
+  while (t.next() == Token::Key) {
+    std::string key(t.text);
+    t.next();
+    read_value(t, Path{&at, key.c_str()}, v[key]);
+  }
 }
 
 template <Described T>
-void read_value(const json& j, const Path& at, T& v) {
-  if (!j.is_object()) fail(at, "expected an object, got " + describe(j));
-  Reader reader(j, at);
-  fields(reader, v);
+void read_value(Tokens& t, const Path& at, T& v) {
+  if (t.token != Token::BeginObject) fail(at, "expected an object, got " + describe(t));
+  uint64_t seen = 0;
+  while (t.next() == Token::Key) {
+    Match match(t, at, t.text, seen);
+    fields(match, v);
+    if (!match.matched()) {
+      t.next();
+      skip_value(t);
+    }
+  }
+  Finish finish(at, seen);
+  fields(finish, v);
 }
 
 template <class A, class B>
