@@ -67,11 +67,12 @@ int run_report(ReportArgs& a) {
   auto loaded = load_reports(a.files);
   if (!loaded) return 2;
   if (a.symbolize) symbolize_in_place(*loaded, a.debug_dirs);
-  report::Report merged = report::merge_reports(*loaded);
+  report::Report merged = report::merge_reports(std::move(*loaded));
   if (!a.device.empty()) a.filter.device = a.device.front();
-  report::Report view = report::filter_report(merged, a.filter);
-  if (view.leaks.empty() && !merged.leaks.empty())
-    spdlog::warn("cudaleak: no leak group matches the filters ({} groups in the report)", merged.leaks.size());
+  const size_t groups = merged.leaks.size();
+  report::Report view = report::filter_report(std::move(merged), a.filter);
+  if (view.leaks.empty() && groups)
+    spdlog::warn("cudaleak: no leak group matches the filters ({} groups in the report)", groups);
   if (a.top && view.leaks.size() > a.top) view.leaks.resize(a.top);
   std::string text;
   if (a.format == "json") {
@@ -178,7 +179,7 @@ void add_report_commands(CLI::App& app, int& status) {
       status = 2;
       return;
     }
-    status = write_output(*merge_out, report::to_json(report::merge_reports(*loaded))) ? 0 : 2;
+    status = write_output(*merge_out, report::to_json(report::merge_reports(std::move(*loaded)))) ? 0 : 2;
   });
 
   auto sym_file = std::make_shared<std::string>();

@@ -10,7 +10,6 @@ namespace cudaleak::report::schema {
 
 namespace {
 
-constexpr size_t kChunk = size_t(1) << 20;
 constexpr size_t kMaxDepth = 512;        // deeper than any report; bounds the reader's recursion
 constexpr size_t kMaxNumberLength = 1024;
 
@@ -42,8 +41,8 @@ void append_utf8(std::string& s, uint32_t cp) {
 
 }  // namespace
 
-TextTokens::TextTokens(std::streambuf* in, std::function<void(uint64_t)> progress)
-    : in_(in), progress_(std::move(progress)), buffer_(kChunk) {
+TextTokens::TextTokens(std::streambuf* in, std::function<void(uint64_t)> progress, size_t chunk)
+    : in_(in), progress_(std::move(progress)), buffer_(chunk ? chunk : 1) {
   base_ = p_ = end_ = buffer_.data();
 }
 
@@ -73,9 +72,9 @@ std::string TextTokens::show(int c) const {
 
 int TextTokens::skip_space() {
   for (;;) {
-    int c = peek();
-    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return c;
-    ++p_;
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+    if (p_ != end_) return static_cast<unsigned char>(*p_);
+    if (!fill()) return -1;
   }
 }
 
@@ -84,6 +83,16 @@ Token TextTokens::next() {
   switch (state_) {
     case State::Done:
       return token = Token::End;
+    case State::Start:
+      state_ = State::Value;
+      if (c == 0xEF) {  // a byte order mark
+        for (unsigned char b : {0xEF, 0xBB, 0xBF}) {
+          if (peek() != b) error("unexpected " + show(peek()) + " at the start");
+          ++p_;
+        }
+        c = skip_space();
+      }
+      return value(c);
     case State::Value:
       return value(c);
     case State::FirstElement:
@@ -134,13 +143,13 @@ void TextTokens::open(bool object) {
 Token TextTokens::value(int c) {
   switch (c) {
     case '{':
-      ++p_;
       open(true);
+      ++p_;
       state_ = State::FirstMember;
       return token = Token::BeginObject;
     case '[':
-      ++p_;
       open(false);
+      ++p_;
       state_ = State::FirstElement;
       return token = Token::BeginArray;
     case '"':
@@ -260,42 +269,50 @@ void TextTokens::utf8(unsigned char lead) {
 }
 
 Token TextTokens::number() {
-  scratch_.clear();
-  auto take = [&] {
-    if (scratch_.size() >= kMaxNumberLength) error("a number longer than " + std::to_string(kMaxNumberLength) + " characters");
-    scratch_ += char(*p_++);
-  };
+  // The characters a number may have, read where they lie when the number
+  // ends inside the chunk, else gathered across chunks; then checked against
+  // the grammar -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+  auto in_number = [](char c) { return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; };
+  const char* q = p_;
+  while (q != end_ && in_number(*q)) ++q;
+  if (q != end_ || !in_) {
+    text = std::string_view(p_, size_t(q - p_));
+    p_ = q;
+  } else {
+    scratch_.clear();
+    for (int c; (c = peek()) >= 0 && in_number(char(c)); ++p_) {
+      if (scratch_.size() >= kMaxNumberLength)
+        error("a number longer than " + std::to_string(kMaxNumberLength) + " characters");
+      scratch_ += char(c);
+    }
+    text = scratch_;
+  }
+  const char* first = text.data();
+  const char* last = first + text.size();
+  const char* c = first;
   auto digits = [&] {
-    size_t n = 0;
-    for (int c; (c = peek()) >= '0' && c <= '9'; ++n) take();
-    return n;
+    const char* start = c;
+    while (c != last && *c >= '0' && *c <= '9') ++c;
+    if (c == start) error("invalid number '" + std::string(text.substr(0, 64)) + "'");
   };
-  bool negative = peek() == '-';
-  if (negative) take();
+  bool negative = c != last && *c == '-';
+  c += negative;
+  if (c != last && *c == '0') ++c;
+  else digits();
   bool integer = true;
-  if (peek() == '0') {
-    take();
-  } else if (!digits()) {
-    error("invalid number '" + scratch_ + "': expected a digit, got " + show(peek()));
+  if (c != last && *c == '.') {
+    ++c, integer = false;
+    digits();
   }
-  if (peek() == '.') {
-    take();
-    integer = false;
-    if (!digits()) error("invalid number '" + scratch_ + "': expected a digit, got " + show(peek()));
+  if (c != last && (*c == 'e' || *c == 'E')) {
+    ++c, integer = false;
+    if (c != last && (*c == '+' || *c == '-')) ++c;
+    digits();
   }
-  if (int c = peek(); c == 'e' || c == 'E') {
-    take();
-    integer = false;
-    if (int s = peek(); s == '+' || s == '-') take();
-    if (!digits()) error("invalid number '" + scratch_ + "': expected a digit, got " + show(peek()));
-  }
-  text = scratch_;
-  const char* first = scratch_.data();
-  const char* last = first + scratch_.size();
+  if (c != last) error("invalid number '" + std::string(text.substr(0, 64)) + "'");
   if (integer) {
     uint64_t magnitude = 0;
-    auto [end, ec] = std::from_chars(first + negative, last, magnitude);
-    if (ec == std::errc() && end == last) {
+    if (std::from_chars(first + negative, last, magnitude).ec == std::errc()) {
       if (!negative) {
         unsigned_value = magnitude;
         return Token::Unsigned;
@@ -307,16 +324,13 @@ Token TextTokens::number() {
     }
   }
   // Past 64 bits, a fraction or an exponent: a double, as other readers take it.
-  auto [end, ec] = std::from_chars(first, last, double_value);
-  if (ec == std::errc::result_out_of_range) {
-    size_t e = scratch_.find_first_of("eE");
-    if (e == std::string::npos || scratch_[e + 1] != '-') {
-      std::string shown = scratch_.size() > 64 ? scratch_.substr(0, 61) + "..." : scratch_;
-      error("number overflow parsing '" + shown + "'");
+  if (std::from_chars(first, last, double_value).ec == std::errc::result_out_of_range) {
+    size_t e = text.find_first_of("eE");
+    if (e == std::string::npos || text[e + 1] != '-') {
+      std::string shown(text.substr(0, 64));
+      error("number overflow parsing '" + (text.size() > 64 ? shown.substr(0, 61) + "..." : shown) + "'");
     }
     double_value = negative ? -0.0 : 0.0;  // underflow
-  } else if (ec != std::errc() || end != last) {
-    error("invalid number '" + scratch_ + "'");
   }
   return Token::Double;
 }

@@ -47,17 +47,18 @@ class Tokens {
   double double_value = 0;
 };
 
-// Reads from a stream in chunks of 1 MiB; progress, when set, is told the
-// bytes read so far after each chunk.
+// Reads from a stream in chunks (1 MiB unless told); progress, when set, is
+// told the bytes read so far after each chunk. A UTF-8 byte order mark at the
+// start is skipped, as other readers do.
 class TextTokens final : public Tokens {
  public:
-  explicit TextTokens(std::streambuf* in, std::function<void(uint64_t)> progress = {});
+  explicit TextTokens(std::streambuf* in, std::function<void(uint64_t)> progress = {}, size_t chunk = size_t(1) << 20);
   explicit TextTokens(std::string_view text);
   Token next() override;
   size_t depth() const override { return stack_.size(); }
 
  private:
-  enum class State : uint8_t { Value, FirstMember, Member, FirstElement, AfterValue, Done };
+  enum class State : uint8_t { Start, Value, FirstMember, Member, FirstElement, AfterValue, Done };
   int peek() {
     if (p_ == end_ && !fill()) return -1;
     return static_cast<unsigned char>(*p_);
@@ -82,7 +83,7 @@ class TextTokens final : public Tokens {
   const char* end_ = nullptr;
   uint64_t consumed_ = 0;  // bytes before base_
   std::vector<bool> stack_;  // true: an object
-  State state_ = State::Value;
+  State state_ = State::Start;
   std::string scratch_;
 };
 

@@ -133,11 +133,17 @@ class Match {
   // True for the field of the member's name, with the source moved to its value.
   bool take(const char* name) {
     size_t index = index_++;
-    if (matched_ || key_ != name) return false;
+    if (matched_ || !is_key(name)) return false;
     matched_ = true;
     if (index < 64) seen_ |= uint64_t(1) << index;
     t_.next();
     return true;
+  }
+  bool is_key(const char* name) const {  // key_ == name, most often decided by the first byte
+    size_t i = 0;
+    for (; i < key_.size(); ++i)
+      if (name[i] != key_[i] || name[i] == 0) return false;
+    return name[i] == 0;
   }
   Tokens& t_;
   const Path& at_;

@@ -53,9 +53,9 @@ void shift_times(OomEvent& e, uint64_t shift) {
 
 }  // namespace
 
-Report merge_reports(const std::vector<Report>& reports) {
+Report merge_reports(std::vector<Report> reports) {
   if (reports.size() == 1 && reports[0].processes.empty()) {
-    Report single = reports[0];
+    Report single = std::move(reports[0]);
     single.processes.push_back(ProcessSummary::of(single));
     for (auto& g : single.leaks) g.pid = single.process.pid, g.rank = single.process.rank;
     return single;
@@ -68,7 +68,7 @@ Report merge_reports(const std::vector<Report>& reports) {
   for (uint64_t start : starts)
     if (start && (!origin || start < origin)) origin = start;
   for (size_t i = 0; i < reports.size(); ++i) {
-    const Report& r = reports[i];
+    Report& r = reports[i];
     const uint64_t shift = starts[i] ? starts[i] - origin : 0;
     if (m.tool_version.empty()) m.tool_version = r.tool_version;
     m.timestamp = std::max(m.timestamp, r.timestamp);
@@ -77,7 +77,8 @@ Report merge_reports(const std::vector<Report>& reports) {
     // A merged input brings its processes along; a single report is one process.
     if (!r.processes.empty()) m.processes.insert(m.processes.end(), r.processes.begin(), r.processes.end());
     else m.processes.push_back(ProcessSummary::of(r));
-    for (LeakGroup g : r.leaks) {
+    for (LeakGroup& moved : r.leaks) {
+      LeakGroup g = std::move(moved);
       if (r.processes.empty()) g.pid = r.process.pid, g.rank = r.process.rank;
       for (Allocation& a : g.allocations) a.time_ns += shift;
       m.leaks.push_back(std::move(g));

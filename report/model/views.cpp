@@ -18,10 +18,11 @@ const Frame* allocation_frame(const LeakGroup& g) {
   return nullptr;
 }
 
-Report filter_report(const Report& in, const Filter& f) {
-  Report out = in;
+Report filter_report(Report in, const Filter& f) {
+  Report out = std::move(in);
+  std::vector<LeakGroup> all = std::move(out.leaks);
   out.leaks.clear();
-  for (const LeakGroup& g : in.leaks) {
+  for (LeakGroup& g : all) {
     bool suppressed = !g.suppressed_by.empty();
     if (suppressed && !f.include_suppressed) continue;
     if (!f.kinds.empty() && std::find(f.kinds.begin(), f.kinds.end(), g.kind) == f.kinds.end()) continue;
@@ -33,7 +34,7 @@ Report filter_report(const Report& in, const Filter& f) {
     };
     if (!f.module.empty() && !any_frame(f.module, [](const Frame& fr) { return fr.module; })) continue;
     if (!f.function.empty() && !any_frame(f.function, [](const Frame& fr) { return fr.function; })) continue;
-    out.leaks.push_back(g);
+    out.leaks.push_back(std::move(g));
   }
   out.summary = summarize(out.leaks);
   return out;

@@ -19,7 +19,7 @@ struct Filter {
 };
 
 // The report with only the groups that pass, totals recomputed.
-Report filter_report(const Report& report, const Filter& filter);
+Report filter_report(Report report, const Filter& filter);  // moved from, as merge_reports
 
 // Leak groups folded by a key: "stack" (as recorded), "function" / "module" /
 // "file" (of the program's frame nearest the allocation), or "kind".

@@ -1,5 +1,7 @@
 #include "exercise.h"
 
+#include <optional>
+#include <sstream>
 #include <stdexcept>
 
 #include "baseline.h"
@@ -7,6 +9,7 @@
 #include "gate.h"
 #include "html_report.h"
 #include "json_io.h"
+#include "json_tokens.h"
 #include "merge.h"
 #include "options.h"
 #include "suppressions.h"
@@ -23,9 +26,71 @@ void expect(bool ok, const char* what) {
   if (!ok) throw std::logic_error(what);
 }
 
+nlohmann::json value_of(report::schema::Tokens& t) {
+  using report::schema::Token;
+  switch (t.token) {
+    case Token::BeginObject: {
+      nlohmann::json o = nlohmann::json::object();
+      while (t.next() == Token::Key) {
+        std::string key(t.text);
+        t.next();
+        o[key] = value_of(t);  // a repeated key: the last value, as nlohmann keeps
+      }
+      return o;
+    }
+    case Token::BeginArray: {
+      nlohmann::json a = nlohmann::json::array();
+      while (t.next() != Token::EndArray) a.push_back(value_of(t));
+      return a;
+    }
+    case Token::String: return std::string(t.text);
+    case Token::Unsigned: return t.unsigned_value;
+    case Token::Negative: return t.negative_value;
+    case Token::Double: return t.double_value;
+    case Token::True: return true;
+    case Token::False: return false;
+    case Token::Null: return nullptr;
+    default: throw std::logic_error("a value starts with the end of a container");
+  }
+}
+
+std::optional<nlohmann::json> tokenized(report::schema::Tokens& t) {
+  try {
+    t.next();
+    nlohmann::json j = value_of(t);
+    expect(t.next() == report::schema::Token::End, "a token after the document");
+    expect(t.next() == report::schema::Token::End, "the end does not stay the end");
+    return j;
+  } catch (const report::SyntaxError& e) {
+    if (std::string(e.what()).starts_with("nested deeper")) throw;  // a limit nlohmann does not have
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
+void exercise_tokens(const std::string& text) {
+  std::optional<nlohmann::json> tree;
+  try {
+    tree = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception&) {
+  }
+  try {
+    report::schema::TextTokens whole(text);
+    auto read = tokenized(whole);
+    expect(read.has_value() == tree.has_value(), "the tokenizer and nlohmann's parser disagree on whether this is JSON");
+    if (tree) expect(*read == *tree, "the tokenizer reads other values than nlohmann's parser");
+    for (size_t chunk : {1, 3, 64}) {
+      std::stringbuf in(text);
+      report::schema::TextTokens chunks(&in, {}, chunk);
+      expect(tokenized(chunks) == read, "the tokenizer reads otherwise when the text comes in chunks");
+    }
+  } catch (const report::SyntaxError&) {  // deeper than the tokenizer goes
+  }
+}
+
 void exercise_report(const std::string& text) {
+  exercise_tokens(text);
   report::Report r;
   try {
     r = report::from_json(text);

@@ -9,6 +9,9 @@ namespace cudaleak::fuzz {
 
 // Parses a report, then renders, filters, aggregates, merges and diffs it,
 // and checks that writing and reading it again gives the same report.
+// The report tokenizer (json_tokens.h) against nlohmann's parser: the same
+// texts accepted and the same values read, in chunks of every size tried.
+void exercise_tokens(const std::string& text);
 void exercise_report(const std::string& text);
 void exercise_crash_capture(const std::string& text);
 void exercise_suppressions(const std::string& text);
