@@ -63,9 +63,8 @@ void History::annotate(report::Report& report) {
   std::lock_guard lock(mutex_);
   uint64_t n = observations_;
   for (auto& g : report.leaks) {
-    auto kind = kind_from_name(g.kind);
-    if (!kind || !g.released_by.empty()) continue;
-    auto it = counts_.find(Key{int(*kind), g.stack_id, g.device});
+    if (!g.released_by.empty()) continue;
+    auto it = counts_.find(Key{int(g.kind), g.stack_id, g.device});
     if (it == counts_.end()) continue;
     g.count_history = recent(it->second, n);
     g.growing = growing(g.count_history, g.count);

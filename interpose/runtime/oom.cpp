@@ -80,7 +80,7 @@ void measure_process(RawEvent& raw, const report::RawSnapshot& snap) {
   for (const auto& r : snap.resources) {
     if (r.released_by || r.device != e.device || !kind_holds_memory(r.kind)) continue;
     e.tracked_bytes += r.bytes;
-    e.tracked_by_kind[std::string(kind_name(r.kind))] += r.bytes;
+    e.tracked_by_kind[r.kind] += r.bytes;
     (r.time_ns + e.recent_window_ns >= e.time_ns ? e.recent_bytes : e.old_bytes) += r.bytes;
     RawSite& s = sites.try_emplace({int(r.kind), r.stack_id}, RawSite{r.kind, r.stack_id, r.hook}).first->second;
     s.bytes += r.bytes;
@@ -199,7 +199,7 @@ std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
     }
     for (const RawSite& site : r.sites) {
       report::OomSite o;
-      o.kind = std::string(kind_name(site.kind));
+      o.kind = site.kind;
       o.stack = report::resolve_stack(tracker::stack(site.stack_id), resolver);
       o.api = report::outermost_api(o.stack, site.hook);
       o.where = where_of(o.stack, o.api);

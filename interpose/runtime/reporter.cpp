@@ -32,17 +32,6 @@ namespace cudaleak {
 
 namespace {
 
-const char* reason_name(Reason r) {
-  switch (r) {
-    case Reason::Exit: return "exit";
-    case Reason::Signal: return "signal";
-    case Reason::Checkpoint: return "checkpoint";
-    case Reason::Oom: return "oom";
-    case Reason::Termination: return "termination";
-  }
-  return "exit";
-}
-
 // Writes `text` to `path` (safe_output.h says how); on failure *problem says why.
 bool write_file(const std::string& path, const std::string& text, std::string* problem = nullptr,
                 std::string* written_to = nullptr) {
@@ -83,7 +72,7 @@ uint64_t now_ms() {
 // A (kind, stack) of the timeline, resolved and named as the report's groups are.
 template <class Group>
 void describe_site(Group& g, Kind kind, uint32_t stack_id, report::FrameResolver* resolver) {
-  g.kind = std::string(kind_name(kind));
+  g.kind = kind;
   g.stack = report::resolve_stack(tracker::stack(stack_id), resolver);
   g.api = report::outermost_api(g.stack, "");
   g.where = oom::where_of(g.stack, g.api);
@@ -133,7 +122,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   report::Report r = build(raw, resolver.get());
   r.symbolized = opt.symbolize;
   r.tool_version = CUDALEAK_VERSION;
-  r.reason = reason_name(reason);
+  r.reason = reason;
   if (checkpoint) r.checkpoint = checkpoint;
   r.timestamp = std::time(nullptr);
   r.process = symbols::current_process();
@@ -160,7 +149,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   std::string problem;
   w.written = write_file(w.path, report::to_json(r), &problem, &w.path);
   log_verbose("%s report of %zu resources in %llu ms (snapshot %llu, build and symbolize %llu, JSON %llu)",
-              reason_name(reason), raw.resources.size(), static_cast<unsigned long long>(now_ms() - t0),
+              report::text_of(reason).c_str(), raw.resources.size(), static_cast<unsigned long long>(now_ms() - t0),
               static_cast<unsigned long long>(t_snapshot - t0), static_cast<unsigned long long>(t_built - t_snapshot),
               static_cast<unsigned long long>(now_ms() - t_built));
   symbols::SymbolizerCounts symbols = symbols::process_symbolizer_counts();

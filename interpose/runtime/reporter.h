@@ -12,7 +12,7 @@
 
 namespace cudaleak {
 
-enum class Reason { Exit, Signal, Checkpoint, Oom, Termination };  // crashes: crash_capture.h
+using report::Reason;  // Exit, Signal, Checkpoint, Oom or Termination; crashes: crash_capture.h
 
 struct Written {
   bool written = false;

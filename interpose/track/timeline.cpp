@@ -207,7 +207,7 @@ Timeline::TopSites Timeline::top_sites(Series& s) {
 report::Timeline Timeline::snapshot(std::vector<std::vector<SiteKey>>* site_keys) const {
   report::Timeline t;
   for (int k = 0; k < kKindCount; ++k)
-    if (kind_holds_memory(Kind(k))) t.kinds.emplace_back(kind_name(Kind(k)));
+    if (kind_holds_memory(Kind(k))) t.kinds.push_back(Kind(k));
   for (const auto& slot : series_) {
     Series* s = slot.load(std::memory_order_acquire);
     if (!s) continue;
@@ -218,7 +218,7 @@ report::Timeline Timeline::snapshot(std::vector<std::vector<SiteKey>>* site_keys
     d.resolution_ns = s->resolution_ns.load(std::memory_order_relaxed);
     d.peak = s->peak;
     for (int k = 0; k < kKindCount; ++k)
-      if (s->peak_by_kind[size_t(k)] > 0) d.peak.by_kind[std::string(kind_name(Kind(k)))] = uint64_t(s->peak_by_kind[size_t(k)]);
+      if (s->peak_by_kind[size_t(k)] > 0) d.peak.by_kind[Kind(k)] = uint64_t(s->peak_by_kind[size_t(k)]);
     std::map<uint64_t, uint32_t> site_index;  // Site::key -> index in d.sites
     std::vector<SiteKey> keys;
     for (size_t i = 0; i < s->points.size(); ++i) {
@@ -238,7 +238,7 @@ report::Timeline Timeline::snapshot(std::vector<std::vector<SiteKey>>* site_keys
         auto [it, added] = site_index.try_emplace(top.key, uint32_t(keys.size()));
         if (added) {
           keys.push_back(SiteKey{Kind((top.key >> 32) - 1), uint32_t(top.key)});
-          d.sites.emplace_back().kind = std::string(kind_name(keys.back().kind));
+          d.sites.emplace_back().kind = keys.back().kind;
         }
         report::TimelineSite& site = d.sites[it->second];
         site.peak_bytes = std::max(site.peak_bytes, uint64_t(top.bytes));

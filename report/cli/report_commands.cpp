@@ -26,6 +26,7 @@ namespace {
 struct ReportArgs {
   std::vector<std::string> files;
   report::Filter filter;
+  std::vector<std::string> kinds;  // names, checked as given
   std::vector<int> device;  // 0 or 1 value
   size_t top = 0;
   std::string by = "stack";
@@ -44,7 +45,7 @@ std::string aggregate_text(const std::vector<report::Aggregate>& rows, const std
   for (const auto& a : rows) {
     if (top && shown++ == top) break;
     std::string kinds;
-    for (const auto& k : a.kinds) kinds += (kinds.empty() ? "" : ",") + k;
+    for (Kind k : a.kinds) kinds += (kinds.empty() ? "" : ",") + report::text_of(k);
     char line[96];
     std::snprintf(line, sizeof line, "%-12s %5" PRIu64 "  %6zu  %-16s ", report::format_bytes(a.bytes).c_str(), a.count,
                   a.groups, kinds.c_str());
@@ -69,6 +70,7 @@ int run_report(ReportArgs& a) {
   if (a.symbolize) symbolize_in_place(*loaded, a.debug_dirs);
   report::Report merged = report::merge_reports(std::move(*loaded));
   if (!a.device.empty()) a.filter.device = a.device.front();
+  for (const std::string& name : a.kinds) report::parse_name(name, a.filter.kinds.emplace_back());
   const size_t groups = merged.leaks.size();
   report::Report view = report::filter_report(std::move(merged), a.filter);
   if (view.leaks.empty() && groups)
@@ -108,13 +110,13 @@ int run_diff(const std::vector<std::string>& old_files, const std::vector<std::s
   if (format == "json") {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& c : changes)
-      out.push_back({{"change", c.change}, {"kind", c.kind}, {"site", c.site}, {"old_bytes", c.old_bytes},
+      out.push_back({{"change", c.change}, {"kind", report::text_of(c.kind)}, {"site", c.site}, {"old_bytes", c.old_bytes},
                      {"new_bytes", c.new_bytes}, {"old_count", c.old_count}, {"new_count", c.new_count}});
     std::printf("%s\n", out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   } else {
     for (const auto& c : changes) {
       if (c.change == "same") continue;
-      std::printf("%-7s %-14s %10s -> %-10s  %" PRIu64 " -> %" PRIu64 "  %s\n", c.change.c_str(), c.kind.c_str(),
+      std::printf("%-7s %-14s %10s -> %-10s  %" PRIu64 " -> %" PRIu64 "  %s\n", c.change.c_str(), report::text_of(c.kind).c_str(),
                   report::format_bytes(c.old_bytes).c_str(), report::format_bytes(c.new_bytes).c_str(), c.old_count,
                   c.new_count, c.site.c_str());
     }
@@ -129,7 +131,7 @@ void add_report_commands(CLI::App& app, int& status) {
   auto args = std::make_shared<ReportArgs>();
   CLI::App* rep = app.add_subcommand("report", "Read reports: cudaleak report [options] FILE...");
   rep->add_option("files", args->files, "Report files (several are merged)")->required();
-  rep->add_option("--kind", args->filter.kinds, "Only these kinds (repeatable)")
+  rep->add_option("--kind", args->kinds, "Only these kinds (repeatable)")
       ->check(CLI::Validator(
           [](std::string& kind) -> std::string {
             if (kind_from_name(kind)) return "";

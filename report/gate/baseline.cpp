@@ -13,7 +13,8 @@ using nlohmann::json;
 
 // The file's schema, read and written through the report's schema walkers.
 struct SiteRow {
-  std::string site, kind;
+  std::string site;
+  Kind kind = Kind::Device;
   uint64_t bytes = 0, count = 0;
 };
 struct BaselineFile {
@@ -26,7 +27,7 @@ template <class V>
 void fields(V& v, SiteRow& s) {
   using enum report::schema::Presence;
   v("site", s.site, Required);
-  v.checked("kind", s.kind, report::schema::Check::KindName);
+  v("kind", s.kind, Required);
   v("bytes", s.bytes);
   v("count", s.count);
 }

@@ -14,7 +14,7 @@
 namespace cudaleak::gate {
 
 struct BaselineSite {
-  std::string kind;
+  Kind kind = Kind::Device;
   uint64_t bytes = 0;
   uint64_t count = 0;
 };

@@ -29,7 +29,11 @@ GateConfig make_gate_config(const GateSettings& s, void (*log)(const std::string
       problem(e.what());
     }
   }
-  c.fail_on = s.fail_on;
+  for (const std::string& name : s.fail_on) {
+    Kind kind;
+    if (report::parse_name(name, kind)) c.fail_on.push_back(kind);
+    else problem("fail_on: unknown kind '" + name + "'");
+  }
   c.min_bytes = s.min_bytes;
   c.count_cached = s.count_cached;
   c.count_live_tensors = s.count_live_tensors;
@@ -39,7 +43,7 @@ GateConfig make_gate_config(const GateSettings& s, void (*log)(const std::string
 
 namespace {
 // fail_on: the kinds the gate counts; empty, every kind.
-bool counts_kind(const GateConfig& config, const std::string& kind) {
+bool counts_kind(const GateConfig& config, Kind kind) {
   return config.fail_on.empty() || std::find(config.fail_on.begin(), config.fail_on.end(), kind) != config.fail_on.end();
 }
 }  // namespace
@@ -62,14 +66,14 @@ void evaluate(report::Report& report, const GateConfig& config) {
     g.fails_gate = true;
     ++result.failing_groups;
     result.failing_count += g.count;
-    if (report::holds_memory(g.kind)) result.failing_bytes += g.bytes;
+    if (kind_holds_memory(g.kind)) result.failing_bytes += g.bytes;
   }
   // Tensors PyTorch still holds: device memory, one group per Python stack
   // (suppressions and baselines name leak groups, not these). All of them at
   // exit with count_live_tensors; with count_growing_tensors, those whose
   // bytes grew across snapshots, in any report.
   const bool all_at_exit = config.count_live_tensors && report.pytorch.when == "exit";
-  if ((all_at_exit || config.count_growing_tensors) && counts_kind(config, "device") && report.has_pytorch)
+  if ((all_at_exit || config.count_growing_tensors) && counts_kind(config, Kind::Device) && report.has_pytorch)
     for (const auto& d : report.pytorch.devices)
       for (const auto& t : d.live_tensors) {
         if (!all_at_exit && !t.growing) continue;

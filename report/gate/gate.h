@@ -16,7 +16,7 @@ struct GateConfig {
   RuleSet rules;                     // default rules first when enabled
   bool rules_compiled = false;       // mapped from the run's compiled file, not parsed here
   std::optional<Baseline> baseline;
-  std::vector<std::string> fail_on;  // kinds that count; empty = all
+  std::vector<Kind> fail_on;         // kinds that count; empty = all
   uint64_t min_bytes = 0;            // counted leaks must add up to at least this
   bool count_cached = false;         // memory held by caching allocators counts as leaks
   bool count_live_tensors = false;   // PyTorch's live tensors at exit count as leaks

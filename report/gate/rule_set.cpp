@@ -132,8 +132,7 @@ std::string RuleSet::source(size_t rule) const {
 bool RuleSet::matches(size_t rule, const report::LeakGroup& group) const {
   const PackedRule& r = view_.rules[rule];
   if (r.kinds) {
-    auto kind = kind_from_name(group.kind);
-    if (!kind || !(r.kinds & (uint64_t(1) << unsigned(*kind)))) return false;
+    if (!(r.kinds & (uint64_t(1) << unsigned(group.kind)))) return false;
   }
   if (r.api_size && !pattern_matches(view_.pool.substr(r.api, r.api_size), group.api)) return false;
   std::string_view pattern = view_.pool.substr(r.pattern, r.pattern_size);

@@ -5,7 +5,7 @@
 namespace cudaleak::gate {
 
 std::string site_of(const report::LeakGroup& g) {
-  std::string site = g.kind;
+  std::string site = report::text_of(g.kind);
   size_t taken = 0;
   for (const report::Frame* f : report::program_frames(g.stack)) {
     site += " | ";

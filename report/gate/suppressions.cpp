@@ -64,15 +64,15 @@ std::string suggest_rule(const report::LeakGroup& group) {
     if (f->function.empty()) continue;
     std::string name = f->function.substr(0, f->function.find('('));
     std::replace(name.begin(), name.end(), ' ', '*');  // rules are whitespace-separated
-    std::string rule = "leak:" + name + " kind:" + group.kind;
+    std::string rule = "leak:" + name + " kind:" + report::text_of(group.kind);
     // main (or a script's <module>) is in every stack: alone it would hide
     // every leak of the kind, so the rule also names the API.
     if (report::is_program_entry(*f) && !group.api.empty()) rule += " api:" + group.api;
     return rule;
   }
   for (const auto& f : group.stack)
-    if (!f.module.empty()) return "leak:" + report::basename(f.module) + " kind:" + group.kind;
-  return "leak:" + group.api + " kind:" + group.kind;
+    if (!f.module.empty()) return "leak:" + report::basename(f.module) + " kind:" + report::text_of(group.kind);
+  return "leak:" + group.api + " kind:" + report::text_of(group.kind);
 }
 
 }  // namespace cudaleak::gate

@@ -47,13 +47,13 @@ template <typename OwnerOf, typename Skip>
 void add_holdings(Report& report, const RawSnapshot& snapshot, const OwnerOf& owner_of, const Skip& skip) {
   std::map<std::tuple<uint32_t, int, std::string>, LeakGroup*> handle_groups;  // (stack, device, teardown)
   for (LeakGroup& g : report.leaks)
-    if (g.kind == kind_name(Kind::LibraryHandle)) handle_groups[{g.stack_id, g.device, g.released_by}] = &g;
+    if (g.kind == Kind::LibraryHandle) handle_groups[{g.stack_id, g.device, g.released_by}] = &g;
   for (const RawResource& r : snapshot.resources) {
     const RawResource* owner = owner_of(r);
     if (!owner || skip(r)) continue;
     auto it = handle_groups.find({owner->stack_id, owner->device, owner->released_by ? owner->released_by : ""});
     if (it == handle_groups.end()) continue;
-    KindTotal& t = it->second->holds[std::string(kind_name(r.kind))];
+    KindTotal& t = it->second->holds[r.kind];
     t.bytes += r.bytes;
     ++t.count;
   }
@@ -71,7 +71,7 @@ void attribute_by_stack(std::vector<LeakGroup>& leaks) {
   using HandleKey = std::tuple<std::string, std::vector<uint64_t>, int, std::string>;
   std::map<HandleKey, LeakGroup> handles;
   for (LeakGroup& g : leaks) {
-    if (g.kind == kind_name(Kind::LibraryHandle) || !g.owner.empty()) continue;
+    if (g.kind == Kind::LibraryHandle || !g.owner.empty()) continue;
     size_t create = g.stack.size();
     for (size_t i = 0; i < g.stack.size(); ++i)
       if (!g.stack[i].python && is_library_create(plain_name(g.stack[i].function))) create = i;
@@ -82,7 +82,7 @@ void attribute_by_stack(std::vector<LeakGroup>& leaks) {
     for (const Frame& f : outward) ips.push_back(f.ip);
     LeakGroup& handle = handles[HandleKey{g.owner, ips, g.device, g.released_by}];
     if (!handle.attributed_by_stack) {
-      handle.kind = std::string(kind_name(Kind::LibraryHandle));
+      handle.kind = Kind::LibraryHandle;
       handle.api = g.owner;
       handle.device = g.device;
       handle.released_by = g.released_by;
@@ -153,7 +153,7 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
     std::sort(members.begin(), members.end(),
               [](const RawResource* a, const RawResource* b) { return a->sequence < b->sequence; });
     LeakGroup g;
-    g.kind = std::string(kind_name(std::get<0>(key)));
+    g.kind = std::get<0>(key);
     g.device = std::get<2>(key);
     g.released_by = std::get<3>(key);
     g.stack_id = std::get<1>(key);
@@ -178,7 +178,7 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
   auto weight = [](const LeakGroup& g) {
     uint64_t bytes = g.bytes;
     for (const auto& [kind, t] : g.holds)
-      if (holds_memory(kind)) bytes += t.bytes;
+      if (kind_holds_memory(kind)) bytes += t.bytes;
     return std::make_pair(bytes, g.count);
   };
   std::stable_sort(report.leaks.begin(), report.leaks.end(),

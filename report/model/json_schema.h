@@ -34,9 +34,6 @@ struct Present {
   T& value;
 };
 
-// Field value checks, applied by readers only (writers ignore them).
-enum class Check { None, KindName };
-
 template <class V>
 void fields(V& v, Frame& f) {
   v("ip", Hex{f.ip});  // Python frames sent by cudaleak_torch have none
@@ -68,7 +65,7 @@ void fields(V& v, KindTotal& t) {
 
 template <class V>
 void fields(V& v, LeakGroup& g) {
-  v.checked("kind", g.kind, Check::KindName);
+  v("kind", g.kind, Required);
   v("api", g.api);
   v("bytes", g.bytes, Required);
   v("count", g.count, Required);
@@ -187,7 +184,7 @@ void fields(V& v, Peak& p) {
 // (json_visitors.h reads and writes TimelinePoint as such).
 template <class V>
 void fields(V& v, TimelineSite& s) {
-  v.checked("kind", s.kind, Check::KindName);
+  v("kind", s.kind, Required);
   v("api", s.api);
   v("where", s.where);
   v("peak_bytes", s.peak_bytes);

@@ -120,14 +120,6 @@ void read_value(Tokens& t, const Path& at, AllocatorSegment& v) {
   if (n != 3) fail(at, std::string(expected) + ", got an array of " + std::to_string(n));
 }
 
-void Match::checked(const char* name, std::string& value, Check check) {
-  if (!take(name)) return;
-  const Path at{&at_, name};
-  read_value(t_, at, value);
-  if (check == Check::KindName && !kind_from_name(value))
-    fail(at, "unknown kind \"" + value + "\" (docs/report-format.md lists the kinds)");
-}
-
 void write_value(json& j, Hex v) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v.value));

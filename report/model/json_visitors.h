@@ -16,6 +16,7 @@
 #include "json_io.h"
 #include "json_schema.h"
 #include "json_tokens.h"
+#include "enum_names.h"
 #include "kinds.h"
 
 namespace cudaleak::report::schema {
@@ -45,6 +46,8 @@ class Writer;
 template <class T>
 concept Described = requires(Writer& w, T& t) { fields(w, t); };
 
+std::string describe(const Tokens& t);  // "a string \"zz\"", "-1", "an object", ...
+
 // Every value type the schema uses, both directions. A reader is called on
 // the value's first token and leaves the source on its last.
 void read_value(Tokens& t, const Path& at, bool& v);
@@ -60,8 +63,16 @@ template <class A, class B>
 void read_value(Tokens& t, const Path& at, std::pair<A, B>& v);
 template <class T>
 void read_value(Tokens& t, const Path& at, std::vector<T>& v);
-template <class T>
-void read_value(Tokens& t, const Path& at, std::map<std::string, T>& v);
+template <class K, class T>
+void read_value(Tokens& t, const Path& at, std::map<K, T>& v);
+// Enums, by the names of enum_names.h.
+template <class E>
+  requires std::is_enum_v<E>
+void read_value(Tokens& t, const Path& at, E& v) {
+  if (t.token != Token::String) fail(at, std::string("expected a ") + noun_of(E{}) + " name, got " + describe(t));
+  if (!parse_name(t.text, v))
+    fail(at, std::string("unknown ") + noun_of(E{}) + " \"" + std::string(t.text) + "\" (docs/report-format.md lists them)");
+}
 template <Described T>
 void read_value(Tokens& t, const Path& at, T& v);
 
@@ -73,7 +84,6 @@ void read_value(const json& j, const Path& at, T&& v) {
   read_value(t, at, std::forward<T>(v));
 }
 
-std::string describe(const Tokens& t);  // "a string \"zz\"", "-1", "an object", ...
 // Moves past the value the source is on (its last token).
 void skip_value(Tokens& t);
 // Reads the elements of an array, each(index, path) on its first token;
@@ -99,8 +109,13 @@ template <class A, class B>
 void write_value(json& j, const std::pair<A, B>& v);
 template <class T>
 void write_value(json& j, const std::vector<T>& v);
-template <class T>
-void write_value(json& j, const std::map<std::string, T>& v);
+template <class K, class T>
+void write_value(json& j, const std::map<K, T>& v);
+template <class E>
+  requires std::is_enum_v<E>
+void write_value(json& j, E v) {
+  j = name_of(v);
+}
 template <Described T>
 void write_value(json& j, const T& v);
 
@@ -125,7 +140,6 @@ class Match {
       read_value(t_, at, value);
     }
   }
-  void checked(const char* name, std::string& value, Check check);
   void unless(const char* name, int& value, int /*omitted*/) { (*this)(name, value); }
   bool matched() const { return matched_; }
 
@@ -165,7 +179,6 @@ class Finish {
     last_read_ = index < 64 && (seen_ >> index & 1);
     if (presence == Required && !last_read_) fail(Path{&at_, name}, "is missing");
   }
-  void checked(const char* name, std::string& value, Check) { (*this)(name, value, Required); }
   void unless(const char* name, int& value, int) { (*this)(name, value); }
   // Whether the field just walked was in the object.
   bool was_read(const char* name) const { return last_ == name && last_read_; }
@@ -215,7 +228,6 @@ class Writer {
       write_value(object_[key], value);
     }
   }
-  void checked(const char* key, std::string& value, Check) { object_[key] = value; }
   void unless(const char* key, int& value, int omitted) {
     if (value != omitted) object_[key] = value;
   }
@@ -264,14 +276,23 @@ void read_value(Tokens& t, const Path& at, std::vector<T>& v) {
   read_elements(t, at, "expected an array", [&](size_t, const Path& item) { read_value(t, item, v.emplace_back()); });
 }
 
-template <class T>
-void read_value(Tokens& t, const Path& at, std::map<std::string, T>& v) {
+// Maps are objects keyed by a string or an enum's names.
+template <class K, class T>
+void read_value(Tokens& t, const Path& at, std::map<K, T>& v) {
   if (t.token != Token::BeginObject) fail(at, "expected an object, got " + describe(t));
   v.clear();
   while (t.next() == Token::Key) {
-    std::string key(t.text);
+    std::string text(t.text);
+    const Path item{&at, text.c_str()};
+    K key{};
+    if constexpr (std::is_enum_v<K>) {
+      if (!parse_name(text, key))
+        fail(item, std::string("unknown ") + noun_of(K{}) + " \"" + text + "\" (docs/report-format.md lists them)");
+    } else {
+      key = text;
+    }
     t.next();
-    read_value(t, Path{&at, key.c_str()}, v[key]);
+    read_value(t, item, v[key]);
   }
 }
 
@@ -304,10 +325,13 @@ void write_value(json& j, const std::vector<T>& v) {
   for (const T& x : v) write_value(j.emplace_back(), x);
 }
 
-template <class T>
-void write_value(json& j, const std::map<std::string, T>& v) {
+template <class K, class T>
+void write_value(json& j, const std::map<K, T>& v) {
   j = json::object();
-  for (const auto& [key, x] : v) write_value(j[key], x);
+  for (const auto& [key, x] : v) {
+    if constexpr (std::is_enum_v<K>) write_value(j[std::string(name_of(key))], x);
+    else write_value(j[key], x);
+  }
 }
 
 // The writer walks the same field list as the reader; it only reads the

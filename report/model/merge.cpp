@@ -12,10 +12,10 @@ namespace {
 // Points carry one byte count per kind of their timeline's kind list; a
 // merged timeline has the union of the lists, so points are laid out again.
 void add_timeline(Timeline& into, const Timeline& from, int pid, uint64_t shift) {
-  for (const std::string& k : from.kinds)
+  for (Kind k : from.kinds)
     if (std::find(into.kinds.begin(), into.kinds.end(), k) == into.kinds.end()) into.kinds.push_back(k);
   std::vector<size_t> slot;
-  for (const std::string& k : from.kinds)
+  for (Kind k : from.kinds)
     slot.push_back(size_t(std::find(into.kinds.begin(), into.kinds.end(), k) - into.kinds.begin()));
   for (DeviceTimeline d : from.devices) {
     if (d.pid == 0) d.pid = pid;
@@ -61,7 +61,7 @@ Report merge_reports(std::vector<Report> reports) {
     return single;
   }
   Report m;
-  m.reason = "merged";
+  m.reason = Reason::Merged;
   std::vector<uint64_t> starts;
   for (const Report& r : reports) starts.push_back(start_of(r));
   uint64_t origin = 0;

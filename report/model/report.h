@@ -7,7 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "enum_names.h"
+
 namespace cudaleak::report {
+
+using cudaleak::Kind;
 
 inline constexpr const char* kFormatName = "cudaleak-report";
 inline constexpr int kFormatVersion = 1;
@@ -42,7 +46,7 @@ struct KindTotal {
 };
 
 struct LeakGroup {
-  std::string kind;
+  Kind kind = Kind::Device;
   std::string api;  // outermost CUDA API the program called
   uint64_t bytes = 0;
   uint64_t count = 0;
@@ -53,7 +57,7 @@ struct LeakGroup {
   // Library handles: the driver resources their creation made, by kind
   // (kind library_handle only). Those resources are groups of their own,
   // each with `owner` set to the API that created the handle.
-  std::map<std::string, KindTotal> holds;
+  std::map<Kind, KindTotal> holds;
   std::string owner;
   // A library handle of a statically linked library: its create function
   // runs inside the program and cannot be interposed, so the handle is known
@@ -80,7 +84,7 @@ struct LeakGroup {
 struct Summary {
   uint64_t leaked_bytes = 0;  // not suppressed
   uint64_t leaked_count = 0;
-  std::map<std::string, KindTotal> by_kind;
+  std::map<Kind, KindTotal> by_kind;
   uint64_t suppressed_bytes = 0;
   uint64_t suppressed_count = 0;
   // Held by caching allocators (not leaks unless gate_cached), by allocator.
@@ -152,7 +156,8 @@ struct PrimaryContext {
 
 // Memory over time (docs/report-format.md#timeline).
 struct PeakGroup {
-  std::string kind, api, where;
+  Kind kind = Kind::Device;
+  std::string api, where;
   uint64_t bytes = 0, count = 0;
   std::vector<Frame> stack;
   bool operator==(const PeakGroup&) const = default;
@@ -161,7 +166,7 @@ struct PeakGroup {
 struct Peak {
   uint64_t time_ns = 0;
   uint64_t bytes = 0;  // all memory kinds together
-  std::map<std::string, uint64_t> by_kind;
+  std::map<Kind, uint64_t> by_kind;
   std::vector<PeakGroup> groups;  // live at (within 5% of) the peak, biggest first
   bool operator==(const Peak&) const = default;
 };
@@ -175,7 +180,8 @@ struct TimelinePoint {
 
 // A site (kind and stack) that was among the biggest of some point.
 struct TimelineSite {
-  std::string kind, api, where;
+  Kind kind = Kind::Device;
+  std::string api, where;
   uint64_t peak_bytes = 0;  // the most it held at any point
   std::vector<Frame> stack;
   bool operator==(const TimelineSite&) const = default;
@@ -206,7 +212,7 @@ struct TimelineMark {
 };
 
 struct Timeline {
-  std::vector<std::string> kinds;
+  std::vector<Kind> kinds;
   std::vector<DeviceTimeline> devices;
   std::vector<TimelineMark> marks;  // oldest first
   bool operator==(const Timeline&) const = default;
@@ -215,7 +221,8 @@ struct Timeline {
 // Out-of-memory forensics (docs/oom.md): what held the device when a
 // tracked allocation failed with out-of-memory.
 struct OomSite {
-  std::string kind, api, where;
+  Kind kind = Kind::Device;
+  std::string api, where;
   uint64_t bytes = 0, count = 0;
   uint64_t first_ns = 0, last_ns = 0;  // when its live allocations were made
   std::vector<Frame> stack;
@@ -296,8 +303,7 @@ struct CupyPool {
 };
 
 struct Diagnosis {
-  std::string cause;  // request_too_large, other_processes, accumulating_leak, held_by_process,
-                      // cached_in_pools, untracked, fragmentation
+  Cause cause = Cause::Untracked;
   uint64_t bytes = 0; // what it explains
   std::string message;
   bool operator==(const Diagnosis&) const = default;
@@ -313,7 +319,7 @@ struct OomEvent {
   bool device_info = false;  // cuMemGetInfo answered
   uint64_t free_bytes = 0, total_bytes = 0;
   uint64_t tracked_bytes = 0;  // this process, this device, memory kinds
-  std::map<std::string, uint64_t> tracked_by_kind;
+  std::map<Kind, uint64_t> tracked_by_kind;
   std::vector<OomSite> top_sites;
   uint64_t recent_window_ns = 0, recent_bytes = 0, old_bytes = 0;
   std::vector<PoolUsage> pools;
@@ -343,7 +349,7 @@ struct Report;
 // One process of a merged report.
 struct ProcessSummary {
   Process process;
-  std::string reason;
+  Reason reason = Reason::Exit;
   uint64_t leaked_bytes = 0;
   uint64_t leaked_count = 0;
   static ProcessSummary of(const Report& r);
@@ -354,7 +360,7 @@ struct Report {
   std::string format = kFormatName;
   int format_version = kFormatVersion;
   std::string tool_version;
-  std::string reason;  // "exit" | "signal" | "crash" | "checkpoint" | "oom" | "merged"
+  Reason reason = Reason::Exit;
   int64_t timestamp = 0;  // seconds since the epoch when written
   Process process;
   Summary summary;

@@ -4,18 +4,13 @@
 
 namespace cudaleak::report {
 
-bool holds_memory(const std::string& kind_name) {
-  auto kind = kind_from_name(kind_name);
-  return kind && kind_holds_memory(*kind);
-}
-
 Summary summarize(const std::vector<LeakGroup>& groups) {
   Summary s;
   for (const LeakGroup& g : groups) {
     // A handle found by stack adds no resource: what it holds is counted in
     // its members' groups, and how many handles there are is not known.
     if (g.attributed_by_stack) continue;
-    uint64_t bytes = holds_memory(g.kind) ? g.bytes : 0;
+    uint64_t bytes = kind_holds_memory(g.kind) ? g.bytes : 0;
     if (!g.cached_by.empty() && g.suppressed_by.empty()) {
       s.cached_count += g.count;
       s.cached_bytes += bytes;

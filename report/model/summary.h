@@ -13,7 +13,4 @@ namespace cudaleak::report {
 // space over memory counted elsewhere.
 Summary summarize(const std::vector<LeakGroup>& groups);
 
-// Whether the kind of that name holds memory (kinds.h); false for unknown names.
-bool holds_memory(const std::string& kind_name);
-
 }  // namespace cudaleak::report

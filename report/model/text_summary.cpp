@@ -57,21 +57,19 @@ void append_frame(std::string& out, size_t index, const Frame& f) {
 }
 
 // "12.4 MiB of device memory, 24 events, 6 streams"
-std::string holdings(const std::map<std::string, KindTotal>& holds) {
+std::string holdings(const std::map<Kind, KindTotal>& holds) {
   std::string memory, handles;
-  for (const auto& [name, t] : holds) {
-    auto kind = kind_from_name(name);
-    if (kind && kind_holds_memory(*kind))
-      memory += (memory.empty() ? "" : ", ") + format_bytes(t.bytes) + " of " + kind_memory_words(*kind) + " memory";
+  for (const auto& [kind, t] : holds) {
+    if (kind_holds_memory(kind))
+      memory += (memory.empty() ? "" : ", ") + format_bytes(t.bytes) + " of " + kind_memory_words(kind) + " memory";
     else
-      handles += (handles.empty() ? "" : ", ") + std::to_string(t.count) + " " +
-                 (kind ? kind_object_words(*kind, t.count) : name + (t.count == 1 ? "" : "s"));
+      handles += (handles.empty() ? "" : ", ") + std::to_string(t.count) + " " + kind_object_words(kind, t.count);
   }
   return memory + (!memory.empty() && !handles.empty() ? ", " : "") + handles;
 }
 
 std::string group_headline(const LeakGroup& g) {
-  auto kind = kind_from_name(g.kind);
+  const Kind kind = g.kind;
   std::string s;
   if (kind == Kind::LibraryHandle) {
     auto object = library_object(g.api);
@@ -79,9 +77,9 @@ std::string group_headline(const LeakGroup& g) {
         (object ? " (" + std::string(object->destroy) + ")" : "") + ", created by " + g.api;
   } else {
     std::string allocations = std::to_string(g.count) + (g.count == 1 ? " allocation" : " allocations");
-    std::string memory = (kind ? kind_memory_words(*kind) : g.kind) + " memory";
-    if (kind && !kind_holds_memory(*kind))  // handles and address ranges: counted, not sized
-      s = std::to_string(g.count) + " " + kind_object_words(*kind, g.count) +
+    std::string memory = kind_memory_words(kind) + " memory";
+    if (!kind_holds_memory(kind))  // handles and address ranges: counted, not sized
+      s = std::to_string(g.count) + " " + kind_object_words(kind, g.count) +
           (kind == Kind::Module || kind == Kind::Library ? " never unloaded" : " never destroyed");
     else if (g.bytes == 0)  // an imported VMM handle: its size is known only where it is mapped
       s = allocations + " of " + memory + " of unknown size never freed";
@@ -194,7 +192,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += prefix + paint("no CUDA resources leaked", kGreen, options.color) +
            (r.leaks.empty() ? "" : " (apart from suppressed ones)") + "\n";
   } else {
-    out += prefix + paint("detected CUDA resource leaks", kRed, options.color) + " (" + r.reason +
+    out += prefix + paint("detected CUDA resource leaks", kRed, options.color) + " (" + text_of(r.reason) +
            (r.checkpoint.empty() ? "" : " " + r.checkpoint) + ")\n";
     size_t shown = 0;
     for (const LeakGroup* group : visible) {
@@ -296,7 +294,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += " (";
     bool first = true;
     for (const auto& [kind, t] : r.summary.by_kind) {
-      out += (first ? "" : ", ") + kind + ": " + std::to_string(t.count);
+      out += (first ? "" : ", ") + text_of(kind) + ": " + std::to_string(t.count);
       if (t.bytes) out += " / " + format_bytes(t.bytes);
       first = false;
     }

@@ -47,7 +47,7 @@ std::vector<Aggregate> aggregate(const Report& r, const std::string& by) {
   for (const LeakGroup& g : r.leaks) {
     std::string key;
     const Frame* f = allocation_frame(g);
-    if (by == "kind") key = g.kind;
+    if (by == "kind") key = text_of(g.kind);
     else if (by == "stack") key = g.site.empty() ? gate::site_of(g) : g.site;
     else if (!f) key = "(" + g.api + ")";
     else if (by == "function") key = f->function.empty() ? "??" : f->function;
@@ -55,7 +55,7 @@ std::vector<Aggregate> aggregate(const Report& r, const std::string& by) {
     else key = f->file.empty() ? "(" + f->module + ")" : f->file;
     Aggregate& a = folded[key];
     a.key = key;
-    if (holds_memory(g.kind)) a.bytes += g.bytes;  // address ranges are not memory of their own
+    if (kind_holds_memory(g.kind)) a.bytes += g.bytes;  // address ranges are not memory of their own
     a.count += g.count;
     ++a.groups;
     if (std::find(a.kinds.begin(), a.kinds.end(), g.kind) == a.kinds.end()) a.kinds.push_back(g.kind);
@@ -69,7 +69,7 @@ std::vector<Aggregate> aggregate(const Report& r, const std::string& by) {
 
 std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const std::vector<Report>& new_runs) {
   struct Totals {
-    std::string kind;
+    Kind kind = Kind::Device;
     uint64_t bytes = 0, count = 0;
   };
   auto sites = [](const std::vector<Report>& runs) {

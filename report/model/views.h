@@ -10,7 +10,7 @@
 namespace cudaleak::report {
 
 struct Filter {
-  std::vector<std::string> kinds;  // any of; empty = all
+  std::vector<Kind> kinds;  // any of; empty = all
   std::optional<int> device;
   uint64_t min_bytes = 0;
   std::string module;    // pattern (suppression syntax) on any frame's module
@@ -28,7 +28,7 @@ struct Aggregate {
   uint64_t bytes = 0;
   uint64_t count = 0;
   size_t groups = 0;
-  std::vector<std::string> kinds;
+  std::vector<Kind> kinds;
 };
 std::vector<Aggregate> aggregate(const Report& report, const std::string& by);  // throws std::invalid_argument
 
@@ -38,7 +38,7 @@ const Frame* allocation_frame(const LeakGroup& group);
 // Leak sites compared between two runs, matched by site identity.
 struct SiteChange {
   std::string site;
-  std::string kind;
+  Kind kind = Kind::Device;
   std::string change;  // "new", "gone", "grown", "shrunk", "same"
   uint64_t old_bytes = 0, new_bytes = 0, old_count = 0, new_count = 0;
 };

@@ -21,10 +21,13 @@ std::string seconds(uint64_t ns) {
 }
 
 // Causes that decide the matter outright come first, then the rest by bytes.
-int weight(const std::string& cause) {
-  if (cause == "request_too_large") return 3;
-  if (cause == "allocator_limit") return 2;
-  return cause == "fragmentation" ? 1 : 0;
+int weight(report::Cause cause) {
+  switch (cause) {
+    case report::Cause::RequestTooLarge: return 3;
+    case report::Cause::AllocatorLimit: return 2;
+    case report::Cause::Fragmentation: return 1;
+    default: return 0;
+  }
 }
 
 // What a user can do about memory a caching allocator holds.
@@ -53,7 +56,7 @@ void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>&
   const uint64_t request = e.request_bytes;
   const uint64_t device_free = e.device_info ? e.free_bytes : 0;
   if (e.device_info && device_free >= request)
-    out.push_back({"allocator_limit", device_free,
+    out.push_back({report::Cause::AllocatorLimit, device_free,
                    "the device has " + format_bytes(device_free) + " free, more than the request (" +
                        format_bytes(request) + "): PyTorch refused it itself, under a limit the program set "
                        "(torch.cuda.set_per_process_memory_fraction) or an allocator setting"});
@@ -69,12 +72,12 @@ void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>&
     if (!pinning.empty()) msg += ". The tensors that pin them: " + tensor_groups_text(pinning);
     msg += p.expandable ? ". Free or reorder those tensors"
                         : ". Fix: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, or free or reorder those tensors";
-    out.push_back({"fragmentation", p.free + device_free, msg});
+    out.push_back({report::Cause::Fragmentation, p.free + device_free, msg});
   }
   if (p.allocated && !p.live_tensors.empty()) {
     std::vector<const report::TensorGroup*> groups;
     for (const auto& g : p.live_tensors) groups.push_back(&g);
-    out.push_back({"live_tensors", p.allocated,
+    out.push_back({report::Cause::LiveTensors, p.allocated,
                    format_bytes(p.allocated) + " is held by live tensors: " + tensor_groups_text(groups) +
                        (groups.front()->count >= 3 && !groups.front()->stack.empty() ? "; tensors from one line that stay alive accumulate (kept in a "
                                                      "list, a traceback, or a closure)"
@@ -82,7 +85,7 @@ void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>&
   }
   uint64_t unpinned = p.free > p.free_in_pinned_segments ? p.free - p.free_in_pinned_segments : 0;
   if (unpinned >= request)
-    out.push_back({"cached_free", unpinned,
+    out.push_back({report::Cause::CachedFree, unpinned,
                    "PyTorch keeps " + format_bytes(unpinned) + " cached in segments with no live tensor; "
                    "torch.cuda.empty_cache() returns it"});
 }
@@ -111,13 +114,13 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
   const uint64_t noteworthy = total / 10;  // 10% of the device
 
   if (e.device_info && total && request > total)
-    out.push_back({"request_too_large", request,
+    out.push_back({report::Cause::RequestTooLarge, request,
                    "the request (" + format_bytes(request) + ") is larger than the device's total memory (" +
                        format_bytes(total) + "): it can never succeed on this device"});
 
   if (e.has_pytorch) diagnose_pytorch(e, out);
   if (!e.has_pytorch && e.device_info && e.free_bytes >= request && request <= total)
-    out.push_back({"fragmentation", e.free_bytes,
+    out.push_back({report::Cause::Fragmentation, e.free_bytes,
                    "free memory (" + format_bytes(e.free_bytes) + ") exceeds the request (" + format_bytes(request) +
                        "): the failure is likely fragmentation or a per-allocation limit"});
 
@@ -130,7 +133,7 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
     for (size_t i = 0; i < sorted.size() && i < 2; ++i)
       who += (i ? ", " : "") + std::string("pid ") + std::to_string(sorted[i].pid) +
              (sorted[i].name.empty() ? "" : " (" + sorted[i].name + ")") + " holds " + format_bytes(sorted[i].bytes);
-    out.push_back({"other_processes", others,
+    out.push_back({report::Cause::OtherProcesses, others,
                    (sorted.size() == 1 ? "another process holds " : std::to_string(sorted.size()) + " other processes hold ") +
                        format_bytes(others) + " of the device: " + who});
   }
@@ -141,22 +144,22 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
   if (!cache.empty() && !e.has_pytorch) {
     const report::OomSite& top = e.top_sites.front();
     if (top.bytes >= noteworthy || top.bytes >= request)
-      out.push_back({"held_by_cache", top.bytes,
-                     "the " + cache + " holds " + format_bytes(top.bytes) + " of " + top.kind + " memory in " +
-                         std::to_string(top.count) + (top.kind == "async" ? " stream-ordered allocation" : " segment") +
+      out.push_back({report::Cause::HeldByCache, top.bytes,
+                     "the " + cache + " holds " + format_bytes(top.bytes) + " of " + kind_memory_words(top.kind) + " memory in " +
+                         std::to_string(top.count) + (top.kind == Kind::Async ? " stream-ordered allocation" : " segment") +
                          (top.count == 1 ? "" : "s") + " it reserved for " +
                          top.where + "; " + cache_advice(cache)});
   } else if (!e.top_sites.empty() && cache.empty()) {
     const report::OomSite& top = e.top_sites.front();
     if (top.count >= 3 && top.last_ns > top.first_ns) {
-      out.push_back({"accumulating_leak", top.bytes,
-                     format_bytes(top.bytes) + " of " + top.kind + " memory allocated in " + top.where +
+      out.push_back({report::Cause::AccumulatingLeak, top.bytes,
+                     format_bytes(top.bytes) + " of " + kind_memory_words(top.kind) + " memory allocated in " + top.where +
                          " is still held from earlier: " + std::to_string(top.count) + " allocations made between " +
                          seconds(top.first_ns) + " and " + seconds(top.last_ns) + " (about " +
                          format_bytes(top.bytes / top.count) + " each) and never released; it grows until the device is full"});
     } else if (top.bytes >= noteworthy || top.bytes >= request) {
-      out.push_back({"held_by_process", top.bytes,
-                     "this process holds " + format_bytes(top.bytes) + " of " + top.kind + " memory allocated in " +
+      out.push_back({report::Cause::HeldByProcess, top.bytes,
+                     "this process holds " + format_bytes(top.bytes) + " of " + kind_memory_words(top.kind) + " memory allocated in " +
                          top.where + " (" + std::to_string(top.count) + (top.count == 1 ? " allocation)" : " allocations)")});
     }
   }
@@ -164,12 +167,12 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
   uint64_t cached = 0;
   for (const auto& p : e.pools) cached += p.reserved > p.used ? p.reserved - p.used : 0;
   if (cached && (cached >= request || cached >= noteworthy))
-    out.push_back({"cached_in_pools", cached,
+    out.push_back({report::Cause::CachedInPools, cached,
                    "stream-ordered memory pools keep " + format_bytes(cached) +
                        " reserved but unused (cached); trim them (cudaMemPoolTrimTo) or lower their release threshold"});
 
   if (e.device_info && e.untracked_bytes >= noteworthy && e.untracked_bytes >= request / 2)
-    out.push_back({"untracked", e.untracked_bytes,
+    out.push_back({report::Cause::Untracked, e.untracked_bytes,
                    format_bytes(e.untracked_bytes) + " of used memory is held by nothing cudaleak tracked in this process " +
                        "or saw in others: CUDA contexts, loaded modules, library workspaces, or allocations made before cudaleak"});
 

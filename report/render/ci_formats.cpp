@@ -31,7 +31,7 @@ std::string xml_escape(const std::string& s) {
 }
 
 std::string headline(const report::LeakGroup& g) {
-  std::string s = g.kind + " leak: " + std::to_string(g.count) + (g.count == 1 ? " resource" : " resources");
+  std::string s = report::text_of(g.kind) + " leak: " + std::to_string(g.count) + (g.count == 1 ? " resource" : " resources");
   if (g.bytes) s += ", " + report::format_bytes(g.bytes);
   return s + ", created by " + g.api;
 }
@@ -65,7 +65,7 @@ std::string suite_name(const report::Report& r) {
 }
 
 std::string case_name(const report::LeakGroup& g) {
-  return g.kind + " leak at " + (g.site.empty() ? g.api : g.site);
+  return report::text_of(g.kind) + " leak at " + (g.site.empty() ? g.api : g.site);
 }
 
 // A file's URI relative to the source root ("src/a.cu" with uriBaseId
@@ -91,10 +91,10 @@ std::string junit_xml(const std::vector<report::Report>& reports) {
       std::string base = case_name(g);
       int seen = case_names[base]++;  // the same site on two devices, say: numbered, in report order
       std::string name = xml_escape(seen ? base + " #" + std::to_string(seen + 1) : base);
-      cases += "    <testcase classname=\"cudaleak." + xml_escape(g.kind) + "\" name=\"" + name + "\">\n";
+      cases += "    <testcase classname=\"cudaleak." + report::text_of(g.kind) + "\" name=\"" + name + "\">\n";
       if (g.fails_gate) {
         ++suite_failures;
-        cases += "      <failure type=\"" + xml_escape(g.kind) + "-leak\" message=\"" + xml_escape(headline(g)) +
+        cases += "      <failure type=\"" + report::text_of(g.kind) + "-leak\" message=\"" + xml_escape(headline(g)) +
                  "\">" + xml_escape(stack_text(g)) + "</failure>\n";
       } else if (!g.suppressed_by.empty() || g.baseline == "known" || r.gate.evaluated) {
         ++suite_skipped;
@@ -131,12 +131,12 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
   for (const auto& r : reports) {
     for (const auto& g : r.leaks) {
       if (!g.fails_gate) continue;
-      std::string rule_id = "cudaleak/" + g.kind + "-leak";
+      std::string rule_id = "cudaleak/" + report::text_of(g.kind) + "-leak";
       if (std::find(rule_ids.begin(), rule_ids.end(), rule_id) == rule_ids.end()) {
         rule_ids.push_back(rule_id);
         rules.push_back(json{{"id", rule_id},
-                             {"name", g.kind + "Leak"},
-                             {"shortDescription", {{"text", "CUDA " + g.kind + " resource never released"}}},
+                             {"name", report::text_of(g.kind) + "Leak"},
+                             {"shortDescription", {{"text", "CUDA " + report::text_of(g.kind) + " resource never released"}}},
                              {"defaultConfiguration", {{"level", "error"}}}});
       }
       json result{{"ruleId", rule_id},

@@ -8,6 +8,10 @@
 
 namespace e2e {
 
+using cudaleak::Kind;
+using cudaleak::report::Cause;
+using cudaleak::report::Reason;
+
 struct Result {
   int exit_code = -1;  // when exited normally
   int signal = 0;      // when killed by a signal

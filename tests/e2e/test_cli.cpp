@@ -66,7 +66,7 @@ TEST_CASE("cli: a relative report path is the launcher's, its directory made, wh
   CHECK(res.exit_code == 0);
   auto files = files_in(dir + "/reports");
   REQUIRE(files.size() == 1);
-  CHECK(load(files[0]).summary.by_kind.count("pinned") == 1);
+  CHECK(load(files[0]).summary.by_kind.count(Kind::Pinned) == 1);
 }
 
 TEST_CASE("cli: options lists defaults as they are written on the command line", "[e2e][cli]") {

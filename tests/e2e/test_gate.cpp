@@ -182,7 +182,7 @@ TEST_CASE("checkpoints: cudaleak.h works with and without cudaleak, growth is fl
         "unknown checkpoint: -1\n"
         "report: 0\n");
   auto checkpoint = load(dir + "/r.0.json");
-  CHECK(checkpoint.reason == "checkpoint");
+  CHECK(checkpoint.reason == Reason::Checkpoint);
   CHECK(checkpoint.checkpoint == "after-loop");
   auto final_report = load(dir + "/r.1.json");
   REQUIRE(final_report.leaks.size() == 1);

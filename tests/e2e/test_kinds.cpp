@@ -40,13 +40,15 @@ std::vector<std::string> module_globals(const std::string& mode) {
 }
 
 uint64_t count_of(const Report& r, const std::string& kind) {
-  auto it = r.summary.by_kind.find(kind);
+  Kind k;
+  if (!cudaleak::report::parse_name(kind, k)) throw std::invalid_argument("no kind " + kind);
+  auto it = r.summary.by_kind.find(k);
   return it == r.summary.by_kind.end() ? 0 : it->second.count;
 }
 
 const LeakGroup* group_by_api(const Report& r, const std::string& kind, const std::string& api) {
   for (const LeakGroup& g : r.leaks)
-    if (g.kind == kind && g.api == api) return &g;
+    if (cudaleak::report::text_of(g.kind) == kind && g.api == api) return &g;
   return nullptr;
 }
 
@@ -105,11 +107,11 @@ TEST_CASE("every kind: library handles are counted exactly and hold what their c
   REQUIRE(blas);
   CHECK(blas->count == 3);  // the fourth was destroyed
   CHECK(stack_has(*blas, "open_solver"));
-  CHECK(blas->holds.at("device").count == 9);
-  CHECK(blas->holds.at("device").bytes == 3 * ((4 << 20) + (128 << 10) + 1024));
-  CHECK(blas->holds.at("event").count == 24);
-  CHECK(blas->holds.at("stream").count == 6);
-  CHECK(blas->holds.count("library") == 0);  // its own device code: the library's, not the program's
+  CHECK(blas->holds.at(Kind::Device).count == 9);
+  CHECK(blas->holds.at(Kind::Device).bytes == 3 * ((4 << 20) + (128 << 10) + 1024));
+  CHECK(blas->holds.at(Kind::Event).count == 24);
+  CHECK(blas->holds.at(Kind::Stream).count == 6);
+  CHECK(blas->holds.count(Kind::Library) == 0);  // its own device code: the library's, not the program's
   // cuSOLVER's own cuBLAS handle is part of the cuSOLVER handle, not a handle of the program's.
   const LeakGroup* solver = group_by_api(r, "library_handle", "cusolverDnCreate");
   REQUIRE(solver);
@@ -119,7 +121,7 @@ TEST_CASE("every kind: library handles are counted exactly and hold what their c
   REQUIRE(lt);
   CHECK(lt->count == 1);
   CHECK(count_of(r, "library_handle") == 5);
-  CHECK(solver->holds.at("device").count == 4);
+  CHECK(solver->holds.at(Kind::Device).count == 4);
   // The driver resources stay in the report, each with its handle.
   const LeakGroup* events = group_by_api(r, "event", "cublasCreate_v2");
   REQUIRE(events);
@@ -133,7 +135,7 @@ TEST_CASE("every kind: library handles are counted exactly and hold what their c
 TEST_CASE("every kind: the text names library handles as users know them and lists what they hold once") {
   auto [res, report] = run_program("kinds_text", {program("every_kind"), "leak"});
   CHECK(res.err.find("3 cuBLAS handles never destroyed (cublasDestroy), created by cublasCreate_v2 on device 0, "
-                     "holding 12.4 MiB of device memory, 24 events, 6 streams:") != std::string::npos);
+                     "holding 12.4 MiB of device memory, 6 streams, 24 events:") != std::string::npos);
   CHECK(res.err.find("1 cuSOLVER dense handle never destroyed (cusolverDnDestroy)") != std::string::npos);
   CHECK(res.err.find("24 events never destroyed") == std::string::npos);  // shown under the handle
   // An imported VMM handle has no size until it is mapped: not "0 B".
@@ -159,18 +161,18 @@ TEST_CASE("static libraries: handles are found by the stack of what their creati
   CHECK(blas->count == 0);  // not known: nothing saw the creates
   CHECK(blas->stack.at(0).function == "open_blas()");  // the caller of the create, as for an interposed one
   // Two handles alive: their resources, not the destroyed third's.
-  CHECK(blas->holds.at("device").count == 6);
-  CHECK(blas->holds.at("device").bytes == 2 * ((4 << 20) + (128 << 10) + 1024));
-  CHECK(blas->holds.at("event").count == 16);
-  CHECK(blas->holds.at("stream").count == 4);
+  CHECK(blas->holds.at(Kind::Device).count == 6);
+  CHECK(blas->holds.at(Kind::Device).bytes == 2 * ((4 << 20) + (128 << 10) + 1024));
+  CHECK(blas->holds.at(Kind::Event).count == 16);
+  CHECK(blas->holds.at(Kind::Stream).count == 4);
   // The library's own kernels, loaded inside its create, are not the program's to unload.
-  CHECK(blas->holds.count("library") == 0);
+  CHECK(blas->holds.count(Kind::Library) == 0);
   CHECK(count_of(r, "library") == 0);
   // cuSOLVER's own cuBLAS handle belongs to the cuSOLVER handle (the outermost create).
   const LeakGroup* solver = group_by_api(r, "library_handle", "cusolverDnCreate");
   REQUIRE(solver);
   CHECK(solver->attributed_by_stack);
-  CHECK(solver->holds.at("device").count == 4);
+  CHECK(solver->holds.at(Kind::Device).count == 4);
   // The resources stay in the report, each with the create that made it; the
   // summary counts them, not the handles it cannot count.
   const LeakGroup* events = group_by_api(r, "event", "cublasCreate_v2");
@@ -180,7 +182,7 @@ TEST_CASE("static libraries: handles are found by the stack of what their creati
   CHECK(count_of(r, "device") == 10);
   CHECK(count_of(r, "event") == 24);
   CHECK(res.err.find("cuBLAS handles never destroyed (cublasDestroy), created by cublasCreate_v2 on device 0, "
-                     "holding 8.3 MiB of device memory, 16 events, 4 streams (found by stack: cublasCreate_v2 is "
+                     "holding 8.3 MiB of device memory, 4 streams, 16 events (found by stack: cublasCreate_v2 is "
                      "linked into the program statically, so how many handles is not known):") != std::string::npos);
   CHECK(res.err.find("16 events never destroyed") == std::string::npos);  // shown under the handle
 }
@@ -200,7 +202,7 @@ TEST_CASE("modules: a module never unloaded holds its device globals, read from 
   // cuModuleLoadData, one line each: the fatbin's globals; the PTX's are not known.
   std::multiset<uint64_t> loaded_data;
   for (const LeakGroup& g : r.leaks)
-    if (g.kind == "module" && g.api == "cuModuleLoadData") loaded_data.insert(g.bytes);
+    if (g.kind == Kind::Module && g.api == "cuModuleLoadData") loaded_data.insert(g.bytes);
   CHECK(loaded_data == std::multiset<uint64_t>{0, kGlobals});
   const LeakGroup* library = group_by_api(r, "library", "cuLibraryLoadData");
   REQUIRE(library);

@@ -17,7 +17,7 @@ TEST_CASE("crash: a report of live resources, then death by the same signal", "[
   auto files = files_in(dir);
   REQUIRE(files.size() == 1);
   auto r = load(files[0]);
-  CHECK(r.reason == "crash");
+  CHECK(r.reason == Reason::Crash);
   REQUIRE(r.leaks.size() == 1);
   CHECK(r.leaks[0].bytes == (1u << 20));
   CHECK(stack_has(r.leaks[0], "main"));
@@ -27,7 +27,7 @@ TEST_CASE("crash: a report of live resources, then death by the same signal", "[
   const auto& device = r.timeline.devices[0];
   CHECK(device.peak.bytes == (1u << 20));
   REQUIRE_FALSE(device.points.empty());
-  auto device_kind = std::find(r.timeline.kinds.begin(), r.timeline.kinds.end(), "device") - r.timeline.kinds.begin();
+  auto device_kind = std::find(r.timeline.kinds.begin(), r.timeline.kinds.end(), Kind::Device) - r.timeline.kinds.begin();
   REQUIRE(size_t(device_kind) < r.timeline.kinds.size());
   CHECK(device.points.back().bytes.at(size_t(device_kind)) == (1u << 20));
   REQUIRE(r.timeline.marks.size() == 1);
@@ -53,10 +53,10 @@ TEST_CASE("signal: SIGUSR1 writes a snapshot, the exit report follows", "[e2e][l
   auto files = files_in(dir);
   REQUIRE(files.size() == 2);
   auto snapshot = load(dir + "/report.0.json");
-  CHECK(snapshot.reason == "signal");
+  CHECK(snapshot.reason == Reason::Signal);
   CHECK(snapshot.summary.leaked_bytes == (2u << 20));
   auto final_report = load(dir + "/report.1.json");
-  CHECK(final_report.reason == "exit");
+  CHECK(final_report.reason == Reason::Exit);
   CHECK(final_report.leaks.empty());
   REQUIRE(final_report.timeline.marks.size() == 1);  // the snapshot, on the timeline
   CHECK(final_report.timeline.marks[0].type == "snapshot");
@@ -74,9 +74,9 @@ TEST_CASE("fork: each process reports only what it created, under its own pid", 
   auto& child = a.process.pid == b.process.ppid ? b : a;
   CHECK(child.process.ppid == parent.process.pid);
   REQUIRE(parent.leaks.size() == 1);
-  CHECK(parent.leaks[0].kind == "device");
+  CHECK(parent.leaks[0].kind == Kind::Device);
   REQUIRE(child.leaks.size() == 1);
-  CHECK(child.leaks[0].kind == "pinned");
+  CHECK(child.leaks[0].kind == Kind::Pinned);
   CHECK(child.leaks[0].bytes == (3u << 20));
 }
 
@@ -95,12 +95,12 @@ TEST_CASE("driver API edges: ptsz look-ups, NULL arguments, unknown frees, OOM, 
   auto files = files_in(dir);
   REQUIRE(files.size() == 2);  // the 1 TiB request's "oom" report, then the exit report
   auto oom = load(files[0]);
-  CHECK(oom.reason == "oom");
+  CHECK(oom.reason == Reason::Oom);
   REQUIRE(oom.oom_events.size() == 1);
   CHECK(oom.oom_events[0].request_bytes == (uint64_t(1) << 40));
-  CHECK(oom.oom_events[0].diagnosis.at(0).cause == "request_too_large");
+  CHECK(oom.oom_events[0].diagnosis.at(0).cause == Cause::RequestTooLarge);
   auto r = load(files[1]);
-  CHECK(r.reason == "exit");
+  CHECK(r.reason == Reason::Exit);
   const auto* ptsz = find_group(r, "async");
   REQUIRE(ptsz);
   CHECK(ptsz->api == "cuMemAllocAsync_ptsz");

@@ -11,7 +11,7 @@ cudaleak::report::Report oom_report(const std::string& dir) {
   auto files = files_in(dir);
   REQUIRE(files.size() >= 2);
   auto r = load(files[0]);  // report.<pid>.0.json: written at the failure
-  CHECK(r.reason == "oom");
+  CHECK(r.reason == Reason::Oom);
   REQUIRE(r.oom_events.size() == 1);
   return r;
 }
@@ -29,14 +29,14 @@ TEST_CASE("oom: a leak that grows each step until memory runs out is named with 
   CHECK(e.free_bytes == 0);
   CHECK(e.total_bytes == (512u << 20));
   CHECK(e.tracked_bytes == (512u << 20));
-  CHECK(e.tracked_by_kind.at("device") == (512u << 20));
+  CHECK(e.tracked_by_kind.at(Kind::Device) == (512u << 20));
   REQUIRE_FALSE(e.top_sites.empty());
   CHECK(e.top_sites[0].where.find("train_step (oom_scenarios.cu:") == 0);
   CHECK(e.top_sites[0].count == 16);
   CHECK(e.recent_bytes + e.old_bytes == e.tracked_bytes);
   CHECK(e.old_bytes > 0);
   REQUIRE_FALSE(e.diagnosis.empty());
-  CHECK(e.diagnosis[0].cause == "accumulating_leak");
+  CHECK(e.diagnosis[0].cause == Cause::AccumulatingLeak);
   CHECK(e.diagnosis[0].message.find("512.0 MiB of device memory allocated in train_step") == 0);
   CHECK(e.diagnosis[0].message.find("16 allocations") != std::string::npos);
   CHECK(e.diagnosis[0].message.find("about 32.0 MiB each") != std::string::npos);
@@ -65,7 +65,7 @@ TEST_CASE("oom: another process holding the device is named, from NVML", "[e2e][
   CHECK(e.other_processes[0].bytes == (400u << 20));
   CHECK(e.free_bytes == (112u << 20));
   REQUIRE_FALSE(e.diagnosis.empty());
-  CHECK(e.diagnosis[0].cause == "other_processes");
+  CHECK(e.diagnosis[0].cause == Cause::OtherProcesses);
   CHECK(e.diagnosis[0].message == "another process holds 400.0 MiB of the device: pid 4242 (python) holds 400.0 MiB");
 }
 
@@ -75,7 +75,7 @@ TEST_CASE("oom: a request larger than the device says so first", "[e2e][oom]") {
   CHECK(res.exit_code == 1);
   auto e = oom_report(dir).oom_events[0];
   REQUIRE_FALSE(e.diagnosis.empty());
-  CHECK(e.diagnosis[0].cause == "request_too_large");
+  CHECK(e.diagnosis[0].cause == Cause::RequestTooLarge);
   CHECK(e.diagnosis[0].message ==
         "the request (1.0 GiB) is larger than the device's total memory (512.0 MiB): it can never succeed on this device");
 }
@@ -88,7 +88,7 @@ TEST_CASE("oom: memory cached in pools and free-but-fragmented memory are diagno
                    {"CUDALEAK_SIM_OTHER_PROCESS=1:pool-holder:300MiB", "CUDALEAK_SIM_POOL_CACHED=300MiB"});
   auto e = oom_report(dir).oom_events[0];
   bool pools = false;
-  for (const auto& d : e.diagnosis) pools |= d.cause == "cached_in_pools" && d.bytes == (300u << 20);
+  for (const auto& d : e.diagnosis) pools |= d.cause == Cause::CachedInPools && d.bytes == (300u << 20);
   CHECK(pools);
   REQUIRE_FALSE(e.pools.empty());
   CHECK(e.pools[0].is_default);
@@ -99,5 +99,5 @@ TEST_CASE("oom: memory cached in pools and free-but-fragmented memory are diagno
       {"CUDALEAK_SIM_FAIL=cuMemAlloc_v2:1"});
   auto f = oom_report(frag).oom_events[0];
   REQUIRE_FALSE(f.diagnosis.empty());
-  CHECK(f.diagnosis[0].cause == "fragmentation");
+  CHECK(f.diagnosis[0].cause == Cause::Fragmentation);
 }

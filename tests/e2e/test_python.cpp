@@ -174,7 +174,7 @@ TEST_CASE("python: a thread's own Python frames, and frames in crash reports", "
   Result res = run_sim(crash, {interpreters().front(), kScript, "crash"});
   CHECK(res.signal == SIGSEGV);
   auto c = only_report(crash);
-  CHECK(c.reason == "crash");
+  CHECK(c.reason == Reason::Crash);
   REQUIRE(c.leaks.size() == 1);
   CHECK(python_trace(c.leaks[0]).find("leak_in_loop:" + std::to_string(line_of("loop"))) != std::string::npos);
 }
@@ -294,7 +294,7 @@ TEST_CASE("python: snapshots and reports the program asks for carry a fresh PyTo
     CHECK(keep_loss(r) == std::pair<uint64_t, bool>{uint64_t(n + 1), n >= 2});
   }
   auto snapshot = load(dir + "/report.4.json");
-  CHECK(snapshot.reason == "signal");
+  CHECK(snapshot.reason == Reason::Signal);
   CHECK(keep_loss(snapshot) == std::pair<uint64_t, bool>{5, true});
   auto at_exit = load(dir + "/report.5.json");
   CHECK(at_exit.gate.failing_tensor_groups == 1);  // keep_loss only: the model and train_step stayed the same
@@ -311,7 +311,7 @@ TEST_CASE("python: snapshots and reports the program asks for carry a fresh PyTo
   CHECK(h.exit_code == 0);
   CHECK(h.out.find("trained") != std::string::npos);
   auto late = load(held + "/report.4.json");
-  CHECK(late.reason == "signal");
+  CHECK(late.reason == Reason::Signal);
   CHECK(keep_loss(late).first == 4);
   CHECK(keep_loss(load(held + "/report.5.json")).first == 5);
 }

@@ -151,12 +151,12 @@ TEST_CASE("merge: processes and ranks kept, totals added", "[e2e][reading]") {
   Result res = run({cudaleak_tool(), "merge", dir + "/a.json", dir + "/b.json", "-o", dir + "/merged.json"});
   CHECK(res.exit_code == 0);
   auto m = load(dir + "/merged.json");
-  CHECK(m.reason == "merged");
+  CHECK(m.reason == Reason::Merged);
   REQUIRE(m.processes.size() == 2);
   CHECK(m.processes[0].process.rank == 0);
   CHECK(m.processes[1].process.rank == 1);
   CHECK(m.summary.leaked_bytes == 819200 + (2u << 20) + (64u << 10));
-  for (const auto& g : m.leaks) CHECK(g.rank == (g.kind == "pinned" ? 1 : 0));
+  for (const auto& g : m.leaks) CHECK(g.rank == (g.kind == Kind::Pinned ? 1 : 0));
   Result text = run({cudaleak_tool(), "report", dir + "/merged.json"});
   CHECK(text.out.find("SUMMARY: cudaleak: 2.8 MiB leaked in 52 resources") != std::string::npos);
 }

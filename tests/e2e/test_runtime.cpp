@@ -52,7 +52,7 @@ TEST_CASE("runtime: heap corruption under load gives a crash report and death by
     auto files = files_in(dir);
     REQUIRE(files.size() == 1);
     auto r = load(files[0]);
-    CHECK(r.reason == "crash");
+    CHECK(r.reason == Reason::Crash);
     CHECK(r.symbolized);
     auto* g = find_group(r, "device", "main");
     REQUIRE(g);
@@ -179,7 +179,7 @@ TEST_CASE("signals: SIGTERM to the program writes the final report, then it dies
   auto files = files_in(dir);
   REQUIRE(files.size() == 1);
   auto r = load(files[0]);
-  CHECK(r.reason == "termination");
+  CHECK(r.reason == Reason::Termination);
   CHECK(r.summary.leaked_bytes == (1u << 20));
 }
 
@@ -309,7 +309,7 @@ TEST_CASE("runtime: resources are placed on the context set by create push pop s
   auto r = load(dir + "/report.json");
   std::map<uint64_t, int> device_by_mib;
   for (const auto& g : r.leaks)
-    if (g.kind == "device") device_by_mib[g.bytes >> 20] = g.device;
+    if (g.kind == Kind::Device) device_by_mib[g.bytes >> 20] = g.device;
   CHECK(device_by_mib == std::map<uint64_t, int>{{1, 0}, {2, 1}, {3, 1}, {4, 1}, {5, 0}, {6, 1}});
   // check_context asked the driver at every creation: it never disagreed.
   for (const auto& n : r.notes) {
@@ -332,7 +332,7 @@ TEST_CASE("runtime: check_context notes a context bound where cudaleak cannot se
   CHECK(notes == std::map<std::string, uint64_t>{{"context_mismatch cuMemAlloc_v2", 1}, {"context_unseen cuMemAlloc_v2", 1}});
   std::map<uint64_t, int> device_by_mib;
   for (const auto& g : r.leaks)
-    if (g.kind == "device") device_by_mib[g.bytes >> 20] = g.device;
+    if (g.kind == Kind::Device) device_by_mib[g.bytes >> 20] = g.device;
   CHECK(device_by_mib[7] == 1);  // learned b (device 1): the documented limit
   CHECK(device_by_mib[8] == 0);  // asked: right
 }

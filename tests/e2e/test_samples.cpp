@@ -14,7 +14,7 @@ Report single_report(const std::string& dir) {
   Report r = load(files[0]);
   CHECK(r.format == "cudaleak-report");
   CHECK(r.format_version == 1);
-  CHECK(r.reason == "exit");
+  CHECK(r.reason == Reason::Exit);
   CHECK(r.symbolized);
   CHECK_FALSE(r.modules.empty());
   return r;
@@ -31,7 +31,7 @@ TEST_CASE("exception_leak: the buffer of the failing batch, exit status 3 kept",
   Report r = single_report(dir);
   REQUIRE(r.leaks.size() == 1);
   const auto& g = r.leaks[0];
-  CHECK(g.kind == "device");
+  CHECK(g.kind == Kind::Device);
   CHECK(g.api == "cudaMalloc");
   CHECK(g.bytes == (1u << 20));
   CHECK(g.count == 1);
@@ -65,11 +65,11 @@ TEST_CASE("pinned_leak: two pinned buffers, the freed one absent", "[e2e][sample
   CHECK(run_sim(dir, {sample("pinned_leak")}).exit_code == 0);
   Report r = single_report(dir);
   REQUIRE(r.leaks.size() == 2);
-  CHECK(r.leaks[0].kind == "pinned");
+  CHECK(r.leaks[0].kind == Kind::Pinned);
   CHECK(r.leaks[0].bytes == (2u << 20));
   CHECK(r.leaks[1].bytes == (64u << 10));
-  CHECK(r.summary.by_kind.at("pinned").count == 2);
-  CHECK(r.summary.by_kind.count("device") == 0);
+  CHECK(r.summary.by_kind.at(Kind::Pinned).count == 2);
+  CHECK(r.summary.by_kind.count(Kind::Device) == 0);
 }
 
 TEST_CASE("stream_event_leak: half the streams and events", "[e2e][samples]") {
@@ -94,7 +94,7 @@ TEST_CASE("driver_context_leak: context, memory, teardown and vmm kinds", "[e2e]
   Report r = single_report(dir);
   int contexts = 0, torn = 0;
   for (const auto& g : r.leaks) {
-    if (g.kind == "context") contexts += int(g.count);
+    if (g.kind == Kind::Context) contexts += int(g.count);
     if (!g.released_by.empty()) {
       ++torn;
       CHECK(g.released_by == "context_destroy");
@@ -106,11 +106,11 @@ TEST_CASE("driver_context_leak: context, memory, teardown and vmm kinds", "[e2e]
   CHECK(torn == 1);
   const auto* kept = find_group(r, "device");
   REQUIRE(kept);
-  CHECK(r.summary.by_kind.at("device").bytes == (3u << 20) + (256u << 10));
-  CHECK(r.summary.by_kind.at("vmm").bytes == (4u << 20));
-  CHECK(r.summary.by_kind.at("vmm").count == 1);
-  CHECK(r.summary.by_kind.at("va_reservation").count == 1);
-  CHECK(r.summary.by_kind.at("mapping").count == 1);
+  CHECK(r.summary.by_kind.at(Kind::Device).bytes == (3u << 20) + (256u << 10));
+  CHECK(r.summary.by_kind.at(Kind::Vmm).bytes == (4u << 20));
+  CHECK(r.summary.by_kind.at(Kind::Vmm).count == 1);
+  CHECK(r.summary.by_kind.at(Kind::VaReservation).count == 1);
+  CHECK(r.summary.by_kind.at(Kind::Mapping).count == 1);
   CHECK(find_group(r, "vmm", "vmm_buffer"));
 }
 
@@ -118,10 +118,10 @@ TEST_CASE("async_pool_leak: stream-ordered buffers and the pool", "[e2e][samples
   auto dir = fresh_dir("async_pool_leak");
   CHECK(run_sim(dir, {sample("async_pool_leak")}).exit_code == 0);
   Report r = single_report(dir);
-  CHECK(r.summary.by_kind.at("async").count == 2);
-  CHECK(r.summary.by_kind.at("async").bytes == (512u << 10) + (1u << 20));
-  CHECK(r.summary.by_kind.at("pool").count == 1);
-  CHECK(r.summary.by_kind.count("stream") == 0);  // destroyed by the sample
+  CHECK(r.summary.by_kind.at(Kind::Async).count == 2);
+  CHECK(r.summary.by_kind.at(Kind::Async).bytes == (512u << 10) + (1u << 20));
+  CHECK(r.summary.by_kind.at(Kind::Pool).count == 1);
+  CHECK(r.summary.by_kind.count(Kind::Stream) == 0);  // destroyed by the sample
   bool from_pool = false;
   for (const auto& g : r.leaks) from_pool |= g.api == "cudaMallocFromPoolAsync";
   CHECK(from_pool);
@@ -164,7 +164,7 @@ TEST_CASE("oom_leak: the out-of-memory is blamed on the activations kept from ea
   for (const auto& f : files) {
     Report r = load(f);
     for (const auto& e : r.oom_events)
-      diagnosed |= !e.diagnosis.empty() && e.diagnosis[0].cause == "accumulating_leak";
+      diagnosed |= !e.diagnosis.empty() && e.diagnosis[0].cause == Cause::AccumulatingLeak;
   }
   CHECK(diagnosed);
 }

@@ -102,7 +102,7 @@ void exercise_report(const std::string& text) {
   report::render_text(r, {});
   render::html_report(r);
   report::Filter filter;
-  filter.kinds = {"device", "pinned", "library_handle"};
+  filter.kinds = {Kind::Device, Kind::Pinned, Kind::LibraryHandle};
   filter.min_bytes = 1;
   filter.function = "main*";
   report::render_text(report::filter_report(r, filter), {});
@@ -131,7 +131,7 @@ void exercise_suppressions(const std::string& text) {
     gate::RuleSet rules = builder.build();
     report::Report r;
     report::LeakGroup g;
-    g.kind = "device";
+    g.kind = Kind::Device;
     g.bytes = g.count = 1;
     g.stack = {report::Frame{0x1000, "libfoo.so", "main", "a.cu", 3}};
     r.leaks.push_back(g);

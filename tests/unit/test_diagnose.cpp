@@ -26,16 +26,16 @@ constexpr uint64_t GiB = 1ull << 30;
 TEST_CASE("diagnosis ranks the causes by what they explain", "[oom]") {
   OomEvent e = base(2 * GiB, GiB, 80 * GiB);
   e.other_processes = {{4242, "python", 60 * GiB, true}, {77, "", 3 * GiB, true}};
-  e.top_sites = {{"device", "cudaMalloc", "train_step (train.cu:40)", 12 * GiB, 48, 1000000000, 9000000000, {}}};
+  e.top_sites = {{Kind::Device, "cudaMalloc", "train_step (train.cu:40)", 12 * GiB, 48, 1000000000, 9000000000, {}}};
   e.pools = {{1, true, 5 * GiB, 1 * GiB}};
   e.untracked_bytes = GiB / 2;
   auto d = diagnose(e);
   REQUIRE(d.size() == 3);
-  CHECK(d[0].cause == "other_processes");
+  CHECK(d[0].cause == Cause::OtherProcesses);
   CHECK(d[0].message == "2 other processes hold 63.0 GiB of the device: pid 4242 (python) holds 60.0 GiB, pid 77 holds 3.0 GiB");
-  CHECK(d[1].cause == "accumulating_leak");
+  CHECK(d[1].cause == Cause::AccumulatingLeak);
   CHECK(d[1].message.find("48 allocations made between 1.00 s and 9.00 s (about 256.0 MiB each)") != std::string::npos);
-  CHECK(d[2].cause == "cached_in_pools");
+  CHECK(d[2].cause == Cause::CachedInPools);
   CHECK(d[2].bytes == 4 * GiB);
 }
 
@@ -44,13 +44,13 @@ TEST_CASE("decisive causes come first whatever the bytes", "[oom]") {
   big.untracked_bytes = 9 * GiB;
   auto d = diagnose(big);
   REQUIRE(d.size() >= 1);
-  CHECK(d[0].cause == "request_too_large");
+  CHECK(d[0].cause == Cause::RequestTooLarge);
   OomEvent frag = base(GiB, 3 * GiB, 80 * GiB);
-  frag.top_sites = {{"device", "cudaMalloc", "load (a.cu:1)", 70 * GiB, 1, 5, 5, {}}};
+  frag.top_sites = {{Kind::Device, "cudaMalloc", "load (a.cu:1)", 70 * GiB, 1, 5, 5, {}}};
   auto f = diagnose(frag);
   REQUIRE(f.size() == 2);
-  CHECK(f[0].cause == "fragmentation");
-  CHECK(f[1].cause == "held_by_process");
+  CHECK(f[0].cause == Cause::Fragmentation);
+  CHECK(f[1].cause == Cause::HeldByProcess);
 }
 
 TEST_CASE("without device numbers or others, only what is known is claimed", "[oom]") {
@@ -70,20 +70,20 @@ TEST_CASE("memory a caching allocator holds is named as its cache and never as a
   std::vector<Frame> cupy = {{0x1, "/x/cupy/cuda/memory.cpython-312-x86_64-linux-gnu.so",
                               "__pyx_f_4cupy_4cuda_6memory_10SingleDeviceMemoryPool__malloc", "", 0},
                              {0, "", "make_batch", "/app/train.py", 9, false, true}};
-  e.top_sites = {{"device", "cudaMalloc", "make_batch (train.py:9)", 78 * GiB, 314, 1000000, 270000000, cupy}};
+  e.top_sites = {{Kind::Device, "cudaMalloc", "make_batch (train.py:9)", 78 * GiB, 314, 1000000, 270000000, cupy}};
   auto d = diagnose(e);
   REQUIRE(!d.empty());
-  CHECK(d[0].cause == "held_by_cache");
+  CHECK(d[0].cause == Cause::HeldByCache);
   CHECK(d[0].message.find("the CuPy memory pool holds 78.0 GiB of device memory in 314 segments it reserved for make_batch (train.py:9)") == 0);
   CHECK(d[0].message.find("free_all_blocks()") != std::string::npos);
-  for (const auto& x : d) CHECK(x.cause != "accumulating_leak");
+  for (const auto& x : d) CHECK(x.cause != Cause::AccumulatingLeak);
 
   // PyTorch's expandable segments: cuMemCreate from its allocator, without its view.
   std::vector<Frame> torch = {{0x2, "/x/libc10_cuda.so", "c10::cuda::CUDACachingAllocator::Native::ExpandableSegment::map(...)", "", 0}};
-  e.top_sites = {{"vmm", "cuMemCreate", "train_step (train.py:14)", 20 * GiB, 1071, 1000000, 500000000, torch}};
+  e.top_sites = {{Kind::Vmm, "cuMemCreate", "train_step (train.py:14)", 20 * GiB, 1071, 1000000, 500000000, torch}};
   d = diagnose(e);
   REQUIRE(!d.empty());
-  CHECK(d[0].cause == "held_by_cache");
+  CHECK(d[0].cause == Cause::HeldByCache);
   CHECK(d[0].message.find("the PyTorch caching allocator holds 20.0 GiB of vmm memory") == 0);
 }
 
@@ -97,7 +97,7 @@ TEST_CASE("H100 Python runs: each OOM first cause is found again from the event 
     std::vector<std::string> causes;
     for (const auto& e : r.oom_events) {
       auto d = diagnose(e);
-      causes.push_back(d.empty() ? "" : d[0].cause);
+      causes.push_back(d.empty() ? "" : text_of(d[0].cause));
       if (!d.empty()) CHECK(d[0].message == e.diagnosis.at(0).message);
     }
     return causes;

@@ -19,7 +19,7 @@ static Report load_fixture(const std::string& name) {
 
 TEST_CASE("H100 reports read back with the numbers compute-sanitizer agreed with", "[fixtures]") {
   Report exc = load_fixture("exception_leak_static.json");
-  CHECK(exc.reason == "exit");
+  CHECK(exc.reason == Reason::Exit);
   CHECK(exc.summary.leaked_bytes == 1048576);
   REQUIRE(exc.leaks.size() == 1);
   CHECK(exc.leaks[0].api == "cudaMalloc");
@@ -27,10 +27,10 @@ TEST_CASE("H100 reports read back with the numbers compute-sanitizer agreed with
 
   Report drv = load_fixture("driver_context_leak_static.json");
   CHECK(drv.summary.leaked_bytes == 7602176);
-  CHECK(drv.summary.by_kind.at("context").count == 1);
+  CHECK(drv.summary.by_kind.at(Kind::Context).count == 1);
 
   Report blas = load_fixture("cublas_no_destroy.json");
-  CHECK(blas.summary.by_kind.at("device").bytes == 67240960);
+  CHECK(blas.summary.by_kind.at(Kind::Device).bytes == 67240960);
   CHECK(blas.leaks[0].api == "cublasCreate_v2");
 }
 

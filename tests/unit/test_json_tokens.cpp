@@ -105,10 +105,10 @@ TEST_CASE("json tokens: a stream is read in chunks and its progress told", "[jso
 
 TEST_CASE("json tokens: a report's members are read in any order and unknown ones skipped", "[json]") {
   Report r;
-  r.reason = "exit";
+  r.reason = Reason::Exit;
   r.process.pid = 7;
   LeakGroup g;
-  g.kind = "device";
+  g.kind = Kind::Device;
   g.bytes = 4;
   g.count = 1;
   g.allocations.push_back(Allocation{0x10, 4});

@@ -40,10 +40,10 @@ TEST_CASE("fragmentation of PyTorch's cache is the first cause, naming the pinni
   CHECK(e.pytorch.largest_free_block < e.request_bytes);
   auto d = oom::diagnose(e);
   REQUIRE(!d.empty());
-  CHECK(d[0].cause == "fragmentation");
+  CHECK(d[0].cause == Cause::Fragmentation);
   CHECK(d[0].message.find("fill (scenario_fragmentation.py:10)") != std::string::npos);
   CHECK(d[0].message.find("expandable_segments:True") != std::string::npos);
-  for (const auto& x : d) CHECK(x.cause != "accumulating_leak");  // segments are never a leak
+  for (const auto& x : d) CHECK(x.cause != Cause::AccumulatingLeak);  // segments are never a leak
   // The failed cudaMalloc calls PyTorch retried are kept, without a view.
   size_t plain = 0;
   for (const auto& x : r.oom_events) plain += !x.has_pytorch;
@@ -57,7 +57,7 @@ TEST_CASE("a per-process memory fraction is named as PyTorch's own limit", "[pyt
   Report r = load_python_fixture("scenario_fraction.551.0.json");
   auto d = oom::diagnose(pytorch_event(r));
   REQUIRE(!d.empty());
-  CHECK(d[0].cause == "allocator_limit");
+  CHECK(d[0].cause == Cause::AllocatorLimit);
 }
 
 TEST_CASE("tensors kept by stored exceptions are named at exit as live tensors, not leaks", "[pytorch]") {

@@ -71,11 +71,11 @@ TEST_CASE("resources group by kind and stack, biggest first, with totals", "[rep
   CHECK(r.leaks[1].count == 3);
   CHECK(r.leaks[1].allocations.size() == 2);  // capped
   CHECK(r.leaks[1].allocations[0].sequence == 10);
-  CHECK(r.leaks[2].kind == "stream");
+  CHECK(r.leaks[2].kind == Kind::Stream);
   CHECK(r.summary.leaked_bytes == 1300);
   CHECK(r.summary.leaked_count == 5);
-  CHECK(r.summary.by_kind["device"].count == 4);
-  CHECK(r.summary.by_kind["stream"].count == 1);
+  CHECK(r.summary.by_kind[Kind::Device].count == 4);
+  CHECK(r.summary.by_kind[Kind::Stream].count == 1);
 }
 
 TEST_CASE("address-space kinds are listed but not added to leaked bytes", "[report]") {
@@ -86,7 +86,7 @@ TEST_CASE("address-space kinds are listed but not added to leaked bytes", "[repo
   snap.resources.push_back(resource(Kind::Mapping, 0, 4096, 3, "cuMemMap"));
   Report r = build_report(snap, fx.lookup, &fx.resolver, {});
   CHECK(r.summary.leaked_bytes == 4096);
-  CHECK(r.summary.by_kind["mapping"].bytes == 4096);
+  CHECK(r.summary.by_kind[Kind::Mapping].bytes == 4096);
 }
 
 TEST_CASE("the api is the outermost CUDA API frame before the program's own code", "[report]") {
@@ -156,29 +156,29 @@ TEST_CASE("JSON round trip keeps every field", "[report][json]") {
   snap.notes_total = 3;
   snap.primary_contexts.push_back(PrimaryContext{0, 1, 0, 0, 1});
   Report r = build_report(snap, fx.lookup, &fx.resolver, {});
-  r.reason = "exit";
+  r.reason = Reason::Exit;
   r.process = Process{42, 1, "/app/prog", {"/app/prog", "--x"}, -1, 1'700'000'000'123'456'789ull};
   r.modules.push_back(Module{"/app/prog", 0x400000, "abcd"});
   r.timeline.marks = {TimelineMark{7, "checkpoint", "epoch 1", 0}, TimelineMark{9, "snapshot", "", 0}};
-  r.timeline.kinds = {"device"};
+  r.timeline.kinds = {Kind::Device};
   DeviceTimeline& lane = r.timeline.devices.emplace_back();
   lane.points = {TimelinePoint{5, {300}, 300}, TimelinePoint{9, {100}, 300}};
-  lane.sites = {TimelineSite{"device", "cudaMalloc", "main", 200, {Frame{0x10, "/app/prog", "main", "", 0}}},
-                TimelineSite{"device", "cudaMalloc", "step", 100, {}}};
+  lane.sites = {TimelineSite{Kind::Device, "cudaMalloc", "main", 200, {Frame{0x10, "/app/prog", "main", "", 0}}},
+                TimelineSite{Kind::Device, "cudaMalloc", "step", 100, {}}};
   lane.site_points = {{{0, 200}, {1, 100}}, {{1, 100}}};
   Report back = from_json(to_json(r));
   CHECK(back.timeline.devices == r.timeline.devices);
   CHECK(back.process.start_unix_ns == 1'700'000'000'123'456'789ull);
   CHECK(back.timeline.marks == r.timeline.marks);
-  CHECK(back.reason == "exit");
+  CHECK(back.reason == Reason::Exit);
   CHECK(back.process.argv == std::vector<std::string>{"/app/prog", "--x"});
   REQUIRE(back.leaks.size() == 1);
-  CHECK(back.leaks[0].kind == "pinned");
+  CHECK(back.leaks[0].kind == Kind::Pinned);
   CHECK(back.leaks[0].api == "cuMemHostAlloc");
   CHECK(back.leaks[0].stack[0].ip == 0xdeadbeef00ull);
   CHECK(back.leaks[0].stack[0].function == "main");
   CHECK(back.leaks[0].allocations[0].address == 0x7001);
-  CHECK(back.summary.by_kind.at("pinned").bytes == 2048);
+  CHECK(back.summary.by_kind.at(Kind::Pinned).bytes == 2048);
   CHECK(back.notes.at(0).count == 3);
   CHECK(back.notes_total == 3);
   CHECK(back.primary_contexts.at(0).outstanding == 1);
@@ -189,7 +189,7 @@ TEST_CASE("a python section with only some of its fields survives a round trip",
   // Found by fuzzing: {"frames": true} without a version was read, then left
   // out when written, and read back as frames false.
   Report r;
-  r.reason = "exit";
+  r.reason = Reason::Exit;
   r.python.frames = true;
   CHECK(from_json(to_json(r)).python == r.python);
   r.python = PythonInfo{};
@@ -198,10 +198,10 @@ TEST_CASE("a python section with only some of its fields survives a round trip",
 
 TEST_CASE("the reader refuses a timeline whose points name sites it lacks", "[report][json]") {
   Report r;
-  r.timeline.kinds = {"device"};
+  r.timeline.kinds = {Kind::Device};
   DeviceTimeline& lane = r.timeline.devices.emplace_back();
   lane.points = {TimelinePoint{5, {300}, 300}};
-  lane.sites = {TimelineSite{"device", "cudaMalloc", "main", 300, {}}};
+  lane.sites = {TimelineSite{Kind::Device, "cudaMalloc", "main", 300, {}}};
   lane.site_points = {{{0, 300}}};
   CHECK_NOTHROW(from_json(to_json(r)));
   lane.site_points = {{{1, 300}}};
@@ -226,7 +226,7 @@ TEST_CASE("text summary: groups with stacks and one SUMMARY line", "[report][tex
   RawSnapshot snap;
   snap.resources.push_back(resource(Kind::Device, 1, 3 << 20, 1));
   Report r = build_report(snap, fx.lookup, &fx.resolver, {});
-  r.reason = "exit";
+  r.reason = Reason::Exit;
   r.process.pid = 7;
   std::string text = render_text(r, TextOptions{10, 16, "out.json"});
   CHECK(text.find("==7==cudaleak: detected CUDA resource leaks") != std::string::npos);
@@ -238,7 +238,7 @@ TEST_CASE("text summary: groups with stacks and one SUMMARY line", "[report][tex
 
 TEST_CASE("leak sites keep the program's own frames up to main, without CUDA or libc", "[report][site]") {
   LeakGroup g;
-  g.kind = "device";
+  g.kind = Kind::Device;
   g.stack = {{1, "/usr/lib/libcudart.so.13", "cudaMalloc", "", 0},
              {2, "/app/prog", "cudaMalloc<float>", "/usr/local/cuda/include/cuda_runtime.h", 879},
              {2, "/app/prog", "step", "/src/app/loop.cu", 8},
@@ -286,7 +286,7 @@ TEST_CASE("text stacks: runs inside a CUDA library become one line and the C run
   Report r;
   r.process.pid = 1;
   LeakGroup g;
-  g.kind = "library_handle";
+  g.kind = Kind::LibraryHandle;
   g.api = "cublasCreate_v2";
   g.count = 1;
   const std::string cublas = "/usr/local/cuda/lib64/libcublas.so.13";
@@ -312,7 +312,7 @@ TEST_CASE("text stacks: runs inside a CUDA library become one line and the C run
 
   // A Python program: nothing outward of the script's top level (the interpreter).
   LeakGroup p;
-  p.kind = "device";
+  p.kind = Kind::Device;
   p.api = "cudaMalloc";
   p.count = 1;
   p.bytes = 64;

@@ -25,7 +25,7 @@ RuleSet rules_from(const std::string& text, const std::string& name = "t.supp") 
 
 report::LeakGroup group(const std::string& kind, const std::string& api, std::vector<std::string> functions) {
   report::LeakGroup g;
-  g.kind = kind;
+  REQUIRE(report::parse_name(kind, g.kind));
   g.api = api;
   g.count = 1;
   g.bytes = 64;

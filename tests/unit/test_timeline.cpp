@@ -29,14 +29,14 @@ TEST_CASE("timeline: bounded points, exact peak with its breakdown", "[timeline]
   CHECK(d0.points.size() > Timeline::kMaxPoints / 4);
   CHECK(d0.peak.bytes == (1u << 30) + 4096);
   CHECK(d0.peak.time_ns == 250000ull * 2000000 + 10);
-  CHECK(d0.peak.by_kind.at("pinned") == (1u << 30));
-  CHECK(d0.peak.by_kind.at("device") == 4096);
+  CHECK(d0.peak.by_kind.at(Kind::Pinned) == (1u << 30));
+  CHECK(d0.peak.by_kind.at(Kind::Device) == 4096);
   // The spike survives compaction in the point that spans it.
   uint64_t highest = 0;
   for (const auto& p : d0.points) highest = std::max(highest, p.max_total);
   CHECK(highest == (1u << 30) + 4096);
   CHECK(snap.kinds.size() == d0.points.front().bytes.size());
-  CHECK(snap.devices[1].peak.by_kind.at("vmm") == 100);
+  CHECK(snap.devices[1].peak.by_kind.at(Kind::Vmm) == 100);
   // The groups live at the peak: the pinned spike and the device buffer of that step.
   auto groups = t.peak_groups();
   REQUIRE(groups[0].size() == 2);
@@ -109,7 +109,7 @@ TEST_CASE("timeline: each point names its biggest sites, the biggest first", "[t
   CHECK(stack_of(now.back().first) == 4);
   // A site's peak is the most it held at any point.
   for (size_t i = 0; i < d.sites.size(); ++i) CHECK(d.sites[i].peak_bytes == stack_of(uint32_t(i)) * 1024);
-  CHECK(d.sites[0].kind == "device");
+  CHECK(d.sites[0].kind == Kind::Device);
 }
 
 TEST_CASE("timeline: the sites of a point survive compaction with its bytes", "[timeline]") {

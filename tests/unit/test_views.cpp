@@ -12,7 +12,7 @@ namespace {
 LeakGroup group(const std::string& kind, uint64_t bytes, uint64_t count, const std::string& fn,
                 const std::string& file, int line, int device = 0) {
   LeakGroup g;
-  g.kind = kind;
+  REQUIRE(parse_name(kind, g.kind));
   g.bytes = bytes;
   g.count = count;
   g.device = device;
@@ -23,7 +23,7 @@ LeakGroup group(const std::string& kind, uint64_t bytes, uint64_t count, const s
 }
 Report sample_report(int pid, int rank) {
   Report r;
-  r.reason = "exit";
+  r.reason = Reason::Exit;
   r.process.pid = pid;
   r.process.rank = rank;
   r.leaks = {group("device", 4000, 2, "load_weights", "/src/model.cpp", 10),
@@ -31,7 +31,7 @@ Report sample_report(int pid, int rank) {
   r.leaks[1].suppressed_by = "leak:stage (x.supp:1)";
   r.summary.leaked_bytes = 4000;
   r.summary.leaked_count = 5;
-  r.summary.by_kind = {{"device", {4000, 2}}, {"stream", {0, 3}}};
+  r.summary.by_kind = {{Kind::Device, {4000, 2}}, {Kind::Stream, {0, 3}}};
   r.summary.suppressed_bytes = 100;
   r.summary.suppressed_count = 1;
   return r;
@@ -45,14 +45,14 @@ TEST_CASE("filters: kind, device, bytes, module and function, suppressed only wh
   with_suppressed.include_suppressed = true;
   CHECK(filter_report(r, with_suppressed).leaks.size() == 3);
   Filter kinds;
-  kinds.kinds = {"stream"};
+  kinds.kinds = {Kind::Stream};
   Report streams = filter_report(r, kinds);
   REQUIRE(streams.leaks.size() == 1);
   CHECK(streams.summary.leaked_count == 3);
   CHECK(streams.summary.leaked_bytes == 0);
   Filter fn;
   fn.function = "load_*";
-  CHECK(filter_report(r, fn).leaks.at(0).kind == "device");
+  CHECK(filter_report(r, fn).leaks.at(0).kind == Kind::Device);
   Filter dev;
   dev.device = 1;
   dev.include_suppressed = true;
@@ -88,7 +88,7 @@ TEST_CASE("diff classifies sites new, gone, grown, shrunk and same", "[views]") 
   before.leaks.push_back(group("managed", 64, 1, "same_site", "/src/s.cpp", 1));   // same
   after.leaks.push_back(group("managed", 64, 1, "same_site", "/src/s.cpp", 1));
   std::map<std::string, std::string> seen;
-  for (const auto& c : diff_reports({before}, {after})) seen[c.kind] = c.change;
+  for (const auto& c : diff_reports({before}, {after})) seen[text_of(c.kind)] = c.change;
   CHECK(seen["device"] == "grown");
   CHECK(seen["stream"] == "shrunk");
   CHECK(seen["event"] == "new");
@@ -106,12 +106,12 @@ TEST_CASE("merge keeps each group's process and rank and adds up totals", "[view
   Report a = sample_report(100, 0), b = sample_report(200, 1);
   b.timeline.devices.push_back(DeviceTimeline{});
   Report m = merge_reports({a, b});
-  CHECK(m.reason == "merged");
+  CHECK(m.reason == Reason::Merged);
   REQUIRE(m.processes.size() == 2);
   CHECK(m.processes[1].process.rank == 1);
   CHECK(m.leaks.size() == 6);
   CHECK(m.summary.leaked_bytes == 8000);
-  CHECK(m.summary.by_kind["stream"].count == 6);
+  CHECK(m.summary.by_kind[Kind::Stream].count == 6);
   int rank1 = 0;
   for (const auto& g : m.leaks) rank1 += g.pid == 200 && g.rank == 1;
   CHECK(rank1 == 3);
@@ -127,8 +127,8 @@ TEST_CASE("merge keeps cached totals, modules, suppressions and lines up timelin
   b.modules = {Module{"/app/prog", 0x1000, "ab"}, Module{"/lib/libx.so", 0x7000, "cd"}};
   a.suppressions = {SuppressionUse{"leak:stage", "x.supp:1", 1, 100}};
   b.suppressions = {SuppressionUse{"leak:stage", "x.supp:1", 1, 100}};
-  a.timeline.kinds = {"device", "pinned"};
-  b.timeline.kinds = {"managed", "device"};
+  a.timeline.kinds = {Kind::Device, Kind::Pinned};
+  b.timeline.kinds = {Kind::Managed, Kind::Device};
   a.timeline.devices = {DeviceTimeline{0, 0, 10, {}, {TimelinePoint{5, {7, 8}, 15}}}};
   b.timeline.devices = {DeviceTimeline{0, 0, 10, {}, {TimelinePoint{6, {3, 4}, 7}}}};
   Report m = merge_reports({a, b});
@@ -139,7 +139,7 @@ TEST_CASE("merge keeps cached totals, modules, suppressions and lines up timelin
   REQUIRE(m.suppressions.size() == 1);
   CHECK(m.suppressions[0].count == 2);
   CHECK(m.suppressions[0].bytes == 200);
-  CHECK(m.timeline.kinds == std::vector<std::string>{"device", "pinned", "managed"});
+  CHECK(m.timeline.kinds == std::vector<Kind>{Kind::Device, Kind::Pinned, Kind::Managed});
   REQUIRE(m.timeline.devices.size() == 2);
   CHECK(m.timeline.devices[0].points[0].bytes == std::vector<uint64_t>{7, 8, 0});
   CHECK(m.timeline.devices[1].points[0].bytes == std::vector<uint64_t>{4, 0, 3});
@@ -153,14 +153,14 @@ TEST_CASE("merge puts processes started apart on one time axis from the earliest
   c.process.start_unix_ns = 0;              // an older report that does not say: left as it is
   a.duration_ns = 1'000'000'000;
   b.duration_ns = 1'000'000'000;
-  b.timeline.kinds = {"device"};
+  b.timeline.kinds = {Kind::Device};
   b.timeline.devices = {DeviceTimeline{0, 0, 10, Peak{40, 9, {}, {}}, {TimelinePoint{20, {9}, 9}}}};
   b.timeline.marks = {TimelineMark{30, "checkpoint", "epoch 1", 0}};
   a.timeline.marks = {TimelineMark{400'000'000, "snapshot", "", 0}};
   b.leaks[0].allocations = {Allocation{0x10, 8, 1, 1, 25}};
   OomEvent e;
   e.time_ns = 50;
-  e.top_sites = {OomSite{"device", "cudaMalloc", "f", 8, 1, 10, 20, {}}};
+  e.top_sites = {OomSite{Kind::Device, "cudaMalloc", "f", 8, 1, 10, 20, {}}};
   b.oom_events = {e};
   Report m = merge_reports({a, b, c});
   const uint64_t shift = 300'000'000;
