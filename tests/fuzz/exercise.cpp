@@ -78,8 +78,12 @@ void exercise_tokens(const std::string& text) {
   try {
     report::schema::TextTokens whole(text);
     auto read = tokenized(whole);
-    expect(read.has_value() == tree.has_value(), "the tokenizer and nlohmann's parser disagree on whether this is JSON");
-    if (tree) expect(*read == *tree, "the tokenizer reads other values than nlohmann's parser");
+    // nlohmann's lexer takes a NUL byte for the end of the input and ignores
+    // what follows; the tokenizer refuses it, as JSON does outside strings.
+    if (text.find('\0') == std::string::npos) {
+      expect(read.has_value() == tree.has_value(), "the tokenizer and nlohmann's parser disagree on whether this is JSON");
+      if (tree) expect(*read == *tree, "the tokenizer reads other values than nlohmann's parser");
+    }
     for (size_t chunk : {1, 3, 64}) {
       std::stringbuf in(text);
       report::schema::TextTokens chunks(&in, {}, chunk);

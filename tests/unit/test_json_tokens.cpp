@@ -70,6 +70,7 @@ TEST_CASE("json tokens: errors say what was wrong and at which byte", "[json]") 
   CHECK(error_of("[1] x") == "unexpected 'x' after the document at byte 4");
   CHECK(error_of(std::string(600, '[')) == "nested deeper than 512 levels at byte 512");
   CHECK(error_of("[\"abc") == "unexpected end of input in a string at byte 5");
+  CHECK(error_of(std::string("33\0&", 4)) == "unexpected byte 0x00 after the document at byte 2");
 }
 
 TEST_CASE("json tokens: numbers come with their exact value and their text", "[json]") {
