@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <set>
 
 #include "json_io.h"
 #include "caching.h"
@@ -348,4 +349,37 @@ TEST_CASE("library handles: every interposed create function names its object an
   CHECK(!cudaleak::report::is_library_api_name("cudaLibraryLoadData"));
   CHECK(cudaleak::report::is_library_api_name("cufftPlan1d"));
   CHECK(cudaleak::report::is_library_api_name("ncclCommInitRank"));
+}
+
+TEST_CASE("enum names: every value has one name and reads back to itself", "[model]") {
+  auto round_trip = [](auto first, int count) {
+    using E = decltype(first);
+    std::set<std::string_view> names;
+    for (int i = 0; i < count; ++i) {
+      E value = static_cast<E>(i), back{};
+      std::string_view name = name_of(value);
+      INFO(name);
+      CHECK(!name.empty());
+      CHECK(names.insert(name).second);
+      CHECK(parse_name(name, back));
+      CHECK(back == value);
+    }
+    E untouched = first;
+    CHECK_FALSE(parse_name("no_such_name", untouched));
+    CHECK(untouched == first);
+  };
+  round_trip(Kind::Device, kKindCount);
+  round_trip(Reason::Exit, int(Reason::Merged) + 1);
+  round_trip(Cause::RequestTooLarge, int(Cause::Untracked) + 1);
+  // The JSON reader refuses a name of no value, with the path.
+  Report r;
+  Diagnosis d;
+  d.cause = Cause::Fragmentation;
+  OomEvent e;
+  e.diagnosis.push_back(d);
+  r.oom_events.push_back(e);
+  std::string text = to_json(r);
+  CHECK(from_json(text).oom_events.at(0).diagnosis.at(0).cause == Cause::Fragmentation);
+  text.replace(text.find("\"fragmentation\""), 15, "\"fragmented\"");
+  CHECK_THROWS_WITH(from_json(text), Catch::Contains("$.oom_events[0].diagnosis[0].cause: unknown cause \"fragmented\""));
 }
