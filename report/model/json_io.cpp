@@ -33,12 +33,7 @@ Report read_report_from(schema::Tokens& t) {
     if (t.next() != schema::Token::BeginObject) throw FormatError("not a cudaleak report");
     while (t.next() == schema::Token::Key) {
       try {
-        schema::Match match(t, root, t.text, seen);
-        schema::fields(match, r);
-        if (!match.matched()) {
-          t.next();
-          schema::skip_value(t);
-        }
+        schema::read_member(t, root, r, seen);
       } catch (const SyntaxError&) {
         throw;
       } catch (const FormatError& e) {
@@ -57,8 +52,7 @@ Report read_report_from(schema::Tokens& t) {
                       std::to_string(kFormatVersion) + "); use a newer cudaleak");
   try {
     if (!malformed.empty()) throw FormatError(malformed);
-    schema::Finish finish(root, seen);
-    schema::fields(finish, r);
+    schema::finish_object(root, r, seen);
   } catch (const FormatError& e) {
     throw FormatError(std::string("malformed report: ") + e.what());
   }

@@ -296,20 +296,31 @@ void read_value(Tokens& t, const Path& at, std::map<K, T>& v) {
   }
 }
 
+// One member, the source on its key: read into v's field of that name
+// (marked in `seen`), or skipped when no field has that name.
+template <Described T>
+void read_member(Tokens& t, const Path& at, T& v, uint64_t& seen) {
+  Match match(t, at, t.text, seen);
+  fields(match, v);
+  if (!match.matched()) {
+    t.next();
+    skip_value(t);
+  }
+}
+
+// What needs every member read (Finish); `seen` as read_member left it.
+template <Described T>
+void finish_object(const Path& at, T& v, uint64_t seen) {
+  Finish finish(at, seen);
+  fields(finish, v);
+}
+
 template <Described T>
 void read_value(Tokens& t, const Path& at, T& v) {
   if (t.token != Token::BeginObject) fail(at, "expected an object, got " + describe(t));
   uint64_t seen = 0;
-  while (t.next() == Token::Key) {
-    Match match(t, at, t.text, seen);
-    fields(match, v);
-    if (!match.matched()) {
-      t.next();
-      skip_value(t);
-    }
-  }
-  Finish finish(at, seen);
-  fields(finish, v);
+  while (t.next() == Token::Key) read_member(t, at, v, seen);
+  finish_object(at, v, seen);
 }
 
 template <class A, class B>
