@@ -5,15 +5,9 @@
 namespace cudaleak {
 
 namespace {
-std::atomic<bool> g_cuda_seen{false};
 std::atomic<bool> g_failure_logged{false};
 constinit std::atomic<const Options*> g_options{nullptr};
 }  // namespace
-
-std::atomic<LifecycleState>& lifecycle_state() {
-  static std::atomic<LifecycleState> state{LifecycleState::Uninitialized};  // constant-initialised
-  return state;
-}
 
 const Options& options() {
   if (const Options* bound = g_options.load(std::memory_order_acquire)) [[likely]]
@@ -25,7 +19,6 @@ const Options& options() {
 }
 void bind_options(const Options& options) { g_options.store(&options, std::memory_order_release); }
 
-bool tracking_enabled() { return lifecycle_state().load(std::memory_order_acquire) == LifecycleState::Enabled; }
 bool internal_failure_happened() { return g_failure_logged.load(); }
 
 void internal_failure(const char* what) {
@@ -34,8 +27,6 @@ void internal_failure(const char* what) {
     log_message("internal error while %s; tracking stopped, CUDA calls pass through untouched", what);
 }
 
-void note_cuda_seen() { g_cuda_seen.store(true, std::memory_order_relaxed); }
-bool cuda_seen() { return g_cuda_seen.load(std::memory_order_relaxed); }
-void forget_cuda_seen() { g_cuda_seen.store(false); }
+void forget_cuda_seen() { detail::g_cuda_seen.store(false); }
 
 }  // namespace cudaleak

@@ -11,21 +11,33 @@
 namespace cudaleak {
 
 enum class LifecycleState : int { Uninitialized, Initializing, Enabled, Stopping, Disabled };
-std::atomic<LifecycleState>& lifecycle_state();
+// Inline, as the readers below: every hook call reads them.
+inline std::atomic<LifecycleState>& lifecycle_state() {
+  static constinit std::atomic<LifecycleState> state{LifecycleState::Uninitialized};
+  return state;
+}
 
 // The options in effect: the runtime object's (runtime/runtime.h) once it is
 // built, the defaults before.
 const Options& options();
 void bind_options(const Options& options);
-bool tracking_enabled();
+inline bool tracking_enabled() { return lifecycle_state().load(std::memory_order_acquire) == LifecycleState::Enabled; }
 
 // Any internal error: log once, switch every hook to pass-through.
 void internal_failure(const char* what);
 bool internal_failure_happened();
 
 // A hook or dlsym substitution ran: this process uses CUDA and gets a report.
-void note_cuda_seen();
-bool cuda_seen();
+namespace detail {
+inline constinit std::atomic<bool> g_cuda_seen{false};
+}
+// Written once: a store on every call would pull the cache line away from
+// every other thread making CUDA calls.
+inline void note_cuda_seen() {
+  if (!detail::g_cuda_seen.load(std::memory_order_relaxed)) [[unlikely]]
+    detail::g_cuda_seen.store(true, std::memory_order_relaxed);
+}
+inline bool cuda_seen() { return detail::g_cuda_seen.load(std::memory_order_relaxed); }
 void forget_cuda_seen();  // a forked child that is not traced
 
 }  // namespace cudaleak

@@ -30,7 +30,6 @@ const HookInfo kHooks[] = {CUDALEAK_HOOKS(CUDALEAK_HOOK_ROW) CUDALEAK_LIBRARY_HO
 #undef CUDALEAK_LIBRARY_ROW
 static_assert(sizeof(kHooks) / sizeof(kHooks[0]) == kHookCount);
 
-std::atomic<void*> g_real[kHookCount];
 
 void* resolve_from_driver(const char* symbol) {
   auto dl = real_dlsym();
@@ -109,18 +108,17 @@ int hook_for_lookup(const char* name, int version, bool per_thread) {
   return best;
 }
 
-void* real_function(HookId id) {
+std::atomic<void*> detail::g_real[kHookCount];
+
+void* detail::resolve_real_function(HookId id) {
   int i = static_cast<int>(id);
-  void* fn = g_real[i].load(std::memory_order_acquire);
-  if (!fn) {
-    fn = resolve(kHooks[i]);
-    if (fn) g_real[i].store(fn, std::memory_order_release);
-  }
+  void* fn = resolve(kHooks[i]);
+  if (fn) g_real[i].store(fn, std::memory_order_release);
   return fn;
 }
 
 void remember_real(int id, void* fn) {
-  if (id >= 0 && id < kHookCount && fn && !is_own_code(fn)) g_real[id].store(fn, std::memory_order_release);
+  if (id >= 0 && id < kHookCount && fn && !is_own_code(fn)) detail::g_real[id].store(fn, std::memory_order_release);
 }
 
 }  // namespace cudaleak

@@ -3,6 +3,7 @@
 // the names in reports. Each row is one ABI variant, exported under the name
 // the real libcuda.so.1 exports it.
 #pragma once
+#include <atomic>
 #include <cstdint>
 
 #include "cuda_api.h"
@@ -227,7 +228,16 @@ int hook_for_lookup(const char* name, int version, bool per_thread);
 // The real function behind a hook: recorded from dlsym/cuGetProcAddress, or
 // resolved on first use for programs that call the exported symbol directly
 // (in the driver, or for library rows in the library, wherever it was loaded).
-void* real_function(HookId id);
+// Inline: every hook call reads it, and its fast path is one load.
+namespace detail {
+extern std::atomic<void*> g_real[kHookCount];
+void* resolve_real_function(HookId id);
+}  // namespace detail
+inline void* real_function(HookId id) {
+  if (void* fn = detail::g_real[static_cast<int>(id)].load(std::memory_order_acquire)) [[likely]]
+    return fn;
+  return detail::resolve_real_function(id);
+}
 void remember_real(int id, void* fn);
 
 }  // namespace cudaleak

@@ -351,7 +351,7 @@ bool write(int signal) {
   tracker::visit_for_crash(w);  // stacks only, after the records that name them
   w.text("],\n\"python_frames\":[\n");
   w.first = true;
-  if (!pyframes::visit_if_free(&Writer::python_frame, &w, &Registry::try_lock_briefly))
+  if (!pyframes::visit_if_free(&Writer::python_frame, &w, &Registry::try_lock_briefly<std::mutex>))
     w.skipped("Python frames", 1);
   w.text("],\n\"timeline_kinds\":[");
   bool first_kind = true;

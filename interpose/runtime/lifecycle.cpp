@@ -60,10 +60,8 @@ void initialize() {
 
 }  // namespace
 
-void ensure_initialized() {
+void initialize_once() {
   auto& state = lifecycle_state();
-  State s = state.load(std::memory_order_acquire);
-  if (s != State::Uninitialized) return;
   State expected = State::Uninitialized;
   if (!state.compare_exchange_strong(expected, State::Initializing)) {
     // Another thread initialises; hooks pass through until it is done.

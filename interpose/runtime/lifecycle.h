@@ -10,7 +10,12 @@
 
 namespace cudaleak {
 
-void ensure_initialized();
+void initialize_once();
+// Inline: every hook call starts here, and once started it is one load.
+inline void ensure_initialized() {
+  if (lifecycle_state().load(std::memory_order_acquire) == LifecycleState::Uninitialized) [[unlikely]]
+    initialize_once();
+}
 
 // The lifecycle's part of the fork protocol (fork_protocol.h), in the child.
 void lifecycle_after_fork_in_child();

@@ -1,7 +1,5 @@
 #include "registry.h"
 
-#include <sched.h>
-
 namespace cudaleak {
 
 bool Registry::insert(const Record& record, Record* replaced) {
@@ -76,14 +74,6 @@ size_t Registry::size() const {
     n += s.records.size();
   }
   return n;
-}
-
-bool Registry::try_lock_briefly(std::mutex& m) {
-  for (int i = 0; i < 1000; ++i) {
-    if (m.try_lock()) return true;
-    sched_yield();  // another thread will let go soon; the crashed one never will
-  }
-  return false;
 }
 
 void Registry::lock_all() {

@@ -2,12 +2,15 @@
 // meet on a lock. Only bookkeeping runs under a shard lock: never a CUDA call,
 // never stack capture.
 #pragma once
+#include <sched.h>
+
 #include <functional>
 #include <mutex>
 #include <vector>
 
 #include "record.h"
 #include "record_table.h"
+#include "../base/spin_lock.h"
 
 namespace cudaleak {
 
@@ -47,12 +50,21 @@ class Registry {
     }
     return skipped;
   }
-  static bool try_lock_briefly(std::mutex& m);
+  // The lock within a few tries, yielding in between; false when another
+  // thread (a crashed one, maybe) keeps it.
+  template <typename Lock>
+  static bool try_lock_briefly(Lock& m) {
+    for (int i = 0; i < 1000; ++i) {
+      if (m.try_lock()) return true;
+      sched_yield();  // another thread will let go soon; the crashed one never will
+    }
+    return false;
+  }
 
  private:
   static constexpr size_t kShards = 64;
   struct alignas(64) Shard {
-    mutable std::mutex mutex;
+    mutable SpinLock mutex;
     RecordTable records;
   };
   // The mixed key's top bits pick the shard; the table inside uses its low

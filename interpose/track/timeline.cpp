@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <new>
 
 namespace cudaleak {
@@ -66,8 +67,10 @@ Timeline::Series& Timeline::series(int device) {
   if (Series* s = series_[index].load(std::memory_order_acquire)) return *s;
   std::lock_guard lock(create_mutex_);
   if (Series* s = series_[index].load(std::memory_order_acquire)) return *s;
-  auto* s = new Series();
+  auto made = std::make_unique<Series>();
+  Series* s = made.get();
   s->device = index - 1;
+  s->points.reserve(kMaxPoints + 1);  // open_point and compact never allocate
   // calloc: the zeroed pages of a table this size come from mmap and cost
   // memory only where sites are written.
   s->sites = static_cast<Site*>(std::calloc(kSiteSlots, sizeof(Site)));
@@ -75,11 +78,10 @@ Timeline::Series& Timeline::series(int device) {
   if (!s->sites || !s->taken) {
     std::free(s->sites);
     std::free(s->taken);
-    delete s;
     throw std::bad_alloc();
   }
   label_overflow(*s);
-  series_[index].store(s, std::memory_order_release);
+  series_[index].store(made.release(), std::memory_order_release);
   return *s;
 }
 
@@ -163,21 +165,25 @@ void Timeline::record_peak(Series& s, int64_t total, uint64_t time_ns) {
   s.at_peak_total = total;
 }
 
+// In place: the points' vector keeps the capacity it was given when the
+// series was made, so neither this nor open_point allocates.
 void Timeline::compact(Series& s) {
   uint64_t resolution = s.resolution_ns.load(std::memory_order_relaxed) * 2;
   s.resolution_ns.store(resolution, std::memory_order_relaxed);
-  std::vector<Point> merged;
-  merged.reserve(s.points.size() / 2 + 1);
-  for (const Point& p : s.points) {
-    if (!merged.empty() && p.time_ns / resolution == merged.back().time_ns / resolution) {
-      merged.back().bytes = p.bytes;
-      merged.back().top = p.top;
-      merged.back().max_total = std::max(merged.back().max_total, p.max_total);
+  size_t kept = 0;
+  for (size_t i = 0; i < s.points.size(); ++i) {
+    const Point& p = s.points[i];
+    if (kept > 0 && p.time_ns / resolution == s.points[kept - 1].time_ns / resolution) {
+      Point& merged = s.points[kept - 1];
+      merged.bytes = p.bytes;
+      merged.top = p.top;
+      merged.max_total = std::max(merged.max_total, p.max_total);
     } else {
-      merged.push_back(p);
+      if (kept != i) s.points[kept] = p;
+      ++kept;
     }
   }
-  s.points = std::move(merged);
+  s.points.resize(kept);
 }
 
 // The walk is bounded by the sites seen so far and runs once per point, under

@@ -411,7 +411,7 @@ void visit_for_crash(CrashVisitor& v) {
     v.totals(0, monotonic_ns() - s.start_ns);
   }
   if (!s.stacks.visit_if_free([&](uint32_t id, std::span<const uint64_t> f) { v.stack(id, f); },
-                              &Registry::try_lock_briefly))
+                              &Registry::try_lock_briefly<std::mutex>))
     v.skipped("stacks", 1);
 }
 
