@@ -86,6 +86,7 @@ size_t interleave(uint64_t* ips, size_t n, size_t capacity) {
   size_t count = walk_this_thread(*py, raw, kMaxPythonFrames);
   if (count == SIZE_MAX) {
     g_layout_mismatch.store(true, std::memory_order_relaxed);
+    detail::g_active.store(0, std::memory_order_relaxed);
     return n;
   }
   if (count == 0) return n;

@@ -3,6 +3,7 @@
 // in the place of the eval-loop frame that ran it, as py-spy and memray show
 // mixed stacks. Ids stay valid for the life of the process.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
@@ -19,6 +20,19 @@ namespace cudaleak::pyframes {
 size_t interleave(uint64_t* ips, size_t n, size_t capacity);
 // Whether interleave may add anything: an interpreter is loaded and readable.
 bool active();
+// The same answer, remembered: every tracked call asks, and the interpreter
+// is looked for once per process. Goes false for good at a layout mismatch.
+namespace detail {
+inline std::atomic<int> g_active{-1};  // -1: not asked yet
+}
+inline bool active_cached() {
+  int known = detail::g_active.load(std::memory_order_relaxed);
+  if (known >= 0) [[likely]]
+    return known;
+  bool now = active();
+  detail::g_active.store(now, std::memory_order_relaxed);
+  return now;
+}
 
 struct Frame {
   std::string file;

@@ -77,7 +77,7 @@ uint32_t capture() {
   uint32_t* memo = nullptr;
   // Python frames differ from call to call: with them, the native frames
   // alone do not name the stack.
-  const bool python = options().python_frames && pyframes::active();
+  const bool python = options().python_frames && pyframes::active_cached();
   size_t n = capture_stack(ips, options().stack_depth, t_library_depth > 0, &memo, !python);
   if (python) {
     n = pyframes::interleave(ips, n, kMaxStackDepth);
@@ -123,8 +123,10 @@ void add_note(const char* type, HookId api, uint64_t handle, CUresult result) {
   }
 }
 
-// Memory that went away leaves the timeline.
+// Memory that went away leaves the timeline. Other kinds never entered it,
+// and their releases read no clock.
 void forget_bytes(const Record& r) {
+  if (r.bytes == 0 || !kind_holds_memory(r.kind)) return;
   state().timeline.add(r.device, r.kind, r.stack_id, -int64_t(r.bytes), monotonic_ns() - state().start_ns);
 }
 
@@ -234,7 +236,7 @@ void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes
     // The driver handed out a handle we still hold: it was released by a path
     // cudaleak does not see, so the old record's bytes leave the timeline.
     if (state().registry.insert(r, &replaced)) forget_bytes(replaced);
-    state().timeline.add(r.device, kind, r.stack_id, int64_t(bytes), r.time_ns);
+    if (bytes && kind_holds_memory(kind)) state().timeline.add(r.device, kind, r.stack_id, int64_t(bytes), r.time_ns);
   });
 }
 

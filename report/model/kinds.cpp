@@ -20,17 +20,6 @@ std::optional<Kind> kind_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-bool kind_holds_memory(Kind kind) {
-  switch (kind) {
-    case Kind::Device: case Kind::Pinned: case Kind::Registered: case Kind::Managed:
-    case Kind::Async: case Kind::Vmm: case Kind::Array: case Kind::GraphMemory:
-    case Kind::IpcMapping:  // keeps the exporter's memory alive
-      return true;
-    default:
-      return false;
-  }
-}
-
 std::string kind_memory_words(Kind kind) {
   switch (kind) {
     case Kind::GraphMemory: return "graph";

@@ -38,8 +38,18 @@ inline constexpr int kKindCount = 24;
 std::string_view kind_name(Kind kind);
 std::optional<Kind> kind_from_name(std::string_view name);
 
-// Kinds that hold memory (their bytes count towards leaked_bytes).
-bool kind_holds_memory(Kind kind);
+// Kinds that hold memory (their bytes count towards leaked_bytes). Inline:
+// the preload asks it on every creation and release.
+constexpr bool kind_holds_memory(Kind kind) {
+  switch (kind) {
+    case Kind::Device: case Kind::Pinned: case Kind::Registered: case Kind::Managed:
+    case Kind::Async: case Kind::Vmm: case Kind::Array: case Kind::GraphMemory:
+    case Kind::IpcMapping:  // keeps the exporter's memory alive
+      return true;
+    default:
+      return false;
+  }
+}
 
 // How the text report names a kind, as users know it (the JSON keeps
 // kind_name): for kinds that hold memory, the words before "memory"
