@@ -6,18 +6,15 @@ namespace cudaleak {
 
 namespace {
 std::atomic<bool> g_failure_logged{false};
-constinit std::atomic<const Options*> g_options{nullptr};
 }  // namespace
 
-const Options& options() {
-  if (const Options* bound = g_options.load(std::memory_order_acquire)) [[likely]]
-    return *bound;
+const Options& detail::default_options() {
   // Built on first use, never destroyed: the library constructor can run
   // before this file's static initialisers, and hooks after static destructors.
   static const Options* defaults = new Options();
   return *defaults;
 }
-void bind_options(const Options& options) { g_options.store(&options, std::memory_order_release); }
+void bind_options(const Options& options) { detail::g_options.store(&options, std::memory_order_release); }
 
 bool internal_failure_happened() { return g_failure_logged.load(); }
 

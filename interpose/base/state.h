@@ -19,7 +19,15 @@ inline std::atomic<LifecycleState>& lifecycle_state() {
 
 // The options in effect: the runtime object's (runtime/runtime.h) once it is
 // built, the defaults before.
-const Options& options();
+namespace detail {
+inline constinit std::atomic<const Options*> g_options{nullptr};
+const Options& default_options();
+}  // namespace detail
+inline const Options& options() {  // inline: tracked calls read it
+  if (const Options* bound = detail::g_options.load(std::memory_order_acquire)) [[likely]]
+    return *bound;
+  return detail::default_options();
+}
 void bind_options(const Options& options);
 inline bool tracking_enabled() { return lifecycle_state().load(std::memory_order_acquire) == LifecycleState::Enabled; }
 

@@ -11,10 +11,10 @@ struct Timeline::Series {
   int device = -1;
   std::array<std::atomic<int64_t>, kKindCount> now{};
   std::atomic<int64_t> total{0};
-  // The point being written: its span (time / resolution; kNoSpan before the
-  // first) and the highest total seen in it.
-  static constexpr uint64_t kNoSpan = ~0ull;
-  std::atomic<uint64_t> open_span{kNoSpan};
+  // The point being written: where its span ends (the first time that opens
+  // the next point; 0 before the first point), so that a change compares
+  // instead of dividing, and the highest total seen in it.
+  std::atomic<uint64_t> open_end{0};
   std::atomic<int64_t> open_max{0};
   std::atomic<uint64_t> resolution_ns{1000};  // 1 us to start with; doubles as the run goes on
   std::atomic<int64_t> peak_total{0};         // checked without the lock
@@ -64,7 +64,13 @@ Timeline::~Timeline() {
 
 Timeline::Series& Timeline::series(int device) {
   int index = device >= -1 && device < kDevices - 1 ? device + 1 : 0;
-  if (Series* s = series_[index].load(std::memory_order_acquire)) return *s;
+  if (Series* s = series_[index].load(std::memory_order_acquire)) [[likely]]
+    return *s;
+  return make_series(index);
+}
+
+// Once per device: kept out of series() so that its fast path stays a load.
+Timeline::Series& Timeline::make_series(int index) {
   std::lock_guard lock(create_mutex_);
   if (Series* s = series_[index].load(std::memory_order_acquire)) return *s;
   auto made = std::make_unique<Series>();
@@ -107,9 +113,7 @@ Timeline::Site& Timeline::site(Series& s, Kind kind, uint32_t stack_id) {
 void Timeline::add(int device, Kind kind, uint32_t stack_id, int64_t delta, uint64_t time_ns) {
   if (delta == 0 || !kind_holds_memory(kind)) return;
   Series& s = series(device);
-  uint64_t open = s.open_span.load(std::memory_order_acquire);
-  if (open == Series::kNoSpan || time_ns / s.resolution_ns.load(std::memory_order_relaxed) > open)
-    open_point(s, time_ns);
+  if (time_ns >= s.open_end.load(std::memory_order_acquire)) open_point(s, time_ns);
   s.now[size_t(kind)].fetch_add(delta, std::memory_order_relaxed);
   int64_t total = s.total.fetch_add(delta, std::memory_order_relaxed) + delta;
   raise_to(s.open_max, total);
@@ -123,9 +127,7 @@ void Timeline::add(int device, Kind kind, uint32_t stack_id, int64_t delta, uint
 // and opens one at `time_ns`.
 void Timeline::open_point(Series& s, uint64_t time_ns) {
   std::lock_guard lock(s.mutex);
-  uint64_t open = s.open_span.load(std::memory_order_relaxed);
-  uint64_t span = time_ns / s.resolution_ns.load(std::memory_order_relaxed);
-  if (open != Series::kNoSpan && span <= open) return;  // another thread opened it
+  if (time_ns < s.open_end.load(std::memory_order_relaxed)) return;  // another thread opened it
   Point next{time_ns, {}, s.total.load(std::memory_order_relaxed), top_sites(s)};
   for (int k = 0; k < kKindCount; ++k) next.bytes[size_t(k)] = s.now[size_t(k)].load(std::memory_order_relaxed);
   if (!s.points.empty()) {
@@ -137,7 +139,8 @@ void Timeline::open_point(Series& s, uint64_t time_ns) {
   s.points.push_back(next);
   s.open_max.store(next.max_total, std::memory_order_relaxed);
   if (s.points.size() > kMaxPoints) compact(s);
-  s.open_span.store(time_ns / s.resolution_ns.load(std::memory_order_relaxed), std::memory_order_release);
+  const uint64_t resolution = s.resolution_ns.load(std::memory_order_relaxed);
+  s.open_end.store((time_ns / resolution + 1) * resolution, std::memory_order_release);
 }
 
 void Timeline::record_peak(Series& s, int64_t total, uint64_t time_ns) {
@@ -317,7 +320,7 @@ void Timeline::clear() {
     std::lock_guard lock(s->mutex);
     for (auto& k : s->now) k.store(0);
     s->total = 0;
-    s->open_span = Series::kNoSpan;
+    s->open_end = 0;
     s->open_max = 0;
     s->resolution_ns = 1000;
     s->peak_total = 0;

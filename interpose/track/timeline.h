@@ -102,6 +102,7 @@ class Timeline {
   static constexpr size_t kPeakGroups = 10;
 
   Series& series(int device);
+  __attribute__((noinline)) Series& make_series(int index);
   Site& site(Series& s, Kind kind, uint32_t stack_id);
   void open_point(Series& s, uint64_t time_ns);
   void record_peak(Series& s, int64_t total, uint64_t time_ns);
