@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
 #include <map>
 #include <random>
 #include <thread>
@@ -126,4 +128,46 @@ TEST_CASE("a record replaced under the same handle keeps one entry", "[registry]
   CHECK(reg.erase(Space::DevicePtr, 0x2000, &removed));
   CHECK(removed.bytes == 20);
   CHECK(reg.size() == 0);
+}
+
+TEST_CASE("the shard lock excludes: threads adding under it lose no update", "[registry][spin_lock]") {
+  SpinLock lock;
+  uint64_t counter = 0;  // plain memory: only the lock keeps the additions apart
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < 100000; ++i) {
+        std::lock_guard guard(lock);
+        ++counter;
+      }
+    });
+  for (auto& th : threads) th.join();
+  CHECK(counter == 400000);
+}
+
+TEST_CASE("the shard lock: waiters past spinning and yielding still get it when a slow holder lets go", "[registry][spin_lock]") {
+  SpinLock lock;
+  std::atomic<int> entered{0};
+  lock.lock();
+  std::vector<std::thread> waiters;
+  for (int t = 0; t < 3; ++t)
+    waiters.emplace_back([&] {
+      std::lock_guard guard(lock);
+      entered.fetch_add(1);
+    });
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));  // long enough for the waiters to be napping
+  CHECK(entered.load() == 0);
+  lock.unlock();
+  for (auto& th : waiters) th.join();
+  CHECK(entered.load() == 3);
+}
+
+TEST_CASE("the shard lock: try_lock fails while held and try_lock_briefly gives up on a holder that never lets go", "[registry][spin_lock]") {
+  SpinLock lock;
+  REQUIRE(lock.try_lock());
+  CHECK_FALSE(lock.try_lock());
+  CHECK_FALSE(Registry::try_lock_briefly(lock));
+  lock.unlock();
+  CHECK(Registry::try_lock_briefly(lock));
+  lock.unlock();
 }
