@@ -15,14 +15,19 @@ P="$B/tests/bench/bench_api_costs"
 echo "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); $("$cuda/bin/nvcc" --version | tail -1)"
 
 runs="${RUNS:-3}"
+# PIN_CPUS=2-5: every side runs under `taskset -c 2-5`, so that the scheduler
+# cannot place one process's threads far from another's (plain driver times
+# moved by 1.5-2x between processes on the H100 machine).
+pin=()
+[ -n "${PIN_CPUS:-}" ] && pin=(taskset -c "$PIN_CPUS") && echo "every side pinned to CPUs $PIN_CPUS"
 echo "== per-call cost (ns; each run's median of 11 rounds, best of $runs runs): plain / cudaleak / compute-sanitizer"
 # The runs alternate, so that a slow spell of the driver falls on every side.
 for depth in 8 32 64; do
   rm -f "$O/plain.$depth" "$O/leak.$depth" "$O/san.$depth"
   for ((i = 0; i < runs; ++i)); do
-    $P $depth >>"$O/plain.$depth" 2>&1
-    $L $P $depth >>"$O/leak.$depth" 2>&1
-    [ "${SKIP_SANITIZER:-0}" = 1 ] || $S $P $depth >>"$O/san.$depth" 2>&1
+    "${pin[@]}" $P $depth >>"$O/plain.$depth" 2>&1
+    "${pin[@]}" $L $P $depth >>"$O/leak.$depth" 2>&1
+    [ "${SKIP_SANITIZER:-0}" = 1 ] || "${pin[@]}" $S $P $depth >>"$O/san.$depth" 2>&1
   done
 done
 # best NAME FILE [COLUMN]: the lowest value of NAME's lines (column 3 by default)
