@@ -1,5 +1,5 @@
 // A lock for critical sections of a few dozen instructions that never block
-// (the registry's shards, the timeline's series): taking it is one exchange,
+// (the registry's shards): taking it is one exchange,
 // letting go one plain store, where pthread_mutex_unlock needs a second atomic
 // read-modify-write and both are calls into libc (about 55 instructions per
 // lock and unlock, measured with tests/bench/instructions.sh).

@@ -77,7 +77,7 @@ bool in_interpreter(const Interpreter& py, uint64_t return_address) {
 
 }  // namespace
 
-bool active() { return interpreter() && !g_layout_mismatch.load(std::memory_order_relaxed); }
+bool detail::look_for_interpreter() { return interpreter() && !g_layout_mismatch.load(std::memory_order_relaxed); }
 
 size_t interleave(uint64_t* ips, size_t n, size_t capacity) {
   const Interpreter* py = interpreter();

@@ -19,17 +19,17 @@ namespace cudaleak::pyframes {
 // new count. A process without Python pays one pointer test.
 size_t interleave(uint64_t* ips, size_t n, size_t capacity);
 // Whether interleave may add anything: an interpreter is loaded and readable.
-bool active();
-// The same answer, remembered: every tracked call asks, and the interpreter
-// is looked for once per process. Goes false for good at a layout mismatch.
+// Remembered: every tracked call asks, and the interpreter is looked for once
+// per process; false for good after a layout mismatch.
 namespace detail {
 inline std::atomic<int> g_active{-1};  // -1: not asked yet
-}
-inline bool active_cached() {
+bool look_for_interpreter();
+}  // namespace detail
+inline bool active() {
   int known = detail::g_active.load(std::memory_order_relaxed);
   if (known >= 0) [[likely]]
     return known;
-  bool now = active();
+  bool now = detail::look_for_interpreter();
   detail::g_active.store(now, std::memory_order_relaxed);
   return now;
 }

@@ -77,7 +77,7 @@ uint32_t capture() {
   uint32_t* memo = nullptr;
   // Python frames differ from call to call: with them, the native frames
   // alone do not name the stack.
-  const bool python = options().python_frames && pyframes::active_cached();
+  const bool python = options().python_frames && pyframes::active();
   size_t n = capture_stack(ips, options().stack_depth, t_library_depth > 0, &memo, !python);
   if (python) {
     n = pyframes::interleave(ips, n, kMaxStackDepth);
@@ -123,10 +123,13 @@ void add_note(const char* type, HookId api, uint64_t handle, CUresult result) {
   }
 }
 
-// Memory that went away leaves the timeline. Other kinds never entered it,
-// and their releases read no clock.
+// Only memory is on the timeline: asked before the clock is read, so that
+// releasing a stream or an event reads none.
+bool on_timeline(Kind kind, uint64_t bytes) { return bytes != 0 && kind_holds_memory(kind); }
+
+// Memory that went away leaves the timeline.
 void forget_bytes(const Record& r) {
-  if (r.bytes == 0 || !kind_holds_memory(r.kind)) return;
+  if (!on_timeline(r.kind, r.bytes)) return;
   state().timeline.add(r.device, r.kind, r.stack_id, -int64_t(r.bytes), monotonic_ns() - state().start_ns);
 }
 
@@ -236,7 +239,7 @@ void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes
     // The driver handed out a handle we still hold: it was released by a path
     // cudaleak does not see, so the old record's bytes leave the timeline.
     if (state().registry.insert(r, &replaced)) forget_bytes(replaced);
-    if (bytes && kind_holds_memory(kind)) state().timeline.add(r.device, kind, r.stack_id, int64_t(bytes), r.time_ns);
+    if (on_timeline(kind, bytes)) state().timeline.add(r.device, kind, r.stack_id, int64_t(bytes), r.time_ns);
   });
 }
 
