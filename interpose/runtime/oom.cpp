@@ -7,7 +7,9 @@
 #include <mutex>
 #include <set>
 
+#include "caching.h"
 #include "diagnose.h"
+#include "oom_story.h"
 #include "cuda_frames.h"
 #include "kinds.h"
 #include "lifecycle.h"
@@ -93,19 +95,22 @@ void measure_process(RawEvent& raw, const report::RawSnapshot& snap) {
   if (raw.sites.size() > kTopSites) raw.sites.resize(kTopSites);
 }
 
+// The caching allocator whose code made the failed call at `stack_id`; empty
+// when none is known. Symbolizes the stack: out-of-memory is rare, and its
+// report symbolizes anyway.
+std::string caching_allocator_at(uint32_t stack_id) {
+  std::unique_ptr<report::FrameResolver> resolver = make_frame_resolver();
+  return gate::caching_allocator_of(report::resolve_stack(tracker::stack(stack_id), resolver.get()));
+}
+
 }  // namespace
 
 std::string where_of(const std::vector<report::Frame>& stack, const std::string& api) {
-  for (const report::Frame* f : report::program_frames(stack)) {
-    if (f->function.empty()) continue;
-    std::string w = f->function.substr(0, f->function.find('('));
-    if (!f->file.empty()) w += " (" + report::basename(f->file) + ":" + std::to_string(f->line) + ")";
-    return w;
-  }
-  return api;
+  const report::Frame* f = user_frame(stack);
+  return f ? frame_line(*f) : api;
 }
 
-bool Monitor::measure_and_keep(RawEvent raw, bool may_report) {
+bool Monitor::measure_and_keep(RawEvent raw) {
   report::OomEvent& e = raw.event;
   raw.stack_id = tracker::capture_here();
   report::RawSnapshot snap = tracker::snapshot();
@@ -117,18 +122,29 @@ bool Monitor::measure_and_keep(RawEvent raw, bool may_report) {
   for (const auto& o : e.other_processes) others += o.bytes;
   uint64_t used = e.device_info ? e.total_bytes - e.free_bytes : 0;
   e.untracked_bytes = used > e.tracked_bytes + others ? used - e.tracked_bytes - others : 0;
+  if (e.has_pytorch) {
+    raw.owned = report::blocks_by_owner(e.pytorch, report::memory_ranges(snap, e.device));
+  } else {
+    raw.cache = caching_allocator_at(raw.stack_id);
+    raw.held = pytorch_observer_attached() || !raw.cache.empty();
+  }
 
   std::lock_guard lock(mutex_);
-  if (e.has_pytorch) {
-    // PyTorch's own out-of-memory explains the failed calls under it that
-    // were held back: they are not printed again.
-    for (RawEvent& earlier : events_)
-      if (earlier.event.device == e.device && !earlier.event.has_pytorch) earlier.event.printed = true;
+  // The held failed calls this failure ends leave the list: its attempts.
+  for (auto it = events_.begin(); it != events_.end();) {
+    if (!it->held || !is_attempt(it->event, it->cache, e, raw.cache)) {
+      ++it;
+      continue;
+    }
+    for (RawAttempt& a : it->attempts) raw.attempts.push_back(std::move(a));
+    raw.attempts.push_back(RawAttempt{it->event, it->stack_id});
+    it = events_.erase(it);
   }
   if (events_.size() >= kMaxEvents) return false;
+  const bool held = raw.held;
   events_.push_back(std::move(raw));
   uint32_t site = events_.back().stack_id;
-  if (!may_report || reports_ >= kMaxReports || reported_sites_.count(site) ||
+  if (held || reports_ >= kMaxReports || reported_sites_.count(site) ||
       (reports_ > 0 && events_.back().event.time_ns < last_report_ns_ + kReportIntervalNs))
     return false;
   reported_sites_.insert(site);
@@ -148,11 +164,11 @@ void Monitor::record(HookId api, uint64_t bytes, tracker::Placement where, uint6
     e.request_bytes = bytes;
     e.device = where.device;
     e.stream = stream;
-    // Under PyTorch with its observer attached, PyTorch frees its cache and
-    // retries after a failed call; only if that fails too does it raise, and
-    // then record_pytorch() explains it with PyTorch's view. Until then this
-    // event is kept but not printed.
-    write = measure_and_keep(std::move(raw), !pytorch_observer_attached());
+    // A caching allocator frees its cache and retries after a failed call;
+    // under PyTorch, only if that fails too does it raise, and then
+    // record_pytorch() tells the story with PyTorch's view. Until then this
+    // event is held: kept, not printed.
+    write = measure_and_keep(std::move(raw));
   } catch (...) {
     internal_failure("recording an out-of-memory event");
     return;
@@ -171,7 +187,7 @@ void Monitor::record_pytorch(const report::AllocatorDevice& view, uint64_t reque
     e.device = view.device;
     e.has_pytorch = true;
     e.pytorch = view;
-    write = measure_and_keep(std::move(raw), true);
+    write = measure_and_keep(std::move(raw));
   } catch (...) {
     internal_failure("recording PyTorch's out-of-memory");
     return;
@@ -197,6 +213,18 @@ std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
     } else {
       e.api = report::outermost_api(e.stack, e.api);
     }
+    for (const RawAttempt& a : r.attempts) {
+      report::OomAttempt& out_attempt = e.attempts.emplace_back(attempt_of(a.event));
+      out_attempt.stack = report::resolve_stack(tracker::stack(a.stack_id), resolver);
+      out_attempt.api = report::outermost_api(out_attempt.stack, out_attempt.api);
+    }
+    if (e.has_pytorch)
+      report::attribute_by_segment(e.pytorch, r.owned, [&](uint32_t id) {
+        return report::resolve_stack(tracker::stack(id), resolver);
+      });
+    // Still held long after it failed: the allocator's retry succeeded and
+    // no failure reached the program.
+    e.recovered = r.held && tracker::elapsed_ns() > e.time_ns + kRetryWindowNs;
     for (const RawSite& site : r.sites) {
       report::OomSite o;
       o.kind = site.kind;

@@ -13,6 +13,7 @@
 
 #include "raw.h"
 #include "report.h"
+#include "tensor_owners.h"
 #include "../driver/hook_table.h"
 #include "../track/tracker.h"
 
@@ -25,10 +26,21 @@ struct RawSite {
   const char* hook;
   uint64_t bytes = 0, count = 0, first_ns = UINT64_MAX, last_ns = 0;
 };
+// A failed call that a later failure ended (oom_story.h).
+struct RawAttempt {
+  report::OomEvent event;  // time, api, request, device info
+  uint32_t stack_id = 0;
+};
 struct RawEvent {
   report::OomEvent event;  // everything but stacks and where
   uint32_t stack_id = 0;
   std::vector<RawSite> sites;
+  std::string cache;  // the caching allocator that made the failed call; empty: none known
+  // Not printed yet: made by a caching allocator, which retries, or under
+  // PyTorch, which raises its own out-of-memory if the retry fails too.
+  bool held = false;
+  std::vector<RawAttempt> attempts;
+  std::vector<report::OwnedBlocks> owned;  // PyTorch's live blocks by the allocation holding them
 };
 
 // The events of this process; part of the runtime object (runtime.h).
@@ -49,9 +61,10 @@ class Monitor {
 
  private:
   // Measures the device and this process around `raw` (its event's time,
-  // device and request set), stores it, and says whether it gets its own OOM
-  // report: one per distinct failing call site, at most one a second.
-  bool measure_and_keep(RawEvent raw, bool may_report);
+  // device and request set), folds into it the held failed calls it ends,
+  // stores it, and says whether it gets its own OOM report now: one per
+  // distinct failing call site, at most one a second, none while held.
+  bool measure_and_keep(RawEvent raw);
 
   std::atomic<bool> observer_{false};
   std::mutex mutex_;  // guards everything below
@@ -62,7 +75,8 @@ class Monitor {
 };
 
 inline constexpr const char* kPyTorchApi = "PyTorch caching allocator";
-// "function (file:line)" of the program's frame nearest the allocation.
+// "function (file:line)" of the program's frame nearest the allocation, past
+// the frames of frameworks and caching allocators (diagnose.h: user_frame).
 std::string where_of(const std::vector<report::Frame>& stack, const std::string& api);
 
 }  // namespace cudaleak::oom

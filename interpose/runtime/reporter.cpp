@@ -22,6 +22,7 @@
 #include "cuda_frames.h"
 #include "symbols/modules.h"
 #include "symbols/symbolizer.h"
+#include "tensor_owners.h"
 #include "text_summary.h"
 #include "runtime.h"
 #include "../pyframes/python_frames.h"
@@ -78,6 +79,14 @@ void describe_site(Group& g, Kind kind, uint32_t stack_id, report::FrameResolver
   g.where = oom::where_of(g.stack, g.api);
 }
 
+// PyTorch's live tensors without their own stacks, named by the allocations
+// that hold them (tensor_owners.h).
+void attribute_tensors(report::PyTorchView& view, const report::RawSnapshot& raw, report::FrameResolver* resolver) {
+  for (report::AllocatorDevice& d : view.devices)
+    report::attribute_by_segment(d, report::blocks_by_owner(d, report::memory_ranges(raw, d.device)),
+                                 [&](uint32_t id) { return report::resolve_stack(tracker::stack(id), resolver); });
+}
+
 // Memory over time, its marks, what was live at each peak and the sites the
 // points name.
 void add_timeline(report::Report& r, report::FrameResolver* resolver) {
@@ -98,12 +107,16 @@ void add_timeline(report::Report& r, report::FrameResolver* resolver) {
   }
 }
 
+}  // namespace
+
 // Symbols are looked up once per process: later reports reuse them.
-std::unique_ptr<report::FrameResolver> make_resolver() {
+std::unique_ptr<report::FrameResolver> make_frame_resolver() {
   return report::with_python_frames(
       options().symbolize ? report::borrow(symbols::process_symbolizer()) : symbols::make_module_resolver(),
       python_frames());
 }
+
+namespace {
 
 report::Report build(const report::RawSnapshot& raw, report::FrameResolver* resolver) {
   report::BuildOptions build;
@@ -118,7 +131,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   if (reason == Reason::Checkpoint) runtime().mark("report", checkpoint ? checkpoint : "");
   report::RawSnapshot raw = tracker::snapshot();
   uint64_t t_snapshot = now_ms();
-  std::unique_ptr<report::FrameResolver> resolver = make_resolver();
+  std::unique_ptr<report::FrameResolver> resolver = make_frame_resolver();
   report::Report r = build(raw, resolver.get());
   r.symbolized = opt.symbolize;
   r.tool_version = CUDALEAK_VERSION;
@@ -131,6 +144,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   add_timeline(r, resolver.get());
   r.oom_events = runtime().oom.events(resolver.get());
   r.has_pytorch = runtime().python_view.latest(r.pytorch);
+  if (r.has_pytorch) attribute_tensors(r.pytorch, raw, resolver.get());
   r.has_cupy = runtime().python_view.latest_cupy(r.cupy);
   if (r.has_pytorch) runtime().growth.annotate_tensors(r.pytorch);  // against the earlier views, as leak groups below
   if (r.has_pytorch && fresh_view) runtime().growth.observe_tensors(r.pytorch);
@@ -253,7 +267,7 @@ Verdict judge_since(uint64_t since) {
   int saved = errno;
   try {
     std::lock_guard lock(runtime().reports.mutex);
-    std::unique_ptr<report::FrameResolver> resolver = make_resolver();
+    std::unique_ptr<report::FrameResolver> resolver = make_frame_resolver();
     report::Report r = build(raw, resolver.get());
     gate::evaluate(r, runtime().gate.get());
     if (r.gate.failed) {  // below min_bytes the gate counts groups but passes

@@ -4,6 +4,7 @@
 // so it is safe at exit. Not for crash handlers: see crash_capture.h.
 #pragma once
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -19,6 +20,10 @@ struct Written {
   std::string path;
   report::GateResult gate;
 };
+
+// Resolves the frames of stacks this process recorded (native, and Python
+// frames by their interned ids), as its reports do.
+std::unique_ptr<report::FrameResolver> make_frame_resolver();
 
 // Nothing is written when the process never used CUDA. `checkpoint` names a
 // checkpoint report.

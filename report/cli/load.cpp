@@ -17,6 +17,7 @@
 #include "crash_reports.h"
 #include "io/input_file.h"
 #include "json_io.h"
+#include "oom_story.h"
 #include "text_summary.h"
 
 namespace cudaleak::cli {
@@ -76,6 +77,10 @@ std::optional<report::Report> load_report(const std::string& path) {
   try {
     auto r = report::read_report(in, [&](uint64_t done) { line.update(done); });
     line.finish();
+    if (r.format_version < 2) {  // read as a version 2 report says it
+      oom::fold_attempts(r.oom_events);
+      r.format_version = report::kFormatVersion;
+    }
     return r;
   } catch (const report::FormatError& e) {
     line.finish();

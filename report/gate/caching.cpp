@@ -33,13 +33,21 @@ constexpr AllocatorFrames kAllocators[] = {
 
 std::string caching_allocator_of(const report::LeakGroup& group) { return caching_allocator_of(group.stack); }
 
+namespace {
+const char* allocator_of(const report::Frame& f) {
+  if (f.function.empty()) return nullptr;
+  for (const auto& a : kAllocators)
+    if (pattern_matches(a.pattern, f.function)) return a.allocator;
+  return nullptr;
+}
+}  // namespace
+
 std::string caching_allocator_of(const std::vector<report::Frame>& stack) {
-  for (const auto& f : stack) {
-    if (f.function.empty()) continue;
-    for (const auto& a : kAllocators)
-      if (pattern_matches(a.pattern, f.function)) return a.allocator;
-  }
+  for (const auto& f : stack)
+    if (const char* a = allocator_of(f)) return a;
   return "";
 }
+
+bool in_caching_allocator(const report::Frame& frame) { return allocator_of(frame) != nullptr; }
 
 }  // namespace cudaleak::gate

@@ -15,5 +15,7 @@ namespace cudaleak::gate {
 std::string caching_allocator_of(const report::LeakGroup& group);
 // The same, for the stack that made a resource.
 std::string caching_allocator_of(const std::vector<report::Frame>& stack);
+// Whether `frame` is a function of a known caching allocator's own code.
+bool in_caching_allocator(const report::Frame& frame);
 
 }  // namespace cudaleak::gate

@@ -268,6 +268,7 @@ void fields(V& v, TensorGroup& g) {
   v("stack", g.stack);
   v("growing", g.growing, IfSet);
   v("bytes_history", g.bytes_history, IfSet);
+  v("by_segment", g.by_segment, IfSet);
   if constexpr (V::after_read)
     for (Frame& f : g.stack) f.python = true;  // cudaleak_torch sends Python frames without "language"
 }
@@ -308,6 +309,16 @@ void fields(V& v, CupyPool& c) {
 }
 
 template <class V>
+void fields(V& v, OomAttempt& a) {
+  v("time_ns", a.time_ns);
+  v("api", a.api);
+  v("request_bytes", a.request_bytes);
+  v("device_info", a.device_info);
+  v("free_bytes", a.free_bytes);
+  v("stack", a.stack);
+}
+
+template <class V>
 void fields(V& v, OomEvent& e) {
   v("time_ns", e.time_ns);
   v("api", e.api);
@@ -330,6 +341,8 @@ void fields(V& v, OomEvent& e) {
   v("untracked_bytes", e.untracked_bytes);
   v("diagnosis", e.diagnosis);
   v("pytorch", Present<AllocatorDevice>{e.has_pytorch, e.pytorch});
+  v("attempts", e.attempts, IfSet);
+  v("recovered", e.recovered, IfSet);
   v("pid", e.pid, IfSet);
 }
 

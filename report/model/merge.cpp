@@ -49,6 +49,7 @@ uint64_t start_of(const Report& r) {
 void shift_times(OomEvent& e, uint64_t shift) {
   e.time_ns += shift;
   for (OomSite& s : e.top_sites) s.first_ns += shift, s.last_ns += shift;
+  for (OomAttempt& a : e.attempts) a.time_ns += shift;
 }
 
 }  // namespace

@@ -14,7 +14,9 @@ namespace cudaleak::report {
 using cudaleak::Kind;
 
 inline constexpr const char* kFormatName = "cudaleak-report";
-inline constexpr int kFormatVersion = 1;
+// 2: one out-of-memory event per failure the program saw, the failed calls that
+// led to it in `attempts`; live-tensor groups attributed by segment.
+inline constexpr int kFormatVersion = 2;
 
 struct Frame {
   uint64_t ip = 0;
@@ -250,6 +252,12 @@ struct TensorGroup {  // live blocks allocated from one Python stack
   uint64_t bytes = 0, count = 0;
   uint64_t pinning_segments = 0;  // its blocks that keep a segment with free space from being released
   std::vector<Frame> stack;       // Python frames, innermost first
+  // PyTorch recorded no stack for these tensors: `stack` is that of the
+  // allocation that reserved the memory holding them (the segment's
+  // cudaMalloc, or the cuMemMap that grew an expandable segment), native and
+  // Python frames as cudaleak recorded it; empty when no tracked allocation
+  // covers them.
+  bool by_segment = false;
   // Its bytes at the earlier snapshots and reports that read a fresh view
   // (at most 16, oldest first); growing: they rose at least twice up to now
   // and never fell.
@@ -260,7 +268,9 @@ struct TensorGroup {  // live blocks allocated from one Python stack
 
 struct AllocatorSegment {
   uint64_t address = 0, size = 0;
-  std::vector<std::pair<uint64_t, int>> blocks;  // (size, state): 0 free, 1 allocated, 2 other active
+  // (size, state): state & 3 is 0 free, 1 allocated, 2 other active; state & 4:
+  // PyTorch recorded the block's stack (it is in a live_tensors group of its own).
+  std::vector<std::pair<uint64_t, int>> blocks;
   bool operator==(const AllocatorSegment&) const = default;
 };
 
@@ -309,6 +319,20 @@ struct Diagnosis {
   bool operator==(const Diagnosis&) const = default;
 };
 
+// A failed call that led to an out-of-memory without being the failure the
+// program saw: a caching allocator flushed its cache and tried again.
+struct OomAttempt {
+  uint64_t time_ns = 0;
+  std::string api;
+  uint64_t request_bytes = 0;
+  bool device_info = false;
+  uint64_t free_bytes = 0;
+  std::vector<Frame> stack;
+  bool operator==(const OomAttempt&) const = default;
+};
+
+// One failure the program saw: a framework's out-of-memory error, or a CUDA
+// call that returned out-of-memory to the program. Measured when it happened.
 struct OomEvent {
   uint64_t time_ns = 0;
   std::string api;
@@ -331,6 +355,13 @@ struct OomEvent {
   // the device at that moment. api is then "PyTorch caching allocator".
   bool has_pytorch = false;
   AllocatorDevice pytorch;
+  // The failed calls before this one that it ends (oldest first): a caching
+  // allocator's retries, and under PyTorch the cudaMalloc calls it made
+  // before it raised.
+  std::vector<OomAttempt> attempts;
+  // A failed call of a caching allocator whose retry succeeded: the program
+  // saw no failure. Kept, not told as an out-of-memory.
+  bool recovered = false;
   bool printed = false;  // shown on stderr when it happened (runtime only, not in the JSON)
   int pid = 0;  // in merged reports: the process it happened in
   bool operator==(const OomEvent&) const = default;

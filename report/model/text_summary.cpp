@@ -250,7 +250,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
       for (size_t i = 0; i < d.live_tensors.size() && i < 5; ++i) {
         const TensorGroup& g = d.live_tensors[i];
         out += "    " + format_bytes(g.bytes) + " in " + std::to_string(g.count) + (g.count == 1 ? " tensor" : " tensors") +
-               " from " + oom::user_line(g);
+               " " + oom::tensor_origin(g);
         if (g.growing) {
           out += " [growing:";
           for (uint64_t b : g.bytes_history) out += " " + format_bytes(b) + " ->";
@@ -273,14 +273,19 @@ std::string render_text(const Report& r, const TextOptions& options) {
   }
   // Each out-of-memory is printed once: those shown when they happened are
   // only counted here.
-  size_t shown = 0;
+  size_t shown = 0, recovered = 0;
   for (const OomEvent& e : r.oom_events) {
-    if (e.printed) ++shown;
+    if (e.recovered) ++recovered;
+    else if (e.printed) ++shown;
     else out += "\n" + prefix + oom::render_event(e);
   }
   if (shown)
     out += "\n" + prefix + std::to_string(shown) + (shown == 1 ? " out-of-memory event" : " out-of-memory events") +
            " shown above when " + (shown == 1 ? "it" : "they") + " happened (oom_events in the report)\n";
+  if (recovered)
+    out += "\n" + prefix + std::to_string(recovered) + (recovered == 1 ? " allocation" : " allocations") +
+           " failed with out-of-memory and succeeded when the caching allocator retried after freeing its cache; "
+           "the program saw no failure (oom_events, recovered)\n";
   if (r.notes_total) {
     // check_context adds notes of its own (placements checked against the driver).
     bool only_releases = std::all_of(r.notes.begin(), r.notes.end(), [](const Note& n) { return n.type == "unknown_release"; });

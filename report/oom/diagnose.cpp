@@ -12,6 +12,8 @@ namespace cudaleak::oom {
 
 using report::format_bytes;
 
+constexpr const char* kPyTorchCache = "PyTorch caching allocator";  // gate/caching.cpp's name
+
 namespace {
 
 std::string seconds(uint64_t ns) {
@@ -35,6 +37,10 @@ std::string cache_advice(const std::string& allocator) {
   if (allocator.rfind("PyTorch", 0) == 0)
     return "PyTorch frees the segments it does not use and retries before it gives up; its own out-of-memory "
            "event, when one follows, says which tensors hold the rest";
+  if (allocator.rfind("XLA", 0) == 0)
+    return "JAX preallocates 75% of the device at its first use and keeps it for its own arrays: "
+           "XLA_PYTHON_CLIENT_PREALLOCATE=false allocates on demand, XLA_PYTHON_CLIENT_MEM_FRACTION=0.3 takes a "
+           "smaller share, XLA_PYTHON_CLIENT_ALLOCATOR=platform returns memory as soon as arrays die";
   if (allocator.rfind("CuPy", 0) == 0)
     return "the arrays made there are still alive or their blocks wait in CuPy's pool for reuse; "
            "cupy.get_default_memory_pool().free_all_blocks() returns the freed ones";
@@ -45,7 +51,7 @@ std::string tensor_groups_text(const std::vector<const report::TensorGroup*>& gr
   std::string s;
   for (size_t i = 0; i < groups.size() && i < 3; ++i)
     s += (i ? "; " : "") + format_bytes(groups[i]->bytes) + " in " + std::to_string(groups[i]->count) +
-         (groups[i]->count == 1 ? " tensor" : " tensors") + " from " + user_line(*groups[i]);
+         (groups[i]->count == 1 ? " tensor " : " tensors ") + tensor_origin(*groups[i]);
   return s;
 }
 
@@ -92,20 +98,34 @@ void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>&
 
 }  // namespace
 
+namespace {
+bool in_torch(const report::Frame& f) {
+  if (f.python) return f.file.find("/torch/") != std::string::npos;
+  std::string m = report::basename(f.module);
+  return m.rfind("libc10", 0) == 0 || m.rfind("libtorch", 0) == 0;
+}
+}  // namespace
+
+std::string frame_line(const report::Frame& f) {
+  std::string line = f.python ? f.function : report::plain_name(f.function);
+  if (!f.file.empty()) line += " (" + report::basename(f.file) + ":" + std::to_string(f.line) + ")";
+  return line;
+}
+
 const report::Frame* user_frame(const std::vector<report::Frame>& stack) {
   const report::Frame* first = nullptr;
   for (const report::Frame* f : report::program_frames(stack)) {
-    if (!f->python) return f;  // a native program: its first frame
+    if (f->function.empty()) continue;
     if (!first) first = f;
-    if (f->file.find("/torch/") == std::string::npos) return f;
+    if (!in_torch(*f) && !gate::in_caching_allocator(*f)) return f;
   }
   return first;
 }
 
-std::string user_line(const report::TensorGroup& g) {
+std::string tensor_origin(const report::TensorGroup& g) {
   const report::Frame* pick = user_frame(g.stack);
-  if (!pick) return "lines PyTorch did not record (run with --pytorch-stacks true to name them)";
-  return pick->function + " (" + report::basename(pick->file) + ":" + std::to_string(pick->line) + ")";
+  if (!pick) return "from lines PyTorch did not record (run with --pytorch-stacks true to name them)";
+  return (g.by_segment ? "in segments reserved by " : "from ") + frame_line(*pick);
 }
 
 std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
@@ -138,29 +158,34 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
                        format_bytes(others) + " of the device: " + who});
   }
 
-  // A caching allocator's segments are never a leak: with PyTorch's view the
-  // live tensors above say what holds them; without it, the cache is named.
-  const std::string cache = e.top_sites.empty() ? "" : gate::caching_allocator_of(e.top_sites.front().stack);
-  if (!cache.empty() && !e.has_pytorch) {
-    const report::OomSite& top = e.top_sites.front();
-    if (top.bytes >= noteworthy || top.bytes >= request)
-      out.push_back({report::Cause::HeldByCache, top.bytes,
-                     "the " + cache + " holds " + format_bytes(top.bytes) + " of " + kind_memory_words(top.kind) + " memory in " +
-                         std::to_string(top.count) + (top.kind == Kind::Async ? " stream-ordered allocation" : " segment") +
-                         (top.count == 1 ? "" : "s") + " it reserved for " +
-                         top.where + "; " + cache_advice(cache)});
-  } else if (!e.top_sites.empty() && cache.empty()) {
-    const report::OomSite& top = e.top_sites.front();
-    if (top.count >= 3 && top.last_ns > top.first_ns) {
-      out.push_back({report::Cause::AccumulatingLeak, top.bytes,
-                     format_bytes(top.bytes) + " of " + kind_memory_words(top.kind) + " memory allocated in " + top.where +
-                         " is still held from earlier: " + std::to_string(top.count) + " allocations made between " +
-                         seconds(top.first_ns) + " and " + seconds(top.last_ns) + " (about " +
-                         format_bytes(top.bytes / top.count) + " each) and never released; it grows until the device is full"});
-    } else if (top.bytes >= noteworthy || top.bytes >= request) {
-      out.push_back({report::Cause::HeldByProcess, top.bytes,
-                     "this process holds " + format_bytes(top.bytes) + " of " + kind_memory_words(top.kind) + " memory allocated in " +
-                         top.where + " (" + std::to_string(top.count) + (top.count == 1 ? " allocation)" : " allocations)")});
+  // A caching allocator's segments are never a leak. PyTorch's, when its
+  // view came with the event, are explained by the live tensors above; every
+  // other allocator of the process (XLA's, CuPy's, a pool) is named with the
+  // line it reserved for, and so is memory the program holds itself.
+  const std::string explained = e.has_pytorch ? std::string(kPyTorchCache) : "";
+  for (size_t i = 0; i < e.top_sites.size() && i < 3; ++i) {
+    const report::OomSite& site = e.top_sites[i];
+    const bool big = site.bytes >= noteworthy || site.bytes >= request;
+    const std::string cache = gate::caching_allocator_of(site.stack);
+    if (!cache.empty()) {
+      if (cache == explained || !big) continue;
+      out.push_back({report::Cause::HeldByCache, site.bytes,
+                     "the " + cache + " holds " + format_bytes(site.bytes) + " of " + kind_memory_words(site.kind) +
+                         " memory in " + std::to_string(site.count) +
+                         (site.kind == Kind::Async ? " stream-ordered allocation" : " segment") +
+                         (site.count == 1 ? "" : "s") + " it reserved for " + site.where + "; " + cache_advice(cache)});
+    } else if (site.count >= 3 && site.last_ns > site.first_ns && (i == 0 || big)) {
+      out.push_back({report::Cause::AccumulatingLeak, site.bytes,
+                     format_bytes(site.bytes) + " of " + kind_memory_words(site.kind) + " memory allocated in " +
+                         site.where + " is still held from earlier: " + std::to_string(site.count) +
+                         " allocations made between " + seconds(site.first_ns) + " and " + seconds(site.last_ns) +
+                         " (about " + format_bytes(site.bytes / site.count) +
+                         " each) and never released; it grows until the device is full"});
+    } else if (big) {
+      out.push_back({report::Cause::HeldByProcess, site.bytes,
+                     "this process holds " + format_bytes(site.bytes) + " of " + kind_memory_words(site.kind) +
+                         " memory allocated in " + site.where + " (" + std::to_string(site.count) +
+                         (site.count == 1 ? " allocation)" : " allocations)")});
     }
   }
 
@@ -187,15 +212,20 @@ std::string render_event(const report::OomEvent& e) {
   if (e.has_pytorch) {
     out = "out of memory: PyTorch could not allocate " + format_bytes(e.request_bytes) + " on device " +
           std::to_string(e.device);
-    if (const report::Frame* f = user_frame(e.stack))
-      out += " in " + f->function + " (" + report::basename(f->file) + ":" + std::to_string(f->line) + ")";
   } else {
     out = "out of memory: " + e.api + " of " + format_bytes(e.request_bytes) + " on device " +
           std::to_string(e.device) + " failed";
   }
+  if (const report::Frame* f = user_frame(e.stack)) out += " in " + frame_line(*f);
   if (e.device_info)
     out += " (free " + format_bytes(e.free_bytes) + " of " + format_bytes(e.total_bytes) + ")";
   out += " at " + seconds(e.time_ns) + "\n";
+  if (!e.attempts.empty()) {
+    const report::OomAttempt& a = e.attempts.front();
+    out += "  Before it, " + std::to_string(e.attempts.size()) + (e.attempts.size() == 1 ? " call" : " calls") + " (" +
+           a.api + " of " + format_bytes(a.request_bytes) + ", from " + seconds(a.time_ns) + ") failed and " +
+           (e.attempts.size() == 1 ? "was" : "were") + " retried after the allocator freed its cache (attempts in the report).\n";
+  }
   if (e.diagnosis.empty()) {
     out += "  No single cause stands out; the numbers are in the report.\n";
   } else {

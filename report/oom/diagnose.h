@@ -11,10 +11,15 @@ namespace cudaleak::oom {
 std::vector<report::Diagnosis> diagnose(const report::OomEvent& event);
 
 // The user's frame in a stack: the first of the program's frames outside
-// PyTorch's own Python code (torch/...); nullptr when there is none.
+// PyTorch's own code (torch/... in Python, libc10/libtorch natively); nullptr
+// when there is none.
 const report::Frame* user_frame(const std::vector<report::Frame>& stack);
-// "function (file.py:line)" of a live-tensor group's user frame.
-std::string user_line(const report::TensorGroup& group);
+// "function (file:line)" of a frame; the function alone where no file is known.
+std::string frame_line(const report::Frame& frame);
+// Where a live-tensor group was made, as the text says it: "from train_step
+// (train.py:7)" with PyTorch's per-tensor stacks, "in segments reserved by
+// train_step (train.py:7)" when attributed by segment, or why it is unknown.
+std::string tensor_origin(const report::TensorGroup& group);
 
 // The text block the summary prints for one event.
 std::string render_event(const report::OomEvent& event);

@@ -2,6 +2,8 @@
 // each diagnosed at the failing allocation with the numbers behind it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "harness.h"
 
 using namespace e2e;
@@ -100,4 +102,68 @@ TEST_CASE("oom: memory cached in pools and free-but-fragmented memory are diagno
   auto f = oom_report(frag).oom_events[0];
   REQUIRE_FALSE(f.diagnosis.empty());
   CHECK(f.diagnosis[0].cause == Cause::Fragmentation);
+}
+
+namespace {
+// The line of "// LINE:marker" in a test program's source.
+int source_line(const std::string& program_file, const std::string& marker) {
+  std::string text = read_file(std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs/" + program_file);
+  size_t at = text.find("// LINE:" + marker);
+  REQUIRE(at != std::string::npos);
+  return 1 + int(std::count(text.begin(), text.begin() + long(at), '\n'));
+}
+
+size_t occurrences(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("oom: a caching allocator's retries are one failure, told once with its attempts", "[e2e][oom]") {
+  auto dir = fresh_dir("oom_retries");
+  Result res = run_sim(dir, {program("caching_retry")}, {"--simulated-gpu-memory", "256MiB"});
+  CHECK(res.exit_code == 0);
+  CHECK(res.out == "pool gave up after 16 arrays\n");
+  // Printed once, at exit: the pool's last retry is the failure the program saw.
+  CHECK(occurrences(res.err, "out of memory: cudaMalloc") == 1);
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);  // held while the pool retried: no report of its own
+  auto r = load(files[0]);
+  REQUIRE(r.oom_events.size() == 1);
+  const auto& e = r.oom_events[0];
+  CHECK(e.request_bytes == (16u << 20));
+  REQUIRE(e.attempts.size() == 2);
+  CHECK(e.attempts[0].api == "cudaMalloc");
+  CHECK(e.attempts[0].request_bytes == (16u << 20));
+  CHECK(e.attempts[0].time_ns <= e.attempts[1].time_ns);
+  CHECK(e.attempts[1].time_ns <= e.time_ns);
+  CHECK_FALSE(e.recovered);
+  REQUIRE_FALSE(e.diagnosis.empty());
+  CHECK(e.diagnosis[0].cause == Cause::HeldByCache);
+  std::string fill = "fill_with_arrays (caching_retry.cpp:" + std::to_string(source_line("caching_retry.cpp", "fill")) + ")";
+  CHECK(e.diagnosis[0].message.find("the CuPy memory pool holds 256.0 MiB") == 0);
+  CHECK(e.diagnosis[0].message.find(fill) != std::string::npos);
+  CHECK(res.err.find("Before it, 2 calls (cudaMalloc of 16.0 MiB") != std::string::npos);
+  CHECK(res.err.find("in " + fill) != std::string::npos);  // the user's line in the first line of the story
+}
+
+TEST_CASE("oom: memory XLA preallocated is named with JAX's settings when the program's own call fails", "[e2e][oom]") {
+  auto dir = fresh_dir("oom_xla");
+  Result res = run_sim(dir, {program("caching_retry"), "xla"}, {"--simulated-gpu-memory", "256MiB"});
+  CHECK(res.exit_code == 0);
+  CHECK(res.out == "own buffer: out of memory\n");
+  CHECK(occurrences(res.err, "out of memory: cudaMalloc") == 1);
+  auto r = load(files_in(dir).at(0));
+  REQUIRE(r.oom_events.size() == 1);
+  const auto& e = r.oom_events[0];
+  CHECK(e.attempts.empty());
+  REQUIRE_FALSE(e.diagnosis.empty());
+  CHECK(e.diagnosis[0].cause == Cause::HeldByCache);
+  std::string where = "warm_up_jax (caching_retry.cpp:" + std::to_string(source_line("caching_retry.cpp", "preallocate")) + ")";
+  CHECK(e.diagnosis[0].message.find("the XLA BFC allocator holds 192.0 MiB") == 0);
+  CHECK(e.diagnosis[0].message.find(where) != std::string::npos);
+  CHECK(e.diagnosis[0].message.find("XLA_PYTHON_CLIENT_PREALLOCATE=false") != std::string::npos);
+  CHECK(res.err.find("in own_buffer (caching_retry.cpp:" + std::to_string(source_line("caching_retry.cpp", "own")) + ")") !=
+        std::string::npos);
 }

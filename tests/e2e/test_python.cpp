@@ -348,3 +348,52 @@ TEST_CASE("python: CuPy's pool numbers at exit and its segments as cached memory
   CHECK(quiet.exit_code == 0);
   CHECK_FALSE(only_report(off).has_cupy);
 }
+
+TEST_CASE("python: PyTorch's out-of-memory is one story that names the user's line, with and without per-tensor stacks",
+          "[e2e][python][oom]") {
+  // fake_torch's caching allocator reserves 20 MiB segments with cudaMalloc,
+  // retries once after freeing its cache, then calls the observers and raises.
+  const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
+  const std::string script = programs + "/python_torch_oom.py";
+  int keep = 0;
+  {
+    std::ifstream in(script);
+    std::string text;
+    for (int n = 1; std::getline(in, text); ++n)
+      if (text.find("# LINE:keep") != std::string::npos) keep = n;
+  }
+  REQUIRE(keep > 0);
+  const std::string line = "train_step (python_torch_oom.py:" + std::to_string(keep) + ")";
+  for (bool stacks : {false, true}) {
+    INFO("pytorch_stacks " << stacks);
+    auto dir = fresh_dir(stacks ? "python_torch_oom_stacks" : "python_torch_oom");
+    Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "256MiB", "--pytorch-stacks",
+                      stacks ? "true" : "false", "-o", dir + "/report.%p.%n.json", "--", interpreters().front(), script},
+                     {"PYTHONPATH=" + programs + "/fake_torch"});
+    CHECK(res.exit_code == 0);
+    CHECK(res.out == "out of memory after 24 steps\n");
+    // Told once, when PyTorch raised, naming the line that filled the device.
+    size_t told = 0;
+    for (size_t at = res.err.find("out of memory:"); at != std::string::npos; at = res.err.find("out of memory:", at + 1)) ++told;
+    CHECK(told == 1);
+    CHECK(res.err.find("out of memory: PyTorch could not allocate 20.0 MiB on device 0 in " + line) != std::string::npos);
+    const std::string origin = stacks ? "from " + line : "in segments reserved by " + line;
+    CHECK(res.err.find("1. 241.0 MiB is held by live tensors: 240.0 MiB in 24 tensors " + origin) != std::string::npos);
+    CHECK(res.err.find("lines PyTorch did not record") == std::string::npos);
+    // The exit text names the same line for the tensors still alive.
+    CHECK(res.err.find("240.0 MiB in 24 tensors " + origin) != std::string::npos);
+    auto files = files_in(dir);
+    REQUIRE(files.size() == 2);  // at the failure, at exit
+    auto r = load(files[1]);
+    REQUIRE(r.oom_events.size() == 1);
+    const auto& e = r.oom_events[0];
+    CHECK(e.has_pytorch);
+    REQUIRE(e.attempts.size() == 2);  // the cudaMalloc before and after PyTorch freed its cache
+    CHECK(e.attempts[0].api == "cudaMalloc");
+    CHECK(e.attempts[1].request_bytes == (20u << 20));
+    REQUIRE_FALSE(e.diagnosis.empty());
+    CHECK(e.diagnosis[0].cause == Cause::LiveTensors);
+    REQUIRE_FALSE(e.pytorch.live_tensors.empty());
+    CHECK(e.pytorch.live_tensors[0].by_segment == !stacks);
+  }
+}

@@ -69,7 +69,7 @@ TEST_CASE("tensors kept by stored exceptions are named at exit as live tensors, 
   REQUIRE(!d->live_tensors.empty());
   CHECK(d->live_tensors[0].count == 10);
   CHECK(d->live_tensors[0].bytes == 10ull * (32 << 20));
-  CHECK(oom::user_line(d->live_tensors[0]) == "work (scenario_exceptions.py:9)");
+  CHECK(oom::tensor_origin(d->live_tensors[0]) == "from work (scenario_exceptions.py:9)");
   std::string text = render_text(r, TextOptions{});
   CHECK(text.find("held by live tensors (not leaks, not gated)") != std::string::npos);
   CHECK(text.find("320.0 MiB in 10 tensors from work (scenario_exceptions.py:9)") != std::string::npos);

@@ -50,6 +50,13 @@ def _state_code(state):
     return 2      # active_pending_free and others: still in use
 
 
+def _block_code(block):
+    """A segment-list block's state, with 4 added when PyTorch recorded its
+    stack: cudaleak names the others by the allocation that reserved them."""
+    code = _state_code(block.get("state"))
+    return code | 4 if code and block.get("frames") else code
+
+
 def summarize(snapshot):
     """The report's "pytorch" section from torch.cuda.memory._snapshot()."""
     devices = {}
@@ -84,8 +91,7 @@ def summarize(snapshot):
                 g[2] += 1  # blocks that keep a segment with free space from being released
         if len(d["segment_list"]) < MAX_SEGMENTS:
             d["segment_list"].append([seg.get("address", 0), seg.get("total_size", 0),
-                                      [[b.get("size", 0), _state_code(b.get("state"))]
-                                       for b in blocks[:MAX_BLOCKS]]])
+                                      [[b.get("size", 0), _block_code(b)] for b in blocks[:MAX_BLOCKS]]])
     out = []
     for d in devices.values():
         groups = sorted(d.pop("groups").items(), key=lambda kv: -kv[1][0])

@@ -74,7 +74,8 @@ function renderPyTorch() {
       // Its blocks, left to right.
       let at = 0;
       const top = p.row * (rowHeight + gap);
-      for (const [bytes, state] of p.s.blocks) {
+      for (const [bytes, code] of p.s.blocks) {
+        const state = code & 3;  // & 4: PyTorch recorded the block's stack
         const bx = at / perPixel, bw = bytes / perPixel;
         at += bytes;
         g.fillStyle = state === 1 ? colors.live : state === 2 ? colors.other : p.s.wholeFree ? colors.cached : colors.stuck;

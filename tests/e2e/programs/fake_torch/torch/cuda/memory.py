@@ -1,4 +1,4 @@
-from . import get_allocator_backend
+from . import caching, get_allocator_backend
 
 
 def _refuse_unless_native(what):
@@ -8,6 +8,7 @@ def _refuse_unless_native(what):
 
 def _record_memory_history(enabled=None, context=None, stacks=None):
     _refuse_unless_native("recordHistory")
+    caching.recording = enabled not in (None, False)
 
 
 # Blocks a test program adds: (size, file, function, line), each in a segment
@@ -27,4 +28,4 @@ def _snapshot():
                  "frames": [{"filename": filename, "name": name, "line": line}]}
         segments.append({"device": 0, "address": (2 + i) << 32, "total_size": size, "allocated_size": size,
                          "active_size": size, "is_expandable": False, "blocks": [block]})
-    return {"segments": segments}
+    return {"segments": segments + caching.snapshot_segments()}

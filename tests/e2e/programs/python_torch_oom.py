@@ -1,0 +1,18 @@
+# Keeps every step's output in a list until the device is full, as a training
+# loop that stores its losses does (tests/e2e/programs/fake_torch stands in
+# for PyTorch), then catches PyTorch's out-of-memory.
+import torch
+
+torch.cuda.init()
+kept = []
+
+
+def train_step():
+    kept.append(torch.empty(10 << 20))  # LINE:keep
+
+
+try:
+    while True:
+        train_step()
+except torch.OutOfMemoryError:
+    print("out of memory after", len(kept), "steps")

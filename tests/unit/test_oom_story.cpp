@@ -1,0 +1,196 @@
+// One story per out-of-memory failure, and live tensors named by the
+// allocations that reserved their memory.
+#include <catch2/catch.hpp>
+
+#include "diagnose.h"
+#include "oom_story.h"
+#include "tensor_owners.h"
+
+using namespace cudaleak::report;
+using cudaleak::Kind;
+
+namespace {
+constexpr uint64_t MiB = 1ull << 20;
+constexpr uint64_t GiB = 1ull << 30;
+
+Frame python(const std::string& function, const std::string& file, int line) {
+  Frame f;
+  f.python = true;
+  f.function = function;
+  f.file = file;
+  f.line = line;
+  return f;
+}
+
+Frame native(const std::string& function, const std::string& module) {
+  Frame f;
+  f.function = function;
+  f.module = module;
+  return f;
+}
+
+// A view whose live tensors carry no stack: PyTorch recorded none.
+AllocatorDevice unrecorded_view() {
+  AllocatorDevice d;
+  d.allocated = 30 * MiB;
+  TensorGroup g;
+  g.bytes = 30 * MiB;
+  g.count = 3;
+  g.pinning_segments = 1;
+  d.live_tensors = {g};
+  // Two segments of 20 MiB: two live blocks of 10 MiB in the first, one and
+  // a free block in the second.
+  d.segment_list = {{0x1000000, 20 * MiB, {{10 * MiB, 1}, {10 * MiB, 1}}},
+                    {0x9000000, 20 * MiB, {{10 * MiB, 1}, {10 * MiB, 0}}}};
+  return d;
+}
+}  // namespace
+
+TEST_CASE("live blocks are grouped by the tracked allocation whose range holds them", "[oom][tensors]") {
+  std::vector<MemoryRange> ranges = {{0x1000000, 20 * MiB, 7}, {0x9000000, 20 * MiB, 9}};
+  auto owned = blocks_by_owner(unrecorded_view(), ranges);
+  REQUIRE(owned.size() == 2);
+  CHECK(owned[0].stack_id == 7);
+  CHECK(owned[0].bytes == 20 * MiB);
+  CHECK(owned[0].count == 2);
+  CHECK(owned[0].pinning == 0);
+  CHECK(owned[1].stack_id == 9);
+  CHECK(owned[1].count == 1);
+  CHECK(owned[1].pinning == 1);  // its segment also has free space
+  // A block no range holds has no owner; a block PyTorch recorded is left alone.
+  AllocatorDevice d = unrecorded_view();
+  d.segment_list[1].blocks[0].second = 1 | 4;
+  auto partly = blocks_by_owner(d, {{0x1000000, 10 * MiB, 7}});
+  REQUIRE(partly.size() == 2);
+  CHECK(partly[0].stack_id == 0);  // the second block of the first segment is past the range
+  CHECK(partly[0].count == 1);
+  CHECK(partly[1].stack_id == 7);
+  CHECK(partly[1].count == 1);
+}
+
+TEST_CASE("tensors without stacks take the user's line of the segment that holds them", "[oom][tensors]") {
+  AllocatorDevice d = unrecorded_view();
+  std::vector<MemoryRange> ranges = {{0x1000000, 20 * MiB, 7}, {0x9000000, 20 * MiB, 9}};
+  auto stack_of = [](uint32_t id) {
+    // Both segments were reserved from train_step, through different paths
+    // inside the allocator: one group.
+    return std::vector<Frame>{native(id == 7 ? "c10::cuda::CUDACachingAllocator::malloc" : "c10::cuda::retry", "libc10_cuda.so"),
+                              python("empty", "/usr/lib/python3/dist-packages/torch/cuda/memory.py", 3),
+                              python("train_step", "/src/train.py", 11), python("<module>", "/src/train.py", 20)};
+  };
+  attribute_by_segment(d, blocks_by_owner(d, ranges), stack_of);
+  REQUIRE(d.live_tensors.size() == 1);
+  const TensorGroup& g = d.live_tensors[0];
+  CHECK(g.by_segment);
+  CHECK(g.bytes == 30 * MiB);
+  CHECK(g.count == 3);
+  CHECK(g.pinning_segments == 1);
+  CHECK(cudaleak::oom::tensor_origin(g) == "in segments reserved by train_step (train.py:11)");
+  // A program-level script: its frame is the module itself.
+  TensorGroup top;
+  top.by_segment = true;
+  top.stack = {python("<module>", "/src/run.py", 4)};
+  CHECK(cudaleak::oom::tensor_origin(top) == "in segments reserved by <module> (run.py:4)");
+}
+
+TEST_CASE("tensors with their own stacks keep them; what no range holds stays unnamed", "[oom][tensors]") {
+  AllocatorDevice recorded = unrecorded_view();
+  recorded.live_tensors[0].stack = {python("train_step", "/src/train.py", 12)};
+  AllocatorDevice before = recorded;
+  attribute_by_segment(recorded, blocks_by_owner(recorded, {{0x1000000, 20 * MiB, 7}}),
+                       [](uint32_t) { return std::vector<Frame>{python("x", "/src/x.py", 1)}; });
+  CHECK(recorded == before);
+  CHECK(cudaleak::oom::tensor_origin(recorded.live_tensors[0]) == "from train_step (train.py:12)");
+
+  AllocatorDevice d = unrecorded_view();
+  attribute_by_segment(d, blocks_by_owner(d, {{0x1000000, 20 * MiB, 7}}),
+                       [](uint32_t) { return std::vector<Frame>{python("load", "/src/data.py", 5)}; });
+  REQUIRE(d.live_tensors.size() == 2);
+  CHECK(d.live_tensors[0].bytes == 20 * MiB);
+  CHECK(cudaleak::oom::tensor_origin(d.live_tensors[0]) == "in segments reserved by load (data.py:5)");
+  CHECK(d.live_tensors[1].bytes == 10 * MiB);
+  CHECK(d.live_tensors[1].stack.empty());
+  CHECK(cudaleak::oom::tensor_origin(d.live_tensors[1]).find("lines PyTorch did not record") != std::string::npos);
+}
+
+TEST_CASE("failed calls of PyTorch's allocator are attempts of its out-of-memory; a retry of the same size ends the one before",
+          "[oom][story]") {
+  using cudaleak::oom::is_attempt;
+  OomEvent failed;
+  failed.api = "cudaMalloc";
+  failed.device = 0;
+  failed.request_bytes = 40 * GiB;
+  failed.time_ns = 1'000'000'000;
+  OomEvent pytorch = failed;
+  pytorch.has_pytorch = true;
+  pytorch.time_ns = 1'500'000'000;
+  CHECK(is_attempt(failed, "PyTorch caching allocator", pytorch, ""));
+  CHECK(is_attempt(failed, "", pytorch, ""));
+  CHECK_FALSE(is_attempt(failed, "CuPy memory pool", pytorch, ""));  // CuPy's failure is not PyTorch's
+  OomEvent other_device = pytorch;
+  other_device.device = 1;
+  CHECK_FALSE(is_attempt(failed, "", other_device, ""));
+  OomEvent much_later = pytorch;
+  much_later.time_ns = failed.time_ns + cudaleak::oom::kRetryWindowNs + 1;
+  CHECK_FALSE(is_attempt(failed, "", much_later, ""));
+
+  OomEvent retry = failed;
+  retry.time_ns = 1'200'000'000;
+  CHECK(is_attempt(failed, "CuPy memory pool", retry, "CuPy memory pool"));
+  CHECK_FALSE(is_attempt(failed, "", retry, ""));  // no allocator: each failure reached the program
+  retry.request_bytes = GiB;
+  CHECK_FALSE(is_attempt(failed, "CuPy memory pool", retry, "CuPy memory pool"));
+}
+
+TEST_CASE("a version 1 report's PyTorch failure takes the failed calls before it as its attempts", "[oom][story]") {
+  OomEvent first, second, pytorch, later;
+  first.api = second.api = "cudaMalloc";
+  first.time_ns = 100;
+  second.time_ns = 200;
+  first.request_bytes = second.request_bytes = 4 * GiB;
+  pytorch.has_pytorch = true;
+  pytorch.api = "PyTorch caching allocator";
+  pytorch.time_ns = 300;
+  later.api = "cudaMalloc";
+  later.time_ns = 400;
+  std::vector<OomEvent> events = {first, second, pytorch, later};
+  cudaleak::oom::fold_attempts(events);
+  REQUIRE(events.size() == 2);
+  CHECK(events[0].has_pytorch);
+  REQUIRE(events[0].attempts.size() == 2);
+  CHECK(events[0].attempts[0].time_ns == 100);
+  CHECK(events[0].attempts[1].time_ns == 200);
+  CHECK(events[0].attempts[1].request_bytes == 4 * GiB);
+  CHECK(events[1].time_ns == 400);
+}
+
+TEST_CASE("another allocator's reservation is named beside PyTorch's own view, with its settings", "[oom][story]") {
+  OomEvent e;
+  e.has_pytorch = true;
+  e.api = "PyTorch caching allocator";
+  e.request_bytes = 31 * GiB;
+  e.device_info = true;
+  e.free_bytes = GiB;
+  e.total_bytes = 80 * GiB;
+  e.nvml = "ok";
+  OomSite xla;
+  xla.kind = Kind::Vmm;
+  xla.api = "cuMemCreate";
+  xla.where = "warm_up_jax (script.py:4)";
+  xla.bytes = 59 * GiB;
+  xla.count = 1;
+  xla.stack = {native("stream_executor::gpu::GpuDriver::VmmAllocate", "libjax.so"), python("warm_up_jax", "/s/script.py", 4)};
+  OomSite torch_segments = xla;
+  torch_segments.kind = Kind::Device;
+  torch_segments.where = "step (script.py:9)";
+  torch_segments.bytes = 10 * GiB;
+  torch_segments.stack = {native("c10::cuda::CUDACachingAllocator::Native::malloc", "libc10_cuda.so")};
+  e.top_sites = {xla, torch_segments};
+  auto d = cudaleak::oom::diagnose(e);
+  REQUIRE_FALSE(d.empty());
+  CHECK(d[0].cause == Cause::HeldByCache);
+  CHECK(d[0].message.find("the XLA BFC allocator holds 59.0 GiB of vmm memory in 1 segment it reserved for warm_up_jax "
+                          "(script.py:4)") == 0);
+  CHECK(d[0].message.find("XLA_PYTHON_CLIENT_MEM_FRACTION") != std::string::npos);
+  for (const auto& x : d) CHECK(x.message.find("PyTorch caching allocator holds") == std::string::npos);  // its view explains it
+}
