@@ -25,6 +25,10 @@ constexpr AllocatorFrames kAllocators[] = {
     // JAX/XLA: the BFC allocator over the stream executor.
     {"XLA BFC allocator", "BFCAllocator::"},
     {"XLA BFC allocator", "stream_executor::gpu::GpuDriver::VmmAllocate"},
+    // Triton's kernels, loaded once as modules and kept for the process's
+    // life (torch.compile's Inductor launchers, Triton's own).
+    {"Triton kernel cache", "StaticallyLaunchedTritonKernel.load_kernel"},
+    {"Triton kernel cache", "CompiledKernel._init_handles"},
     // RAPIDS Memory Manager pools.
     {"RMM pool", "rmm::mr::"},
 };

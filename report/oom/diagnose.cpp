@@ -35,8 +35,8 @@ int weight(report::Cause cause) {
 // What a user can do about memory a caching allocator holds.
 std::string cache_advice(const std::string& allocator) {
   if (allocator.rfind("PyTorch", 0) == 0)
-    return "PyTorch frees the segments it does not use and retries before it gives up; its own out-of-memory "
-           "event, when one follows, says which tensors hold the rest";
+    return "the tensors made there are still alive, or their blocks wait in PyTorch's cache for reuse "
+           "(torch.cuda.empty_cache() returns those)";
   if (allocator.rfind("XLA", 0) == 0)
     return "JAX preallocates 75% of the device at its first use and keeps it for its own arrays: "
            "XLA_PYTHON_CLIENT_PREALLOCATE=false allocates on demand, XLA_PYTHON_CLIENT_MEM_FRACTION=0.3 takes a "
@@ -66,7 +66,11 @@ void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>&
                    "the device has " + format_bytes(device_free) + " free, more than the request (" +
                        format_bytes(request) + "): PyTorch refused it itself, under a limit the program set "
                        "(torch.cuda.set_per_process_memory_fraction) or an allocator setting"});
-  if (device_free < request && p.free + device_free >= request && p.largest_free_block < request) {
+  // Free space stuck in the cache explains the failure only where it is a
+  // real share of the request: a few MiB in pinned segments beside a full
+  // device is not fragmentation.
+  if (device_free < request && p.free + device_free >= request && p.largest_free_block < request &&
+      p.free_in_pinned_segments * 4 >= request) {
     std::vector<const report::TensorGroup*> pinning;
     for (const auto& g : p.live_tensors)
       if (g.pinning_segments) pinning.push_back(&g);
@@ -100,7 +104,11 @@ void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>&
 
 namespace {
 bool in_torch(const report::Frame& f) {
-  if (f.python) return f.file.find("/torch/") != std::string::npos;
+  // Python: PyTorch's own files, and the code it generates (Inductor's
+  // output modules, FX graphs).
+  if (f.python)
+    return f.file.find("/torch/") != std::string::npos || f.file.find("/torchinductor_") != std::string::npos ||
+           f.file.rfind("<eval_with_key>", 0) == 0;
   std::string m = report::basename(f.module);
   return m.rfind("libc10", 0) == 0 || m.rfind("libtorch", 0) == 0;
 }

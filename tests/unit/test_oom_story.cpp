@@ -2,6 +2,7 @@
 // allocations that reserved their memory.
 #include <catch2/catch.hpp>
 
+#include "caching.h"
 #include "diagnose.h"
 #include "oom_story.h"
 #include "tensor_owners.h"
@@ -193,4 +194,44 @@ TEST_CASE("another allocator's reservation is named beside PyTorch's own view, w
                           "(script.py:4)") == 0);
   CHECK(d[0].message.find("XLA_PYTHON_CLIENT_MEM_FRACTION") != std::string::npos);
   for (const auto& x : d) CHECK(x.message.find("PyTorch caching allocator holds") == std::string::npos);  // its view explains it
+}
+
+TEST_CASE("Triton's kernels are a cache; Inductor's generated code is not the user's line", "[oom][story]") {
+  std::vector<Frame> load = {native("cuModuleLoad", "libcuda.so.1"),
+                             python("StaticallyLaunchedTritonKernel.load_kernel",
+                                    "/v/lib/python3.12/site-packages/torch/_inductor/runtime/static_triton_launcher.py", 144),
+                             python("step", "/src/train.py", 15)};
+  CHECK(cudaleak::gate::caching_allocator_of(load) == "Triton kernel cache");
+  std::vector<Frame> segment = {python("Runner.call", "/tmp/torchinductor_root/cp/cpexli.py", 102),
+                                python("step", "/src/train.py", 15)};
+  const Frame* f = cudaleak::oom::user_frame(segment);
+  REQUIRE(f);
+  CHECK(f->function == "step");
+}
+
+TEST_CASE("a few MiB stuck in the cache beside a full device is not called fragmentation", "[oom][story]") {
+  OomEvent e;
+  e.has_pytorch = true;
+  e.request_bytes = 128 * MiB;
+  e.device_info = true;
+  e.free_bytes = 124 * MiB;
+  e.total_bytes = 80 * GiB;
+  e.nvml = "ok";
+  e.pytorch.reserved = e.pytorch.allocated = 78 * GiB;
+  e.pytorch.free = e.pytorch.free_in_pinned_segments = 6 * MiB;
+  e.pytorch.largest_free_block = 2 * MiB;
+  e.pytorch.pinned_segments = 4;
+  TensorGroup kept;
+  kept.bytes = 78 * GiB;
+  kept.count = 622;
+  kept.by_segment = true;
+  kept.stack = {python("step", "/src/graph.py", 21)};
+  e.pytorch.live_tensors = {kept};
+  auto d = cudaleak::oom::diagnose(e);
+  REQUIRE_FALSE(d.empty());
+  CHECK(d[0].cause == Cause::LiveTensors);
+  for (const auto& x : d) CHECK(x.cause != Cause::Fragmentation);
+  // The same cache with a third of the request stuck in pinned segments is.
+  e.pytorch.free = e.pytorch.free_in_pinned_segments = 40 * MiB;
+  CHECK(cudaleak::oom::diagnose(e)[0].cause == Cause::Fragmentation);
 }

@@ -21,7 +21,7 @@ import cudaleak_watch
 
 MAX_FRAMES = 16        # Python frames kept per live-tensor stack
 MAX_SEGMENTS = 4096    # segments listed with their blocks (all are counted)
-MAX_BLOCKS = 256       # blocks listed per segment
+MAX_BLOCKS = 65536     # blocks listed over all segments: an expandable segment alone can hold thousands
 MAX_GROUPS = 64        # live-tensor groups listed per device
 
 _native = None
@@ -64,7 +64,7 @@ def summarize(snapshot):
         d = devices.setdefault(seg["device"], {
             "device": seg["device"], "reserved": 0, "allocated": 0, "active": 0, "segments": 0,
             "free": 0, "largest_free_block": 0, "free_in_pinned_segments": 0, "pinned_segments": 0,
-            "expandable": False, "groups": {}, "segment_list": []})
+            "expandable": False, "groups": {}, "segment_list": [], "listed_blocks": 0})
         d["reserved"] += seg.get("total_size", 0)
         d["allocated"] += seg.get("allocated_size", 0)
         d["active"] += seg.get("active_size", 0)
@@ -89,9 +89,11 @@ def summarize(snapshot):
             g[1] += 1
             if live and free_here:
                 g[2] += 1  # blocks that keep a segment with free space from being released
-        if len(d["segment_list"]) < MAX_SEGMENTS:
+        if len(d["segment_list"]) < MAX_SEGMENTS and d["listed_blocks"] < MAX_BLOCKS:
+            listed = blocks[:MAX_BLOCKS - d["listed_blocks"]]
+            d["listed_blocks"] += len(listed)
             d["segment_list"].append([seg.get("address", 0), seg.get("total_size", 0),
-                                      [[b.get("size", 0), _block_code(b)] for b in blocks[:MAX_BLOCKS]]])
+                                      [[b.get("size", 0), _block_code(b)] for b in listed]])
     out = []
     for d in devices.values():
         groups = sorted(d.pop("groups").items(), key=lambda kv: -kv[1][0])
@@ -99,6 +101,7 @@ def summarize(snapshot):
                               "stack": [{"file": f, "function": n, "line": l} for f, n, l in frames]}
                              for frames, g in groups[:MAX_GROUPS]]
         d["segment_list"] = d.pop("segment_list")
+        del d["listed_blocks"]
         out.append(d)
     return out
 

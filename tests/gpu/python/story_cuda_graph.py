@@ -1,0 +1,28 @@
+# A model captured in a CUDA graph (its private memory pool), then each
+# replay's output kept in a list until the device is full.
+import torch
+
+model = torch.nn.Sequential(torch.nn.Linear(4096, 4096), torch.nn.ReLU(), torch.nn.Linear(4096, 4096)).cuda()
+static_in = torch.randn(8192, 4096, device="cuda")
+s = torch.cuda.Stream()
+s.wait_stream(torch.cuda.current_stream())
+with torch.cuda.stream(s):
+    for _ in range(3):
+        model(static_in)
+torch.cuda.current_stream().wait_stream(s)
+graph = torch.cuda.CUDAGraph()
+with torch.cuda.graph(graph):
+    static_out = model(static_in)
+outputs = []
+
+
+def step():
+    graph.replay()
+    outputs.append(static_out.clone())  # LINE:keep
+
+
+try:
+    while True:
+        step()
+except torch.OutOfMemoryError:
+    print("oom after", len(outputs), "steps")
