@@ -78,6 +78,7 @@ std::string parse_value(const std::string& text, bool& out) {
 std::string validate(const Options& o) {
   if (o.stack_depth < 1 || o.stack_depth > 256) return "stack_depth must be between 1 and 256";
   if (o.max_allocations < 0) return "max_allocations must be >= 0";
+  if (o.pytorch_stacks_at < 0 || o.pytorch_stacks_at > 100) return "pytorch_stacks_at must be between 0 and 100";
   if (o.summary_groups < 0) return "summary_groups must be >= 0";
   if (o.output.empty()) return "output must not be empty";
   if (signal_from_name(o.report_signal) < 0)

@@ -155,6 +155,7 @@ int main(int argc, char** argv) {
     settings.simcuda_dir = cli::simcuda_directory();
     if (check.pytorch_view) settings.python_dir = cli::python_directory();
     settings.pytorch_stacks = check.pytorch_stacks;
+    settings.pytorch_stacks_at = check.pytorch_stacks_at;
     if (access(settings.library_path.c_str(), R_OK) != 0) {
       spdlog::error("cudaleak: preload library not found at {} (set CUDALEAK_LIBRARY)", settings.library_path);
       return 2;

@@ -134,6 +134,7 @@ int run_program(const RunSettings& s) {
   if (!s.python_dir.empty() && access(s.python_dir.c_str(), R_OK) == 0) {
     setenv("PYTHONPATH", prepend(std::getenv("PYTHONPATH"), s.python_dir, ':').c_str(), 1);
     setenv("CUDALEAK_PYTORCH_STACKS", s.pytorch_stacks ? "1" : "0", 1);
+    setenv("CUDALEAK_PYTORCH_STACKS_AT", std::to_string(s.pytorch_stacks_at).c_str(), 1);
   }
   if (s.simulated_gpu) {
     setenv("LD_LIBRARY_PATH", prepend(std::getenv("LD_LIBRARY_PATH"), s.simcuda_dir, ':').c_str(), 1);

@@ -15,6 +15,7 @@ struct RunSettings {
   std::string simcuda_dir;       // fake libcuda.so.1 / libcudart.so.13
   std::string python_dir;        // put first on PYTHONPATH; empty = leave PYTHONPATH alone
   bool pytorch_stacks = false;   // CUDALEAK_PYTORCH_STACKS=1 for cudaleak_torch.py
+  int pytorch_stacks_at = 90;    // CUDALEAK_PYTORCH_STACKS_AT, percent of the device
   std::string junit_path;        // --junit FILE
   std::string sarif_path;        // --sarif FILE
   std::string source_root;       // --source-root DIR: SARIF locations relative to it

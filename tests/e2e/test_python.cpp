@@ -367,8 +367,10 @@ TEST_CASE("python: PyTorch's out-of-memory is one story that names the user's li
   for (bool stacks : {false, true}) {
     INFO("pytorch_stacks " << stacks);
     auto dir = fresh_dir(stacks ? "python_torch_oom_stacks" : "python_torch_oom");
+    // --pytorch-stacks-at 0: no stacks at all without --pytorch-stacks (the watch has its own test).
     Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "256MiB", "--pytorch-stacks",
-                      stacks ? "true" : "false", "-o", dir + "/report.%p.%n.json", "--", interpreters().front(), script},
+                      stacks ? "true" : "false", "--pytorch-stacks-at", "0", "-o", dir + "/report.%p.%n.json", "--",
+                      interpreters().front(), script},
                      {"PYTHONPATH=" + programs + "/fake_torch"});
     CHECK(res.exit_code == 0);
     CHECK(res.out == "out of memory after 24 steps\n");
@@ -396,4 +398,33 @@ TEST_CASE("python: PyTorch's out-of-memory is one story that names the user's li
     REQUIRE_FALSE(e.pytorch.live_tensors.empty());
     CHECK(e.pytorch.live_tensors[0].by_segment == !stacks);
   }
+}
+
+TEST_CASE("python: per-tensor stacks start once PyTorch's reservation reaches pytorch_stacks_at of the device",
+          "[e2e][python][oom]") {
+  const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
+  auto dir = fresh_dir("python_torch_stacks_at");
+  // 24 steps of 10 MiB, 0.1 s apart, on 256 MiB: half the device is reserved
+  // after about 13 steps, the watch looks twice a second.
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "256MiB", "--pytorch-stacks-at",
+                    "50", "-o", dir + "/report.%p.%n.json", "--", interpreters().front(), programs + "/python_torch_oom.py"},
+                   {"PYTHONPATH=" + programs + "/fake_torch", "STEP_SECONDS=0.1"});
+  CHECK(res.exit_code == 0);
+  CHECK(res.out == "out of memory after 24 steps\n");
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 2);
+  auto r = load(files[1]);
+  REQUIRE(r.has_pytorch);
+  const auto* d = r.pytorch.device(0);
+  REQUIRE(d);
+  uint64_t own = 0, by_segment = 0;
+  for (const auto& g : d->live_tensors) {
+    if (g.by_segment)
+      by_segment += g.count;
+    else if (!g.stack.empty() && g.stack[0].file.find("python_torch_oom.py") != std::string::npos)
+      own += g.count;
+  }
+  CHECK(own >= 1);             // made after the watch started: their own stacks
+  CHECK(own <= 12);            // not before half the device was reserved
+  CHECK(own + by_segment == 24);  // the rest named by their segments
 }

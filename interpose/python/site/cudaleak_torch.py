@@ -1,8 +1,10 @@
 """PyTorch's own view of its caching allocator, for cudaleak reports.
 
 Never imports torch: cudaleak_watch waits for the program to import it. Once the program initialises CUDA through torch, an out-of-memory observer
-is attached and, with CUDALEAK_PYTORCH_STACKS=1, PyTorch records the Python
-stack of every live block (_record_memory_history, "state" mode). At each
+is attached and PyTorch records the Python stack of every live block
+(_record_memory_history, "state" mode): from the start with
+CUDALEAK_PYTORCH_STACKS=1, else once its reserved memory first reaches
+CUDALEAK_PYTORCH_STACKS_AT percent of the device. At each
 out-of-memory and at exit, a summary of torch.cuda.memory's snapshot goes to
 the preload library (cudaleak_impl_python_view), which puts it in the report
 and uses it to explain the out-of-memory. The library also gets a function to
@@ -16,6 +18,8 @@ import ctypes
 import json
 import os
 import sys
+import threading
+import time
 
 import cudaleak_watch
 
@@ -171,18 +175,58 @@ def _arm_recording():
         # allocations natively instead (docs/python.md).
         _unsupported_backend = backend
         return
-    # The Python stack of every live block costs about 6% of a small training
-    # step (docs/performance.md): only when asked for (--pytorch-stacks).
+    # The Python stack of every live block costs up to 14% of a training step
+    # (docs/performance.md): from the start only when asked for
+    # (--pytorch-stacks); otherwise once the device is nearly full.
     if os.environ.get("CUDALEAK_PYTORCH_STACKS", "0") == "1":
-        try:
-            torch.cuda.memory._record_memory_history(enabled="state", context="alloc", stacks="python")
-        except TypeError:  # older signatures
-            torch.cuda.memory._record_memory_history(True)
+        _record_stacks()
+    else:
+        _record_stacks_near_full(_percent_from_env())
     torch._C._cuda_attach_out_of_memory_observer(_on_oom)
     native = _native_entry()
     if native:
         native(b"{}", b"armed")
         _offer_source()
+
+
+def _record_stacks():
+    torch = sys.modules["torch"]
+    try:
+        torch.cuda.memory._record_memory_history(enabled="state", context="alloc", stacks="python")
+    except TypeError:  # older signatures
+        torch.cuda.memory._record_memory_history(True)
+
+
+def _percent_from_env():
+    try:
+        return int(os.environ.get("CUDALEAK_PYTORCH_STACKS_AT", "0"))
+    except ValueError:
+        return 0
+
+
+POLL_SECONDS = 0.5
+
+
+def _record_stacks_near_full(percent):
+    """Starts recording once PyTorch's reserved memory on the current device
+    first reaches `percent` of the device: the tensors that fill the device
+    then carry their own lines, and a program that stays below pays nothing
+    but a look at one counter every half second (docs/performance.md)."""
+    if percent <= 0:
+        return
+    torch = sys.modules["torch"]
+    device = torch.cuda.current_device()
+    limit = torch.cuda.get_device_properties(device).total_memory * percent // 100
+
+    def watch():
+        try:
+            while torch.cuda.memory_reserved(device) < limit:
+                time.sleep(POLL_SECONDS)
+            _record_stacks()
+        except Exception as e:  # a view is never worth changing what the program sees
+            sys.stderr.write("cudaleak: per-tensor stacks not started: %s\n" % e)
+
+    threading.Thread(target=watch, name="cudaleak-pytorch-stacks", daemon=True).start()
 
 
 def _torch_imported():

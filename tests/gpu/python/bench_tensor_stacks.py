@@ -3,15 +3,21 @@ step of each model with recording off and on, in alternating blocks of one
 process (so that both sides share clocks, caches and the allocator's state).
 Recording is what cudaleak asks for with --pytorch-stacks:
 _record_memory_history(enabled="state", context="alloc", stacks="python").
-Usage: python3 bench_tensor_stacks.py [ROUNDS] [STEPS]"""
+With "fixed" first, recording is left as the environment set it (cudaleak's
+own choice under `cudaleak run`) and only the median step is printed.
+Usage: python3 bench_tensor_stacks.py [fixed] [ROUNDS] [STEPS]"""
 import statistics
 import sys
 import time
 
 import torch
 
-rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-steps = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+args = sys.argv[1:]
+fixed = bool(args) and args[0] == "fixed"
+if fixed:
+    args = args[1:]
+rounds = int(args[0]) if len(args) > 0 else 5
+steps = int(args[1]) if len(args) > 1 else 20
 
 
 def gpt2_small():
@@ -84,6 +90,12 @@ for name, make in (("gpt2-small bf16", gpt2_small), ("resnet50 fp16", resnet50),
     step = make()
     for _ in range(5):
         step()
+    if fixed:
+        t = timed(step, rounds * steps)
+        print("%-16s step %.2f ms (median of %d)" % (name, statistics.median(t) * 1e3, len(t)))
+        del step
+        torch.cuda.empty_cache()
+        continue
     times = {False: [], True: []}
     for r in range(rounds):
         for on in ((False, True) if r % 2 == 0 else (True, False)):

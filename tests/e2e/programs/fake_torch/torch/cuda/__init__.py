@@ -35,4 +35,24 @@ def init():
             raise RuntimeError("CUDA call failed lazily at initialization with error: %s" % e) from e
 
 
-from . import memory  # noqa: E402,F401  (it uses get_allocator_backend)
+def current_device():
+    return 0
+
+
+class _Properties:
+    def __init__(self, total_memory):
+        self.total_memory = total_memory
+
+
+def get_device_properties(device):
+    import ctypes
+    free, total = ctypes.c_size_t(), ctypes.c_size_t()
+    ctypes.CDLL("libcudart.so.13").cudaMemGetInfo(ctypes.byref(free), ctypes.byref(total))
+    return _Properties(total.value)
+
+
+def memory_reserved(device=None):
+    return sum(s["size"] for s in caching.segments)
+
+
+from . import caching, memory  # noqa: E402,F401  (memory uses get_allocator_backend)
