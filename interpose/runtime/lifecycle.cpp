@@ -45,8 +45,10 @@ void stop_tracing_children() {
 void initialize() {
   Options& options = runtime().options;  // the runtime object is built here, before any hook records
   if (const char* text = std::getenv("CUDALEAK_OPTIONS")) {
-    for (const std::string& problem : parse_options(text, options))
-      log_message("CUDALEAK_OPTIONS: %s (ignored; see `cudaleak run --help`)", problem.c_str());
+    for (const OptionProblem& problem : parse_options(text, options)) {
+      log_message("CUDALEAK_OPTIONS: %s (ignored; see `cudaleak options`)", problem.message.c_str());
+      if (is_gate_option(problem.key)) runtime().gate.refuse(problem);
+    }
   }
   real_dlsym();
   safe_output::mark_run_start();

@@ -315,7 +315,7 @@ int finish(Reason reason) {
 
   std::string status = !problem.empty() ? "error" : w.gate.failed ? "fail" : "pass";
   record_for_launcher(status, w.written ? w.path : "");
-  if (opt.error_exitcode <= 0) return -1;
+  if (!runtime().gate.asked()) return -1;
   if (!problem.empty()) {
     log_message("the leak gate cannot be evaluated: %s; exiting with status %d (gate_error_exitcode)",
                 problem.c_str(), opt.gate_error_exitcode);

@@ -9,6 +9,7 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <cmath>
 #include <cstring>
 #include <algorithm>
 #include <iterator>
@@ -104,13 +105,30 @@ void die_like(int sig) {
   raise(sig);
 }
 
-// The run's suppression rules, parsed once here and mapped by every process
-// (compiled_rules.h). Problems are not reported here: each process that
-// reports names them, as it would without the launcher.
-void compile_suppressions(const std::string& options_text, const std::string& gate_dir) {
-  Options effective;
-  parse_options(options_text, effective);
-  gate::CompiledRules compiled = gate::compile_rules(effective.default_suppressions, effective.suppressions);
+// The run's gate files, read once here before the program starts: the
+// suppression rules, mapped by every process (compiled_rules.h), and the
+// baseline. A file that cannot be read or parsed stops the run at once, as in
+// LeakSanitizer and Valgrind, instead of failing every process at its end.
+struct GateFiles {
+  gate::CompiledRules rules;
+  std::vector<std::string> problems;  // one line each, naming the file
+};
+
+GateFiles read_gate_files(const Options& effective) {
+  GateFiles files;
+  files.rules = gate::compile_rules(effective.default_suppressions, effective.suppressions);
+  files.problems = files.rules.problems;
+  if (!effective.baseline.empty()) {
+    try {
+      gate::load_baseline(effective.baseline);
+    } catch (const std::exception& e) {
+      files.problems.push_back(e.what());
+    }
+  }
+  return files;
+}
+
+void publish_suppressions(const Options& effective, const gate::CompiledRules& compiled, const std::string& gate_dir) {
   std::string path = gate_dir + "/suppressions.rules";
   std::string problem = gate::write_compiled_rules(
       path, gate::rules_key(effective.default_suppressions, effective.suppressions), compiled);
@@ -123,6 +141,23 @@ void compile_suppressions(const std::string& options_text, const std::string& ga
 }
 
 }  // namespace
+
+std::string parse_memory_size(const std::string& text, uint64_t& bytes) {
+  size_t digits = text.find_first_not_of("0123456789.");
+  std::string number = text.substr(0, digits), unit = digits == std::string::npos ? "" : text.substr(digits);
+  const std::pair<const char*, int> units[] = {{"", 0},   {"B", 0},   {"K", 10},  {"KiB", 10}, {"k", 10},
+                                               {"M", 20}, {"MiB", 20}, {"G", 30}, {"GiB", 30}};
+  auto known = std::find_if(std::begin(units), std::end(units), [&](const auto& u) { return unit == u.first; });
+  bool decimal = !number.empty() && number.front() != '.' && number.back() != '.' &&
+                 std::count(number.begin(), number.end(), '.') <= 1;
+  if (!decimal || known == std::end(units))
+    return "--simulated-gpu-memory: expected a size such as 512MiB or 2GiB (units B, K, KiB, M, MiB, G, GiB), got '" +
+           text + "'";
+  long double value = std::strtold(number.c_str(), nullptr) * std::ldexp(1.0L, known->second);
+  if (value >= 0x1p63L) return "--simulated-gpu-memory: '" + text + "' is out of range";
+  bytes = uint64_t(value);
+  return "";
+}
 
 int run_program(const RunSettings& s) {
   std::string opts;
@@ -137,8 +172,16 @@ int run_program(const RunSettings& s) {
   }
   if (s.simulated_gpu) {
     setenv("LD_LIBRARY_PATH", prepend(std::getenv("LD_LIBRARY_PATH"), s.simcuda_dir, ':').c_str(), 1);
-    if (!s.simulated_memory.empty()) setenv("CUDALEAK_SIM_MEMORY", s.simulated_memory.c_str(), 1);
+    uint64_t bytes = 0;  // in bytes: the simulated driver reads no other spelling the same way
+    if (!s.simulated_memory.empty() && parse_memory_size(s.simulated_memory, bytes).empty())
+      setenv("CUDALEAK_SIM_MEMORY", std::to_string(bytes).c_str(), 1);
   }
+
+  Options effective;  // as every process will read it; main() refused bad values
+  parse_options(opts, effective);
+  GateFiles gate_files = read_gate_files(effective);
+  for (const std::string& problem : gate_files.problems) spdlog::error("cudaleak: {}", problem);
+  if (!gate_files.problems.empty()) return 2;
 
   // Each process of the tree reports its gate verdict here.
   timespec now;
@@ -152,7 +195,7 @@ int run_program(const RunSettings& s) {
     return 127;
   }
   setenv("CUDALEAK_GATE_DIR", gate_dir, 1);
-  compile_suppressions(opts, gate_dir);
+  publish_suppressions(effective, gate_files.rules, gate_dir);
   // Orphaned descendants are re-parented to us, so the whole tree can be awaited.
   prctl(PR_SET_CHILD_SUBREAPER, 1);
 

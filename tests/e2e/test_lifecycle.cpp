@@ -130,7 +130,7 @@ TEST_CASE("a process that never uses CUDA gets no report and no output", "[e2e][
 TEST_CASE("launcher: bad options are named and nothing runs", "[e2e][launcher]") {
   Result res = run({cudaleak_tool(), "run", "--stack-depth", "0", "--", "/bin/true"});
   CHECK(res.exit_code == 2);
-  CHECK(res.err.find("stack_depth must be between 1 and 256") != std::string::npos);
+  CHECK(res.err.find("stack_depth: '0' is not between 1 and 256") != std::string::npos);
   Result unknown = run({cudaleak_tool(), "run", "--option", "nope=1", "--", "/bin/true"});
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.err.find("unknown option 'nope'") != std::string::npos);
@@ -140,13 +140,42 @@ TEST_CASE("launcher: bad options are named and nothing runs", "[e2e][launcher]")
 
 TEST_CASE("CUDALEAK_OPTIONS problems are reported by the library and the program still runs", "[e2e][launcher]") {
   auto dir = fresh_dir("bad_env_options");
-  Result res = run({sample("clean")}, {"LD_PRELOAD=" + build_dir() + "/lib/libcudaleak.so",
-                                       "LD_LIBRARY_PATH=" + build_dir() + "/lib/cudaleak/simcuda",
-                                       "CUDALEAK_OPTIONS=output=" + dir + "/r.json:colour=blue"});
+  Result res = run_preloaded({sample("clean")}, "output=" + dir + "/r.json:colour=blue");
   CHECK(res.exit_code == 0);
   CHECK(res.out == "clean run finished\n");
   CHECK(res.err.find("CUDALEAK_OPTIONS: unknown option 'colour'") != std::string::npos);
   CHECK(files_in(dir).size() == 1);
+}
+
+TEST_CASE("a bad gate option stops the launcher and fails the gate under plain preload", "[e2e][launcher]") {
+  auto dir = fresh_dir("bad_gate_options");
+  for (const auto& [value, problem] : std::vector<std::pair<std::string, std::string>>{
+           {"256", "'256' is not between 0 and 255"},
+           {"-1", "'-1' is not between 0 and 255"},
+           {"abc", "expected an integer, got 'abc'"},
+           {"1e999", "expected an integer, got '1e999'"}}) {
+    INFO("error_exitcode=" << value);
+    Result launched = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/r.json", "--", sample("pinned_leak")},
+                          {"CUDALEAK_OPTIONS=error_exitcode=" + value});
+    CHECK(launched.exit_code == 2);
+    CHECK(launched.out.empty());  // the program never started
+    CHECK(launched.err == "cudaleak: CUDALEAK_OPTIONS: error_exitcode: " + problem + "\n");
+    Result plain = run_preloaded({sample("pinned_leak")}, "output=" + dir + "/p.json:error_exitcode=" + value);
+    CHECK(plain.exit_code == 125);
+    CHECK(plain.out == "staging buffers ready\n");
+    CHECK(plain.err.find("the leak gate cannot be evaluated: CUDALEAK_OPTIONS: error_exitcode: " + problem +
+                         "; exiting with status 125") != std::string::npos);
+  }
+  // Any refused gate option, with error_exitcode set, leaves no verdict to trust.
+  Result kind = run_preloaded({sample("clean")}, "output=" + dir + "/k.json:error_exitcode=23:fail_on=devic");
+  CHECK(kind.exit_code == 125);
+  CHECK(kind.err.find("fail_on: 'devic' holds 'devic', which is not a kind") != std::string::npos);
+  Result status = run_preloaded({sample("clean")}, "output=" + dir + "/s.json:error_exitcode=23:gate_error_exitcode=300");
+  CHECK(status.exit_code == 125);
+  // Without error_exitcode no gate was asked for: the program's status stays.
+  Result ungated = run_preloaded({sample("pinned_leak")}, "output=" + dir + "/u.json:min_bytes=-1");
+  CHECK(ungated.exit_code == 0);
+  CHECK(ungated.err.find("CUDALEAK_OPTIONS: min_bytes: '-1' is below 0") != std::string::npos);
 }
 
 TEST_CASE("an injected failure reaches the program untouched and records nothing", "[e2e][lifecycle]") {

@@ -63,9 +63,7 @@ TEST_CASE("runtime: heap corruption under load gives a crash report and death by
 
 TEST_CASE("runtime: a crash capture read without the launcher is built on read", "[e2e][runtime]") {
   auto dir = fresh_dir("crash_plain");
-  std::string lib = build_dir() + "/lib/libcudaleak.so";
-  Result res = run({program("crash_after_leak")}, {"LD_PRELOAD=" + lib, "LD_LIBRARY_PATH=" + build_dir() + "/lib/cudaleak/simcuda",
-                                                   "CUDALEAK_OPTIONS=output=" + dir + "/r.json"});
+  Result res = run_preloaded({program("crash_after_leak")}, "output=" + dir + "/r.json");
   CHECK(res.signal == SIGSEGV);
   Result read = run({cudaleak_tool(), "report", dir + "/r.json"});
   CHECK(read.exit_code == 0);
@@ -134,29 +132,26 @@ TEST_CASE("output: processes sharing a report name each keep their report", "[e2
   CHECK(a.process.pid != b.process.pid);
 }
 
-TEST_CASE("blind gate: unreadable or malformed inputs give status 125 naming the file", "[e2e][runtime]") {
+TEST_CASE("blind gate: unreadable or malformed inputs stop the launcher, and give 125 under plain preload", "[e2e][runtime]") {
   auto dir = fresh_dir("blind_gate");
-  auto gated = [&](const std::vector<std::string>& flags) {
-    std::vector<std::string> argv = {cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "23", "-o",
-                                     dir + "/r.%p.json"};
-    argv.insert(argv.end(), flags.begin(), flags.end());
-    argv.insert(argv.end(), {"--", sample("clean")});
-    return run(argv);
+  auto refused = [&](const std::string& key, const std::string& path, const std::string& problem) {
+    INFO(key << " " << path);
+    Result launched = run({cudaleak_tool(), "run", "--simulated-gpu", "--" + key, path, "-o", dir + "/r.%p.json", "--",
+                           sample("clean")});
+    CHECK(launched.exit_code == 2);
+    CHECK(launched.out.empty());
+    CHECK(launched.err.find(path + problem) != std::string::npos);
+    Result plain = run_preloaded({sample("clean")}, "error_exitcode=23:output=" + dir + "/p.%p.json:" + key + "=" + path);
+    CHECK(plain.exit_code == 125);
+    CHECK(plain.out == "clean run finished\n");
+    CHECK(plain.err.find(path + problem) != std::string::npos);
   };
-  auto baseline = write_text(dir + "/../bad-format.baseline", "{\"format\":1}");
-  Result b = gated({"--baseline", baseline});
-  CHECK(b.exit_code == 125);
-  CHECK(b.err.find(baseline + ": not a cudaleak baseline") != std::string::npos);
-  Result zero = gated({"--suppressions", "/dev/zero"});
-  CHECK(zero.exit_code == 125);
-  CHECK(zero.err.find("/dev/zero: the suppressions file is not a regular file") != std::string::npos);
-  Result directory = gated({"--suppressions", dir});
-  CHECK(directory.exit_code == 125);
-  CHECK(directory.err.find(dir + ": the suppressions file is a directory") != std::string::npos);
+  refused("baseline", write_text(dir + "/../bad-format.baseline", "{\"format\":1}"), ": not a cudaleak baseline");
+  refused("suppressions", "/dev/zero", ": the suppressions file is not a regular file");
+  refused("suppressions", dir, ": the suppressions file is a directory");
   std::filesystem::remove(dir + "/../supp.fifo");
   REQUIRE(mkfifo((dir + "/../supp.fifo").c_str(), 0600) == 0);
-  Result fifo = gated({"--suppressions", dir + "/../supp.fifo"});
-  CHECK(fifo.exit_code == 125);
+  refused("suppressions", dir + "/../supp.fifo", ": the suppressions file is not a regular file");
   Result wrap = run({cudaleak_tool(), "run", "--error-exitcode", "4294967296", "--", sample("clean")});
   CHECK(wrap.exit_code == 2);
   CHECK(wrap.err.find("'4294967296' is out of range") != std::string::npos);
