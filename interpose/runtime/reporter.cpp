@@ -127,6 +127,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   r.timestamp = std::time(nullptr);
   r.process = symbols::current_process();
   r.process.start_unix_ns = tracker::start_unix_ns();
+  r.process.run_id = tracker::run_id();
   r.modules = symbols::loaded_modules();
   add_timeline(r, resolver.get());
   r.oom_events = runtime().oom.events(resolver.get());

@@ -112,6 +112,7 @@ CrashCapture parse_crash_capture(const std::string& text) {
     top("options", c.options, Required);
     top("elapsed_ns", c.elapsed_ns, Required);
     top("start_unix_ns", c.process.start_unix_ns);  // captures of earlier versions lack it
+    top("run_id", c.process.run_id);                // as start_unix_ns
     top("pid", c.process.pid, Required);
     top("ppid", c.process.ppid, Required);
     top("exe", c.process.exe, Required);

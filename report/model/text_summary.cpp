@@ -281,6 +281,11 @@ std::string render_text(const Report& r, const TextOptions& options) {
   if (shown)
     out += "\n" + prefix + std::to_string(shown) + (shown == 1 ? " out-of-memory event" : " out-of-memory events") +
            " shown above when " + (shown == 1 ? "it" : "they") + " happened (oom_events in the report)\n";
+  if (!r.history.empty())
+    out += "\n" + prefix + std::to_string(r.history.size()) +
+           (r.history.size() == 1 ? " earlier report" : " earlier reports") +
+           " of the same processes (snapshots, checkpoints, out-of-memory) not counted: each process counts once, by "
+           "its latest report (history in the report)\n";
   if (r.notes_total) {
     // check_context adds notes of its own (placements checked against the driver).
     bool only_releases = std::all_of(r.notes.begin(), r.notes.end(), [](const Note& n) { return n.type == "unknown_release"; });

@@ -161,6 +161,44 @@ TEST_CASE("merge: processes and ranks kept, totals added", "[e2e][reading]") {
   CHECK(text.out.find("SUMMARY: cudaleak: 2.8 MiB leaked in 52 resources") != std::string::npos);
 }
 
+TEST_CASE("report, merge and HTML count a process that wrote several reports once", "[e2e][reading]") {
+  // The out-of-memory report, then the exit report, of one process; and a forked child's report.
+  auto dir = fresh_dir("read_once");
+  run_sim(dir, {sample("oom_leak")}, {"--simulated-gpu-memory", "400MiB"});
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 2);
+  auto oom = load(files[0]), exit = load(files[1]);
+  CHECK(oom.reason == Reason::Oom);
+  CHECK_FALSE(oom.process.run_id.empty());
+  CHECK(oom.process.run_id == exit.process.run_id);
+  CHECK(oom.process.run_id.find(std::to_string(oom.process.pid) + "-") == 0);
+  Result text = run({cudaleak_tool(), "report", files[0], files[1]});
+  CHECK(text.out.find("SUMMARY: cudaleak: 400.0 MiB leaked in 40 resources") != std::string::npos);
+  CHECK(text.out.find("1 earlier report of the same processes") != std::string::npos);
+  Result res = run({cudaleak_tool(), "merge", files[1], files[0], "-o", dir + "/../once.merged.json"});
+  CHECK(res.exit_code == 0);
+  auto m = load(dir + "/../once.merged.json");
+  REQUIRE(m.processes.size() == 1);
+  CHECK(m.processes[0].reason == Reason::Exit);
+  CHECK(m.summary.leaked_count == 40);
+  CHECK(m.oom_events.size() == 1);
+  REQUIRE(m.history.size() == 1);
+  CHECK(m.history[0].reason == Reason::Oom);
+  Result html = run({cudaleak_tool(), "report", files[0], files[1], "--format", "html", "-o", dir + "/../once.html"});
+  CHECK(html.exit_code == 0);
+  std::string page = read_file(dir + "/../once.html");
+  CHECK(page.find("\"history\":[{") != std::string::npos);
+  CHECK(page.find("\"leaked_count\":80") == std::string::npos);
+  // A forked child is a process of its own: another run_id, counted beside its parent.
+  auto forked = fresh_dir("read_once_fork");
+  run_sim(forked, {program("fork_child")});
+  auto pair = files_in(forked);
+  REQUIRE(pair.size() == 2);
+  CHECK(load(pair[0]).process.run_id != load(pair[1]).process.run_id);
+  Result both = run({cudaleak_tool(), "merge", pair[0], pair[1], "-o", forked + "/../fork.merged.json"});
+  CHECK(load(forked + "/../fork.merged.json").processes.size() == 2);
+}
+
 TEST_CASE("symbolize: raw reports resolved offline, also from a debug directory", "[e2e][reading]") {
   auto dir = fresh_dir("offline");
   // The program runs from a stripped copy; its debug info lives elsewhere.
