@@ -79,10 +79,12 @@ void initialize_once() {
 }
 
 void lifecycle_after_fork_in_child() {
+  // The child reports only if it uses CUDA itself (docs/usage.md#children).
+  forget_cuda_seen();
   if (!options().trace_children) {
-    // Not traced: the child neither records nor reports.
-    lifecycle_state().store(State::Disabled, std::memory_order_release);
-    forget_cuda_seen();
+    // Not traced: the child neither records nor reports, and takes no signal.
+    lifecycle_state().store(State::Untraced, std::memory_order_release);
+    signals::release_crash_signals();
   }
 }
 

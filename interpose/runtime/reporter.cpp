@@ -209,7 +209,7 @@ void record_for_launcher(const std::string& status, const std::string& report_pa
 }  // namespace
 
 Written write_report(Reason reason, const char* checkpoint) {
-  if (!cuda_seen()) return {};
+  if (!cuda_seen() || lifecycle_state().load() == LifecycleState::Untraced) return {};
   int saved = errno;
   Written w;
   try {
@@ -305,7 +305,7 @@ int finish(Reason reason) {
       problem = "the report could not be written";
     else if (!w.gate.error.empty())
       problem = w.gate.error;
-  } else if (driver_loaded()) {
+  } else if (driver_loaded() && !cuda_inherited()) {
     // A leak gate that cannot see must not say green.
     problem = "this process loaded libcuda.so.1 but none of its CUDA calls went through cudaleak (a driver "
               "entry point obtained in a way cudaleak does not intercept, e.g. from the driver's ELF symbol table)";

@@ -127,6 +127,36 @@ TEST_CASE("a process that never uses CUDA gets no report and no output", "[e2e][
   CHECK(files_in(dir).empty());
 }
 
+TEST_CASE("forked children that never use CUDA, or are not traced, write nothing", "[e2e][lifecycle]") {
+  // 40 children that make no CUDA call, two of them ending through exit(): only the parent reports.
+  auto dir = fresh_dir("children_no_cuda");
+  Result res = run_sim(dir, {program("fork_storm"), "40", "host"});
+  CHECK(res.out == "forks 40 hung 0 failed 0\n");
+  CHECK(files_in(dir).size() == 1);
+  size_t summaries = 0;
+  for (size_t at = 0; (at = res.err.find("SUMMARY: cudaleak:", at)) != std::string::npos; ++at) ++summaries;
+  CHECK(summaries == 1);
+  CHECK(res.err.find("none of its CUDA calls went through cudaleak") == std::string::npos);
+  // --trace-children false: the child that leaks 3 MiB is neither tracked nor reported (no "0 leaked" report).
+  auto untraced = fresh_dir("children_untraced");
+  Result off = run_sim(untraced, {program("fork_child")}, {"--trace-children", "false", "--error-exitcode", "23"});
+  CHECK(off.out == "child exited 0\n");
+  CHECK(off.exit_code == 23);  // the parent's own leak
+  auto files = files_in(untraced);
+  REQUIRE(files.size() == 1);
+  CHECK(load(files[0]).summary.leaked_bytes == (1u << 20));
+}
+
+TEST_CASE("a process that never uses CUDA keeps SIGUSR1's default action", "[e2e][lifecycle]") {
+  auto dir = fresh_dir("usr1_no_cuda");
+  const std::string script = "sleep 3 & p=$!; sleep 0.3; kill -USR1 $p; wait $p; echo status=$?";
+  Result plain = run_preloaded({"/bin/sh", "-c", script}, "output=" + dir + "/r.%p.json");
+  CHECK(plain.out == "status=138\n");  // 128 + SIGUSR1: died of it, as without cudaleak
+  Result launched = run_sim(dir, {"/bin/sh", "-c", script});
+  CHECK(launched.out == "status=138\n");
+  CHECK(files_in(dir).empty());
+}
+
 TEST_CASE("launcher: bad options are named and nothing runs", "[e2e][launcher]") {
   Result res = run({cudaleak_tool(), "run", "--stack-depth", "0", "--", "/bin/true"});
   CHECK(res.exit_code == 2);
