@@ -36,12 +36,8 @@ namespace {
 bool write_file(const std::string& path, const std::string& text, std::string* problem = nullptr,
                 std::string* written_to = nullptr) {
   safe_output::File f;
-  bool ok = safe_output::open(f, path.c_str()) && safe_output::write(f, text.data(), text.size()) &&
-            safe_output::commit(f);
-  if (!ok) {
-    safe_output::abandon(f);
-    if (problem) *problem = std::string(f.problem) + (f.error ? std::string(" (") + std::strerror(f.error) + ")" : "");
-  }
+  bool ok = safe_output::write_whole(f, path.c_str(), text.data(), text.size());
+  if (!ok && problem) *problem = safe_output::problem_of(f);
   if (written_to) *written_to = f.path;
   if (f.shared_name[0])
     log_message("%s was written by another process of this run; this report goes to %s", f.shared_name, f.path);

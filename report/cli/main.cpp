@@ -10,6 +10,7 @@
 
 #include "options.h"
 #include "ci_formats.h"
+#include "io/safe_output.h"
 #include "parse_errors.h"
 #include "paths.h"
 #include "baseline_command.h"
@@ -150,6 +151,7 @@ int main(int argc, char** argv) {
         if (!path->empty()) {
           *path = absolute_path(*path);
           if (std::string problem = make_report_directory(*path); !problem.empty()) problems.push_back(problem);
+          if (const char* problem = safe_output::refusal(path->c_str())) problems.push_back(*path + ": " + problem);
         }
     }
     for (const std::string& p : problems) spdlog::error("cudaleak: {}", p);

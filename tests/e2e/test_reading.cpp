@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include <sys/stat.h>
+
 #include "harness.h"
 
 using namespace e2e;
@@ -231,6 +233,60 @@ TEST_CASE("symbolize: raw reports resolved offline, also from a debug directory"
   CHECK(inlined);
   Result via_report = run({cudaleak_tool(), "report", dir + "/raw.json", "--symbolize", "--debug-dir", dir + "/debug"});
   CHECK(via_report.out.find("in step ") != std::string::npos);
+}
+
+TEST_CASE("outputs: -o, --junit and --sarif take regular files only, never a link, a FIFO or a directory", "[e2e][reading]") {
+  auto file = one_report("outputs", {sample("pinned_leak")});
+  std::string dir = fs::path(file).parent_path().string();
+  std::ofstream(dir + "/victim") << "precious\n";
+  fs::create_symlink(dir + "/victim", dir + "/link");
+  REQUIRE(mkfifo((dir + "/fifo").c_str(), 0600) == 0);  // no reader: an open for writing would wait forever
+  fs::create_directories(dir + "/sub");
+  for (const std::string target : {dir + "/link", dir + "/fifo", dir + "/sub"}) {
+    INFO(target);
+    for (const auto& command : std::vector<std::vector<std::string>>{{"report", file, "-o", target},
+                                                                    {"merge", file, "-o", target},
+                                                                    {"baseline", file, "-o", target},
+                                                                    {"symbolize", file, "-o", target}}) {
+      std::vector<std::string> argv = {cudaleak_tool()};
+      argv.insert(argv.end(), command.begin(), command.end());
+      Result res = run(argv);
+      CHECK(res.exit_code == 2);
+      // One line naming the path (symbolize may also name the vDSO it found no file for).
+      size_t at = res.err.find("cudaleak: cannot write " + target + ": ");
+      CHECK(at != std::string::npos);
+      CHECK(res.err.find('\n', at) == res.err.size() - 1);
+    }
+    for (const char* flag : {"--junit", "--sarif"}) {
+      Result res = run({cudaleak_tool(), "run", "--simulated-gpu", flag, target, "-o", dir + "/r.json", "--",
+                        sample("pinned_leak")});
+      CHECK(res.exit_code == 2);
+      CHECK(res.out.empty());  // refused before the program starts
+      CHECK(res.err.rfind("cudaleak: " + target + ": ", 0) == 0);
+    }
+  }
+  CHECK(read_file(dir + "/victim") == "precious\n");
+  CHECK(fs::is_symlink(dir + "/link"));
+  // A regular file is replaced whole.
+  CHECK(run({cudaleak_tool(), "report", file, "-o", dir + "/victim"}).exit_code == 0);
+  CHECK(read_file(dir + "/victim").find("SUMMARY: cudaleak:") != std::string::npos);
+}
+
+TEST_CASE("symbolize: module paths that name a FIFO or a device are never read", "[e2e][reading]") {
+  auto dir = fresh_dir("symbolize_hostile");
+  run({cudaleak_tool(), "run", "--simulated-gpu", "--symbolize", "false", "-o", dir + "/raw.json", "--",
+       sample("pinned_leak")});
+  auto raw = load(dir + "/raw.json");
+  REQUIRE(mkfifo((dir + "/module.fifo").c_str(), 0600) == 0);
+  raw.modules = {cudaleak::report::Module{dir + "/module.fifo", 0x1000, "ab"},
+                 cudaleak::report::Module{"/dev/zero", 0x2000, "cd"}};
+  std::ofstream(dir + "/hostile.json") << cudaleak::report::to_json(raw);
+  Result res = run({cudaleak_tool(), "symbolize", dir + "/hostile.json", "-o", dir + "/out.json"});
+  CHECK(res.exit_code == 0);
+  CHECK(res.err.find("no file with the recorded build-id for " + dir + "/module.fifo") != std::string::npos);
+  CHECK(res.err.find("no file with the recorded build-id for /dev/zero") != std::string::npos);
+  Result read = run({cudaleak_tool(), "report", "--symbolize", dir + "/hostile.json"});
+  CHECK(read.exit_code == 0);
 }
 
 TEST_CASE("reports from a real H100 read, regroup and render", "[e2e][reading]") {
