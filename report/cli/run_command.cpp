@@ -85,12 +85,24 @@ void write_ci_files(const RunSettings& s, const TreeOutcome& tree) {
 
 // The program's pid, for the forwarding handler.
 volatile sig_atomic_t g_child = 0;
-constexpr int kForwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+
+// Every signal the launcher can catch, but for those that report its own
+// faults (SEGV, BUS, FPE, ILL, ABRT, TRAP, SYS) and job control (TSTP, TTIN
+// and TTOU stop the launcher as they stop the program; CONT, CHLD): a signal
+// that would end the launcher (USR1, ALRM, PIPE, ...) must not leave the
+// program running unwatched, and one the program waits for must reach it.
+std::vector<int> forwarded_signals() {
+  std::vector<int> signals = {SIGHUP,    SIGINT,  SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,   SIGALRM, SIGPIPE, SIGVTALRM,
+                              SIGPROF,   SIGXCPU, SIGXFSZ, SIGIO,   SIGPWR,  SIGSTKFLT, SIGWINCH, SIGURG};
+  for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) signals.push_back(sig);
+  return signals;
+}
 
 // A signal sent to the launcher (kill, a CI runner's timeout) goes on to the
-// program, which reports and ends; the launcher then finishes its work as
-// usual. A signal from the terminal (si_code SI_KERNEL) already reached the
-// whole foreground process group, the program included: not sent twice.
+// program, which reports and ends (or, for the snapshot signal, writes a
+// snapshot and goes on); the launcher then finishes its work as usual. A
+// signal from the terminal (si_code SI_KERNEL) already reached the whole
+// foreground process group, the program included: not sent twice.
 void forward(int sig, siginfo_t* info, void*) {
   if (g_child > 0 && (!info || info->si_code != SI_KERNEL)) kill(pid_t(g_child), sig);
 }
@@ -199,23 +211,26 @@ int run_program(const RunSettings& s) {
   // Orphaned descendants are re-parented to us, so the whole tree can be awaited.
   prctl(PR_SET_CHILD_SUBREAPER, 1);
 
-  // While the program runs, the launcher only waits and passes termination
-  // signals on (forward()); it outlives the program to finish the reports.
-  struct sigaction forwarding{}, old[std::size(kForwarded)];
+  // While the program runs, the launcher only waits and passes signals on
+  // (forward()); it outlives the program to finish the reports.
+  const std::vector<int> signals = forwarded_signals();
+  std::vector<struct sigaction> old(signals.size());
+  struct sigaction forwarding{};
   forwarding.sa_sigaction = forward;
   forwarding.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&forwarding.sa_mask);
-  for (size_t i = 0; i < std::size(kForwarded); ++i) sigaction(kForwarded[i], &forwarding, &old[i]);
+  for (size_t i = 0; i < signals.size(); ++i) sigaction(signals[i], &forwarding, &old[i]);
   auto restore_signals = [&] {
-    for (size_t i = 0; i < std::size(kForwarded); ++i) sigaction(kForwarded[i], &old[i], nullptr);
+    for (size_t i = 0; i < signals.size(); ++i) sigaction(signals[i], &old[i], nullptr);
   };
 
   // Held from fork until g_child is set: a signal sent in between (the program
   // may already be running) is delivered then and forwarded, never dropped.
   sigset_t forwarded, old_mask;
   sigemptyset(&forwarded);
-  for (int sig : kForwarded) sigaddset(&forwarded, sig);
+  for (int sig : signals) sigaddset(&forwarded, sig);
   sigprocmask(SIG_BLOCK, &forwarded, &old_mask);
+  const pid_t launcher = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     spdlog::error("cudaleak: cannot start {}: {}", s.command[0], std::strerror(errno));
@@ -227,6 +242,11 @@ int run_program(const RunSettings& s) {
   if (pid == 0) {
     restore_signals();
     sigprocmask(SIG_SETMASK, &old_mask, nullptr);  // the program starts with the mask it was given
+    // SIGKILL cannot be passed on: should the launcher die of it, the program
+    // gets SIGTERM (and writes its termination report) instead of running on
+    // with no one to gate it.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != launcher) raise(SIGTERM);
     std::vector<char*> argv;
     for (const auto& a : s.command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -246,10 +266,10 @@ int run_program(const RunSettings& s) {
       return 127;
     }
   }
+  g_child = 0;  // reaped: its pid may be another process's from now on
   // Then the rest of the tree: background children and orphans of the program.
   for (int other; waitpid(-1, &other, 0) > 0 || errno == EINTR;) {
   }
-  g_child = 0;
   restore_signals();
 
   TreeOutcome tree = collect(gate_dir);

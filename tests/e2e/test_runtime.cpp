@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "harness.h"
 
@@ -178,20 +179,51 @@ TEST_CASE("signals: SIGTERM to the program writes the final report, then it dies
   CHECK(r.summary.leaked_bytes == (1u << 20));
 }
 
-TEST_CASE("signals: SIGTERM to the launcher reaches the program and leaves no temporary directory", "[e2e][runtime]") {
-  auto dir = fresh_dir("launcher_sigterm");
-  std::string tmp = dir + "/../launcher_tmp";
+TEST_CASE("signals: any catchable signal to the launcher reaches the program, which never outlives it", "[e2e][runtime]") {
+  auto dir = fresh_dir("launcher_signals");
+  std::string tmp = dir + "/../launcher_signals_tmp";
   std::filesystem::remove_all(tmp);
   std::filesystem::create_directories(tmp);
-  std::string pid_file = dir + "/../launcher.pid";
-  std::filesystem::remove(pid_file);
-  Result res = shell("TMPDIR=" + quote(tmp) + " " + quote(cudaleak_tool()) + " run --simulated-gpu -o " +
-                     quote(dir + "/r.%p.json") + " -- " + quote(program("wait_for_signal")) + " " + quote(pid_file) +
-                     " & L=$!; while [ ! -s " + quote(pid_file) + " ]; do sleep 0.05; done; kill -TERM $L; wait $L; "
-                     "echo status=$?; kill -0 $(cat " + quote(pid_file) + ") 2>/dev/null && echo orphan");
-  CHECK(res.out == "status=143\n");
-  CHECK(files_in(dir).size() == 1);
-  CHECK(std::filesystem::is_empty(tmp));
+  std::string pid_file = dir + "/../launcher_signals.pid";
+  // Starts the launcher with wait_for_signal, sends the launcher `signals` (a shell list, 0.3 s apart), waits
+  // at most 5 s for the program to be gone, and prints the launcher's status.
+  auto signal_launcher = [&](const std::string& signals) {
+    std::filesystem::remove(pid_file);
+    return shell("TMPDIR=" + quote(tmp) + " " + quote(cudaleak_tool()) + " run --simulated-gpu -o " +
+                 quote(dir + "/r.%p.json") + " -- " + quote(program("wait_for_signal")) + " " + quote(pid_file) +
+                 " & L=$!; while [ ! -s " + quote(pid_file) + " ]; do sleep 0.05; done; P=$(cat " + quote(pid_file) +
+                 "); for s in " + signals + "; do kill -$s $L; sleep 0.3; done; wait $L; echo status=$?; "
+                 "i=0; while kill -0 $P 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done; "
+                 "kill -0 $P 2>/dev/null && echo orphan; true");
+  };
+  // The program dies of each, with its final report where cudaleak writes one (TERM, HUP), then the launcher
+  // dies of it too, its temporary directory removed.
+  for (const auto& [name, number] : std::vector<std::pair<std::string, int>>{
+           {"TERM", SIGTERM}, {"HUP", SIGHUP}, {"USR2", SIGUSR2}, {"ALRM", SIGALRM}, {"PIPE", SIGPIPE}}) {
+    INFO(name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    Result res = signal_launcher(name);
+    CHECK(res.out == "status=" + std::to_string(128 + number) + "\n");
+    CHECK(files_in(dir).size() == (number == SIGTERM || number == SIGHUP ? 1u : 0u));
+    CHECK(std::filesystem::is_empty(tmp));
+  }
+  // The snapshot signal: the program writes a snapshot and goes on, until SIGTERM ends it with its final report.
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  Result snapshot = signal_launcher("USR1 TERM");
+  CHECK(snapshot.out == "status=143\n");
+  std::multiset<Reason> reasons;
+  for (const auto& f : files_in(dir)) reasons.insert(load(f).reason);
+  CHECK(reasons == std::multiset<Reason>{Reason::Signal, Reason::Termination});
+  // SIGKILL cannot be passed on: the program is told to end with SIGTERM, and writes its report.
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  Result killed = signal_launcher("KILL");
+  CHECK(killed.out == "status=137\n");
+  REQUIRE(files_in(dir).size() == 1);
+  CHECK(load(files_in(dir)[0]).reason == Reason::Termination);
+  std::filesystem::remove_all(tmp);  // the launcher killed left its directory: nothing can remove it
 }
 
 TEST_CASE("signals: report_signal refuses signals that end, crash or cannot be delivered", "[e2e][runtime]") {
