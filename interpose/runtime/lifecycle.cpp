@@ -43,6 +43,7 @@ void stop_tracing_children() {
 }
 
 void initialize() {
+  keep_stderr();
   Options& options = runtime().options;  // the runtime object is built here, before any hook records
   if (const char* text = std::getenv("CUDALEAK_OPTIONS")) {
     for (const OptionProblem& problem : parse_options(text, options)) {

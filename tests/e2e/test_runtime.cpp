@@ -226,6 +226,18 @@ TEST_CASE("signals: any catchable signal to the launcher reaches the program, wh
   std::filesystem::remove_all(tmp);  // the launcher killed left its directory: nothing can remove it
 }
 
+TEST_CASE("cudaleak's text goes to the stderr the process started with, not to a file that took fd 2", "[e2e][runtime]") {
+  auto dir = fresh_dir("reuse_stderr");
+  std::string data = dir + "/../reuse_stderr.data";
+  Result res = run_sim(dir, {program("reuse_stderr"), data});
+  CHECK(res.exit_code == 0);
+  CHECK(read_file(data) == "data\n");
+  CHECK(res.err.find("SUMMARY: cudaleak: 1.0 MiB leaked in 1 resource") != std::string::npos);
+  Result plain = run_preloaded({program("reuse_stderr"), data}, "output=" + dir + "/p.json");
+  CHECK(read_file(data) == "data\n");
+  CHECK(plain.err.find("SUMMARY: cudaleak: 1.0 MiB leaked in 1 resource") != std::string::npos);
+}
+
 TEST_CASE("signals: report_signal refuses signals that end, crash or cannot be delivered", "[e2e][runtime]") {
   for (const char* bad : {"11", "15", "9", "SIGTERM", "SIGSEGV", "RTMIN+-30", "RTMIN+999", "32", "65"}) {
     Result res = run({cudaleak_tool(), "run", "--report-signal", bad, "--", sample("clean")});
