@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -16,6 +17,29 @@ namespace cudaleak {
 
 namespace {
 
+// The stderr the process started with: a duplicate of fd 2 taken at start-up
+// (keep_stderr), far above the numbers a program reuses, and what it was. A
+// program that closes fd 2 and opens a data file there does not get
+// cudaleak's text in that file.
+constexpr int kStderrCopyMin = 100;
+std::atomic<int> g_stderr{STDERR_FILENO};
+dev_t g_stderr_dev = 0;
+ino_t g_stderr_ino = 0;
+
+// Whether `fd` is still the stderr the process started with.
+bool is_first_stderr(int fd) {
+  struct stat st;
+  return fstat(fd, &st) == 0 && st.st_dev == g_stderr_dev && st.st_ino == g_stderr_ino;
+}
+
+// The start's stderr: the copy, or fd 2 itself where the program closed the
+// copy but left fd 2 alone; -1 when neither is that file any more.
+int stderr_fd() {
+  int copy = g_stderr.load(std::memory_order_acquire);
+  if (copy == STDERR_FILENO || is_first_stderr(copy)) return copy;  // STDERR_FILENO: not taken (yet)
+  return copy >= 0 && is_first_stderr(STDERR_FILENO) ? STDERR_FILENO : -1;
+}
+
 std::atomic<int> g_log_fd{-1};
 std::atomic<pid_t> g_log_pid{0};   // the process g_log_fd was opened for
 std::atomic<pid_t> g_opening{0};   // the process whose thread is opening it
@@ -25,7 +49,7 @@ std::atomic<pid_t> g_opening{0};   // the process whose thread is opening it
 // left set by the parent (taken when it forked) is stale in the child.
 int text_fd() {
   const std::string& path = options().log_path;
-  if (path.empty() || path == "stderr") return STDERR_FILENO;
+  if (path.empty() || path == "stderr") return stderr_fd();
   if (path == "stdout") return STDOUT_FILENO;
   pid_t pid = getpid();
   if (g_log_pid.load(std::memory_order_acquire) == pid) return g_log_fd.load(std::memory_order_acquire);
@@ -41,9 +65,9 @@ int text_fd() {
     char name[4096];
     std::snprintf(name, sizeof name, "%s.%d", path.c_str(), int(pid));
     int fd = open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd < 0) fd = STDERR_FILENO;  // cudaleak's text is never lost: stderr then
+    if (fd < 0) fd = stderr_fd();  // cudaleak's text is never lost: stderr then
     int inherited = g_log_fd.exchange(fd, std::memory_order_acq_rel);
-    if (inherited > STDERR_FILENO) close(inherited);
+    if (inherited > STDERR_FILENO && inherited != g_stderr.load()) close(inherited);  // never the stderr copy
     g_log_pid.store(pid, std::memory_order_release);
   }
   int fd = g_log_fd.load(std::memory_order_acquire);
@@ -52,6 +76,7 @@ int text_fd() {
 }
 
 void write_all(int fd, const char* data, size_t size) {
+  if (fd < 0) return;  // stderr closed, and nothing else to write to
   size_t done = 0;
   while (done < size) {
     ssize_t n = write(fd, data + done, size - done);
@@ -73,6 +98,15 @@ void vlog(const char* format, va_list args) {
 }
 
 }  // namespace
+
+void keep_stderr() {
+  struct stat st{};
+  int copy = fstat(STDERR_FILENO, &st) == 0 ? fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, kStderrCopyMin) : -1;
+  if (copy < 0 && errno == EINVAL) copy = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);  // low fd limit
+  g_stderr_dev = st.st_dev;
+  g_stderr_ino = st.st_ino;
+  g_stderr.store(copy, std::memory_order_release);  // -1: the process started without stderr
+}
 
 void log_message(const char* format, ...) {
   va_list args;

@@ -6,6 +6,7 @@ namespace cudaleak {
 
 namespace {
 std::atomic<bool> g_failure_logged{false};
+std::atomic<bool> g_cuda_inherited{false};
 }  // namespace
 
 const Options& detail::default_options() {
@@ -24,6 +25,9 @@ void internal_failure(const char* what) {
     log_message("internal error while %s; tracking stopped, CUDA calls pass through untouched", what);
 }
 
-void forget_cuda_seen() { detail::g_cuda_seen.store(false); }
+void forget_cuda_seen() {
+  if (detail::g_cuda_seen.exchange(false)) g_cuda_inherited.store(true);
+}
+bool cuda_inherited() { return g_cuda_inherited.load(); }
 
 }  // namespace cudaleak

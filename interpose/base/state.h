@@ -1,6 +1,8 @@
 // What every layer reads: the options and where the library is in its
 // lifecycle,
-//   uninitialized -> initializing -> enabled -> stopping -> disabled.
+//   uninitialized -> initializing -> enabled -> stopping -> disabled,
+// or, in a forked child with trace_children=false, enabled -> untraced (for
+// good: no tracking, no report).
 // runtime/lifecycle.h moves it along (start-up, the final report); any layer
 // may report an internal failure, which switches every hook to pass-through.
 #pragma once
@@ -10,7 +12,7 @@
 
 namespace cudaleak {
 
-enum class LifecycleState : int { Uninitialized, Initializing, Enabled, Stopping, Disabled };
+enum class LifecycleState : int { Uninitialized, Initializing, Enabled, Stopping, Disabled, Untraced };
 // Inline, as the readers below: every hook call reads them.
 inline std::atomic<LifecycleState>& lifecycle_state() {
   static constinit std::atomic<LifecycleState> state{LifecycleState::Uninitialized};
@@ -46,6 +48,10 @@ inline void note_cuda_seen() {
     detail::g_cuda_seen.store(true, std::memory_order_relaxed);
 }
 inline bool cuda_seen() { return detail::g_cuda_seen.load(std::memory_order_relaxed); }
-void forget_cuda_seen();  // a forked child that is not traced
+// A forked child has used CUDA only once it makes a call itself; the driver it
+// has loaded is then its parent's (cuda_inherited), no sign of CUDA used
+// past cudaleak.
+void forget_cuda_seen();
+bool cuda_inherited();
 
 }  // namespace cudaleak

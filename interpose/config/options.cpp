@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <csignal>
 #include <limits>
+#include <optional>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -75,22 +76,27 @@ std::string parse_value(const std::string& text, bool& out) {
   return "expected true/false (or 1/0), got '" + text + "'";
 }
 
-std::string validate(const Options& o) {
-  if (o.stack_depth < 1 || o.stack_depth > 256) return "stack_depth must be between 1 and 256";
-  if (o.max_allocations < 0) return "max_allocations must be >= 0";
-  if (o.pytorch_stacks_at < 0 || o.pytorch_stacks_at > 100) return "pytorch_stacks_at must be between 0 and 100";
-  if (o.summary_groups < 0) return "summary_groups must be >= 0";
-  if (o.output.empty()) return "output must not be empty";
-  if (signal_from_name(o.report_signal) < 0)
-    return "report_signal: '" + o.report_signal + "' is not SIGUSR1, SIGUSR2 or SIGRTMIN+N (signals that end or crash "
-           "a process cannot be used)";
-  if (o.error_exitcode < 0 || o.error_exitcode > 255) return "error_exitcode must be between 0 and 255";
-  if (o.gate_error_exitcode < 1 || o.gate_error_exitcode > 255) return "gate_error_exitcode must be between 1 and 255";
-  if (o.min_bytes < 0) return "min_bytes must be >= 0";
-  if (o.color != "auto" && o.color != "always" && o.color != "never")
-    return "color: '" + o.color + "' is not auto, always or never";
-  for (const auto& kind : o.fail_on)
-    if (!kind_from_name(kind)) return "fail_on: unknown kind '" + kind + "'";
+// Why the value `key` was just given is refused, or "" (a value in range).
+std::string refusal(const Options& o, std::string_view key) {
+  auto between = [](int64_t v, int64_t lo, int64_t hi) {
+    return v >= lo && v <= hi ? "" : "is not between " + std::to_string(lo) + " and " + std::to_string(hi);
+  };
+  auto at_least_zero = [](int64_t v) { return v >= 0 ? "" : std::string("is below 0"); };
+  if (key == "stack_depth") return between(o.stack_depth, 1, 256);
+  if (key == "max_allocations") return at_least_zero(o.max_allocations);
+  if (key == "pytorch_stacks_at") return between(o.pytorch_stacks_at, 0, 100);
+  if (key == "summary_groups") return at_least_zero(o.summary_groups);
+  if (key == "min_bytes") return at_least_zero(o.min_bytes);
+  if (key == "error_exitcode") return between(o.error_exitcode, 0, 255);
+  if (key == "gate_error_exitcode") return between(o.gate_error_exitcode, 1, 255);
+  if (key == "output" && o.output.empty()) return "must not be empty";
+  if (key == "report_signal" && signal_from_name(o.report_signal) < 0)
+    return "is not SIGUSR1, SIGUSR2 or SIGRTMIN+N (signals that end or crash a process cannot be used)";
+  if (key == "color" && o.color != "auto" && o.color != "always" && o.color != "never")
+    return "is not auto, always or never";
+  if (key == "fail_on")
+    for (const auto& kind : o.fail_on)
+      if (!kind_from_name(kind)) return "holds '" + kind + "', which is not a kind (docs/report-format.md lists them)";
   return "";
 }
 
@@ -133,30 +139,33 @@ const std::vector<OptionInfo>& option_table() {
 
 std::string set_option(Options& options, const std::string& key, const std::string& value) {
   Options candidate = options;
-  std::string problem = "unknown option '" + key + "'";
+  std::optional<std::string> problem;
 #define CUDALEAK_OPTION(type, name, def, help) \
   if (key == #name) problem = parse_value(value, candidate.name);
 #include "options.def"
 #undef CUDALEAK_OPTION
+  if (!problem) return "unknown option '" + key + "'";
   // Kinds never hold a comma, so `--fail-on device,pinned` is two; a
   // suppressions value is one file name, whatever characters it holds.
-  if (key == "fail_on" && problem.empty() && value.find(',') != std::string::npos) {
+  if (key == "fail_on" && problem->empty() && value.find(',') != std::string::npos) {
     candidate.fail_on = options.fail_on;
     for (const std::string& kind : split_escaped(value, ','))
       if (!kind.empty()) candidate.fail_on.push_back(kind);
   }
-  if (problem.empty()) problem = validate(candidate);
-  if (problem.empty()) options = candidate;
-  return problem;
+  if (problem->empty())
+    if (std::string why = refusal(candidate, key); !why.empty()) problem = "'" + value + "' " + why;
+  if (!problem->empty()) return key + ": " + *problem;
+  options = candidate;
+  return "";
 }
 
-std::vector<std::string> parse_options(const std::string& text, Options& options) {
-  std::vector<std::string> problems;
+std::vector<OptionProblem> parse_options(const std::string& text, Options& options) {
+  std::vector<OptionProblem> problems;
   for (const std::string& item : split_keeping_escapes(text, ':')) {
     if (item.empty()) continue;
     auto eq = item.find('=');
     if (eq == std::string::npos) {
-      problems.push_back("'" + item + "' is not key=value");
+      problems.push_back({"", "'" + item + "' is not key=value"});
       continue;
     }
     std::string key = item.substr(0, eq), value = item.substr(eq + 1);
@@ -166,10 +175,18 @@ std::vector<std::string> parse_options(const std::string& text, Options& options
     for (const std::string& v : values) {
       if (list && v.empty()) continue;
       std::string problem = set_option(options, key, v);
-      if (!problem.empty()) problems.push_back(problem);
+      if (!problem.empty()) problems.push_back({key, problem});
     }
   }
   return problems;
+}
+
+bool is_gate_option(std::string_view key) {
+  for (std::string_view gate : {"error_exitcode", "gate_error_exitcode", "fail_on", "min_bytes", "suppressions",
+                                "default_suppressions", "baseline", "gate_cached", "gate_live_tensors",
+                                "gate_growing_tensors"})
+    if (key == gate) return true;
+  return false;
 }
 
 std::string escape_option_value(const std::string& value) {

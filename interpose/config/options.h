@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cudaleak {
@@ -23,14 +24,25 @@ const std::vector<OptionInfo>& option_table();
 
 // Applies "key=value:key=value" on top of `options`. A backslash escapes the
 // next character, so values may hold ':' and ',' (escape_option_value);
-// list values are split at unescaped ','. Returns one message per
-// problem (unknown key, bad value); valid entries are applied regardless.
-std::vector<std::string> parse_options(const std::string& text, Options& options);
+// list values are split at unescaped ','. Returns one problem per entry
+// refused (unknown key, bad value); valid entries are applied regardless.
+struct OptionProblem {
+  std::string key;      // as written; empty when the entry is not key=value
+  std::string message;  // names the key and the value
+};
+std::vector<OptionProblem> parse_options(const std::string& text, Options& options);
+
+// The options that say whether and how the leak gate decides (error_exitcode,
+// suppressions, baseline, ...): a bad value for one leaves the gate unable to
+// give a verdict the user can trust.
+bool is_gate_option(std::string_view key);
 
 // A value as parse_options reads it back unchanged.
 std::string escape_option_value(const std::string& value);
 
-// Sets one option to a literal value (a list gets one entry); returns an empty string on success, else the problem.
+// Sets one option to a literal value (a list gets one entry); returns an empty
+// string on success, else the problem, naming the key and the value
+// ("error_exitcode: expected an integer, got 'abc'").
 std::string set_option(Options& options, const std::string& key, const std::string& value);
 
 // "key=value" lines of the values in effect.

@@ -345,6 +345,8 @@ bool write(int signal) {
   w.number(w.elapsed_ns_);
   w.text(",\"start_unix_ns\":");
   w.number(tracker::start_unix_ns());
+  w.text(",\"run_id\":");
+  w.string(tracker::run_id(), std::strlen(tracker::run_id()));
   w.text(",\n\"stacks\":[\n");
   w.section = Writer::Section::Stacks;
   w.first = true;

@@ -11,10 +11,22 @@ const gate::GateConfig& GateConfigCache::get() {
   if (config_) return *config_;
   config_.emplace(gate::make_gate_config(gate::settings_from(options()),
                                          [](const std::string& line) { log_message("%s", line.c_str()); }));
+  if (!refused_.empty()) config_->config_error = refused_;
   if (options().verbose)
     log_message("suppression rules: %zu, %s", config_->rules.size(),
                 config_->rules_compiled ? "mapped from the run's compiled file" : "parsed from the files");
   return *config_;
+}
+
+void GateConfigCache::refuse(const OptionProblem& problem) {
+  std::lock_guard lock(mutex_);
+  if (refused_.empty()) refused_ = "CUDALEAK_OPTIONS: " + problem.message;
+  exitcode_refused_ |= problem.key == "error_exitcode";
+}
+
+bool GateConfigCache::asked() {
+  std::lock_guard lock(mutex_);
+  return options().error_exitcode > 0 || exitcode_refused_;
 }
 
 }  // namespace cudaleak

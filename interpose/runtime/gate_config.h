@@ -6,8 +6,10 @@
 #pragma once
 #include <mutex>
 #include <optional>
+#include <string>
 
 #include "gate.h"
+#include "options.h"
 
 namespace cudaleak {
 
@@ -16,9 +18,17 @@ class GateConfigCache {
   const gate::GateConfig& get();  // read on first use, then kept
   std::mutex& mutex() { return mutex_; }  // for the fork protocol
 
+  // A gate option whose value CUDALEAK_OPTIONS gave was refused: the gate
+  // fails closed, with this problem as its error; a refused error_exitcode
+  // still asks for the gate (gate_error_exitcode then ends the process).
+  void refuse(const OptionProblem& problem);
+  bool asked();  // error_exitcode set, or given and refused
+
  private:
-  std::mutex mutex_;  // guards config_
+  std::mutex mutex_;  // guards the members below
   std::optional<gate::GateConfig> config_;
+  std::string refused_;
+  bool exitcode_refused_ = false;
 };
 
 }  // namespace cudaleak

@@ -43,10 +43,13 @@ void stop_tracing_children() {
 }
 
 void initialize() {
+  keep_stderr();
   Options& options = runtime().options;  // the runtime object is built here, before any hook records
   if (const char* text = std::getenv("CUDALEAK_OPTIONS")) {
-    for (const std::string& problem : parse_options(text, options))
-      log_message("CUDALEAK_OPTIONS: %s (ignored; see `cudaleak run --help`)", problem.c_str());
+    for (const OptionProblem& problem : parse_options(text, options)) {
+      log_message("CUDALEAK_OPTIONS: %s (ignored; see `cudaleak options`)", problem.message.c_str());
+      if (is_gate_option(problem.key)) runtime().gate.refuse(problem);
+    }
   }
   real_dlsym();
   safe_output::mark_run_start();
@@ -77,10 +80,12 @@ void initialize_once() {
 }
 
 void lifecycle_after_fork_in_child() {
+  // The child reports only if it uses CUDA itself (docs/usage.md#children).
+  forget_cuda_seen();
   if (!options().trace_children) {
-    // Not traced: the child neither records nor reports.
-    lifecycle_state().store(State::Disabled, std::memory_order_release);
-    forget_cuda_seen();
+    // Not traced: the child neither records nor reports, and takes no signal.
+    lifecycle_state().store(State::Untraced, std::memory_order_release);
+    signals::release_crash_signals();
   }
 }
 

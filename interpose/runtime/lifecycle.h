@@ -1,5 +1,6 @@
 // Lifecycle of the preload library (the state in base/state.h):
 //   uninitialized -> initializing -> enabled -> stopping -> disabled
+// (a forked child that is not traced: untraced, for good)
 // Initialised by the library constructor, or by the first hook if another
 // library's constructor reaches CUDA first: options, signal handlers, the fork
 // protocol. Tracking stops for good when the final report starts, and after

@@ -37,12 +37,8 @@ namespace {
 bool write_file(const std::string& path, const std::string& text, std::string* problem = nullptr,
                 std::string* written_to = nullptr) {
   safe_output::File f;
-  bool ok = safe_output::open(f, path.c_str()) && safe_output::write(f, text.data(), text.size()) &&
-            safe_output::commit(f);
-  if (!ok) {
-    safe_output::abandon(f);
-    if (problem) *problem = std::string(f.problem) + (f.error ? std::string(" (") + std::strerror(f.error) + ")" : "");
-  }
+  bool ok = safe_output::write_whole(f, path.c_str(), text.data(), text.size());
+  if (!ok && problem) *problem = safe_output::problem_of(f);
   if (written_to) *written_to = f.path;
   if (f.shared_name[0])
     log_message("%s was written by another process of this run; this report goes to %s", f.shared_name, f.path);
@@ -140,6 +136,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   r.timestamp = std::time(nullptr);
   r.process = symbols::current_process();
   r.process.start_unix_ns = tracker::start_unix_ns();
+  r.process.run_id = tracker::run_id();
   r.modules = symbols::loaded_modules();
   add_timeline(r, resolver.get());
   r.oom_events = runtime().oom.events(resolver.get());
@@ -222,7 +219,7 @@ void record_for_launcher(const std::string& status, const std::string& report_pa
 }  // namespace
 
 Written write_report(Reason reason, const char* checkpoint) {
-  if (!cuda_seen()) return {};
+  if (!cuda_seen() || lifecycle_state().load() == LifecycleState::Untraced) return {};
   int saved = errno;
   Written w;
   try {
@@ -318,7 +315,7 @@ int finish(Reason reason) {
       problem = "the report could not be written";
     else if (!w.gate.error.empty())
       problem = w.gate.error;
-  } else if (driver_loaded()) {
+  } else if (driver_loaded() && !cuda_inherited()) {
     // A leak gate that cannot see must not say green.
     problem = "this process loaded libcuda.so.1 but none of its CUDA calls went through cudaleak (a driver "
               "entry point obtained in a way cudaleak does not intercept, e.g. from the driver's ELF symbol table)";
@@ -329,7 +326,7 @@ int finish(Reason reason) {
 
   std::string status = !problem.empty() ? "error" : w.gate.failed ? "fail" : "pass";
   record_for_launcher(status, w.written ? w.path : "");
-  if (opt.error_exitcode <= 0) return -1;
+  if (!runtime().gate.asked()) return -1;
   if (!problem.empty()) {
     log_message("the leak gate cannot be evaluated: %s; exiting with status %d (gate_error_exitcode)",
                 problem.c_str(), opt.gate_error_exitcode);

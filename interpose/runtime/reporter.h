@@ -25,8 +25,8 @@ struct Written {
 // frames by their interned ids), as its reports do.
 std::unique_ptr<report::FrameResolver> make_frame_resolver();
 
-// Nothing is written when the process never used CUDA. `checkpoint` names a
-// checkpoint report.
+// Nothing is written when the process never used CUDA (a forked child: since
+// the fork) or is not traced. `checkpoint` names a checkpoint report.
 Written write_report(Reason reason, const char* checkpoint = nullptr);
 
 // The resources created after `since` (a tracker sequence number) and still

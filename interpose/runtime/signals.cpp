@@ -131,6 +131,24 @@ bool is_default(int sig, struct sigaction* current) {
          current->sa_handler == SIG_DFL;
 }
 
+// Gives `sig` back its default action where cudaleak's handler is still the
+// one in place (the program may have put its own since).
+void give_back(int sig, void (*ours)(int)) {
+  struct sigaction current;
+  if (sigaction(sig, nullptr, &current) == 0 && !(current.sa_flags & SA_SIGINFO) && current.sa_handler == ours)
+    signal(sig, SIG_DFL);
+}
+
+void install_report_signal() {
+  struct sigaction current;
+  if (g_report_signal <= 0 || !is_default(g_report_signal, &current)) return;
+  struct sigaction sa{};
+  sa.sa_handler = on_report_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction(g_report_signal, &sa, nullptr);
+}
+
 void install_termination_handlers() {
   if (!options().termination_report || g_termination_handlers.exchange(true)) return;
   for (int sig : kTerminationSignals) {
@@ -150,14 +168,6 @@ void install() {
   open_pipe();
   crash_capture::prepare();
   g_report_signal = signal_from_name(options().report_signal);
-  struct sigaction current;
-  if (g_report_signal > 0 && g_pipe[0] >= 0 && is_default(g_report_signal, &current)) {
-    struct sigaction sa{};
-    sa.sa_handler = on_report_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    sigaction(g_report_signal, &sa, nullptr);
-  }
   if (options().crash_report) {
     for (int sig : kCrashSignals) {
       if (!is_default(sig, &g_previous[sig])) continue;
@@ -190,7 +200,10 @@ void ensure_reporter_thread() {
   }
   // Installed only now, once the process uses CUDA: an interpreter that sets
   // its own SIGINT handler at start-up (Python's KeyboardInterrupt) installs it
-  // only over the default, so cudaleak must not be there first.
+  // only over the default, so cudaleak must not be there first; and a process
+  // that never uses CUDA (`sleep`, a shell) keeps every default action, so
+  // SIGUSR1 still ends it.
+  install_report_signal();
   install_termination_handlers();
 }
 
@@ -208,6 +221,18 @@ void reset_in_child() {
   g_thread_started = false;
   g_crashing = false;
   g_terminating = false;
+  // Taken again only if the child uses CUDA itself (ensure_reporter_thread).
+  if (g_report_signal > 0) give_back(g_report_signal, on_report_signal);
+  if (g_termination_handlers.exchange(false))
+    for (int sig : kTerminationSignals) give_back(sig, on_termination);
+}
+
+void release_crash_signals() {
+  for (int sig : kCrashSignals) {
+    struct sigaction current;
+    if (sigaction(sig, nullptr, &current) == 0 && (current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_crash)
+      sigaction(sig, &g_previous[sig], nullptr);
+  }
 }
 
 }  // namespace cudaleak::signals

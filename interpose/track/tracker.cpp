@@ -1,12 +1,14 @@
 #include "tracker.h"
 
 #include <dlfcn.h>
+#include <sys/random.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -428,6 +430,7 @@ report::Timeline timeline(std::vector<std::vector<Timeline::SiteKey>>* site_keys
 std::map<int, std::vector<Timeline::PeakGroup>> peak_groups() { return state().timeline.peak_groups(); }
 uint64_t elapsed_ns() { return monotonic_ns() - state().start_ns; }
 uint64_t start_unix_ns() { return state().start_unix_ns; }
+const char* run_id() { return state().run_id; }
 uint64_t current_sequence() { return state().sequence.load(std::memory_order_relaxed); }
 size_t live_count() { return state().registry.size(); }
 
@@ -436,6 +439,15 @@ State::State() {
   timespec wall;
   clock_gettime(CLOCK_REALTIME, &wall);
   start_unix_ns = uint64_t(wall.tv_sec) * 1000000000ull + uint64_t(wall.tv_nsec);
+  new_run_id();
+}
+
+void State::new_run_id() {
+  uint64_t random = 0;
+  if (getrandom(&random, sizeof random, GRND_NONBLOCK) != ssize_t(sizeof random))
+    random = monotonic_ns() ^ (uint64_t(reinterpret_cast<uintptr_t>(&random)) << 16);  // no entropy yet: unlikely twice
+  std::snprintf(run_id, sizeof run_id, "%d-%llx-%016llx", int(getpid()), static_cast<unsigned long long>(start_unix_ns),
+                static_cast<unsigned long long>(random));
 }
 
 void bind(State& s) { g_state = &s; }
@@ -465,6 +477,7 @@ void State::reset_in_child() {
   graphs_with_memory.clear();
   sequence = 0;
   t_tid = 0;
+  new_run_id();  // the child reports under its own pid, as a process of its own
 }
 
 }  // namespace cudaleak::tracker

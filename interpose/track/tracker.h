@@ -107,6 +107,7 @@ report::Timeline timeline(std::vector<std::vector<Timeline::SiteKey>>* site_keys
 std::map<int, std::vector<Timeline::PeakGroup>> peak_groups();
 uint64_t elapsed_ns();  // since the tracker started
 uint64_t start_unix_ns();  // when it started, on the wall clock
+const char* run_id();      // this process's run (tracker_state.h says how it is made)
 // Sequence number of the last resource created (0 before the first).
 uint64_t current_sequence();
 std::span<const uint64_t> stack(uint32_t id);

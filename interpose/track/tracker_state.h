@@ -32,6 +32,11 @@ struct State {
   std::atomic<uint64_t> sequence{0};
   uint64_t start_ns = 0;       // CLOCK_MONOTONIC
   uint64_t start_unix_ns = 0;  // the same moment on the wall clock
+  // This process's run of cudaleak: pid, start and 64 random bits, so that
+  // readers count each process once whatever its reports (report.h's
+  // Process::run_id). A forked child makes its own; an exec starts afresh.
+  char run_id[48] = {};
+  void new_run_id();
   std::atomic<uint32_t> library_scopes{0};
   // check_context: creations checked, those that disagreed, those with no
   // learned context.

@@ -1,12 +1,9 @@
 #include "crash_report.h"
 
-#include <elf.h>
-#include <link.h>
 #include <sys/stat.h>
 
 #include <cinttypes>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -21,23 +18,6 @@ namespace cudaleak::capture {
 using nlohmann::json;
 
 namespace {
-
-// Lowest PT_LOAD address of an ELF file, page-aligned: what its first mapping
-// (offset 0) corresponds to. 0 for shared objects and PIE, the link address
-// for position-dependent executables.
-uint64_t first_load_address(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  ElfW(Ehdr) eh{};
-  if (!in.read(reinterpret_cast<char*>(&eh), sizeof eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) return 0;
-  uint64_t lowest = UINT64_MAX;
-  for (int i = 0; i < eh.e_phnum; ++i) {
-    ElfW(Phdr) ph{};
-    in.seekg(std::streamoff(eh.e_phoff + size_t(i) * sizeof ph));
-    if (!in.read(reinterpret_cast<char*>(&ph), sizeof ph)) break;
-    if (ph.p_type == PT_LOAD && ph.p_vaddr < lowest) lowest = ph.p_vaddr;
-  }
-  return lowest == UINT64_MAX ? 0 : lowest & ~uint64_t(0xfff);
-}
 
 report::FormatError bad(const std::string& what) { return report::FormatError("crash capture: " + what); }
 
@@ -60,7 +40,7 @@ std::vector<report::Module> modules_from_maps(const std::vector<std::string>& li
     // and reading one as a file fails or never ends.
     struct stat st;
     if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    modules.push_back(report::Module{path, start - first_load_address(path), symbols::file_build_id(path)});
+    modules.push_back(report::Module{path, start - symbols::file_first_load_address(path), symbols::file_build_id(path)});
   }
   return modules;
 }
@@ -112,6 +92,7 @@ CrashCapture parse_crash_capture(const std::string& text) {
     top("options", c.options, Required);
     top("elapsed_ns", c.elapsed_ns, Required);
     top("start_unix_ns", c.process.start_unix_ns);  // captures of earlier versions lack it
+    top("run_id", c.process.run_id);                // as start_unix_ns
     top("pid", c.process.pid, Required);
     top("ppid", c.process.ppid, Required);
     top("exe", c.process.exe, Required);

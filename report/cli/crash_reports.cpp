@@ -26,8 +26,8 @@ std::optional<Built> build(const std::string& text, const std::string& path) {
   try {
     capture::CrashCapture c = capture::parse_crash_capture(text);
     Built b;
-    for (const std::string& p : parse_options(c.options, b.options))
-      spdlog::warn("cudaleak: {}: option of the crashed process ignored: {}", path, p);
+    for (const OptionProblem& p : parse_options(c.options, b.options))
+      spdlog::warn("cudaleak: {}: option of the crashed process ignored: {}", path, p.message);
     for (const std::string& s : c.skipped)
       spdlog::warn("cudaleak: {}: the crash handler could not read {}; records may be missing", path, s);
     gate::GateConfig gate = gate::make_gate_config(

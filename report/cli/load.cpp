@@ -9,13 +9,13 @@
 #include <chrono>
 
 #include <cstdio>
-#include <fstream>
 #include <istream>
 #include <iterator>
 
 #include "capture/crash_report.h"
 #include "crash_reports.h"
 #include "io/input_file.h"
+#include "io/safe_output.h"
 #include "json_io.h"
 #include "oom_story.h"
 #include "text_summary.h"
@@ -104,10 +104,11 @@ bool write_output(const std::string& path, const std::string& text) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     return true;
   }
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) spdlog::error("cudaleak: cannot write {}", path);
-  return bool(out);
+  safe_output::File f;
+  if (safe_output::write_whole(f, path.c_str(), text.data(), text.size(), safe_output::Targets::RegularFilesOnly))
+    return true;
+  spdlog::error("cudaleak: cannot write {}: {}", path, safe_output::problem_of(f));
+  return false;
 }
 
 }  // namespace cudaleak::cli

@@ -13,6 +13,8 @@ namespace cudaleak::cli {
 std::optional<report::Report> load_report(const std::string& path);
 // All or nothing: nullopt when any file fails.
 std::optional<std::vector<report::Report>> load_reports(const std::vector<std::string>& paths);
-bool write_output(const std::string& path, const std::string& text);  // "-" or "" = stdout
+// "-" or "" = stdout; otherwise a regular file or a new name, replaced whole
+// (safe_output.h): a link, FIFO, device or directory is refused in one line.
+bool write_output(const std::string& path, const std::string& text);
 
 }  // namespace cudaleak::cli

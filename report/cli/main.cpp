@@ -10,6 +10,7 @@
 
 #include "options.h"
 #include "ci_formats.h"
+#include "io/safe_output.h"
 #include "parse_errors.h"
 #include "paths.h"
 #include "baseline_command.h"
@@ -70,8 +71,8 @@ int main(int argc, char** argv) {
   cli::RunSettings settings;
   run->add_flag("--simulated-gpu", settings.simulated_gpu,
                 "Run against the simulated CUDA driver and runtime (no GPU needed)");
-  run->add_option("--simulated-gpu-memory", settings.simulated_memory,
-                  "Device memory of the simulated GPU, e.g. 512MiB (allocations past it fail)");
+  CLI::Option* simulated_memory = run->add_option("--simulated-gpu-memory", settings.simulated_memory,
+                                                  "Device memory of the simulated GPU, e.g. 512MiB (allocations past it fail)");
   // One flag per preload option, from the shared table: -o/--output, --stack-depth, ...
   // List options (suppressions, fail_on) may be given several times; others take the last value.
   std::vector<std::pair<const OptionInfo*, std::vector<std::string>>> values;
@@ -118,8 +119,12 @@ int main(int argc, char** argv) {
     if (app.got_subcommand(name)) return status;
 
   if (run->parsed()) {
+    // What the processes will read: CUDALEAK_OPTIONS from the environment,
+    // then the flags (run_program passes them on in that order).
     Options check;
     std::vector<std::string> problems;
+    if (const char* inherited = std::getenv("CUDALEAK_OPTIONS"))
+      for (const OptionProblem& p : parse_options(inherited, check)) problems.push_back("CUDALEAK_OPTIONS: " + p.message);
     auto add = [&](const std::string& key, std::string value) {
       if (is_path_option(key)) value = absolute_path(value);
       std::string problem = set_option(check, key, value);
@@ -135,6 +140,9 @@ int main(int argc, char** argv) {
       if (eq == std::string::npos) problems.push_back("--option expects key=value, got '" + kv + "'");
       else add(kv.substr(0, eq), kv.substr(eq + 1));
     }
+    if (uint64_t bytes; simulated_memory->count())
+      if (std::string problem = cli::parse_memory_size(settings.simulated_memory, bytes); !problem.empty())
+        problems.push_back(problem);
     if (problems.empty()) {
       for (const auto& [key, value] : settings.options)
         if (key == "output")
@@ -143,6 +151,7 @@ int main(int argc, char** argv) {
         if (!path->empty()) {
           *path = absolute_path(*path);
           if (std::string problem = make_report_directory(*path); !problem.empty()) problems.push_back(problem);
+          if (const char* problem = safe_output::refusal(path->c_str())) problems.push_back(*path + ": " + problem);
         }
     }
     for (const std::string& p : problems) spdlog::error("cudaleak: {}", p);

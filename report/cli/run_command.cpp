@@ -9,6 +9,7 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <cmath>
 #include <cstring>
 #include <algorithm>
 #include <iterator>
@@ -84,12 +85,24 @@ void write_ci_files(const RunSettings& s, const TreeOutcome& tree) {
 
 // The program's pid, for the forwarding handler.
 volatile sig_atomic_t g_child = 0;
-constexpr int kForwarded[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+
+// Every signal the launcher can catch, but for those that report its own
+// faults (SEGV, BUS, FPE, ILL, ABRT, TRAP, SYS) and job control (TSTP, TTIN
+// and TTOU stop the launcher as they stop the program; CONT, CHLD): a signal
+// that would end the launcher (USR1, ALRM, PIPE, ...) must not leave the
+// program running unwatched, and one the program waits for must reach it.
+std::vector<int> forwarded_signals() {
+  std::vector<int> signals = {SIGHUP,    SIGINT,  SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,   SIGALRM, SIGPIPE, SIGVTALRM,
+                              SIGPROF,   SIGXCPU, SIGXFSZ, SIGIO,   SIGPWR,  SIGSTKFLT, SIGWINCH, SIGURG};
+  for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) signals.push_back(sig);
+  return signals;
+}
 
 // A signal sent to the launcher (kill, a CI runner's timeout) goes on to the
-// program, which reports and ends; the launcher then finishes its work as
-// usual. A signal from the terminal (si_code SI_KERNEL) already reached the
-// whole foreground process group, the program included: not sent twice.
+// program, which reports and ends (or, for the snapshot signal, writes a
+// snapshot and goes on); the launcher then finishes its work as usual. A
+// signal from the terminal (si_code SI_KERNEL) already reached the whole
+// foreground process group, the program included: not sent twice.
 void forward(int sig, siginfo_t* info, void*) {
   if (g_child > 0 && (!info || info->si_code != SI_KERNEL)) kill(pid_t(g_child), sig);
 }
@@ -104,13 +117,30 @@ void die_like(int sig) {
   raise(sig);
 }
 
-// The run's suppression rules, parsed once here and mapped by every process
-// (compiled_rules.h). Problems are not reported here: each process that
-// reports names them, as it would without the launcher.
-void compile_suppressions(const std::string& options_text, const std::string& gate_dir) {
-  Options effective;
-  parse_options(options_text, effective);
-  gate::CompiledRules compiled = gate::compile_rules(effective.default_suppressions, effective.suppressions);
+// The run's gate files, read once here before the program starts: the
+// suppression rules, mapped by every process (compiled_rules.h), and the
+// baseline. A file that cannot be read or parsed stops the run at once, as in
+// LeakSanitizer and Valgrind, instead of failing every process at its end.
+struct GateFiles {
+  gate::CompiledRules rules;
+  std::vector<std::string> problems;  // one line each, naming the file
+};
+
+GateFiles read_gate_files(const Options& effective) {
+  GateFiles files;
+  files.rules = gate::compile_rules(effective.default_suppressions, effective.suppressions);
+  files.problems = files.rules.problems;
+  if (!effective.baseline.empty()) {
+    try {
+      gate::load_baseline(effective.baseline);
+    } catch (const std::exception& e) {
+      files.problems.push_back(e.what());
+    }
+  }
+  return files;
+}
+
+void publish_suppressions(const Options& effective, const gate::CompiledRules& compiled, const std::string& gate_dir) {
   std::string path = gate_dir + "/suppressions.rules";
   std::string problem = gate::write_compiled_rules(
       path, gate::rules_key(effective.default_suppressions, effective.suppressions), compiled);
@@ -123,6 +153,23 @@ void compile_suppressions(const std::string& options_text, const std::string& ga
 }
 
 }  // namespace
+
+std::string parse_memory_size(const std::string& text, uint64_t& bytes) {
+  size_t digits = text.find_first_not_of("0123456789.");
+  std::string number = text.substr(0, digits), unit = digits == std::string::npos ? "" : text.substr(digits);
+  const std::pair<const char*, int> units[] = {{"", 0},   {"B", 0},   {"K", 10},  {"KiB", 10}, {"k", 10},
+                                               {"M", 20}, {"MiB", 20}, {"G", 30}, {"GiB", 30}};
+  auto known = std::find_if(std::begin(units), std::end(units), [&](const auto& u) { return unit == u.first; });
+  bool decimal = !number.empty() && number.front() != '.' && number.back() != '.' &&
+                 std::count(number.begin(), number.end(), '.') <= 1;
+  if (!decimal || known == std::end(units))
+    return "--simulated-gpu-memory: expected a size such as 512MiB or 2GiB (units B, K, KiB, M, MiB, G, GiB), got '" +
+           text + "'";
+  long double value = std::strtold(number.c_str(), nullptr) * std::ldexp(1.0L, known->second);
+  if (value >= 0x1p63L) return "--simulated-gpu-memory: '" + text + "' is out of range";
+  bytes = uint64_t(value);
+  return "";
+}
 
 int run_program(const RunSettings& s) {
   std::string opts;
@@ -138,8 +185,16 @@ int run_program(const RunSettings& s) {
   }
   if (s.simulated_gpu) {
     setenv("LD_LIBRARY_PATH", prepend(std::getenv("LD_LIBRARY_PATH"), s.simcuda_dir, ':').c_str(), 1);
-    if (!s.simulated_memory.empty()) setenv("CUDALEAK_SIM_MEMORY", s.simulated_memory.c_str(), 1);
+    uint64_t bytes = 0;  // in bytes: the simulated driver reads no other spelling the same way
+    if (!s.simulated_memory.empty() && parse_memory_size(s.simulated_memory, bytes).empty())
+      setenv("CUDALEAK_SIM_MEMORY", std::to_string(bytes).c_str(), 1);
   }
+
+  Options effective;  // as every process will read it; main() refused bad values
+  parse_options(opts, effective);
+  GateFiles gate_files = read_gate_files(effective);
+  for (const std::string& problem : gate_files.problems) spdlog::error("cudaleak: {}", problem);
+  if (!gate_files.problems.empty()) return 2;
 
   // Each process of the tree reports its gate verdict here.
   timespec now;
@@ -153,27 +208,30 @@ int run_program(const RunSettings& s) {
     return 127;
   }
   setenv("CUDALEAK_GATE_DIR", gate_dir, 1);
-  compile_suppressions(opts, gate_dir);
+  publish_suppressions(effective, gate_files.rules, gate_dir);
   // Orphaned descendants are re-parented to us, so the whole tree can be awaited.
   prctl(PR_SET_CHILD_SUBREAPER, 1);
 
-  // While the program runs, the launcher only waits and passes termination
-  // signals on (forward()); it outlives the program to finish the reports.
-  struct sigaction forwarding{}, old[std::size(kForwarded)];
+  // While the program runs, the launcher only waits and passes signals on
+  // (forward()); it outlives the program to finish the reports.
+  const std::vector<int> signals = forwarded_signals();
+  std::vector<struct sigaction> old(signals.size());
+  struct sigaction forwarding{};
   forwarding.sa_sigaction = forward;
   forwarding.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&forwarding.sa_mask);
-  for (size_t i = 0; i < std::size(kForwarded); ++i) sigaction(kForwarded[i], &forwarding, &old[i]);
+  for (size_t i = 0; i < signals.size(); ++i) sigaction(signals[i], &forwarding, &old[i]);
   auto restore_signals = [&] {
-    for (size_t i = 0; i < std::size(kForwarded); ++i) sigaction(kForwarded[i], &old[i], nullptr);
+    for (size_t i = 0; i < signals.size(); ++i) sigaction(signals[i], &old[i], nullptr);
   };
 
   // Held from fork until g_child is set: a signal sent in between (the program
   // may already be running) is delivered then and forwarded, never dropped.
   sigset_t forwarded, old_mask;
   sigemptyset(&forwarded);
-  for (int sig : kForwarded) sigaddset(&forwarded, sig);
+  for (int sig : signals) sigaddset(&forwarded, sig);
   sigprocmask(SIG_BLOCK, &forwarded, &old_mask);
+  const pid_t launcher = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     spdlog::error("cudaleak: cannot start {}: {}", s.command[0], std::strerror(errno));
@@ -185,6 +243,11 @@ int run_program(const RunSettings& s) {
   if (pid == 0) {
     restore_signals();
     sigprocmask(SIG_SETMASK, &old_mask, nullptr);  // the program starts with the mask it was given
+    // SIGKILL cannot be passed on: should the launcher die of it, the program
+    // gets SIGTERM (and writes its termination report) instead of running on
+    // with no one to gate it.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != launcher) raise(SIGTERM);
     std::vector<char*> argv;
     for (const auto& a : s.command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -204,10 +267,10 @@ int run_program(const RunSettings& s) {
       return 127;
     }
   }
+  g_child = 0;  // reaped: its pid may be another process's from now on
   // Then the rest of the tree: background children and orphans of the program.
   for (int other; waitpid(-1, &other, 0) > 0 || errno == EINTR;) {
   }
-  g_child = 0;
   restore_signals();
 
   TreeOutcome tree = collect(gate_dir);

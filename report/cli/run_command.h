@@ -1,6 +1,7 @@
 // `cudaleak run [options] -- PROGRAM [ARGS...]`: runs a program with the
 // preload library and returns its exit status unchanged.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,11 +24,18 @@ struct RunSettings {
   int gate_error_exitcode = 125;
 };
 
+// --simulated-gpu-memory: a decimal number of bytes, optionally with a
+// fraction and a unit (B, K or KiB, M or MiB, G or GiB), as "512MiB" or
+// "1.5GiB". Returns the problem, empty when `bytes` was set.
+std::string parse_memory_size(const std::string& text, uint64_t& bytes);
+
 // Runs the program and waits for the whole process tree it starts (the
 // launcher is their subreaper), then gates on every process that used CUDA.
 // Returns the status for the launcher to exit with: the program's own, or
 // error_exitcode / gate_error_exitcode when a process of the tree failed the
-// gate. A program killed by a signal makes this process die of the same signal.
+// gate; 2, before the program starts, when a suppression or baseline file
+// cannot be read or parsed. A program killed by a signal makes this process
+// die of the same signal.
 int run_program(const RunSettings& settings);
 
 }  // namespace cudaleak::cli

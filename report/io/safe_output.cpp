@@ -67,6 +67,12 @@ bool with_pid(char* path, size_t cap) {
   return true;
 }
 
+const char* not_regular(const struct stat& st) {
+  return S_ISLNK(st.st_mode)  ? "is a symbolic link; cudaleak does not write through links"
+         : S_ISDIR(st.st_mode) ? "is a directory"
+                               : "is not a regular file (a FIFO, a device or a socket)";
+}
+
 bool fail(File& f, const char* problem, int error) {
   f.problem = problem;
   f.error = error;
@@ -124,7 +130,7 @@ void mark_run_start() {
   setenv("CUDALEAK_RUN_START", text, 0);
 }
 
-bool open(File& f, const char* path) {
+bool open(File& f, const char* path, Targets targets) {
   f = File{};
   if (!copy(f.path, sizeof f.path, path, std::strlen(path))) return fail(f, "the name is too long", ENAMETOOLONG);
   struct stat st;
@@ -132,6 +138,7 @@ bool open(File& f, const char* path) {
     if (errno != ENOENT) return fail(f, "cannot look at it", errno);
     return open_temporary(f);
   }
+  if (targets == Targets::RegularFilesOnly && !S_ISREG(st.st_mode)) return fail(f, not_regular(st), 0);
   if (S_ISLNK(st.st_mode)) {
     struct stat target;
     if (stat(f.path, &target) == 0 && (S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode)))
@@ -186,6 +193,21 @@ void abandon(File& f) {
   if (f.fd >= 0) ::close(f.fd);
   f.fd = -1;
   if (!f.direct && f.temp[0]) unlink(f.temp);
+}
+
+const char* refusal(const char* path) {
+  struct stat st;
+  return lstat(path, &st) == 0 && !S_ISREG(st.st_mode) ? not_regular(st) : nullptr;
+}
+
+bool write_whole(File& f, const char* path, const char* data, size_t n, Targets targets) {
+  if (open(f, path, targets) && write(f, data, n) && commit(f)) return true;
+  abandon(f);
+  return false;
+}
+
+std::string problem_of(const File& f) {
+  return std::string(f.problem ? f.problem : "failed") + (f.error ? std::string(" (") + std::strerror(f.error) + ")" : "");
 }
 
 }  // namespace cudaleak::safe_output

@@ -8,9 +8,13 @@
 // - a link to a regular file, a directory, a block device or a socket: refused.
 // A name another process of the same run already wrote (the pattern has no
 // %p) is never overwritten: this process writes NAME.PID.EXT instead and says so.
+// The command line's outputs (JUnit, SARIF, the -o of report, merge, baseline
+// and symbolize) take regular files only: a FIFO, a device, a directory or
+// any link is refused, never opened.
 #pragma once
 #include <climits>
 #include <cstddef>
+#include <string>
 
 namespace cudaleak::safe_output {
 
@@ -28,9 +32,19 @@ struct File {
 // CUDALEAK_RUN_START, else set now and exported to children. Not in a handler.
 void mark_run_start();
 
-bool open(File& f, const char* path);
+enum class Targets { ReportsAndStreams, RegularFilesOnly };
+bool open(File& f, const char* path, Targets targets = Targets::ReportsAndStreams);
 bool write(File& f, const char* data, size_t n);
 bool commit(File& f);  // close, then rename into place
 void abandon(File& f);  // close, remove the temporary
+
+// Why open(RegularFilesOnly) would refuse `path` as it is now, or nullptr;
+// opens nothing (for checks before a program runs).
+const char* refusal(const char* path);
+
+// open, write and commit; on failure abandoned, with f.problem and f.error set.
+bool write_whole(File& f, const char* path, const char* data, size_t n, Targets targets = Targets::ReportsAndStreams);
+// Why it failed, for a message: "is a directory (Is a directory)". Not in a handler.
+std::string problem_of(const File& f);
 
 }  // namespace cudaleak::safe_output

@@ -95,6 +95,7 @@ void fields(V& v, Process& p) {
   v("argv", p.argv);
   v.unless("rank", p.rank, -1);
   v("start_unix_ns", p.start_unix_ns, IfSet);
+  v("run_id", p.run_id, IfSet);
 }
 
 template <class V>
@@ -377,6 +378,7 @@ void fields(V& v, Report& r) {
   v("checkpoint", r.checkpoint, IfSet);
   v("duration_ns", r.duration_ns);
   v("processes", r.processes, IfSet);
+  v("history", r.history, IfSet);
   v("oom_events", r.oom_events);
   v("timeline", r.timeline);
   v("pytorch", Present<PyTorchView>{r.has_pytorch, r.pytorch});

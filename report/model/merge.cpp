@@ -1,6 +1,9 @@
 #include "merge.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
 
 #include "kinds.h"
 #include "summary.h"
@@ -46,6 +49,37 @@ uint64_t start_of(const Report& r) {
   return first;
 }
 
+// Which process and run wrote a report; empty when it cannot say (never the
+// same as another's).
+std::string identity(const Report& r) {
+  if (!r.processes.empty()) return "";  // a merged report: many processes, already counted once each
+  if (!r.process.run_id.empty()) return r.process.run_id;
+  if (r.process.start_unix_ns) return std::to_string(r.process.pid) + "@" + std::to_string(r.process.start_unix_ns);
+  return "";
+}
+
+// The latest report of each process, in the order given; the others go to `history`.
+std::vector<Report> latest_of_each_process(std::vector<Report> reports, std::vector<ProcessSummary>& history) {
+  std::map<std::string, size_t> latest;
+  std::vector<bool> superseded(reports.size());
+  for (size_t i = 0; i < reports.size(); ++i) {
+    std::string id = identity(reports[i]);
+    if (id.empty()) continue;
+    auto [it, first] = latest.try_emplace(id, i);
+    if (first) continue;
+    const Report &r = reports[i], &kept = reports[it->second];
+    bool later = std::tie(r.duration_ns, r.timestamp) >= std::tie(kept.duration_ns, kept.timestamp);
+    superseded[later ? it->second : i] = true;
+    if (later) it->second = i;
+  }
+  std::vector<Report> kept;
+  for (size_t i = 0; i < reports.size(); ++i) {
+    if (superseded[i]) history.push_back(ProcessSummary::of(reports[i]));
+    else kept.push_back(std::move(reports[i]));
+  }
+  return kept;
+}
+
 void shift_times(OomEvent& e, uint64_t shift) {
   e.time_ns += shift;
   for (OomSite& s : e.top_sites) s.first_ns += shift, s.last_ns += shift;
@@ -54,15 +88,19 @@ void shift_times(OomEvent& e, uint64_t shift) {
 
 }  // namespace
 
-Report merge_reports(std::vector<Report> reports) {
+Report merge_reports(std::vector<Report> all) {
+  std::vector<ProcessSummary> history;
+  std::vector<Report> reports = latest_of_each_process(std::move(all), history);
   if (reports.size() == 1 && reports[0].processes.empty()) {
     Report single = std::move(reports[0]);
     single.processes.push_back(ProcessSummary::of(single));
+    single.history = std::move(history);
     for (auto& g : single.leaks) g.pid = single.process.pid, g.rank = single.process.rank;
     return single;
   }
   Report m;
   m.reason = Reason::Merged;
+  m.history = std::move(history);
   std::vector<uint64_t> starts;
   for (const Report& r : reports) starts.push_back(start_of(r));
   uint64_t origin = 0;
@@ -78,6 +116,7 @@ Report merge_reports(std::vector<Report> reports) {
     // A merged input brings its processes along; a single report is one process.
     if (!r.processes.empty()) m.processes.insert(m.processes.end(), r.processes.begin(), r.processes.end());
     else m.processes.push_back(ProcessSummary::of(r));
+    m.history.insert(m.history.end(), r.history.begin(), r.history.end());
     for (LeakGroup& moved : r.leaks) {
       LeakGroup g = std::move(moved);
       if (r.processes.empty()) g.pid = r.process.pid, g.rank = r.process.rank;

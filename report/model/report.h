@@ -133,6 +133,11 @@ struct Process {
   // Wall clock (ns since the epoch) when the tracker started, the origin of
   // every time_ns of the report; lets a merge put processes on one axis.
   uint64_t start_unix_ns = 0;
+  // Which process and run wrote the report: every report of one process
+  // carries the same run_id, and no other process's does. Readers count a
+  // process once, from its latest report (merge.h). Empty in reports written
+  // before it existed: (pid, start_unix_ns) stands in.
+  std::string run_id;
   bool operator==(const Process&) const = default;
 };
 
@@ -407,6 +412,10 @@ struct Report {
   Timeline timeline;
   uint64_t duration_ns = 0;  // from the tracker's start to this report
   std::vector<ProcessSummary> processes;  // merged reports: every process merged in
+  // Read reports: the earlier reports of those processes (snapshots,
+  // checkpoints, out-of-memory reports), which their latest report supersedes
+  // and which count in no total (merge.h).
+  std::vector<ProcessSummary> history;
   std::vector<OomEvent> oom_events;
   PythonInfo python;
   bool has_pytorch = false;  // the program used CUDA through PyTorch and cudaleak_torch saw it

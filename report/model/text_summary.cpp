@@ -286,6 +286,11 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += "\n" + prefix + std::to_string(recovered) + (recovered == 1 ? " allocation" : " allocations") +
            " failed with out-of-memory and succeeded when the caching allocator retried after freeing its cache; "
            "the program saw no failure (oom_events, recovered)\n";
+  if (!r.history.empty())
+    out += "\n" + prefix + std::to_string(r.history.size()) +
+           (r.history.size() == 1 ? " earlier report" : " earlier reports") +
+           " of the same processes (snapshots, checkpoints, out-of-memory) not counted: each process counts once, by "
+           "its latest report (history in the report)\n";
   if (r.notes_total) {
     // check_context adds notes of its own (placements checked against the driver).
     bool only_releases = std::all_of(r.notes.begin(), r.notes.end(), [](const Note& n) { return n.type == "unknown_release"; });

@@ -4,11 +4,14 @@
 #include <link.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
 #include <vector>
+
+#include "io/input_file.h"
 
 namespace cudaleak::symbols {
 
@@ -89,18 +92,64 @@ report::Process current_process() {
   return p;
 }
 
+namespace {
+
+// The ELF header and program headers of a module file a report names, read
+// with bounded preads: the file is opened without blocking and must be a
+// regular file, so a FIFO, /dev/zero or a directory named as a module is
+// never read.
+class ElfFile {
+ public:
+  explicit ElfFile(const std::string& path) {
+    try {
+      fd_ = io::open_input_file(path, "module");
+    } catch (const io::InputFileError&) {
+      return;
+    }
+    if (!read_at(0, &header_, sizeof header_) || std::memcmp(header_.e_ident, ELFMAG, SELFMAG) != 0) return;
+    segments_.resize(header_.e_phnum);  // at most 65535: bounded by the field's width
+    if (!read_at(header_.e_phoff, segments_.data(), segments_.size() * sizeof(ElfW(Phdr)))) segments_.clear();
+  }
+  ~ElfFile() {
+    if (fd_ >= 0) close(fd_);
+  }
+  ElfFile(const ElfFile&) = delete;
+  ElfFile& operator=(const ElfFile&) = delete;
+
+  const std::vector<ElfW(Phdr)>& segments() const { return segments_; }
+  // A segment's bytes, when it is small enough to be a note.
+  std::vector<char> contents(const ElfW(Phdr)& segment) const {
+    constexpr uint64_t kMaxNotes = 1 << 20;
+    std::vector<char> bytes(segment.p_filesz <= kMaxNotes ? segment.p_filesz : 0);
+    if (!read_at(segment.p_offset, bytes.data(), bytes.size())) bytes.clear();
+    return bytes;
+  }
+
+ private:
+  bool read_at(uint64_t offset, void* out, size_t n) const {
+    for (size_t done = 0; done < n;) {
+      ssize_t got = pread(fd_, static_cast<char*>(out) + done, n - done, off_t(offset + done));
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) return false;
+      done += size_t(got);
+    }
+    return fd_ >= 0;
+  }
+
+  int fd_ = -1;
+  ElfW(Ehdr) header_{};
+  std::vector<ElfW(Phdr)> segments_;
+};
+
+}  // namespace
+
 std::string file_build_id(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "";
-  std::vector<char> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (file.size() < sizeof(ElfW(Ehdr)) || std::memcmp(file.data(), ELFMAG, SELFMAG) != 0) return "";
-  auto* eh = reinterpret_cast<const ElfW(Ehdr)*>(file.data());
-  if (eh->e_phoff + size_t(eh->e_phnum) * sizeof(ElfW(Phdr)) > file.size()) return "";
-  auto* ph = reinterpret_cast<const ElfW(Phdr)*>(file.data() + eh->e_phoff);
-  for (int i = 0; i < eh->e_phnum; ++i) {
-    if (ph[i].p_type != PT_NOTE || ph[i].p_offset + ph[i].p_filesz > file.size()) continue;
-    const char* p = file.data() + ph[i].p_offset;
-    const char* end = p + ph[i].p_filesz;
+  ElfFile file(path);
+  for (const ElfW(Phdr)& segment : file.segments()) {
+    if (segment.p_type != PT_NOTE) continue;
+    std::vector<char> notes = file.contents(segment);
+    const char* p = notes.data();
+    const char* end = p + notes.size();
     while (p + sizeof(ElfW(Nhdr)) <= end) {
       auto* note = reinterpret_cast<const ElfW(Nhdr)*>(p);
       const char* name = p + sizeof(ElfW(Nhdr));
@@ -112,6 +161,13 @@ std::string file_build_id(const std::string& path) {
     }
   }
   return "";
+}
+
+uint64_t file_first_load_address(const std::string& path) {
+  uint64_t lowest = UINT64_MAX;
+  for (const ElfW(Phdr)& segment : ElfFile(path).segments())
+    if (segment.p_type == PT_LOAD && segment.p_vaddr < lowest) lowest = segment.p_vaddr;
+  return lowest == UINT64_MAX ? 0 : lowest & ~uint64_t(0xfff);
 }
 
 }  // namespace cudaleak::symbols

@@ -91,6 +91,11 @@ Result run_sim(const std::string& dir, const std::vector<std::string>& command,
   return run(argv);
 }
 
+Result run_preloaded(const std::vector<std::string>& command, const std::string& options) {
+  return run(command, {"LD_PRELOAD=" + build_dir() + "/lib/libcudaleak.so",
+                       "LD_LIBRARY_PATH=" + build_dir() + "/lib/cudaleak/simcuda", "CUDALEAK_OPTIONS=" + options});
+}
+
 bool stack_has(const cudaleak::report::LeakGroup& g, const std::string& function) {
   for (const auto& f : g.stack)
     if (f.function.find(function) != std::string::npos) return true;

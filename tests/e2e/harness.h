@@ -36,6 +36,10 @@ cudaleak::report::Report load(const std::string& path);
 Result run_sim(const std::string& dir, const std::vector<std::string>& command,
                const std::vector<std::string>& extra_flags = {});
 
+// Runs `command` under plain LD_PRELOAD (no launcher) with the simulated GPU
+// and CUDALEAK_OPTIONS=`options`.
+Result run_preloaded(const std::vector<std::string>& command, const std::string& options);
+
 const cudaleak::report::LeakGroup* find_group(const cudaleak::report::Report& r, const std::string& kind,
                                               const std::string& function_in_stack = "");
 bool stack_has(const cudaleak::report::LeakGroup& g, const std::string& function);

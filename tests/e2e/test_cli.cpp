@@ -39,6 +39,26 @@ TEST_CASE("cli: a mistyped option or command exits 2 with one line naming the ne
   CHECK(run({cudaleak_tool(), "--help"}).exit_code == 0);
 }
 
+TEST_CASE("cli: --simulated-gpu-memory refuses a size it cannot read exactly", "[e2e][cli]") {
+  for (std::string bad : {"12XB", "-1", "512mib", "0x10", "1e999", "1..5GiB", ""}) {
+    INFO(bad);
+    Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", bad, "--", sample("clean")});
+    CHECK(res.exit_code == 2);
+    CHECK(res.out.empty());
+    CHECK(res.err.find("--simulated-gpu-memory: expected a size such as 512MiB or 2GiB") != std::string::npos);
+    CHECK(res.err.find("got '" + bad + "'") != std::string::npos);
+  }
+  Result huge = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "99999999999GiB", "--",
+                     sample("clean")});
+  CHECK(huge.exit_code == 2);
+  CHECK(huge.err.find("'99999999999GiB' is out of range") != std::string::npos);
+  // A fraction of a unit is read exactly: half a GiB is the simulated device's total.
+  auto dir = fresh_dir("cli_sim_memory");
+  Result half = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "0.5GiB", "-o",
+                     dir + "/r.%p.%n.json", "--", program("oom_scenarios"), "single", "1024"});
+  CHECK(half.err.find(" of 512.0 MiB)") != std::string::npos);
+}
+
 TEST_CASE("cli: a bool flag alone means true and takes =value", "[e2e][cli]") {
   auto dir = fresh_dir("cli_bool");
   Result alone = run({cudaleak_tool(), "run", "--simulated-gpu", "--gen-suppressions", "-o", dir + "/a.json", "--",

@@ -121,22 +121,33 @@ TEST_CASE("default suppressions hide by-design library handles, never the progra
   for (const auto& g : r2.leaks) CHECK(g.suppressed_by.empty());
 }
 
-TEST_CASE("bad suppression or baseline files: named with file and line, program runs, distinct status", "[e2e][gate]") {
+TEST_CASE("bad suppression or baseline files: the launcher refuses them at start, plain preload fails closed", "[e2e][gate]") {
   auto dir = fresh_dir("gate_bad_input");
   auto supp = write_text(dir + "/../bad.supp", "leak:fine\n\nleak:process_batch kind:devise\n");
-  Result ungated = run_sim(dir, {sample("exception_leak")}, {"--suppressions", supp});
+  // Through the launcher, as LeakSanitizer and Valgrind: one line naming file and line, the program never starts.
+  Result refused = run_sim(dir, {sample("exception_leak")}, {"--suppressions", supp});
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.out.empty());
+  CHECK(refused.err == "cudaleak: " + supp + ":3: unknown kind 'devise' in 'leak:process_batch kind:devise'\n");
+  Result missing = run_sim(dir, {sample("clean")}, {"--suppressions", dir + "/../missing.supp"});
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find(dir + "/../missing.supp") != std::string::npos);
+  auto baseline = write_text(dir + "/../bad.baseline", "{\"format\": \"cudaleak-baseline\", \"format_version\": 1, \"sites\": [{\"site\": \"x\"}]}");
+  Result bad_baseline = gated(dir, {sample("clean")}, {"--baseline", baseline});
+  CHECK(bad_baseline.exit_code == 2);
+  CHECK(bad_baseline.out.empty());
+  CHECK(bad_baseline.err.find(baseline + ": malformed baseline") != std::string::npos);
+  // Under plain LD_PRELOAD the program runs and is tracked; the gate says it cannot see, at the end.
+  Result ungated = run_preloaded({sample("exception_leak")}, "output=" + dir + "/u.json:suppressions=" + supp);
   CHECK(ungated.exit_code == 3);
   CHECK(ungated.out == "error: batch 2: corrupt input\n");
   CHECK(ungated.err.find(supp + ":3: unknown kind 'devise' in 'leak:process_batch kind:devise'") != std::string::npos);
-  Result res = gated(dir, {sample("clean")}, {"--suppressions", supp});
+  Result res = run_preloaded({sample("clean")}, "error_exitcode=23:output=" + dir + "/c.json:suppressions=" + supp);
   CHECK(res.exit_code == 125);
   CHECK(res.err.find("the leak gate cannot be evaluated") != std::string::npos);
-  CHECK(gated(dir, {sample("clean")}, {"--suppressions", dir + "/../missing.supp"}).exit_code == 125);
-  auto baseline = write_text(dir + "/../bad.baseline", "{\"format\": \"cudaleak-baseline\", \"format_version\": 1, \"sites\": [{\"site\": \"x\"}]}");
-  Result bad_baseline = gated(dir, {sample("clean")}, {"--baseline", baseline});
-  CHECK(bad_baseline.exit_code == 125);
-  CHECK(bad_baseline.err.find(baseline + ": malformed baseline") != std::string::npos);
-  CHECK(gated(dir, {sample("clean")}, {"--gate-error-exitcode", "99", "--suppressions", supp}).exit_code == 99);
+  CHECK(run_preloaded({sample("clean")}, "error_exitcode=23:output=" + dir + "/b.json:baseline=" + baseline).exit_code == 125);
+  CHECK(run_preloaded({sample("clean")}, "error_exitcode=23:gate_error_exitcode=99:output=" + dir +
+                                             "/g.json:suppressions=" + supp).exit_code == 99);
   // The launcher creates a missing report directory; one it cannot create stops the run at once.
   Result no_dir = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", baseline + "/r.json", "--", sample("clean")});
   CHECK(no_dir.exit_code == 2);
@@ -297,10 +308,8 @@ TEST_CASE("suppressions: the launcher parses the files once and every process of
     for (const auto& g : load(path).leaks) suppressed += g.suppressed_by == "leak:main kind:pinned (" + supp + ":20001)";
   CHECK(suppressed == 1);
   // Under plain LD_PRELOAD, the process parses the files itself, with the same result.
-  Result plain = run({program("fork_child")},
-                     {"LD_PRELOAD=" + build_dir() + "/lib/libcudaleak.so",
-                      "LD_LIBRARY_PATH=" + build_dir() + "/lib/cudaleak/simcuda",
-                      "CUDALEAK_OPTIONS=verbose=1:default_suppressions=0:output=" + dir + "/plain.%p.json:suppressions=" + supp});
+  Result plain = run_preloaded({program("fork_child")},
+                              "verbose=1:default_suppressions=0:output=" + dir + "/plain.%p.json:suppressions=" + supp);
   CHECK(plain.exit_code == 0);
   CHECK(plain.err.find("suppression rules: 20001, parsed from the files") != std::string::npos);
 }

@@ -127,10 +127,40 @@ TEST_CASE("a process that never uses CUDA gets no report and no output", "[e2e][
   CHECK(files_in(dir).empty());
 }
 
+TEST_CASE("forked children that never use CUDA, or are not traced, write nothing", "[e2e][lifecycle]") {
+  // 40 children that make no CUDA call, two of them ending through exit(): only the parent reports.
+  auto dir = fresh_dir("children_no_cuda");
+  Result res = run_sim(dir, {program("fork_storm"), "40", "host"});
+  CHECK(res.out == "forks 40 hung 0 failed 0\n");
+  CHECK(files_in(dir).size() == 1);
+  size_t summaries = 0;
+  for (size_t at = 0; (at = res.err.find("SUMMARY: cudaleak:", at)) != std::string::npos; ++at) ++summaries;
+  CHECK(summaries == 1);
+  CHECK(res.err.find("none of its CUDA calls went through cudaleak") == std::string::npos);
+  // --trace-children false: the child that leaks 3 MiB is neither tracked nor reported (no "0 leaked" report).
+  auto untraced = fresh_dir("children_untraced");
+  Result off = run_sim(untraced, {program("fork_child")}, {"--trace-children", "false", "--error-exitcode", "23"});
+  CHECK(off.out == "child exited 0\n");
+  CHECK(off.exit_code == 23);  // the parent's own leak
+  auto files = files_in(untraced);
+  REQUIRE(files.size() == 1);
+  CHECK(load(files[0]).summary.leaked_bytes == (1u << 20));
+}
+
+TEST_CASE("a process that never uses CUDA keeps SIGUSR1's default action", "[e2e][lifecycle]") {
+  auto dir = fresh_dir("usr1_no_cuda");
+  const std::string script = "sleep 3 & p=$!; sleep 0.3; kill -USR1 $p; wait $p; echo status=$?";
+  Result plain = run_preloaded({"/bin/sh", "-c", script}, "output=" + dir + "/r.%p.json");
+  CHECK(plain.out == "status=138\n");  // 128 + SIGUSR1: died of it, as without cudaleak
+  Result launched = run_sim(dir, {"/bin/sh", "-c", script});
+  CHECK(launched.out == "status=138\n");
+  CHECK(files_in(dir).empty());
+}
+
 TEST_CASE("launcher: bad options are named and nothing runs", "[e2e][launcher]") {
   Result res = run({cudaleak_tool(), "run", "--stack-depth", "0", "--", "/bin/true"});
   CHECK(res.exit_code == 2);
-  CHECK(res.err.find("stack_depth must be between 1 and 256") != std::string::npos);
+  CHECK(res.err.find("stack_depth: '0' is not between 1 and 256") != std::string::npos);
   Result unknown = run({cudaleak_tool(), "run", "--option", "nope=1", "--", "/bin/true"});
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.err.find("unknown option 'nope'") != std::string::npos);
@@ -140,13 +170,42 @@ TEST_CASE("launcher: bad options are named and nothing runs", "[e2e][launcher]")
 
 TEST_CASE("CUDALEAK_OPTIONS problems are reported by the library and the program still runs", "[e2e][launcher]") {
   auto dir = fresh_dir("bad_env_options");
-  Result res = run({sample("clean")}, {"LD_PRELOAD=" + build_dir() + "/lib/libcudaleak.so",
-                                       "LD_LIBRARY_PATH=" + build_dir() + "/lib/cudaleak/simcuda",
-                                       "CUDALEAK_OPTIONS=output=" + dir + "/r.json:colour=blue"});
+  Result res = run_preloaded({sample("clean")}, "output=" + dir + "/r.json:colour=blue");
   CHECK(res.exit_code == 0);
   CHECK(res.out == "clean run finished\n");
   CHECK(res.err.find("CUDALEAK_OPTIONS: unknown option 'colour'") != std::string::npos);
   CHECK(files_in(dir).size() == 1);
+}
+
+TEST_CASE("a bad gate option stops the launcher and fails the gate under plain preload", "[e2e][launcher]") {
+  auto dir = fresh_dir("bad_gate_options");
+  for (const auto& [value, problem] : std::vector<std::pair<std::string, std::string>>{
+           {"256", "'256' is not between 0 and 255"},
+           {"-1", "'-1' is not between 0 and 255"},
+           {"abc", "expected an integer, got 'abc'"},
+           {"1e999", "expected an integer, got '1e999'"}}) {
+    INFO("error_exitcode=" << value);
+    Result launched = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/r.json", "--", sample("pinned_leak")},
+                          {"CUDALEAK_OPTIONS=error_exitcode=" + value});
+    CHECK(launched.exit_code == 2);
+    CHECK(launched.out.empty());  // the program never started
+    CHECK(launched.err == "cudaleak: CUDALEAK_OPTIONS: error_exitcode: " + problem + "\n");
+    Result plain = run_preloaded({sample("pinned_leak")}, "output=" + dir + "/p.json:error_exitcode=" + value);
+    CHECK(plain.exit_code == 125);
+    CHECK(plain.out == "staging buffers ready\n");
+    CHECK(plain.err.find("the leak gate cannot be evaluated: CUDALEAK_OPTIONS: error_exitcode: " + problem +
+                         "; exiting with status 125") != std::string::npos);
+  }
+  // Any refused gate option, with error_exitcode set, leaves no verdict to trust.
+  Result kind = run_preloaded({sample("clean")}, "output=" + dir + "/k.json:error_exitcode=23:fail_on=devic");
+  CHECK(kind.exit_code == 125);
+  CHECK(kind.err.find("fail_on: 'devic' holds 'devic', which is not a kind") != std::string::npos);
+  Result status = run_preloaded({sample("clean")}, "output=" + dir + "/s.json:error_exitcode=23:gate_error_exitcode=300");
+  CHECK(status.exit_code == 125);
+  // Without error_exitcode no gate was asked for: the program's status stays.
+  Result ungated = run_preloaded({sample("pinned_leak")}, "output=" + dir + "/u.json:min_bytes=-1");
+  CHECK(ungated.exit_code == 0);
+  CHECK(ungated.err.find("CUDALEAK_OPTIONS: min_bytes: '-1' is below 0") != std::string::npos);
 }
 
 TEST_CASE("an injected failure reaches the program untouched and records nothing", "[e2e][lifecycle]") {

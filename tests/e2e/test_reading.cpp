@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include <sys/stat.h>
+
 #include "harness.h"
 
 using namespace e2e;
@@ -161,6 +163,44 @@ TEST_CASE("merge: processes and ranks kept, totals added", "[e2e][reading]") {
   CHECK(text.out.find("SUMMARY: cudaleak: 2.8 MiB leaked in 52 resources") != std::string::npos);
 }
 
+TEST_CASE("report, merge and HTML count a process that wrote several reports once", "[e2e][reading]") {
+  // The out-of-memory report, then the exit report, of one process; and a forked child's report.
+  auto dir = fresh_dir("read_once");
+  run_sim(dir, {sample("oom_leak")}, {"--simulated-gpu-memory", "400MiB"});
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 2);
+  auto oom = load(files[0]), exit = load(files[1]);
+  CHECK(oom.reason == Reason::Oom);
+  CHECK_FALSE(oom.process.run_id.empty());
+  CHECK(oom.process.run_id == exit.process.run_id);
+  CHECK(oom.process.run_id.find(std::to_string(oom.process.pid) + "-") == 0);
+  Result text = run({cudaleak_tool(), "report", files[0], files[1]});
+  CHECK(text.out.find("SUMMARY: cudaleak: 400.0 MiB leaked in 40 resources") != std::string::npos);
+  CHECK(text.out.find("1 earlier report of the same processes") != std::string::npos);
+  Result res = run({cudaleak_tool(), "merge", files[1], files[0], "-o", dir + "/../once.merged.json"});
+  CHECK(res.exit_code == 0);
+  auto m = load(dir + "/../once.merged.json");
+  REQUIRE(m.processes.size() == 1);
+  CHECK(m.processes[0].reason == Reason::Exit);
+  CHECK(m.summary.leaked_count == 40);
+  CHECK(m.oom_events.size() == 1);
+  REQUIRE(m.history.size() == 1);
+  CHECK(m.history[0].reason == Reason::Oom);
+  Result html = run({cudaleak_tool(), "report", files[0], files[1], "--format", "html", "-o", dir + "/../once.html"});
+  CHECK(html.exit_code == 0);
+  std::string page = read_file(dir + "/../once.html");
+  CHECK(page.find("\"history\":[{") != std::string::npos);
+  CHECK(page.find("\"leaked_count\":80") == std::string::npos);
+  // A forked child is a process of its own: another run_id, counted beside its parent.
+  auto forked = fresh_dir("read_once_fork");
+  run_sim(forked, {program("fork_child")});
+  auto pair = files_in(forked);
+  REQUIRE(pair.size() == 2);
+  CHECK(load(pair[0]).process.run_id != load(pair[1]).process.run_id);
+  Result both = run({cudaleak_tool(), "merge", pair[0], pair[1], "-o", forked + "/../fork.merged.json"});
+  CHECK(load(forked + "/../fork.merged.json").processes.size() == 2);
+}
+
 TEST_CASE("symbolize: raw reports resolved offline, also from a debug directory", "[e2e][reading]") {
   auto dir = fresh_dir("offline");
   // The program runs from a stripped copy; its debug info lives elsewhere.
@@ -193,6 +233,60 @@ TEST_CASE("symbolize: raw reports resolved offline, also from a debug directory"
   CHECK(inlined);
   Result via_report = run({cudaleak_tool(), "report", dir + "/raw.json", "--symbolize", "--debug-dir", dir + "/debug"});
   CHECK(via_report.out.find("in step ") != std::string::npos);
+}
+
+TEST_CASE("outputs: -o, --junit and --sarif take regular files only, never a link, a FIFO or a directory", "[e2e][reading]") {
+  auto file = one_report("outputs", {sample("pinned_leak")});
+  std::string dir = fs::path(file).parent_path().string();
+  std::ofstream(dir + "/victim") << "precious\n";
+  fs::create_symlink(dir + "/victim", dir + "/link");
+  REQUIRE(mkfifo((dir + "/fifo").c_str(), 0600) == 0);  // no reader: an open for writing would wait forever
+  fs::create_directories(dir + "/sub");
+  for (const std::string target : {dir + "/link", dir + "/fifo", dir + "/sub"}) {
+    INFO(target);
+    for (const auto& command : std::vector<std::vector<std::string>>{{"report", file, "-o", target},
+                                                                    {"merge", file, "-o", target},
+                                                                    {"baseline", file, "-o", target},
+                                                                    {"symbolize", file, "-o", target}}) {
+      std::vector<std::string> argv = {cudaleak_tool()};
+      argv.insert(argv.end(), command.begin(), command.end());
+      Result res = run(argv);
+      CHECK(res.exit_code == 2);
+      // One line naming the path (symbolize may also name the vDSO it found no file for).
+      size_t at = res.err.find("cudaleak: cannot write " + target + ": ");
+      CHECK(at != std::string::npos);
+      CHECK(res.err.find('\n', at) == res.err.size() - 1);
+    }
+    for (const char* flag : {"--junit", "--sarif"}) {
+      Result res = run({cudaleak_tool(), "run", "--simulated-gpu", flag, target, "-o", dir + "/r.json", "--",
+                        sample("pinned_leak")});
+      CHECK(res.exit_code == 2);
+      CHECK(res.out.empty());  // refused before the program starts
+      CHECK(res.err.rfind("cudaleak: " + target + ": ", 0) == 0);
+    }
+  }
+  CHECK(read_file(dir + "/victim") == "precious\n");
+  CHECK(fs::is_symlink(dir + "/link"));
+  // A regular file is replaced whole.
+  CHECK(run({cudaleak_tool(), "report", file, "-o", dir + "/victim"}).exit_code == 0);
+  CHECK(read_file(dir + "/victim").find("SUMMARY: cudaleak:") != std::string::npos);
+}
+
+TEST_CASE("symbolize: module paths that name a FIFO or a device are never read", "[e2e][reading]") {
+  auto dir = fresh_dir("symbolize_hostile");
+  run({cudaleak_tool(), "run", "--simulated-gpu", "--symbolize", "false", "-o", dir + "/raw.json", "--",
+       sample("pinned_leak")});
+  auto raw = load(dir + "/raw.json");
+  REQUIRE(mkfifo((dir + "/module.fifo").c_str(), 0600) == 0);
+  raw.modules = {cudaleak::report::Module{dir + "/module.fifo", 0x1000, "ab"},
+                 cudaleak::report::Module{"/dev/zero", 0x2000, "cd"}};
+  std::ofstream(dir + "/hostile.json") << cudaleak::report::to_json(raw);
+  Result res = run({cudaleak_tool(), "symbolize", dir + "/hostile.json", "-o", dir + "/out.json"});
+  CHECK(res.exit_code == 0);
+  CHECK(res.err.find("no file with the recorded build-id for " + dir + "/module.fifo") != std::string::npos);
+  CHECK(res.err.find("no file with the recorded build-id for /dev/zero") != std::string::npos);
+  Result read = run({cudaleak_tool(), "report", "--symbolize", dir + "/hostile.json"});
+  CHECK(read.exit_code == 0);
 }
 
 TEST_CASE("reports from a real H100 read, regroup and render", "[e2e][reading]") {

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include "harness.h"
 
@@ -63,9 +64,7 @@ TEST_CASE("runtime: heap corruption under load gives a crash report and death by
 
 TEST_CASE("runtime: a crash capture read without the launcher is built on read", "[e2e][runtime]") {
   auto dir = fresh_dir("crash_plain");
-  std::string lib = build_dir() + "/lib/libcudaleak.so";
-  Result res = run({program("crash_after_leak")}, {"LD_PRELOAD=" + lib, "LD_LIBRARY_PATH=" + build_dir() + "/lib/cudaleak/simcuda",
-                                                   "CUDALEAK_OPTIONS=output=" + dir + "/r.json"});
+  Result res = run_preloaded({program("crash_after_leak")}, "output=" + dir + "/r.json");
   CHECK(res.signal == SIGSEGV);
   Result read = run({cudaleak_tool(), "report", dir + "/r.json"});
   CHECK(read.exit_code == 0);
@@ -134,29 +133,26 @@ TEST_CASE("output: processes sharing a report name each keep their report", "[e2
   CHECK(a.process.pid != b.process.pid);
 }
 
-TEST_CASE("blind gate: unreadable or malformed inputs give status 125 naming the file", "[e2e][runtime]") {
+TEST_CASE("blind gate: unreadable or malformed inputs stop the launcher, and give 125 under plain preload", "[e2e][runtime]") {
   auto dir = fresh_dir("blind_gate");
-  auto gated = [&](const std::vector<std::string>& flags) {
-    std::vector<std::string> argv = {cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "23", "-o",
-                                     dir + "/r.%p.json"};
-    argv.insert(argv.end(), flags.begin(), flags.end());
-    argv.insert(argv.end(), {"--", sample("clean")});
-    return run(argv);
+  auto refused = [&](const std::string& key, const std::string& path, const std::string& problem) {
+    INFO(key << " " << path);
+    Result launched = run({cudaleak_tool(), "run", "--simulated-gpu", "--" + key, path, "-o", dir + "/r.%p.json", "--",
+                           sample("clean")});
+    CHECK(launched.exit_code == 2);
+    CHECK(launched.out.empty());
+    CHECK(launched.err.find(path + problem) != std::string::npos);
+    Result plain = run_preloaded({sample("clean")}, "error_exitcode=23:output=" + dir + "/p.%p.json:" + key + "=" + path);
+    CHECK(plain.exit_code == 125);
+    CHECK(plain.out == "clean run finished\n");
+    CHECK(plain.err.find(path + problem) != std::string::npos);
   };
-  auto baseline = write_text(dir + "/../bad-format.baseline", "{\"format\":1}");
-  Result b = gated({"--baseline", baseline});
-  CHECK(b.exit_code == 125);
-  CHECK(b.err.find(baseline + ": not a cudaleak baseline") != std::string::npos);
-  Result zero = gated({"--suppressions", "/dev/zero"});
-  CHECK(zero.exit_code == 125);
-  CHECK(zero.err.find("/dev/zero: the suppressions file is not a regular file") != std::string::npos);
-  Result directory = gated({"--suppressions", dir});
-  CHECK(directory.exit_code == 125);
-  CHECK(directory.err.find(dir + ": the suppressions file is a directory") != std::string::npos);
+  refused("baseline", write_text(dir + "/../bad-format.baseline", "{\"format\":1}"), ": not a cudaleak baseline");
+  refused("suppressions", "/dev/zero", ": the suppressions file is not a regular file");
+  refused("suppressions", dir, ": the suppressions file is a directory");
   std::filesystem::remove(dir + "/../supp.fifo");
   REQUIRE(mkfifo((dir + "/../supp.fifo").c_str(), 0600) == 0);
-  Result fifo = gated({"--suppressions", dir + "/../supp.fifo"});
-  CHECK(fifo.exit_code == 125);
+  refused("suppressions", dir + "/../supp.fifo", ": the suppressions file is not a regular file");
   Result wrap = run({cudaleak_tool(), "run", "--error-exitcode", "4294967296", "--", sample("clean")});
   CHECK(wrap.exit_code == 2);
   CHECK(wrap.err.find("'4294967296' is out of range") != std::string::npos);
@@ -183,20 +179,63 @@ TEST_CASE("signals: SIGTERM to the program writes the final report, then it dies
   CHECK(r.summary.leaked_bytes == (1u << 20));
 }
 
-TEST_CASE("signals: SIGTERM to the launcher reaches the program and leaves no temporary directory", "[e2e][runtime]") {
-  auto dir = fresh_dir("launcher_sigterm");
-  std::string tmp = dir + "/../launcher_tmp";
+TEST_CASE("signals: any catchable signal to the launcher reaches the program, which never outlives it", "[e2e][runtime]") {
+  auto dir = fresh_dir("launcher_signals");
+  std::string tmp = dir + "/../launcher_signals_tmp";
   std::filesystem::remove_all(tmp);
   std::filesystem::create_directories(tmp);
-  std::string pid_file = dir + "/../launcher.pid";
-  std::filesystem::remove(pid_file);
-  Result res = shell("TMPDIR=" + quote(tmp) + " " + quote(cudaleak_tool()) + " run --simulated-gpu -o " +
-                     quote(dir + "/r.%p.json") + " -- " + quote(program("wait_for_signal")) + " " + quote(pid_file) +
-                     " & L=$!; while [ ! -s " + quote(pid_file) + " ]; do sleep 0.05; done; kill -TERM $L; wait $L; "
-                     "echo status=$?; kill -0 $(cat " + quote(pid_file) + ") 2>/dev/null && echo orphan");
-  CHECK(res.out == "status=143\n");
-  CHECK(files_in(dir).size() == 1);
-  CHECK(std::filesystem::is_empty(tmp));
+  std::string pid_file = dir + "/../launcher_signals.pid";
+  // Starts the launcher with wait_for_signal, sends the launcher `signals` (a shell list, 0.3 s apart), waits
+  // at most 5 s for the program to be gone, and prints the launcher's status.
+  auto signal_launcher = [&](const std::string& signals) {
+    std::filesystem::remove(pid_file);
+    return shell("TMPDIR=" + quote(tmp) + " " + quote(cudaleak_tool()) + " run --simulated-gpu -o " +
+                 quote(dir + "/r.%p.json") + " -- " + quote(program("wait_for_signal")) + " " + quote(pid_file) +
+                 " & L=$!; while [ ! -s " + quote(pid_file) + " ]; do sleep 0.05; done; P=$(cat " + quote(pid_file) +
+                 "); for s in " + signals + "; do kill -$s $L; sleep 0.3; done; wait $L; echo status=$?; "
+                 "i=0; while kill -0 $P 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done; "
+                 "kill -0 $P 2>/dev/null && echo orphan; true");
+  };
+  // The program dies of each, with its final report where cudaleak writes one (TERM, HUP), then the launcher
+  // dies of it too, its temporary directory removed.
+  for (const auto& [name, number] : std::vector<std::pair<std::string, int>>{
+           {"TERM", SIGTERM}, {"HUP", SIGHUP}, {"USR2", SIGUSR2}, {"ALRM", SIGALRM}, {"PIPE", SIGPIPE}}) {
+    INFO(name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    Result res = signal_launcher(name);
+    CHECK(res.out == "status=" + std::to_string(128 + number) + "\n");
+    CHECK(files_in(dir).size() == (number == SIGTERM || number == SIGHUP ? 1u : 0u));
+    CHECK(std::filesystem::is_empty(tmp));
+  }
+  // The snapshot signal: the program writes a snapshot and goes on, until SIGTERM ends it with its final report.
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  Result snapshot = signal_launcher("USR1 TERM");
+  CHECK(snapshot.out == "status=143\n");
+  std::multiset<Reason> reasons;
+  for (const auto& f : files_in(dir)) reasons.insert(load(f).reason);
+  CHECK(reasons == std::multiset<Reason>{Reason::Signal, Reason::Termination});
+  // SIGKILL cannot be passed on: the program is told to end with SIGTERM, and writes its report.
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  Result killed = signal_launcher("KILL");
+  CHECK(killed.out == "status=137\n");
+  REQUIRE(files_in(dir).size() == 1);
+  CHECK(load(files_in(dir)[0]).reason == Reason::Termination);
+  std::filesystem::remove_all(tmp);  // the launcher killed left its directory: nothing can remove it
+}
+
+TEST_CASE("cudaleak's text goes to the stderr the process started with, not to a file that took fd 2", "[e2e][runtime]") {
+  auto dir = fresh_dir("reuse_stderr");
+  std::string data = dir + "/../reuse_stderr.data";
+  Result res = run_sim(dir, {program("reuse_stderr"), data});
+  CHECK(res.exit_code == 0);
+  CHECK(read_file(data) == "data\n");
+  CHECK(res.err.find("SUMMARY: cudaleak: 1.0 MiB leaked in 1 resource") != std::string::npos);
+  Result plain = run_preloaded({program("reuse_stderr"), data}, "output=" + dir + "/p.json");
+  CHECK(read_file(data) == "data\n");
+  CHECK(plain.err.find("SUMMARY: cudaleak: 1.0 MiB leaked in 1 resource") != std::string::npos);
 }
 
 TEST_CASE("signals: report_signal refuses signals that end, crash or cannot be delivered", "[e2e][runtime]") {

@@ -28,12 +28,46 @@ TEST_CASE("unknown keys and bad values are reported by name and leave the rest a
   Options o;
   auto problems = parse_options("stack_depth=abc:bogus=1:max_allocations=4:stack_depth=999:crash_report=maybe", o);
   REQUIRE(problems.size() == 4);
-  CHECK(problems[0].find("integer") != std::string::npos);
-  CHECK(problems[1].find("unknown option 'bogus'") != std::string::npos);
-  CHECK(problems[2].find("stack_depth") != std::string::npos);
-  CHECK(problems[3].find("true/false") != std::string::npos);
+  CHECK(problems[0].message.find("integer") != std::string::npos);
+  CHECK(problems[1].message.find("unknown option 'bogus'") != std::string::npos);
+  CHECK(problems[1].key == "bogus");
+  CHECK(problems[2].message.find("stack_depth") != std::string::npos);
+  CHECK(problems[3].message.find("true/false") != std::string::npos);
   CHECK(o.max_allocations == 4);
   CHECK(o.stack_depth == 48);  // invalid values never applied
+}
+
+TEST_CASE("every refused value is named with its key and the value as given", "[options]") {
+  Options o;
+  std::vector<std::string> messages;
+  for (const OptionProblem& p : parse_options("error_exitcode=256:error_exitcode=-1:error_exitcode=abc:"
+                                              "error_exitcode=1e999:error_exitcode=99999999999999999999:"
+                                              "stack_depth=0:min_bytes=-5:gate_error_exitcode=0:fail_on=devic:"
+                                              "color=blue:report_signal=SIGKILL:output=:trace_children=maybe",
+                                              o))
+    messages.push_back(p.message);
+  CHECK(messages == std::vector<std::string>{
+                        "error_exitcode: '256' is not between 0 and 255",
+                        "error_exitcode: '-1' is not between 0 and 255",
+                        "error_exitcode: expected an integer, got 'abc'",
+                        "error_exitcode: expected an integer, got '1e999'",
+                        "error_exitcode: '99999999999999999999' is out of range",
+                        "stack_depth: '0' is not between 1 and 256",
+                        "min_bytes: '-5' is below 0",
+                        "gate_error_exitcode: '0' is not between 1 and 255",
+                        "fail_on: 'devic' holds 'devic', which is not a kind (docs/report-format.md lists them)",
+                        "color: 'blue' is not auto, always or never",
+                        "report_signal: 'SIGKILL' is not SIGUSR1, SIGUSR2 or SIGRTMIN+N (signals that end or crash a "
+                        "process cannot be used)",
+                        "output: '' must not be empty",
+                        "trace_children: expected true/false (or 1/0), got 'maybe'"});
+  CHECK(o.error_exitcode == 0);  // none applied
+}
+
+TEST_CASE("gate options are known as such", "[options]") {
+  for (const char* key : {"error_exitcode", "gate_error_exitcode", "fail_on", "min_bytes", "suppressions", "baseline"})
+    CHECK(is_gate_option(key));
+  for (const char* key : {"output", "stack_depth", "verbose", "trace_children"}) CHECK_FALSE(is_gate_option(key));
 }
 
 TEST_CASE("signal names", "[options]") {

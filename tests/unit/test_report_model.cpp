@@ -158,7 +158,7 @@ TEST_CASE("JSON round trip keeps every field", "[report][json]") {
   snap.primary_contexts.push_back(PrimaryContext{0, 1, 0, 0, 1});
   Report r = build_report(snap, fx.lookup, &fx.resolver, {});
   r.reason = Reason::Exit;
-  r.process = Process{42, 1, "/app/prog", {"/app/prog", "--x"}, -1, 1'700'000'000'123'456'789ull};
+  r.process = Process{42, 1, "/app/prog", {"/app/prog", "--x"}, -1, 1'700'000'000'123'456'789ull, "42-1-ff"};
   r.modules.push_back(Module{"/app/prog", 0x400000, "abcd"});
   r.timeline.marks = {TimelineMark{7, "checkpoint", "epoch 1", 0}, TimelineMark{9, "snapshot", "", 0}};
   r.timeline.kinds = {Kind::Device};
@@ -170,6 +170,7 @@ TEST_CASE("JSON round trip keeps every field", "[report][json]") {
   Report back = from_json(to_json(r));
   CHECK(back.timeline.devices == r.timeline.devices);
   CHECK(back.process.start_unix_ns == 1'700'000'000'123'456'789ull);
+  CHECK(back.process.run_id == "42-1-ff");
   CHECK(back.timeline.marks == r.timeline.marks);
   CHECK(back.reason == Reason::Exit);
   CHECK(back.process.argv == std::vector<std::string>{"/app/prog", "--x"});

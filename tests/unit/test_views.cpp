@@ -120,6 +120,42 @@ TEST_CASE("merge keeps each group's process and rank and adds up totals", "[view
   CHECK(merge_reports({m, sample_report(300, 2)}).processes.size() == 3);
 }
 
+TEST_CASE("merge counts a process that wrote several reports once, by its latest", "[views]") {
+  Report oom = sample_report(100, 0), exit = sample_report(100, 0), other = sample_report(200, 1);
+  oom.process.run_id = exit.process.run_id = "100-5-aa";
+  other.process.run_id = "200-5-bb";
+  oom.reason = Reason::Oom;
+  oom.duration_ns = 10;
+  exit.duration_ns = 20;
+  exit.oom_events = {OomEvent{}};  // the exit report carries the process's every out-of-memory
+  oom.oom_events = exit.oom_events;
+  Report m = merge_reports({exit, other, oom});
+  REQUIRE(m.processes.size() == 2);
+  CHECK(m.processes[0].reason == Reason::Exit);
+  CHECK(m.summary.leaked_bytes == 8000);
+  CHECK(m.oom_events.size() == 1);
+  REQUIRE(m.history.size() == 1);
+  CHECK(m.history[0].reason == Reason::Oom);
+  CHECK(m.history[0].process.run_id == "100-5-aa");
+  // Of one process alone: its latest report, as read on its own, with the earlier as history.
+  Report one = merge_reports({oom, exit});
+  CHECK(one.reason == Reason::Exit);
+  CHECK(one.processes.size() == 1);
+  CHECK(one.history.size() == 1);
+  // Merged again with a merged report: history kept, nothing counted twice.
+  Report again = merge_reports({m, sample_report(300, 2)});
+  CHECK(again.processes.size() == 3);
+  CHECK(again.history.size() == 1);
+  // Reports without a run_id: the same pid and start are one process; no start, never matched.
+  Report old_a = sample_report(100, 0), old_b = sample_report(100, 0);
+  old_a.process.start_unix_ns = old_b.process.start_unix_ns = 7;
+  old_b.duration_ns = 5;
+  CHECK(merge_reports({old_b, old_a}).processes.size() == 1);
+  old_b.process.start_unix_ns = 8;  // the same pid reused later: another process
+  CHECK(merge_reports({old_a, old_b}).processes.size() == 2);
+  CHECK(merge_reports({sample_report(100, 0), sample_report(100, 0)}).processes.size() == 2);
+}
+
 TEST_CASE("merge keeps cached totals, modules, suppressions and lines up timeline kinds", "[views]") {
   Report a = sample_report(100, 0), b = sample_report(200, 1);
   a.leaks[0].cached_by = "PyTorch caching allocator";

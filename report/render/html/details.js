@@ -9,6 +9,16 @@ function renderDetails() {
   } else {
     section("processes", false);
   }
+  // Earlier reports of the same processes: superseded by their latest, counted in no total.
+  const history = R.history || [];
+  if (history.length) {
+    const box = $("#processes");
+    box.closest("section").hidden = false;
+    box.append(el("p", { class: "meta" }, plural(history.length, "earlier report") +
+                  " of these processes (snapshots, checkpoints, out-of-memory), counted once by each process's latest report:"));
+    box.append(dataTable(["pid", "reason", "leaked", "resources"],
+        history.map((p) => [p.pid, p.reason, fmtBytes(p.leaked_bytes), p.leaked_count])));
+  }
   const notes = R.notes || [];
   const notesBox = section("notes", notes.length > 0);
   if (notes.length) {

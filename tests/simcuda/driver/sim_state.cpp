@@ -17,7 +17,8 @@ size_t parse_size(const char* text, size_t fallback) {
   if (!text || !*text) return fallback;
   char* end = nullptr;
   double value = std::strtod(text, &end);
-  if (end == text || value < 0) return fallback;
+  // Plain decimals only: strtod would also take "0x10", "1e999", "inf" and "-1".
+  if (end == text || std::strspn(text, "0123456789.") != size_t(end - text)) return fallback;
   std::string unit(end);
   size_t scale = 1;
   if (unit == "K" || unit == "KiB" || unit == "k") scale = size_t(1) << 10;
