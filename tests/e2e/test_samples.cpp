@@ -13,7 +13,7 @@ Report single_report(const std::string& dir) {
   REQUIRE(files.size() == 1);
   Report r = load(files[0]);
   CHECK(r.format == "cudaleak-report");
-  CHECK(r.format_version == 1);
+  CHECK(r.format_version == cudaleak::report::kFormatVersion);
   CHECK(r.reason == Reason::Exit);
   CHECK(r.symbolized);
   CHECK_FALSE(r.modules.empty());

@@ -94,7 +94,7 @@ TEST_CASE("tensors without stacks take the user's line of the segment that holds
   CHECK(cudaleak::oom::tensor_origin(top) == "in segments reserved by <module> (run.py:4)");
 }
 
-TEST_CASE("tensors with their own stacks keep them; what no range holds stays unnamed", "[oom][tensors]") {
+TEST_CASE("tensors with their own stacks keep them and what no range holds stays unnamed", "[oom][tensors]") {
   AllocatorDevice recorded = unrecorded_view();
   recorded.live_tensors[0].stack = {python("train_step", "/src/train.py", 12)};
   AllocatorDevice before = recorded;
@@ -114,7 +114,7 @@ TEST_CASE("tensors with their own stacks keep them; what no range holds stays un
   CHECK(cudaleak::oom::tensor_origin(d.live_tensors[1]).find("lines PyTorch did not record") != std::string::npos);
 }
 
-TEST_CASE("failed calls of PyTorch's allocator are attempts of its out-of-memory; a retry of the same size ends the one before",
+TEST_CASE("failed calls of PyTorch's allocator are attempts of its out-of-memory and a retry of the same size ends the one before",
           "[oom][story]") {
   using cudaleak::oom::is_attempt;
   OomEvent failed;
@@ -196,7 +196,7 @@ TEST_CASE("another allocator's reservation is named beside PyTorch's own view, w
   for (const auto& x : d) CHECK(x.message.find("PyTorch caching allocator holds") == std::string::npos);  // its view explains it
 }
 
-TEST_CASE("Triton's kernels are a cache; Inductor's generated code is not the user's line", "[oom][story]") {
+TEST_CASE("Triton's kernels are a cache and Inductor's generated code is not the user's line", "[oom][story]") {
   std::vector<Frame> load = {native("cuModuleLoad", "libcuda.so.1"),
                              python("StaticallyLaunchedTritonKernel.load_kernel",
                                     "/v/lib/python3.12/site-packages/torch/_inductor/runtime/static_triton_launcher.py", 144),
