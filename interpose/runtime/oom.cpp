@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <map>
 #include <mutex>
 #include <set>
@@ -176,12 +177,19 @@ void Monitor::record(HookId api, uint64_t bytes, tracker::Placement where, uint6
   if (write) write_report(Reason::Oom);
 }
 
-void Monitor::record_pytorch(const report::AllocatorDevice& view, uint64_t request) {
+void Monitor::record_pytorch(const report::AllocatorDevice& view, uint64_t request, uint64_t observed_monotonic_ns) {
   bool write = false;
   try {
     RawEvent raw;
     report::OomEvent& e = raw.event;
+    // The failure is when the observer ran, not when its view (seconds of
+    // snapshot reading later) arrived.
     e.time_ns = tracker::elapsed_ns();
+    timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    const uint64_t now_ns = uint64_t(now.tv_sec) * 1000000000ull + uint64_t(now.tv_nsec);
+    if (observed_monotonic_ns && observed_monotonic_ns <= now_ns)
+      e.time_ns -= std::min(e.time_ns, now_ns - observed_monotonic_ns);
     e.api = kPyTorchApi;
     e.request_bytes = request;
     e.device = view.device;

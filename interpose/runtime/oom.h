@@ -48,8 +48,9 @@ class Monitor {
  public:
   void record(HookId api, uint64_t bytes, tracker::Placement where, uint64_t stream);
   // PyTorch raised an out-of-memory (its observer ran, in the raising
-  // thread): `view` is its allocator's state on that device.
-  void record_pytorch(const report::AllocatorDevice& view, uint64_t request);
+  // thread, at `observed_monotonic_ns`; 0: now): `view` is its allocator's
+  // state on that device.
+  void record_pytorch(const report::AllocatorDevice& view, uint64_t request, uint64_t observed_monotonic_ns);
   // From then on failed calls are held back for PyTorch's own event.
   void attach_pytorch_observer() { observer_.store(true, std::memory_order_relaxed); }
   bool pytorch_observer_attached() const { return observer_.load(std::memory_order_relaxed); }

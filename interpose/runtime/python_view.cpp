@@ -120,7 +120,7 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_python_view(
       const report::AllocatorDevice* device = view.device(info.device);
       report::AllocatorDevice empty;
       empty.device = info.device;
-      runtime().oom.record_pytorch(device ? *device : empty, info.request);
+      runtime().oom.record_pytorch(device ? *device : empty, info.request, info.monotonic_ns);
     }
     return 0;
   } catch (const std::exception& e) {

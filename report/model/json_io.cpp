@@ -94,6 +94,7 @@ PyTorchView pytorch_view_from_json(const std::string& text, PyTorchOom* oom) {
       schema::TreeObject reader(o, at);
       reader("device", oom->device);
       reader("request", oom->request);
+      reader("monotonic_ns", oom->monotonic_ns);
     }
     return v;
   } catch (const FormatError& e) {

@@ -39,6 +39,9 @@ Report read_report(std::istream& in, const ReadProgress& progress = {});
 struct PyTorchOom {
   int device = 0;
   uint64_t request = 0;
+  // When PyTorch's observer ran (CLOCK_MONOTONIC, ns); 0: not sent. Reading
+  // the snapshot after it can take seconds.
+  uint64_t monotonic_ns = 0;
 };
 PyTorchView pytorch_view_from_json(const std::string& text, PyTorchOom* oom = nullptr);
 // cudaleak_cupy.py's numbers (the report's "cupy" section without "when").

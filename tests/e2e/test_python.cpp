@@ -393,6 +393,8 @@ TEST_CASE("python: PyTorch's out-of-memory is one story that names the user's li
     REQUIRE(e.attempts.size() == 2);  // the cudaMalloc before and after PyTorch freed its cache
     CHECK(e.attempts[0].api == "cudaMalloc");
     CHECK(e.attempts[1].request_bytes == (20u << 20));
+    CHECK(e.attempts[0].time_ns <= e.attempts[1].time_ns);
+    CHECK(e.attempts[1].time_ns <= e.time_ns);  // the failure is when the observer ran, after its attempts
     REQUIRE_FALSE(e.diagnosis.empty());
     CHECK(e.diagnosis[0].cause == Cause::LiveTensors);
     REQUIRE_FALSE(e.pytorch.live_tensors.empty());

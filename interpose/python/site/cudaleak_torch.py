@@ -128,8 +128,9 @@ def send(when, extra=None):
 
 
 def _on_oom(device, alloc, device_allocated, device_free):
+    observed = time.monotonic_ns()  # CLOCK_MONOTONIC, as the library's: the snapshot below can take seconds
     send("oom", {"oom": {"device": device, "request": alloc, "device_allocated": device_allocated,
-                         "device_free": device_free}})
+                         "device_free": device_free, "monotonic_ns": observed}})
 
 
 def _offer_source():
