@@ -211,6 +211,11 @@ async function checkPyTorch(page, report) {
   // The OOM raised by PyTorch says fragmentation and leads to its segment map.
   const n = report.oom_events.findIndex((e) => e.pytorch);
   check((await page.textContent(`#oom-${n}`)).includes("fragmentation"), "PyTorch's OOM diagnosed as fragmentation");
+  // The failed cudaMalloc calls before it are inside its story, not entries of their own.
+  const attempts = (report.oom_events[n].attempts || []).length;
+  check(attempts >= 1 && (await page.textContent(`#oom-${n}`)).includes("before it, " + attempts + " failed call"),
+        `its ${attempts} failed calls listed inside it`);
+  check(report.oom_events.every((e) => e.pytorch), "no failed call of PyTorch's is an event of its own");
   await page.click(`#oom-${n} a[href='#segments']`);
   check((await page.locator("#segments-view option:checked").textContent()).includes("#" + (n + 1)), "its segment map link shows the view at that OOM");
   // Flame graph by Python line, and what the cache held.

@@ -39,5 +39,6 @@ function renderSummary() {
   if (s.suppressed_count) card(String(s.suppressed_count), "suppressed");
   if (s.cached_count) card(fmtBytes(s.cached_bytes), "cached by allocators (" + s.cached_count + ")",
                            "reserved by a caching allocator (PyTorch, CuPy...) for reuse: not a leak");
-  if ((R.oom_events || []).length) card(String(R.oom_events.length), "out-of-memory errors");
+  const failures = (R.oom_events || []).filter((e) => !e.recovered).length;  // one per failure the program saw
+  if (failures) card(String(failures), failures === 1 ? "out-of-memory error" : "out-of-memory errors");
 }
