@@ -162,3 +162,20 @@ TEST_CASE("cli: colour in text summaries only when asked or on a terminal and ne
   Result report = run({cudaleak_tool(), "report", "--color", "always", dir + "/p.json"});
   CHECK(report.out.find("\033[1m") != std::string::npos);
 }
+
+TEST_CASE("cli: a statically linked CUDA runtime under the simulated GPU is named and never passes the gate",
+          "[e2e][cli][gate]") {
+  // nvcc's default links cudart statically; it needs the real driver's
+  // private tables, so every CUDA call fails unseen under --simulated-gpu.
+  const std::string static_sample = std::string(CUDALEAK_BUILD_DIR) + "/samples/sample_loop_leak";
+  auto dir = fresh_dir("static_runtime_sim");
+  Result plain = run_sim(dir, {static_sample});
+  CHECK(plain.err.find("cannot run this program's statically linked CUDA runtime") != std::string::npos);
+  CHECK(plain.err.find("-cudart shared") != std::string::npos);
+  Result gated = run_sim(dir, {static_sample}, {"--error-exitcode", "3"});
+  CHECK(gated.exit_code == 125);  // unseen: gate_error_exitcode, never green
+  // The same program with the shared runtime is traced and fails the gate on its leak.
+  Result shared = run_sim(dir, {sample("loop_leak")}, {"--error-exitcode", "3"});
+  CHECK(shared.exit_code == 3);
+  CHECK(shared.err.find("statically linked CUDA runtime") == std::string::npos);
+}

@@ -1,6 +1,12 @@
 // Initialisation, versions, devices and error strings of the simulated driver.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "sim_cuda.h"
 #include "sim_state.h"
@@ -100,8 +106,37 @@ SIM_EXPORT CUresult cuGetErrorString(CUresult error, const char** str) {
   return CUDA_SUCCESS;
 }
 
+namespace {
+
+// A statically linked CUDA runtime (nvcc's default) asks for the driver's
+// private export tables, which exist only in the real driver: every one of
+// its calls then fails before reaching anything cudaleak sees. The user is
+// told once, and under `cudaleak run` the process counts as unseen, so that
+// a gate cannot pass on a program it never watched.
+void refuse_static_runtime() {
+  static std::atomic<bool> told{false};
+  if (told.exchange(true)) return;
+  const char* line =
+      "cudaleak: the simulated GPU cannot run this program's statically linked CUDA runtime (nvcc's default, "
+      "-cudart static): its CUDA calls fail and cudaleak cannot see them. Build it with -cudart shared to run it "
+      "under --simulated-gpu, or run it on a GPU, where both are traced.\n";
+  ssize_t ignored = write(2, line, std::strlen(line));
+  (void)ignored;
+  const char* dir = std::getenv("CUDALEAK_GATE_DIR");
+  if (!dir || !*dir) return;
+  std::string path = std::string(dir) + "/" + std::to_string(getpid()) + ".static-runtime.gate";
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) return;
+  const char* verdict = "status=error\n";
+  ignored = write(fd, verdict, std::strlen(verdict));
+  close(fd);
+}
+
+}  // namespace
+
 // Private tables exist only in the real driver; the simulated runtime never asks.
 SIM_EXPORT CUresult cuGetExportTable(const void** table, const CUuuid*) {
   if (table) *table = nullptr;
+  refuse_static_runtime();
   return CUDA_ERROR_NOT_SUPPORTED;
 }
