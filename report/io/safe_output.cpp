@@ -43,6 +43,48 @@ bool written_by_us(const struct stat& st) {
   return false;
 }
 
+// Under `cudaleak run`, each process claims the names it writes in the run's
+// own directory (CUDALEAK_GATE_DIR): 1 when `path` is this process's (claimed
+// now or before), 0 when another process of the run claimed it, -1 when there
+// is no run directory. A file left by an earlier run is never taken for this
+// run's, however soon after it this run starts.
+int claim(const char* path) {
+  const char* dir = std::getenv("CUDALEAK_GATE_DIR");
+  if (!dir || !*dir) return -1;
+  char absolute[PATH_MAX];
+  if (path[0] == '/') {
+    if (!copy(absolute, sizeof absolute, path, std::strlen(path))) return -1;
+  } else {
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd) || !copy(absolute, sizeof absolute, cwd, std::strlen(cwd), "/", 1, path, std::strlen(path)))
+      return -1;
+  }
+  uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a of the absolute name
+  for (const char* c = absolute; *c; ++c) hash = (hash ^ uint8_t(*c)) * 0x100000001b3ull;
+  char name[32] = "claim-";
+  static const char hex[] = "0123456789abcdef";
+  for (int i = 0; i < 16; ++i) name[6 + i] = hex[(hash >> (60 - 4 * i)) & 15];
+  name[22] = '\0';
+  char claim_path[PATH_MAX];
+  if (!copy(claim_path, sizeof claim_path, dir, std::strlen(dir), "/", 1, name, std::strlen(name))) return -1;
+  char mine[16];
+  int n = std::snprintf(mine, sizeof mine, "%d", int(getpid()));
+  int fd = ::open(claim_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd >= 0) {
+    bool ok = ::write(fd, mine, size_t(n)) == n;
+    ::close(fd);
+    return ok ? 1 : -1;
+  }
+  if (errno != EEXIST) return -1;
+  fd = ::open(claim_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return -1;
+  char owner[16] = {};
+  ssize_t got = ::read(fd, owner, sizeof owner - 1);
+  ::close(fd);
+  if (got <= 0) return -1;
+  return std::strcmp(owner, mine) == 0 ? 1 : 0;
+}
+
 // An existing regular file written during this run by another process.
 bool taken_by_another_process(const struct stat& st) {
   if (g_run_start_ns == 0) return false;
@@ -134,8 +176,13 @@ bool open(File& f, const char* path, Targets targets) {
   f = File{};
   if (!copy(f.path, sizeof f.path, path, std::strlen(path))) return fail(f, "the name is too long", ENAMETOOLONG);
   struct stat st;
+  const int claimed = claim(f.path);
   if (lstat(f.path, &st) != 0) {
     if (errno != ENOENT) return fail(f, "cannot look at it", errno);
+    if (claimed == 0) {  // another process of the run is writing it now
+      copy(f.shared_name, sizeof f.shared_name, f.path, std::strlen(f.path));
+      if (!with_pid(f.path, sizeof f.path)) return fail(f, "the name is too long", ENAMETOOLONG);
+    }
     return open_temporary(f);
   }
   if (targets == Targets::RegularFilesOnly && !S_ISREG(st.st_mode)) return fail(f, not_regular(st), 0);
@@ -148,7 +195,7 @@ bool open(File& f, const char* path, Targets targets) {
   if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return open_direct(f, false);
   if (S_ISDIR(st.st_mode)) return fail(f, "is a directory", EISDIR);
   if (!S_ISREG(st.st_mode)) return fail(f, "is not a regular file, a character device or a FIFO", EINVAL);
-  if (taken_by_another_process(st)) {
+  if (claimed == 0 || (claimed < 0 && taken_by_another_process(st))) {
     copy(f.shared_name, sizeof f.shared_name, f.path, std::strlen(f.path));
     if (!with_pid(f.path, sizeof f.path)) return fail(f, "the name is too long", ENAMETOOLONG);
   }

@@ -375,3 +375,19 @@ TEST_CASE("runtime: check_context notes a context bound where cudaleak cannot se
   CHECK(device_by_mib[7] == 1);  // learned b (device 1): the documented limit
   CHECK(device_by_mib[8] == 0);  // asked: right
 }
+
+TEST_CASE("runtime: back-to-back runs with one report path each replace the last run's report", "[e2e][runtime]") {
+  // A run that starts right after the last is never taken for "another
+  // process of this run": each run claims its names in its own directory.
+  auto dir = fresh_dir("back_to_back");
+  const std::string path = dir + "/report.json";
+  for (int i = 0; i < 8; ++i) {
+    Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", path, "--", sample("loop_leak")});
+    size_t start = res.err.find("==");
+    REQUIRE(start != std::string::npos);
+    int pid = std::stoi(res.err.substr(start + 2));
+    CHECK(load(path).process.pid == pid);
+    CHECK(res.err.find("written by another process of this run") == std::string::npos);
+  }
+  CHECK(files_in(dir).size() == 1);
+}
