@@ -15,6 +15,7 @@
 #include "report_path.h"
 #include "reporter.h"
 #include "io/safe_output.h"
+#include "../base/log.h"
 #include "../pyframes/python_frames.h"
 #include "../track/registry.h"
 #include "../track/tracker.h"
@@ -295,6 +296,17 @@ void tell_launcher(const char* report_path) {
   safe_output::commit(gate);
 }
 
+// A crash report that cannot be written is said so on stderr, in one line
+// put together without allocating (async-signal-safe); false.
+bool tell_lost(const safe_output::File& f) {
+  const char* why = f.problem ? f.problem : "cannot be written";
+  const char* parts[] = {"cudaleak: the crash report could not be written to ", f.path, ": ", why,
+                         f.error ? " (" : "", f.error ? strerrorname_np(f.error) : "", f.error ? ")" : "", "\n"};
+  for (const char* p : parts)
+    if (p) write_text(p, std::strlen(p));
+  return false;
+}
+
 }  // namespace
 
 void prepare() {
@@ -313,7 +325,7 @@ bool write(int signal) {
   if (!report::expand_report_path_into(path, sizeof path, options().output.c_str(), int(getpid()),
                                        next_report_sequence()))
     return false;
-  if (!safe_output::open(g_file, path)) return false;
+  if (!safe_output::open(g_file, path)) return tell_lost(g_file);
   Writer& w = *(g_writer = new (g_writer_storage) Writer(g_file));
   timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
@@ -376,7 +388,7 @@ bool write(int signal) {
   copy_file(w, "/proc/self/maps", true);
   w.text("}\n");
   w.flush();
-  if (!safe_output::commit(g_file)) return false;
+  if (!safe_output::commit(g_file)) return tell_lost(g_file);
   tell_launcher(g_file.path);
   return true;
 }

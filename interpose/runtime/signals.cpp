@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <time.h>
@@ -162,6 +163,21 @@ void install_termination_handlers() {
   }
 }
 
+// A stack overflow leaves no stack to run the crash handler on: the thread
+// that loads cudaleak (the main thread) gets an alternate signal stack, unless
+// the program gave it one. Never freed: a handler may run on it until exit.
+void give_alternate_stack() {
+  stack_t current{};
+  if (sigaltstack(nullptr, &current) != 0 || !(current.ss_flags & SS_DISABLE)) return;
+  constexpr size_t kSize = 256 * 1024;  // the crash writer's frames, with room to spare
+  void* memory = mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (memory == MAP_FAILED) return;
+  stack_t ours{};
+  ours.ss_sp = memory;
+  ours.ss_size = kSize;
+  if (sigaltstack(&ours, nullptr) != 0) munmap(memory, kSize);
+}
+
 }  // namespace
 
 void install() {
@@ -169,6 +185,7 @@ void install() {
   crash_capture::prepare();
   g_report_signal = signal_from_name(options().report_signal);
   if (options().crash_report) {
+    give_alternate_stack();
     for (int sig : kCrashSignals) {
       if (!is_default(sig, &g_previous[sig])) continue;
       struct sigaction sa{};

@@ -44,12 +44,14 @@ bool written_by_us(const struct stat& st) {
 }
 
 // Under `cudaleak run`, each process claims the names it writes in the run's
-// own directory (CUDALEAK_GATE_DIR): 1 when `path` is this process's (claimed
+// own directory (async-signal-safe: crash reports claim theirs too) (CUDALEAK_GATE_DIR): 1 when `path` is this process's (claimed
 // now or before), 0 when another process of the run claimed it, -1 when there
 // is no run directory. A file left by an earlier run is never taken for this
 // run's, however soon after it this run starts.
 int claim(const char* path) {
-  const char* dir = std::getenv("CUDALEAK_GATE_DIR");
+  // Only the run's processes claim (mark_run_start): the launcher rewrites
+  // their crash captures in place.
+  const char* dir = g_run_start_ns ? std::getenv("CUDALEAK_GATE_DIR") : nullptr;
   if (!dir || !*dir) return -1;
   char absolute[PATH_MAX];
   if (path[0] == '/') {
@@ -67,8 +69,12 @@ int claim(const char* path) {
   name[22] = '\0';
   char claim_path[PATH_MAX];
   if (!copy(claim_path, sizeof claim_path, dir, std::strlen(dir), "/", 1, name, std::strlen(name))) return -1;
-  char mine[16];
-  int n = std::snprintf(mine, sizeof mine, "%d", int(getpid()));
+  char mine[16];  // the pid in decimal, without snprintf: crash handlers come here
+  char digits[16];
+  int n = 0;
+  for (unsigned v = unsigned(getpid()); v; v /= 10) digits[n++] = char('0' + v % 10);
+  for (int i = 0; i < n; ++i) mine[i] = digits[n - 1 - i];
+  mine[n] = '\0';
   int fd = ::open(claim_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd >= 0) {
     bool ok = ::write(fd, mine, size_t(n)) == n;

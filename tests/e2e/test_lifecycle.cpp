@@ -220,3 +220,34 @@ TEST_CASE("an injected failure reaches the program untouched and records nothing
   CHECK(r.leaks[0].count == 1);
   CHECK(r.leaks[0].bytes == (64u << 10));  // the scratch buffer of the step that failed
 }
+
+TEST_CASE("crash: a stack overflow still writes its report, on the alternate signal stack", "[e2e][lifecycle]") {
+  auto dir = fresh_dir("stack_overflow");
+  Result res = run_sim(dir, {program("stack_overflow")});
+  CHECK(res.signal == SIGSEGV);
+  CHECK(res.out == "about to overflow\n");
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  auto r = load(files[0]);
+  CHECK(r.reason == Reason::Crash);
+  REQUIRE(r.leaks.size() == 1);
+  CHECK(r.leaks[0].bytes == (1u << 20));
+}
+
+TEST_CASE("crash: a crash report that cannot be written says so, and concurrent crashes keep every report",
+          "[e2e][lifecycle]") {
+  // The report path is a directory: one line names it and the problem.
+  auto dir = fresh_dir("crash_unwritable");
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir, "--", program("crash_after_leak")});
+  CHECK(res.signal == SIGSEGV);
+  CHECK(res.err.find("cudaleak: the crash report could not be written to " + dir) != std::string::npos);
+  // Eight processes of one run crash at once into one name without %p: each report kept.
+  auto shared = fresh_dir("crash_shared_name");
+  std::string many;
+  for (int i = 0; i < 8; ++i) many += program("crash_after_leak") + " & ";
+  Result all = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", shared + "/crash.json", "--", "/bin/sh", "-c",
+                    many + "wait"});
+  size_t reports = 0;
+  for (const auto& f : files_in(shared)) reports += load(f).reason == Reason::Crash;
+  CHECK(reports == 8);
+}
