@@ -78,7 +78,10 @@ CrashCapture parse_crash_capture(const std::string& text) {
       Path row_at{&at, nullptr, i};
       const json& row = list[i];
       if (!row.is_array() || row.size() < min_fields || row.size() > max_fields)
-        report::schema::fail(row_at, "expected a list of " + std::to_string(max_fields) + " fields");
+        report::schema::fail(row_at, "expected a list of " +
+                                         (min_fields == max_fields ? std::to_string(max_fields)
+                                                                   : std::to_string(min_fields) + " to " + std::to_string(max_fields)) +
+                                         " fields, got " + (row.is_array() ? std::to_string(row.size()) : "no list"));
       each(row, row_at);
     }
   };
@@ -126,7 +129,10 @@ CrashCapture parse_crash_capture(const std::string& text) {
       c.snapshot.notes.push_back(std::move(note));
     });
     top("notes_total", c.snapshot.notes_total, Required);
-    rows("stacks", 1, SIZE_MAX, [&](const json& s, const Path& at) {
+    // An id and at most 256 return addresses with the Python frames put in
+    // for the interpreter's (1024 with room to spare): a longer row was not
+    // written by cudaleak, and would take memory without bound to symbolize.
+    rows("stacks", 1, 1 + 1024, [&](const json& s, const Path& at) {
       uint32_t id = 0;
       field(s, at, 0, id);
       auto& frames = c.stacks[id];

@@ -270,10 +270,25 @@ void read_value(Tokens& t, const Path& at, std::pair<A, B>& v) {
   if (n != 2) fail(at, "expected a pair [a, b], got an array of " + std::to_string(n));
 }
 
+// The most elements the reader takes where the writer keeps a bound (a
+// stack: 256 recorded frames, each with the frames inlined into it; a
+// device's timeline: 512 points), with room to spare. An input past it was
+// not written by cudaleak, and reading it would take memory without bound.
+template <class T>
+inline constexpr size_t kMaxElements = SIZE_MAX;
+template <>
+inline constexpr size_t kMaxElements<Frame> = 4096;
+template <>
+inline constexpr size_t kMaxElements<TimelinePoint> = 1024;
+
 template <class T>
 void read_value(Tokens& t, const Path& at, std::vector<T>& v) {
   v.clear();
-  read_elements(t, at, "expected an array", [&](size_t, const Path& item) { read_value(t, item, v.emplace_back()); });
+  read_elements(t, at, "expected an array", [&](size_t i, const Path& item) {
+    if (i >= kMaxElements<T>)
+      fail(at, "has more than " + std::to_string(kMaxElements<T>) + " elements; cudaleak writes far fewer");
+    read_value(t, item, v.emplace_back());
+  });
 }
 
 // Maps are objects keyed by a string or an enum's names.

@@ -1,8 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
+#include "capture/crash_report.h"
 #include "json_io.h"
 #include "caching.h"
 #include "cuda_frames.h"
@@ -212,6 +215,21 @@ TEST_CASE("the reader refuses a timeline whose points name sites it lacks", "[re
   CHECK_THROWS_WITH(from_json(to_json(r)), Catch::Contains("has 2 lists for 1 points"));
 }
 
+TEST_CASE("the reader takes no more stack frames or timeline points than cudaleak writes", "[report][json]") {
+  Report r;
+  LeakGroup& g = r.leaks.emplace_back();
+  g.bytes = g.count = 1;
+  g.stack.resize(4096, Frame{0x1000, "m", "f", "f.cu", 1});
+  CHECK_NOTHROW(from_json(to_json(r)));
+  g.stack.resize(4097, Frame{0x1000, "m", "f", "f.cu", 1});
+  CHECK_THROWS_WITH(from_json(to_json(r)), Catch::Contains("$.leaks[0].stack: has more than 4096 elements"));
+  r.leaks.clear();
+  r.timeline.kinds = {Kind::Device};
+  DeviceTimeline& lane = r.timeline.devices.emplace_back();
+  lane.points.assign(1025, TimelinePoint{5, {300}, 300});
+  CHECK_THROWS_WITH(from_json(to_json(r)), Catch::Contains("$.timeline.devices[0].points: has more than 1024 elements"));
+}
+
 TEST_CASE("the reader refuses what is not a report it understands", "[report][json]") {
   CHECK_THROWS_WITH(from_json("{\"format\": \"cudaleak-report\", \"form"), Catch::Contains("not valid JSON"));
   CHECK_THROWS_WITH(from_json("{\"hello\": 1}"), Catch::Contains("not a cudaleak report"));
@@ -383,4 +401,20 @@ TEST_CASE("enum names: every value has one name and reads back to itself", "[mod
   CHECK(from_json(text).oom_events.at(0).diagnosis.at(0).cause == Cause::Fragmentation);
   text.replace(text.find("\"fragmentation\""), 15, "\"fragmented\"");
   CHECK_THROWS_WITH(from_json(text), Catch::Contains("$.oom_events[0].diagnosis[0].cause: unknown cause \"fragmented\""));
+}
+
+TEST_CASE("a crash capture with a stack longer than cudaleak records is refused, not symbolized", "[report][json]") {
+  std::ifstream in(std::string(CUDALEAK_FUZZ_CORPUS) + "/crash_capture/crash_after_leak.json");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  REQUIRE_NOTHROW(cudaleak::capture::parse_crash_capture(text));
+  const std::string row = "[1,139651235035267,93958500458700,139651233161802,139651233161989,93958500458849]";
+  size_t at = text.find(row);
+  REQUIRE(at != std::string::npos);
+  std::string long_row = "[1";
+  for (int i = 0; i < 2000; ++i) long_row += ",139651235035267";
+  long_row += "]";
+  std::string hostile = text;
+  hostile.replace(at, row.size(), long_row);
+  CHECK_THROWS_WITH(cudaleak::capture::parse_crash_capture(hostile),
+                    Catch::Contains("$.stacks[0]: expected a list of 1 to 1025 fields, got 2001"));
 }
