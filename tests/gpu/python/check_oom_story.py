@@ -2,55 +2,20 @@
 scripts/gpu-validate-oom-story.sh with default options: one event per failure
 the program saw, its first cause, and the user's function and line in the
 printed text and in the JSON. Exits non-zero on a wrong answer."""
-import glob
-import json
 import os
 import re
 import sys
 
-out = sys.argv[1]
-here = os.path.dirname(os.path.abspath(__file__))
-failures = []
-passed = 0
+from scenario_checks import Checker, line
 
-
-def check(ok, what):
-    global passed
-    if ok:
-        passed += 1
-        print("ok   ", what)
-    else:
-        failures.append(what)
-        print("FAIL ", what)
-
-
-def line(scenario, marker):
-    with open(os.path.join(here, scenario + ".py")) as f:
-        for n, text in enumerate(f, 1):
-            if "# LINE:" + marker in text:
-                return n
-    raise SystemExit("no marker %s in %s" % (marker, scenario))
+checks = Checker(sys.argv[1])
+check, reports, log = checks.check, checks.reports, checks.log
+out = checks.out
 
 
 def where(scenario, function, marker=None):
     """'function (scenario.py:N)', or 'function (scenario.py:' when any line of it will do."""
     return "%s (%s.py:%s" % (function, scenario, "%d)" % line(scenario, marker) if marker else "")
-
-
-def reports(run):
-    rs = []
-    for p in sorted(glob.glob(os.path.join(out, run + ".*.json"))):
-        with open(p) as f:
-            rs.append(json.load(f))
-    return rs
-
-
-def log(run):
-    try:
-        with open(os.path.join(out, run + ".log")) as f:
-            return f.read()
-    except OSError:
-        return ""
 
 
 def exit_reports(run):
@@ -184,5 +149,4 @@ for s in ("scenario_leak_in_list", "story_debug_activations", "scenario_exceptio
                         run, g["bytes"] / 2**20, g["count"], "segment" if g.get("by_segment") else "tensor ",
                         f.get("function"), f.get("line")))
 
-print("%d checks passed, %d failed" % (passed, len(failures)))
-sys.exit(1 if failures else 0)
+checks.finish()

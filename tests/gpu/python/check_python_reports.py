@@ -1,46 +1,14 @@
 """Asserts what cudaleak said about each Python scenario (scenario_*.py) run by
 scripts/gpu-validate-python.sh. Exits non-zero on the first wrong answer."""
-import glob
-import json
-import re
 import os
+import re
 import sys
 
-out = sys.argv[1]
-here = os.path.dirname(os.path.abspath(__file__))
-failures = []
-passed = 0
+from scenario_checks import Checker, line
 
-
-def check(ok, what):
-    global passed
-    if ok:
-        passed += 1
-        print("ok   ", what)
-    else:
-        failures.append(what)
-        print("FAIL ", what)
-
-
-def line(scenario, marker):
-    with open(os.path.join(here, scenario + ".py")) as f:
-        for n, text in enumerate(f, 1):
-            if "# LINE:" + marker in text:
-                return n
-    raise SystemExit("no marker %s in %s" % (marker, scenario))
-
-
-def reports(scenario):
-    rs = []
-    for p in sorted(glob.glob(os.path.join(out, scenario + ".*.json"))):
-        with open(p) as f:
-            rs.append(json.load(f))
-    return rs
-
-
-def log(scenario):
-    with open(os.path.join(out, scenario + ".log")) as f:
-        return f.read()
+checks = Checker(sys.argv[1])
+check, reports, log = checks.check, checks.reports, checks.log
+out = checks.out
 
 
 def exit_report(scenario):
@@ -236,5 +204,4 @@ r = exit_report(s)
 check(r is not None and r["gate"].get("failing_tensor_groups", 0) >= 1, s + ": the gate counts the growing groups")
 check("gate_growing_tensors" in log(s) and "[growing:" in log(s), s + ": and says so")
 
-print("%d checks passed, %d failed" % (passed, len(failures)))
-sys.exit(1 if failures else 0)
+checks.finish()
