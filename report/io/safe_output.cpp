@@ -87,7 +87,9 @@ int claim(const char* path) {
   char owner[16] = {};
   ssize_t got = ::read(fd, owner, sizeof owner - 1);
   ::close(fd);
-  if (got <= 0) return -1;
+  // Empty: another process created it and has not written its pid yet (this
+  // process writes its own before it returns).
+  if (got <= 0) return 0;
   return std::strcmp(owner, mine) == 0 ? 1 : 0;
 }
 

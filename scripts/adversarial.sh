@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Runs tried as an adversary would, under the simulated GPU, and counts what
+# must never happen: hangs, lost reports, green gates that saw nothing or
+# were given bad input, wrong totals, and memory past a bound. Prints one
+# table row per family and exits non-zero when any count is not 0.
+# Usage: scripts/adversarial.sh [BUILD_DIR]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build="$(realpath "${1:-build}")"
+cl="$build/bin/cudaleak"
+leak="$build/samples/sample_loop_leak_shared"        # leaks 50 allocations, exits 0
+crash="$build/tests/e2e/crash_after_leak"             # leaks 1 MiB, then SIGSEGV
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bad=0
+row() {  # FAMILY RUNS WHAT COUNT
+  printf '| %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4"
+  [ "$4" = 0 ] || bad=1
+}
+echo "| family | runs | counted | count |"
+echo "|---|---|---|---|"
+
+# 1. Concurrent crashes of one run into one name without %p: every report kept.
+lost=0
+for round in 1 2 3 4 5; do
+  d="$tmp/crash$round"; mkdir -p "$d"
+  cmd=""; for i in $(seq 10); do cmd+="$crash & "; done
+  timeout 120 "$cl" run --simulated-gpu -o "$d/crash.json" -- /bin/sh -c "${cmd}wait" >/dev/null 2>&1
+  kept=$(grep -l '"reason": "crash"' "$d"/*.json 2>/dev/null | wc -l)
+  lost=$((lost + 10 - kept))
+done
+row "concurrent crashes, one -o without %p" "5 x 10" "reports lost" "$lost"
+
+# 2. Back-to-back runs with one -o: the file is always the last run's.
+stale=0
+for i in $(seq 20); do
+  err=$(timeout 60 "$cl" run --simulated-gpu -o "$tmp/b2b.json" -- "$leak" 2>&1 >/dev/null)
+  pid=$(printf '%s\n' "$err" | grep -o '^==[0-9]*==' | head -1 | tr -d =)
+  grep -q "\"pid\": $pid," "$tmp/b2b.json" || stale=$((stale + 1))
+done
+row "back-to-back runs, one -o" 20 "stale reports" "$stale"
+
+# 3. Bad option values by three routes (flag, CUDALEAK_OPTIONS under the
+# launcher, plain preload): never a green exit on a leaking program.
+green=0; runs=0
+for kv in error_exitcode=256 error_exitcode=-1 error_exitcode=abc error_exitcode=1e999 \
+          error_exitcode=99999999999999999999 gate_error_exitcode=0 fail_on=devise min_bytes=-5 \
+          suppressions=/nonexistent/app.supp baseline=/nonexistent/base.json stack_depth=0 stack_depth=999 \
+          max_allocations=-1 summary_groups=x report_signal=SIGKILL color=purple pytorch_stacks_at=101; do
+  key=${kv%%=*}; value=${kv#*=}
+  flag="--${key//_/-}"
+  timeout 60 "$cl" run --simulated-gpu --error-exitcode 7 "$flag" "$value" -o "$tmp/opt.json" -- "$leak" >/dev/null 2>&1
+  s1=$?
+  CUDALEAK_OPTIONS="error_exitcode=7:$kv" timeout 60 "$cl" run --simulated-gpu -o "$tmp/opt.json" -- "$leak" >/dev/null 2>&1
+  s2=$?
+  CUDALEAK_OPTIONS="error_exitcode=7:output=$tmp/opt.json:$kv" LD_PRELOAD="$build/lib/libcudaleak.so" \
+    LD_LIBRARY_PATH="$build/lib/cudaleak/simcuda" timeout 60 "$leak" >/dev/null 2>&1
+  s3=$?
+  for s in $s1 $s2 $s3; do
+    runs=$((runs + 1))
+    [ "$s" = 0 ] && green=$((green + 1))
+  done
+done
+row "bad option values x 3 routes, leaking program" "$runs" "green exits" "$green"
+
+# 4. Hostile output paths: a FIFO with no reader, a symlink, a directory, a
+# missing directory, /dev/full, for -o, --junit and --sarif and the -o of report.
+hangs=0; followed=0; runs=0
+mkfifo "$tmp/fifo"; echo keep >"$tmp/target"; ln -s "$tmp/target" "$tmp/link"; mkdir -p "$tmp/dir"
+"$cl" run --simulated-gpu -o "$tmp/base.json" -- "$leak" >/dev/null 2>&1
+for path in "$tmp/fifo" "$tmp/link" "$tmp/dir" "$tmp/missing/x/y.json" /dev/full; do
+  for how in "run -o" "run --junit" "run --sarif" "report -o"; do
+    runs=$((runs + 1))
+    case $how in
+      "run -o") args=(run --simulated-gpu -o "$path" -- "$leak") ;;
+      "run --junit") args=(run --simulated-gpu --junit "$path" -o "$tmp/j.json" -- "$leak") ;;
+      "run --sarif") args=(run --simulated-gpu --sarif "$path" -o "$tmp/s.json" -- "$leak") ;;
+      "report -o") args=(report "$tmp/base.json" -o "$path") ;;
+    esac
+    timeout 30 "$cl" "${args[@]}" >/dev/null 2>&1 </dev/null
+    [ $? = 124 ] && hangs=$((hangs + 1))
+    [ "$(cat "$tmp/target")" = keep ] || { followed=$((followed + 1)); echo keep >"$tmp/target"; }
+  done
+done
+row "hostile output paths x 4 writers" "$runs" "hangs" "$hangs"
+row "hostile output paths x 4 writers" "$runs" "symlink targets overwritten" "$followed"
+
+# 5. A process that wrote several reports (a checkpoint, a snapshot, its
+# exit) is counted once by report, merge and the HTML page.
+wrong=0
+d="$tmp/multi"; mkdir -p "$d"
+timeout 60 "$cl" run --simulated-gpu -o "$d/r.%p.%n.json" -- "$build/tests/e2e/checkpoints" >/dev/null 2>&1
+files=("$d"/r.*.json)
+exit_bytes=$(python3 -c "import json,sys; r=[json.load(open(p)) for p in sys.argv[1:]]; print([x for x in r if x['reason']=='exit'][0]['summary']['leaked_bytes'])" "${files[@]}")
+"$cl" merge "${files[@]}" -o "$d/merged.json" >/dev/null 2>&1
+merged_bytes=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['summary']['leaked_bytes'])" "$d/merged.json")
+[ "${#files[@]}" -ge 2 ] && [ "$exit_bytes" = "$merged_bytes" ] || wrong=$((wrong + 1))
+row "one process, ${#files[@]} reports, merged" 1 "wrong totals" "$wrong"
+
+# 6. Reads past the writer's bounds: memory stays bounded (peak RSS, MiB).
+python3 - "$tmp" <<'EOF'
+import json, sys
+d = sys.argv[1]
+frame = {"ip": "0x1000", "module": "m", "function": "f", "file": "f.cu", "line": 1}
+r = {"format": "cudaleak-report", "format_version": 2, "reason": "exit", "process": {"pid": 1},
+     "summary": {"leaked_bytes": 1, "leaked_count": 1},
+     "leaks": [{"kind": "device", "api": "cudaMalloc", "bytes": 1, "count": 1, "stack": [frame] * 1000000}]}
+json.dump(r, open(d + "/deep.json", "w"))
+EOF
+/usr/bin/time -f '%M' -o "$tmp/peak" timeout 60 "$cl" report "$tmp/deep.json" >/dev/null 2>&1
+peak=$(tail -1 "$tmp/peak")
+over=0; [ "${peak:-999999}" -lt 307200 ] || over=1
+row "a 1,000,000-frame stack read (peak ${peak} KiB)" 1 "reads over 300 MB" "$over"
+
+[ "$bad" = 0 ] && echo "adversarial runs: every count is 0" || echo "adversarial runs: some counts are not 0"
+exit "$bad"
