@@ -6,6 +6,7 @@
 // and of every release:
 //   return hook.release(space, handle, args...);
 #pragma once
+#include <atomic>
 #include <cerrno>
 #include <type_traits>
 
@@ -105,9 +106,15 @@ uint64_t array3d_bytes(const CUDA_ARRAY3D_DESCRIPTOR& desc, unsigned levels);
 
 // A failed allocation: out-of-memory gets explained (runtime/oom.h).
 void out_of_memory(HookId api, uint64_t bytes, tracker::Placement where, uint64_t stream);
+// Failed calls of caching allocators held back for their retry (runtime/oom.h):
+// while there are any, a successful allocation may be the retry that recovered.
+extern std::atomic<int> g_oom_retries_pending;
+void out_of_memory_recovered(uint64_t bytes, tracker::Placement where);
 template <HookId id>
 inline void check_out_of_memory(const Hook<id>& hook, CUresult r, uint64_t bytes, uint64_t stream = 0) {
   if (r == CUDA_ERROR_OUT_OF_MEMORY && hook.tracking()) out_of_memory(id, bytes, tracker::current_placement(), stream);
+  else if (r == CUDA_SUCCESS && g_oom_retries_pending.load(std::memory_order_relaxed) > 0 && hook.tracking())
+    out_of_memory_recovered(bytes, tracker::current_placement());
 }
 
 }  // namespace cudaleak

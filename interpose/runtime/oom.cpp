@@ -8,6 +8,9 @@
 #include <mutex>
 #include <set>
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "caching.h"
 #include "diagnose.h"
 #include "oom_story.h"
@@ -100,9 +103,16 @@ void measure_process(RawEvent& raw, const report::RawSnapshot& snap) {
 // when none is known. Symbolizes the stack: out-of-memory is rare, and its
 // report symbolizes anyway.
 std::string caching_allocator_at(uint32_t stack_id) {
+  // The process's symbolizer is used under the report lock, as reports use it.
+  std::lock_guard lock(runtime().reports.mutex);
   std::unique_ptr<report::FrameResolver> resolver = make_frame_resolver();
   return gate::caching_allocator_of(report::resolve_stack(tracker::stack(stack_id), resolver.get()));
 }
+
+uint32_t this_thread() { return uint32_t(syscall(SYS_gettid)); }
+
+constexpr size_t kMaxAttempts = 16;   // the latest kept per failure
+constexpr size_t kMaxRecovered = 8;   // recovered calls kept; the rest counted
 
 }  // namespace
 
@@ -126,12 +136,18 @@ bool Monitor::measure_and_keep(RawEvent raw) {
   if (e.has_pytorch) {
     raw.owned = report::blocks_by_owner(e.pytorch, report::memory_ranges(snap, e.device));
   } else {
+    // Held: a call a caching allocator made, which it retries after freeing
+    // its cache (PyTorch's under its observer, CuPy's, XLA's). Without
+    // symbols no allocator is known: under PyTorch's observer every failed
+    // call is then taken for its allocator's.
     raw.cache = caching_allocator_at(raw.stack_id);
-    raw.held = pytorch_observer_attached() || !raw.cache.empty();
+    raw.held = !raw.cache.empty() || (pytorch_observer_attached() && !options().symbolize);
+    raw.thread = this_thread();
   }
 
   std::lock_guard lock(mutex_);
-  // The held failed calls this failure ends leave the list: its attempts.
+  // The held failed calls this failure ends leave the list: its attempts,
+  // oldest first, the latest kMaxAttempts.
   for (auto it = events_.begin(); it != events_.end();) {
     if (!it->held || !is_attempt(it->event, it->cache, e, raw.cache)) {
       ++it;
@@ -139,10 +155,17 @@ bool Monitor::measure_and_keep(RawEvent raw) {
     }
     for (RawAttempt& a : it->attempts) raw.attempts.push_back(std::move(a));
     raw.attempts.push_back(RawAttempt{it->event, it->stack_id});
+    g_oom_retries_pending.fetch_sub(1, std::memory_order_relaxed);
     it = events_.erase(it);
   }
+  std::stable_sort(raw.attempts.begin(), raw.attempts.end(),
+                   [](const RawAttempt& a, const RawAttempt& b) { return a.event.time_ns < b.event.time_ns; });
+  if (raw.attempts.size() > kMaxAttempts)
+    raw.attempts.erase(raw.attempts.begin(), raw.attempts.end() - kMaxAttempts);
+  if (events_.size() >= kMaxEvents) drop_oldest_recovered();
   if (events_.size() >= kMaxEvents) return false;
   const bool held = raw.held;
+  if (held) g_oom_retries_pending.fetch_add(1, std::memory_order_relaxed);
   events_.push_back(std::move(raw));
   uint32_t site = events_.back().stack_id;
   if (held || reports_ >= kMaxReports || reported_sites_.count(site) ||
@@ -230,9 +253,7 @@ std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
       report::attribute_by_segment(e.pytorch, r.owned, [&](uint32_t id) {
         return report::resolve_stack(tracker::stack(id), resolver);
       });
-    // Still held long after it failed: the allocator's retry succeeded and
-    // no failure reached the program.
-    e.recovered = r.held && tracker::elapsed_ns() > e.time_ns + kRetryWindowNs;
+    e.recovered = r.recovered;
     for (const RawSite& site : r.sites) {
       report::OomSite o;
       o.kind = site.kind;
@@ -251,8 +272,39 @@ std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
   return out;
 }
 
+void Monitor::recovered(uint64_t bytes, tracker::Placement where) {
+  try {
+    const uint32_t thread = this_thread();
+    std::lock_guard lock(mutex_);
+    for (RawEvent& r : events_) {
+      if (!r.held || r.thread != thread || r.event.device != where.device || r.event.request_bytes != bytes) continue;
+      // The allocator's retry in the same thread, of the same size, succeeded:
+      // no failure reached the program.
+      r.held = false;
+      r.recovered = true;
+      g_oom_retries_pending.fetch_sub(1, std::memory_order_relaxed);
+      size_t kept = 0;
+      for (const RawEvent& x : events_) kept += x.recovered;
+      if (kept > kMaxRecovered) drop_oldest_recovered();
+      return;
+    }
+  } catch (...) {
+    internal_failure("noting an allocator's recovery");
+  }
+}
+
+void Monitor::drop_oldest_recovered() {
+  auto oldest = std::find_if(events_.begin(), events_.end(), [](const RawEvent& r) { return r.recovered; });
+  if (oldest == events_.end()) return;
+  events_.erase(oldest);
+  ++recovered_dropped_;
+}
+
 void Monitor::reset_in_child() {
   std::lock_guard lock(mutex_);
+  for (const RawEvent& r : events_)
+    if (r.held) g_oom_retries_pending.fetch_sub(1, std::memory_order_relaxed);
+  recovered_dropped_ = 0;
   events_.clear();
   reported_sites_.clear();
   reports_ = 0;
@@ -261,7 +313,11 @@ void Monitor::reset_in_child() {
 }  // namespace cudaleak::oom
 
 namespace cudaleak {
+std::atomic<int> g_oom_retries_pending{0};
+
 void out_of_memory(HookId api, uint64_t bytes, tracker::Placement where, uint64_t stream) {
   runtime().oom.record(api, bytes, where, stream);
 }
+
+void out_of_memory_recovered(uint64_t bytes, tracker::Placement where) { runtime().oom.recovered(bytes, where); }
 }  // namespace cudaleak

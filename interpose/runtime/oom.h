@@ -17,6 +17,11 @@
 #include "../driver/hook_table.h"
 #include "../track/tracker.h"
 
+namespace cudaleak {
+// Held failed calls not yet ended by a failure or a recovery (hooks/hook.h reads it).
+extern std::atomic<int> g_oom_retries_pending;
+}  // namespace cudaleak
+
 namespace cudaleak::oom {
 
 // What an event keeps until a report resolves its stacks.
@@ -39,6 +44,8 @@ struct RawEvent {
   // Not printed yet: made by a caching allocator, which retries, or under
   // PyTorch, which raises its own out-of-memory if the retry fails too.
   bool held = false;
+  bool recovered = false;  // its allocator's retry succeeded (Monitor::recovered)
+  uint32_t thread = 0;     // kernel thread id of the failed call
   std::vector<RawAttempt> attempts;
   std::vector<report::OwnedBlocks> owned;  // PyTorch's live blocks by the allocation holding them
 };
@@ -54,6 +61,9 @@ class Monitor {
   // From then on failed calls are held back for PyTorch's own event.
   void attach_pytorch_observer() { observer_.store(true, std::memory_order_relaxed); }
   bool pytorch_observer_attached() const { return observer_.load(std::memory_order_relaxed); }
+  // A tracked allocation of `bytes` succeeded while failed calls were held:
+  // the held call of this thread and size, on that device, recovered.
+  void recovered(uint64_t bytes, tracker::Placement where);
   // The events so far, stacks resolved, each with its diagnosis.
   std::vector<report::OomEvent> events(report::FrameResolver* resolver);
 
@@ -67,12 +77,16 @@ class Monitor {
   // distinct failing call site, at most one a second, none while held.
   bool measure_and_keep(RawEvent raw);
 
+  // Makes room: the oldest event whose allocator recovered goes (counted).
+  void drop_oldest_recovered();
+
   std::atomic<bool> observer_{false};
   std::mutex mutex_;  // guards everything below
   std::vector<RawEvent> events_;
   std::set<uint32_t> reported_sites_;
   size_t reports_ = 0;
   uint64_t last_report_ns_ = 0;
+  uint64_t recovered_dropped_ = 0;  // recovered calls not kept (kMaxRecovered)
 };
 
 inline constexpr const char* kPyTorchApi = "PyTorch caching allocator";

@@ -270,8 +270,11 @@ void fields(V& v, TensorGroup& g) {
   v("growing", g.growing, IfSet);
   v("bytes_history", g.bytes_history, IfSet);
   v("by_segment", g.by_segment, IfSet);
+  // cudaleak_torch sends Python frames without "language"; a by_segment stack
+  // is cudaleak's own, native and Python frames marked as in every stack.
   if constexpr (V::after_read)
-    for (Frame& f : g.stack) f.python = true;  // cudaleak_torch sends Python frames without "language"
+    if (!g.by_segment)
+      for (Frame& f : g.stack) f.python = true;
 }
 
 // A segment is a compact array too: [address, size, [[size, state]...]].

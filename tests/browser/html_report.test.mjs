@@ -236,6 +236,10 @@ try {
   const torchPage = await open(out + "/pytorch.html");
   await checkPyTorch(torchPage, pytorch);
   await torchPage.screenshot({ path: out + "/pytorch.png", fullPage: true });
+  // Without per-tensor stacks the live tensors are named by the line that reserved their segments.
+  const segmentsPage = await open(out + "/segments.html");
+  const byLine = await segmentsPage.textContent("table.tensors");
+  check(byLine.includes("in segments reserved by work (scenario_exceptions.py:9)"), `tensors named by their segments' line: ${byLine}`);
 } finally {
   await browser.close();
 }

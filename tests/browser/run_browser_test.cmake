@@ -39,6 +39,11 @@ execute_process(COMMAND ${CUDALEAK} report ${FIXTURES}/h100/python/scenario_frag
 if(rc)
   message(FATAL_ERROR "cudaleak report --format html failed on the PyTorch fixture")
 endif()
+execute_process(COMMAND ${CUDALEAK} report ${FIXTURES}/h100/python/scenario_exceptions.segments.1870.0.json --format html
+                        -o ${OUT}/segments.html RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "cudaleak report --format html failed on the segment-attributed fixture")
+endif()
 # The page shows the report as cudaleak reads it (a version 1 report's failed
 # calls folded into PyTorch's event): the checks read the same.
 execute_process(COMMAND ${CUDALEAK} report ${FIXTURES}/h100/python/scenario_fragmentation.470.0.json --format json

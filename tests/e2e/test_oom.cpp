@@ -167,3 +167,19 @@ TEST_CASE("oom: memory XLA preallocated is named with JAX's settings when the pr
   CHECK(res.err.find("in own_buffer (caching_retry.cpp:" + std::to_string(source_line("caching_retry.cpp", "own")) + ")") !=
         std::string::npos);
 }
+
+TEST_CASE("oom: a failed call whose retry succeeds is kept as recovered and never told as a failure", "[e2e][oom]") {
+  auto dir = fresh_dir("oom_recovered");
+  Result res = run_sim(dir, {program("caching_retry"), "recover"}, {"--simulated-gpu-memory", "256MiB"});
+  CHECK(res.exit_code == 0);
+  CHECK(res.out == "big array: allocated\n");
+  CHECK(occurrences(res.err, "out of memory:") == 0);
+  CHECK(res.err.find("1 allocation failed with out-of-memory and succeeded when the caching allocator retried") !=
+        std::string::npos);
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);  // no out-of-memory report: nothing failed for the program
+  auto r = load(files[0]);
+  REQUIRE(r.oom_events.size() == 1);
+  CHECK(r.oom_events[0].recovered);
+  CHECK(r.oom_events[0].request_bytes == (32u << 20));
+}

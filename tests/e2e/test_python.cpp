@@ -371,7 +371,8 @@ TEST_CASE("python: PyTorch's out-of-memory is one story that names the user's li
     Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "256MiB", "--pytorch-stacks",
                       stacks ? "true" : "false", "--pytorch-stacks-at", "0", "-o", dir + "/report.%p.%n.json", "--",
                       interpreters().front(), script},
-                     {"PYTHONPATH=" + programs + "/fake_torch"});
+                     {"PYTHONPATH=" + programs + "/fake_torch",
+                      "FAKE_C10=" + std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/libfake_c10.so"});
     CHECK(res.exit_code == 0);
     CHECK(res.out == "out of memory after 24 steps\n");
     // Told once, when PyTorch raised, naming the line that filled the device.
@@ -410,7 +411,8 @@ TEST_CASE("python: per-tensor stacks start once PyTorch's reservation reaches py
   // after about 13 steps, the watch looks twice a second.
   Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "256MiB", "--pytorch-stacks-at",
                     "50", "-o", dir + "/report.%p.%n.json", "--", interpreters().front(), programs + "/python_torch_oom.py"},
-                   {"PYTHONPATH=" + programs + "/fake_torch", "STEP_SECONDS=0.1"});
+                   {"PYTHONPATH=" + programs + "/fake_torch", "STEP_SECONDS=0.1",
+                    "FAKE_C10=" + std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/libfake_c10.so"});
   CHECK(res.exit_code == 0);
   CHECK(res.out == "out of memory after 24 steps\n");
   auto files = files_in(dir);

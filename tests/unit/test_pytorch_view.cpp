@@ -95,3 +95,19 @@ TEST_CASE("a PyTorch view survives the JSON round trip", "[pytorch]") {
   CHECK(b.pytorch.live_tensors[0].stack[0].python);
   CHECK(oom::diagnose(b)[0].message == oom::diagnose(a)[0].message);
 }
+
+TEST_CASE("without per-tensor stacks the tensors of stored exceptions are named by the segments' line (H100, format 2)",
+          "[pytorch]") {
+  Report r = load_python_fixture("scenario_exceptions.segments.1870.0.json");
+  CHECK(r.format_version == 2);
+  REQUIRE(r.has_pytorch);
+  const AllocatorDevice* d = r.pytorch.device(0);
+  REQUIRE(d);
+  REQUIRE(!d->live_tensors.empty());
+  const TensorGroup& g = d->live_tensors[0];
+  CHECK(g.by_segment);
+  CHECK(g.count == 10);
+  CHECK(oom::tensor_origin(g) == "in segments reserved by work (scenario_exceptions.py:9)");
+  std::string text = render_text(r, TextOptions{});
+  CHECK(text.find("320.0 MiB in 10 tensors in segments reserved by work (scenario_exceptions.py:9)") != std::string::npos);
+}

@@ -105,16 +105,19 @@ function renderPyTorch() {
     box.append(legend);
     if (segments.length < d.segments)
       box.append(el("div", { class: "meta" }, "showing " + segments.length + " of " + d.segments + " segments"));
-    // Live tensors by the Python line that made them.
+    // Live tensors by the line that made them, or (without PyTorch's
+    // per-tensor stacks) by the line that reserved their segments.
     if ((d.live_tensors || []).length) {
       const table = dataTable(["bytes", "tensors", "segments kept", "made at"], d.live_tensors.slice(0, 50).map((t) => {
         const stack = t.stack || [];
+        const own = programFrames(stack);
+        const line = own.length ? frameWhere(own[0]) + (own.length > 1 ? " \u2190 " + frameWhere(own[1]) : "") : "";
         return [{ text: fmtBytes(t.bytes), num: true }, t.count,
                 { text: t.pinning_segments || 0, num: true, title: "segments with free space these tensors keep from being released" },
-                { text: stack.length ? frameWhere(stack[0]) + (stack.length > 1 ? " \u2190 " + frameWhere(stack[1]) : "") : "(no Python stack: run with --pytorch-stacks)",
+                { text: !line ? "(no stack: run with --pytorch-stacks)" : t.by_segment ? "in segments reserved by " + line : line,
                   title: stack.map(frameWhere).join("\n") }];
       }), { class: "tensors" });
-      box.append(el("h4", {}, "Live tensors by Python line"), table);
+      box.append(el("h4", {}, "Live tensors by line"), table);
     }
     return box;
   }

@@ -2,6 +2,8 @@
 //   cupy: a pool (functions named as CuPy's Cython pool) fills the device
 //         and keeps freed blocks; the next allocation fails, the pool frees
 //         its cache and retries twice, as CuPy does, then gives up.
+//   recover: the pool keeps freed blocks; the next allocation fails, the
+//         pool frees its cache and its retry succeeds.
 //   xla:  a BFC allocator (named as XLA's) takes most of the device at its
 //         first use, as JAX's preallocation does; the program's own cudaMalloc
 //         then fails.
@@ -14,6 +16,7 @@
 namespace cupy_4cuda_6memory {
 struct SingleDeviceMemoryPool {
   std::vector<void*> cached;  // freed blocks kept for reuse
+  __attribute__((noinline)) void free(void* p) { cached.push_back(p); }
   __attribute__((noinline)) void free_all_blocks() {
     for (void* p : cached) cudaFree(p);
     cached.clear();
@@ -57,6 +60,13 @@ __attribute__((noinline)) bool own_buffer() {
 }
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "recover") == 0) {
+    std::vector<void*> arrays;
+    for (int i = 0; i < 15; ++i) arrays.push_back(pool.malloc(16 << 20));  // 240 of 256 MiB
+    for (int i = 0; i < 4; ++i) pool.free(arrays[size_t(i)]);            // 64 MiB cached
+    std::printf("big array: %s\n", pool.malloc(32 << 20) ? "allocated" : "out of memory");
+    return 0;
+  }
   if (argc > 1 && std::strcmp(argv[1], "xla") == 0) {
     warm_up_jax();
     std::printf("own buffer: %s\n", own_buffer() ? "allocated" : "out of memory");

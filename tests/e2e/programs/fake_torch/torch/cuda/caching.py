@@ -4,6 +4,7 @@
 # unused segments and retries once; if that fails too it calls the
 # out-of-memory observers and raises torch.OutOfMemoryError, as PyTorch does.
 import ctypes
+import os
 import sys
 
 SEGMENT = 20 << 20   # the segment size for requests up to it, as PyTorch's large pool
@@ -22,9 +23,21 @@ def _cudart():
     return lib
 
 
+def _c10():
+    # FAKE_C10: the library whose c10 frames reserve segments, as libc10_cuda.so's do.
+    path = os.environ.get("FAKE_C10")
+    if not path:
+        return None
+    lib = ctypes.CDLL(path)
+    lib.fake_c10_reserve_segment.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_size_t]
+    return lib
+
+
 def _cuda_malloc(size):
     ptr = ctypes.c_void_p()
-    return ptr.value if _cudart().cudaMalloc(ctypes.byref(ptr), size) == 0 else None
+    c10 = _c10()
+    r = c10.fake_c10_reserve_segment(ctypes.byref(ptr), size) if c10 else _cudart().cudaMalloc(ctypes.byref(ptr), size)
+    return ptr.value if r == 0 else None
 
 
 def _frames():
