@@ -170,12 +170,16 @@ void give_alternate_stack() {
   stack_t current{};
   if (sigaltstack(nullptr, &current) != 0 || !(current.ss_flags & SS_DISABLE)) return;
   constexpr size_t kSize = 256 * 1024;  // the crash writer's frames, with room to spare
-  void* memory = mmap(nullptr, kSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  const size_t guard = size_t(sysconf(_SC_PAGESIZE));
+  void* memory = mmap(nullptr, kSize + guard, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   if (memory == MAP_FAILED) return;
+  // A page below it that faults, so that overflowing it never writes over
+  // whatever is mapped next.
+  mprotect(memory, guard, PROT_NONE);
   stack_t ours{};
-  ours.ss_sp = memory;
+  ours.ss_sp = static_cast<char*>(memory) + guard;
   ours.ss_size = kSize;
-  if (sigaltstack(&ours, nullptr) != 0) munmap(memory, kSize);
+  if (sigaltstack(&ours, nullptr) != 0) munmap(memory, kSize + guard);
 }
 
 }  // namespace

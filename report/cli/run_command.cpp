@@ -268,10 +268,12 @@ int run_program(const RunSettings& s) {
     }
   }
   g_child = 0;  // reaped: its pid may be another process's from now on
+  // Signals reach the launcher as they would without forwarding again, so
+  // that a CI timeout or Ctrl-C still ends it while orphans linger.
+  restore_signals();
   // Then the rest of the tree: background children and orphans of the program.
   for (int other; waitpid(-1, &other, 0) > 0 || errno == EINTR;) {
   }
-  restore_signals();
 
   TreeOutcome tree = collect(gate_dir);
   std::filesystem::remove_all(gate_dir);

@@ -18,6 +18,9 @@ namespace cudaleak::safe_output {
 namespace {
 
 int64_t g_run_start_ns = 0;
+// CUDALEAK_GATE_DIR, read once in mark_run_start: crash handlers claim names
+// without calling getenv.
+char g_run_dir[PATH_MAX] = {};
 // Files this process wrote (device, inode): rewriting one of them is fine.
 struct Written {
   dev_t dev;
@@ -51,8 +54,8 @@ bool written_by_us(const struct stat& st) {
 int claim(const char* path) {
   // Only the run's processes claim (mark_run_start): the launcher rewrites
   // their crash captures in place.
-  const char* dir = g_run_start_ns ? std::getenv("CUDALEAK_GATE_DIR") : nullptr;
-  if (!dir || !*dir) return -1;
+  const char* dir = g_run_dir;
+  if (!g_run_start_ns || !*dir) return -1;
   char absolute[PATH_MAX];
   if (path[0] == '/') {
     if (!copy(absolute, sizeof absolute, path, std::strlen(path))) return -1;
@@ -167,6 +170,8 @@ bool open_temporary(File& f) {
 }  // namespace
 
 void mark_run_start() {
+  const char* run_dir = std::getenv("CUDALEAK_GATE_DIR");
+  if (!run_dir || !copy(g_run_dir, sizeof g_run_dir, run_dir, std::strlen(run_dir))) g_run_dir[0] = '\0';
   if (const char* given = std::getenv("CUDALEAK_RUN_START")) {
     g_run_start_ns = std::strtoll(given, nullptr, 10);
     return;

@@ -271,13 +271,14 @@ void read_value(Tokens& t, const Path& at, std::pair<A, B>& v) {
 }
 
 // The most elements the reader takes where the writer keeps a bound (a
-// stack: 256 recorded frames, each with the frames inlined into it; a
-// device's timeline: 512 points), with room to spare. An input past it was
-// not written by cudaleak, and reading it would take memory without bound.
+// stack: 256 recorded frames, each expanded into at most 65 with the frames
+// inlined into it, symbolizer.cpp; a device's timeline: 512 points), with
+// room to spare. An input past it was not written by cudaleak, and reading it
+// would take memory without bound.
 template <class T>
 inline constexpr size_t kMaxElements = SIZE_MAX;
 template <>
-inline constexpr size_t kMaxElements<Frame> = 4096;
+inline constexpr size_t kMaxElements<Frame> = 256 * 65;
 template <>
 inline constexpr size_t kMaxElements<TimelinePoint> = 1024;
 

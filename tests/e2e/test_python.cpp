@@ -408,10 +408,10 @@ TEST_CASE("python: per-tensor stacks start once PyTorch's reservation reaches py
   const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
   auto dir = fresh_dir("python_torch_stacks_at");
   // 24 steps of 10 MiB, 0.1 s apart, on 256 MiB: half the device is reserved
-  // after about 13 steps, the watch looks twice a second.
+  // after about 13 steps; the watch looks every 0.05 s here.
   Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "256MiB", "--pytorch-stacks-at",
                     "50", "-o", dir + "/report.%p.%n.json", "--", interpreters().front(), programs + "/python_torch_oom.py"},
-                   {"PYTHONPATH=" + programs + "/fake_torch", "STEP_SECONDS=0.1",
+                   {"PYTHONPATH=" + programs + "/fake_torch", "STEP_SECONDS=0.1", "CUDALEAK_PYTORCH_STACKS_POLL=0.05",
                     "FAKE_C10=" + std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/libfake_c10.so"});
   CHECK(res.exit_code == 0);
   CHECK(res.out == "out of memory after 24 steps\n");

@@ -219,10 +219,10 @@ TEST_CASE("the reader takes no more stack frames or timeline points than cudalea
   Report r;
   LeakGroup& g = r.leaks.emplace_back();
   g.bytes = g.count = 1;
-  g.stack.resize(4096, Frame{0x1000, "m", "f", "f.cu", 1});
+  g.stack.resize(256 * 65, Frame{0x1000, "m", "f", "f.cu", 1});
   CHECK_NOTHROW(from_json(to_json(r)));
-  g.stack.resize(4097, Frame{0x1000, "m", "f", "f.cu", 1});
-  CHECK_THROWS_WITH(from_json(to_json(r)), Catch::Contains("$.leaks[0].stack: has more than 4096 elements"));
+  g.stack.resize(256 * 65 + 1, Frame{0x1000, "m", "f", "f.cu", 1});
+  CHECK_THROWS_WITH(from_json(to_json(r)), Catch::Contains("$.leaks[0].stack: has more than 16640 elements"));
   r.leaks.clear();
   r.timeline.kinds = {Kind::Device};
   DeviceTimeline& lane = r.timeline.devices.emplace_back();

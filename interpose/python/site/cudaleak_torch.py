@@ -179,19 +179,31 @@ def _arm_recording():
     # The Python stack of every live block costs up to 14% of a training step
     # (docs/performance.md): from the start only when asked for
     # (--pytorch-stacks); otherwise once the device is nearly full.
-    if os.environ.get("CUDALEAK_PYTORCH_STACKS", "0") == "1":
-        _record_stacks()
-    else:
-        _record_stacks_near_full(_percent_from_env())
     torch._C._cuda_attach_out_of_memory_observer(_on_oom)
     native = _native_entry()
     if native:
         native(b"{}", b"armed")
         _offer_source()
+    if os.environ.get("CUDALEAK_PYTORCH_STACKS", "0") == "1":
+        _record_stacks()
+    else:
+        _record_stacks_near_full(_percent_from_env())
+
+
+def _history_enabled(torch):
+    """Whether the program itself records PyTorch's allocation history (memory_viz,
+    its own snapshots): then it is left as the program set it."""
+    check = getattr(torch._C, "_cuda_isHistoryEnabled", None)
+    try:
+        return bool(check()) if check else False
+    except Exception:
+        return False
 
 
 def _record_stacks():
     torch = sys.modules["torch"]
+    if _history_enabled(torch):
+        return
     try:
         torch.cuda.memory._record_memory_history(enabled="state", context="alloc", stacks="python")
     except TypeError:  # older signatures
@@ -216,14 +228,24 @@ def _record_stacks_near_full(percent):
     if percent <= 0:
         return
     torch = sys.modules["torch"]
-    device = torch.cuda.current_device()
-    limit = torch.cuda.get_device_properties(device).total_memory * percent // 100
+    poll = float(os.environ.get("CUDALEAK_PYTORCH_STACKS_POLL", POLL_SECONDS))
 
     def watch():
         try:
-            while torch.cuda.memory_reserved(device) < limit:
-                time.sleep(POLL_SECONDS)
-            _record_stacks()
+            # Every device the program uses: a rank's tensors may live on cuda:N
+            # while the current device stays 0.
+            totals = {}
+            while True:
+                for device in range(torch.cuda.device_count()):
+                    reserved = torch.cuda.memory_reserved(device)
+                    if not reserved:
+                        continue
+                    if device not in totals:
+                        totals[device] = torch.cuda.get_device_properties(device).total_memory
+                    if reserved * 100 >= totals[device] * percent:
+                        _record_stacks()
+                        return
+                time.sleep(poll)
         except Exception as e:  # a view is never worth changing what the program sees
             sys.stderr.write("cudaleak: per-tensor stacks not started: %s\n" % e)
 

@@ -39,6 +39,10 @@ def current_device():
     return 0
 
 
+def device_count():
+    return 1
+
+
 class _Properties:
     def __init__(self, total_memory):
         self.total_memory = total_memory
