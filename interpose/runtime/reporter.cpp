@@ -178,7 +178,12 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
     print("==" + std::to_string(r.process.pid) + "==cudaleak: " + oom::render_event(r.oom_events.back()) +
           "  Report: " + w.path + "\n");
   } else if (reason == Reason::Signal || reason == Reason::Checkpoint) {
-    log_message("%s of %llu live resources written to %s", reason == Reason::Signal ? "snapshot" : "checkpoint report",
+    // Every live resource, those caching allocators hold and suppressed ones
+    // too: "0 live" for a process whose memory is all PyTorch's cache misleads.
+    uint64_t live = 0;
+    for (const report::RawResource& x : raw.resources) live += !x.released_by;
+    log_message("%s of %llu live resources (%llu counted as leaks) written to %s",
+                reason == Reason::Signal ? "snapshot" : "checkpoint report", static_cast<unsigned long long>(live),
                 static_cast<unsigned long long>(r.summary.leaked_count), w.path.c_str());
   } else if (opt.print_summary) {
     if (opt.check_context) {
