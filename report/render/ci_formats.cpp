@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cuda_frames.h"
+#include "diagnose.h"
 #include "text_summary.h"
 
 namespace cudaleak::render {
@@ -76,6 +77,17 @@ std::pair<std::string, bool> location_uri(const std::string& file, const std::st
   return {file.empty() || file[0] != '/' ? file : "file://" + file, false};
 }
 
+// A result's one location: the frame's file (relative to SRCROOT when it
+// lies under the source root) and line.
+nlohmann::json locations(const report::Frame& f, const std::string& source_root) {
+  using nlohmann::json;
+  auto [uri, relative] = location_uri(f.file, source_root);
+  json artifact{{"uri", uri}};
+  if (relative) artifact["uriBaseId"] = "SRCROOT";
+  return json::array({json{{"physicalLocation",
+                            {{"artifactLocation", artifact}, {"region", {{"startLine", std::max(f.line, 1)}}}}}}});
+}
+
 }  // namespace
 
 std::string junit_xml(const std::vector<report::Report>& reports) {
@@ -143,14 +155,25 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
                   {"level", "error"},
                   {"message", {{"text", headline(g) + " in " + process_name(r) + "\n" + stack_text(g)}}},
                   {"partialFingerprints", {{"cudaleakSite/v1", g.site}}}};
-      if (const report::Frame* f = program_frame(g)) {
-        auto [uri, relative] = location_uri(f->file, source_root);
-        json artifact{{"uri", uri}};
-        if (relative) artifact["uriBaseId"] = "SRCROOT";
-        result["locations"] = json::array({json{{"physicalLocation",
-                                                 {{"artifactLocation", artifact},
-                                                  {"region", {{"startLine", std::max(f->line, 1)}}}}}}});
+      if (const report::Frame* f = program_frame(g)) result["locations"] = locations(*f, source_root);
+      results.push_back(result);
+    }
+    // Each out-of-memory the program saw, once (its retried calls are inside
+    // it), at the user's line of the failing call: a warning, never a gate.
+    for (const auto& e : r.oom_events) {
+      if (e.recovered) continue;
+      const std::string rule_id = "cudaleak/out-of-memory";
+      if (std::find(rule_ids.begin(), rule_ids.end(), rule_id) == rule_ids.end()) {
+        rule_ids.push_back(rule_id);
+        rules.push_back(json{{"id", rule_id},
+                             {"name", "OutOfMemory"},
+                             {"shortDescription", {{"text", "A CUDA allocation failed with out-of-memory"}}},
+                             {"defaultConfiguration", {{"level", "warning"}}}});
       }
+      std::string text = oom::render_event(e);
+      json result{{"ruleId", rule_id}, {"level", "warning"}, {"message", {{"text", text + "in " + process_name(r)}}}};
+      if (const report::Frame* f = oom::user_frame(e.stack); f && !f->file.empty())
+        result["locations"] = locations(*f, source_root);
       results.push_back(result);
     }
   }

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "ci_formats.h"
 #include "merge.h"
 #include "views.h"
@@ -225,4 +227,37 @@ TEST_CASE("SARIF's default source root is the git work tree above a directory", 
   CHECK(std::filesystem::exists(root + "/.git"));
   CHECK(std::string(CUDALEAK_FIXTURES).starts_with(root + "/"));
   CHECK(cudaleak::render::find_source_root("/proc") == "");
+}
+
+TEST_CASE("SARIF: each out-of-memory the program saw is one warning at the user's line, recovered calls none", "[views][ci]") {
+  cudaleak::report::Report r;
+  r.process.pid = 7;
+  r.process.exe = "/src/train";
+  cudaleak::report::OomEvent e;
+  e.api = "cudaMalloc";
+  e.request_bytes = 1 << 30;
+  e.device = 0;
+  cudaleak::report::Frame user;
+  user.function = "train_step";
+  user.file = "/src/repo/train.py";
+  user.line = 11;
+  user.python = true;
+  e.stack = {user};
+  e.attempts.resize(2);
+  e.diagnosis = {{cudaleak::report::Cause::LiveTensors, 1 << 30, "1.0 GiB is held by live tensors"}};
+  cudaleak::report::OomEvent recovered = e;
+  recovered.recovered = true;
+  r.oom_events = {e, recovered};
+  auto sarif = nlohmann::json::parse(cudaleak::render::sarif_json({r}, "/src/repo"));
+  const auto& results = sarif["runs"][0]["results"];
+  REQUIRE(results.size() == 1);
+  CHECK(results[0]["ruleId"] == "cudaleak/out-of-memory");
+  CHECK(results[0]["level"] == "warning");
+  const auto& where = results[0]["locations"][0]["physicalLocation"];
+  CHECK(where["artifactLocation"]["uri"] == "train.py");
+  CHECK(where["region"]["startLine"] == 11);
+  std::string text = results[0]["message"]["text"];
+  CHECK(text.find("in train_step (train.py:11)") != std::string::npos);
+  CHECK(text.find("Before it, 2 calls") != std::string::npos);
+  CHECK(text.find("1. 1.0 GiB is held by live tensors") != std::string::npos);
 }
