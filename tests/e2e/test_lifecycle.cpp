@@ -9,17 +9,26 @@
 
 using namespace e2e;
 
-TEST_CASE("crash: a report of live resources, then death by the same signal", "[e2e][lifecycle]") {
-  auto dir = fresh_dir("crash");
-  Result res = run_sim(dir, {program("crash_after_leak")});
+namespace {
+// Runs `name` (it leaks 1 MiB, says `said`, then dies of SIGSEGV) and returns
+// its one report, checked to be the crash's with that leak.
+cudaleak::report::Report crash_report_of(const std::string& name, const std::string& said) {
+  auto dir = fresh_dir(name);
+  Result res = run_sim(dir, {program(name)});
   CHECK(res.signal == SIGSEGV);
-  CHECK(res.out == "about to crash\n");
+  CHECK(res.out == said);
   auto files = files_in(dir);
   REQUIRE(files.size() == 1);
   auto r = load(files[0]);
   CHECK(r.reason == Reason::Crash);
   REQUIRE(r.leaks.size() == 1);
   CHECK(r.leaks[0].bytes == (1u << 20));
+  return r;
+}
+}  // namespace
+
+TEST_CASE("crash: a report of live resources, then death by the same signal", "[e2e][lifecycle]") {
+  auto r = crash_report_of("crash_after_leak", "about to crash\n");
   CHECK(stack_has(r.leaks[0], "main"));
   CHECK(r.process.start_unix_ns > 1'600'000'000'000'000'000ull);  // a merge can place it among the others
   // The memory timeline and the marks up to the crash, as an exit report has them.
@@ -222,16 +231,8 @@ TEST_CASE("an injected failure reaches the program untouched and records nothing
 }
 
 TEST_CASE("crash: a stack overflow still writes its report, on the alternate signal stack", "[e2e][lifecycle]") {
-  auto dir = fresh_dir("stack_overflow");
-  Result res = run_sim(dir, {program("stack_overflow")});
-  CHECK(res.signal == SIGSEGV);
-  CHECK(res.out == "about to overflow\n");
-  auto files = files_in(dir);
-  REQUIRE(files.size() == 1);
-  auto r = load(files[0]);
-  CHECK(r.reason == Reason::Crash);
-  REQUIRE(r.leaks.size() == 1);
-  CHECK(r.leaks[0].bytes == (1u << 20));
+  auto r = crash_report_of("stack_overflow", "about to overflow\n");
+  CHECK(stack_has(r.leaks[0], "main"));
 }
 
 TEST_CASE("crash: a crash report that cannot be written says so, and concurrent crashes keep every report",
