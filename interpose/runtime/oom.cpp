@@ -155,7 +155,7 @@ bool Monitor::measure_and_keep(RawEvent raw) {
     }
     for (RawAttempt& a : it->attempts) raw.attempts.push_back(std::move(a));
     raw.attempts.push_back(RawAttempt{it->event, it->stack_id});
-    g_oom_retries_pending.fetch_sub(1, std::memory_order_relaxed);
+    if (it->awaiting_retry) g_oom_retries_pending.fetch_sub(1, std::memory_order_relaxed);
     it = events_.erase(it);
   }
   std::stable_sort(raw.attempts.begin(), raw.attempts.end(),
@@ -165,6 +165,7 @@ bool Monitor::measure_and_keep(RawEvent raw) {
   if (events_.size() >= kMaxEvents) drop_oldest_recovered();
   if (events_.size() >= kMaxEvents) return false;
   const bool held = raw.held;
+  raw.awaiting_retry = held;
   if (held) g_oom_retries_pending.fetch_add(1, std::memory_order_relaxed);
   events_.push_back(std::move(raw));
   uint32_t site = events_.back().stack_id;
@@ -275,12 +276,21 @@ std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
 void Monitor::recovered(uint64_t bytes, tracker::Placement where) {
   try {
     const uint32_t thread = this_thread();
+    const uint64_t now = tracker::elapsed_ns();
     std::lock_guard lock(mutex_);
     for (RawEvent& r : events_) {
-      if (!r.held || r.thread != thread || r.event.device != where.device || r.event.request_bytes != bytes) continue;
+      if (r.awaiting_retry && now > r.event.time_ns + kRetryWindowNs) {  // no retry came in time
+        r.awaiting_retry = false;
+        g_oom_retries_pending.fetch_sub(1, std::memory_order_relaxed);
+      }
+    }
+    for (RawEvent& r : events_) {
+      if (!r.awaiting_retry || r.thread != thread || r.event.device != where.device || r.event.request_bytes != bytes)
+        continue;
       // The allocator's retry in the same thread, of the same size, succeeded:
       // no failure reached the program.
       r.held = false;
+      r.awaiting_retry = false;
       r.recovered = true;
       g_oom_retries_pending.fetch_sub(1, std::memory_order_relaxed);
       size_t kept = 0;
@@ -303,7 +313,7 @@ void Monitor::drop_oldest_recovered() {
 void Monitor::reset_in_child() {
   std::lock_guard lock(mutex_);
   for (const RawEvent& r : events_)
-    if (r.held) g_oom_retries_pending.fetch_sub(1, std::memory_order_relaxed);
+    if (r.awaiting_retry) g_oom_retries_pending.fetch_sub(1, std::memory_order_relaxed);
   recovered_dropped_ = 0;
   events_.clear();
   reported_sites_.clear();

@@ -45,6 +45,10 @@ struct RawEvent {
   // PyTorch, which raises its own out-of-memory if the retry fails too.
   bool held = false;
   bool recovered = false;  // its allocator's retry succeeded (Monitor::recovered)
+  // Counted in g_oom_retries_pending: a retry within kRetryWindowNs may still
+  // come. Past it the call stays held (a failure the program saw) but no
+  // longer costs the allocations that follow a look.
+  bool awaiting_retry = false;
   uint32_t thread = 0;     // kernel thread id of the failed call
   std::vector<RawAttempt> attempts;
   std::vector<report::OwnedBlocks> owned;  // PyTorch's live blocks by the allocation holding them
