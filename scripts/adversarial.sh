@@ -112,5 +112,91 @@ peak=$(tail -1 "$tmp/peak")
 over=0; [ "${peak:-999999}" -lt 307200 ] || over=1
 row "a 1,000,000-frame stack read (peak ${peak} KiB)" 1 "reads over 300 MB" "$over"
 
+# 7. Programs that never use CUDA: no report, no summary, their status kept.
+extra=0; changed=0; runs=0
+d="$tmp/nocuda"; mkdir -p "$d"
+while IFS= read -r line; do
+  [ -n "$line" ] || continue
+  runs=$((runs + 1))
+  # shellcheck disable=SC2086
+  plain=$(cd "$d" && timeout 30 sh -c "$line" >/dev/null 2>&1; echo $?)
+  # shellcheck disable=SC2086
+  traced=$(cd "$d" && timeout 30 "$cl" run --simulated-gpu -o "$d/r.%p.json" -- sh -c "$line" 2>"$d/err" >/dev/null; echo $?)
+  [ "$plain" = "$traced" ] || changed=$((changed + 1))
+  if ls "$d"/r.*.json >/dev/null 2>&1 || grep -q "cudaleak:" "$d/err"; then extra=$((extra + 1)); rm -f "$d"/r.*.json; fi
+done <<'LIST'
+true
+false
+exit 3
+ls /
+sleep 0.1
+echo hello | cat
+kill -USR1 $$; exit 0
+sh -c 'exit 7'
+python3 -c pass
+python3 -c 'import sys; sys.exit(4)'
+python3 -c 'import os; os.fork() or os._exit(0)'
+head -c 1000 /dev/zero | wc -c
+(true &) ; wait
+find /tmp -maxdepth 0
+printf '%s' x | grep -c y
+LIST
+row "programs that never use CUDA" "$runs" "reports or summaries written" "$extra"
+row "programs that never use CUDA" "$runs" "exit statuses changed" "$changed"
+
+# 8. Bad input files for `cudaleak report`: refused with one line and status 2,
+# never a hang or a crash.
+hangs=0; crashes=0; runs=0
+d="$tmp/badfiles"; mkdir -p "$d"
+printf '' >"$d/empty.json"
+head -c 4096 /dev/urandom >"$d/random.bin"
+printf '{"format": "cudaleak-report", "format_version": 2, "reason": "exit", "process": {"pid": 1}, "summary": {}, "leaks": [' >"$d/truncated.json"
+printf '{"format": "something-else"}' >"$d/other.json"
+printf '{"format": "cudaleak-report", "format_version": 99}' >"$d/newer.json"
+printf '[1, 2, 3]' >"$d/array.json"
+printf '{"format": "cudaleak-report", "format_version": 2, "reason": "exit", "process": {"pid": 1}, "summary": {"leaked_bytes": -1}, "leaks": []}' >"$d/negative.json"
+printf '{"format": "cudaleak-report", "format_version": 2, "reason": "exit", "process": {"pid": 1}, "summary": {"leaked_bytes": 1e999}, "leaks": []}' >"$d/huge.json"
+python3 -c "print('[' * 100000)" >"$d/deep.json"
+printf '{"format": "cudaleak-raw-capture", "format_version": 1, "stacks": [[1' >"$d/capture.json"
+mkfifo "$d/fifo.json"; mkdir "$d/dir.json"; ln -s "$d/loop.json" "$d/loop.json"
+for f in "$d"/*.json "$d/random.bin" /dev/zero /nonexistent/report.json; do
+  runs=$((runs + 1))
+  timeout 30 "$cl" report "$f" >/dev/null 2>&1 </dev/null
+  s=$?
+  [ "$s" = 124 ] && hangs=$((hangs + 1))
+  [ "$s" -gt 128 ] && [ "$s" != 124 ] && crashes=$((crashes + 1))
+done
+row "bad input files for report" "$runs" "hangs" "$hangs"
+row "bad input files for report" "$runs" "crashes" "$crashes"
+
+# 9. Ways of dying with a leak: each leaves a report (KILL excepted) and the
+# same end as without cudaleak.
+lost=0; changed=0; runs=0
+d="$tmp/dying"; mkdir -p "$d"
+for sig in TERM INT HUP USR2 ALRM QUIT ABRT SEGV KILL; do
+  runs=$((runs + 1))
+  rm -f "$d"/r.*.json "$d/pid"
+  timeout 60 "$cl" run --simulated-gpu -o "$d/r.%p.json" -- "$build/tests/e2e/wait_for_signal" "$d/pid" >/dev/null 2>&1 &
+  launcher=$!
+  for _ in $(seq 100); do [ -s "$d/pid" ] && break; sleep 0.05; done
+  kill -"$sig" "$(cat "$d/pid")" 2>/dev/null
+  { wait "$launcher"; } 2>/dev/null; s=$?
+  expected=$((128 + $(kill -l "$sig")))
+  [ "$s" = "$expected" ] || changed=$((changed + 1))
+  case $sig in
+    KILL|USR2|ALRM|QUIT) ;;  # no handler of cudaleak's: the default action, no report
+    *) ls "$d"/r.*.json >/dev/null 2>&1 || lost=$((lost + 1)) ;;
+  esac
+done
+for how in crash_after_leak stack_overflow; do
+  runs=$((runs + 1))
+  rm -f "$d"/r.*.json
+  { timeout 60 "$cl" run --simulated-gpu -o "$d/r.%p.json" -- "$build/tests/e2e/$how" >/dev/null 2>&1; } 2>/dev/null
+  [ $? = 139 ] || changed=$((changed + 1))
+  ls "$d"/r.*.json >/dev/null 2>&1 || lost=$((lost + 1))
+done
+row "ways of dying with a leak" "$runs" "reports lost" "$lost"
+row "ways of dying with a leak" "$runs" "ends changed" "$changed"
+
 [ "$bad" = 0 ] && echo "adversarial runs: every count is 0" || echo "adversarial runs: some counts are not 0"
 exit "$bad"
