@@ -21,6 +21,10 @@ int64_t g_run_start_ns = 0;
 // CUDALEAK_GATE_DIR, read once in mark_run_start: crash handlers claim names
 // without calling getenv.
 char g_run_dir[PATH_MAX] = {};
+// This image's own mark in the claims: the pid and the moment cudaleak
+// started in it, so that an image that replaced another (exec, same pid)
+// never takes the one before's names for its own.
+char g_claimant[48] = {};
 // Files this process wrote (device, inode): rewriting one of them is fine.
 struct Written {
   dev_t dev;
@@ -72,22 +76,27 @@ int claim(const char* path) {
   name[22] = '\0';
   char claim_path[PATH_MAX];
   if (!copy(claim_path, sizeof claim_path, dir, std::strlen(dir), "/", 1, name, std::strlen(name))) return -1;
-  char mine[16];  // the pid in decimal, without snprintf: crash handlers come here
+  // Without snprintf: crash handlers come here. A forked child is another
+  // claimant (its own pid) with the parent's start.
+  char mine[72];
+  size_t n = 0;
   char digits[16];
-  int n = 0;
-  for (unsigned v = unsigned(getpid()); v; v /= 10) digits[n++] = char('0' + v % 10);
-  for (int i = 0; i < n; ++i) mine[i] = digits[n - 1 - i];
+  int d = 0;
+  for (unsigned v = unsigned(getpid()); v; v /= 10) digits[d++] = char('0' + v % 10);
+  while (d) mine[n++] = digits[--d];
+  mine[n++] = '.';
+  for (const char* c = g_claimant; *c && n + 1 < sizeof mine; ++c) mine[n++] = *c;
   mine[n] = '\0';
   int fd = ::open(claim_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
   if (fd >= 0) {
-    bool ok = ::write(fd, mine, size_t(n)) == n;
+    bool ok = ::write(fd, mine, n) == ssize_t(n);
     ::close(fd);
     return ok ? 1 : -1;
   }
   if (errno != EEXIST) return -1;
   fd = ::open(claim_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return -1;
-  char owner[16] = {};
+  char owner[72] = {};
   ssize_t got = ::read(fd, owner, sizeof owner - 1);
   ::close(fd);
   // Empty: another process created it and has not written its pid yet (this
@@ -172,6 +181,9 @@ bool open_temporary(File& f) {
 void mark_run_start() {
   const char* run_dir = std::getenv("CUDALEAK_GATE_DIR");
   if (!run_dir || !copy(g_run_dir, sizeof g_run_dir, run_dir, std::strlen(run_dir))) g_run_dir[0] = '\0';
+  timespec image;
+  clock_gettime(CLOCK_MONOTONIC, &image);
+  std::snprintf(g_claimant, sizeof g_claimant, "%lld.%ld", static_cast<long long>(image.tv_sec), image.tv_nsec);
   if (const char* given = std::getenv("CUDALEAK_RUN_START")) {
     g_run_start_ns = std::strtoll(given, nullptr, 10);
     return;

@@ -391,3 +391,17 @@ TEST_CASE("runtime: back-to-back runs with one report path each replace the last
   }
   CHECK(files_in(dir).size() == 1);
 }
+
+TEST_CASE("runtime: a process that replaces its image keeps each image's report under one -o", "[e2e][runtime]") {
+  // Same pid, two images: the second is another writer of the run, never
+  // the first one rewriting its own report.
+  auto dir = fresh_dir("exec_images");
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/report.json", "--", program("exec_after_report")});
+  CHECK(res.exit_code == 0);
+  CHECK(res.out == "second image\n");
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 2);
+  std::set<uint64_t> leaked;
+  for (const auto& f : files) leaked.insert(load(f).summary.leaked_bytes);
+  CHECK(leaked == std::set<uint64_t>{1u << 20, 2u << 20});
+}
