@@ -3,13 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <ctime>
 #include <map>
 #include <mutex>
 #include <set>
-
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "caching.h"
 #include "diagnose.h"
@@ -109,10 +105,8 @@ std::string caching_allocator_at(uint32_t stack_id) {
   return gate::caching_allocator_of(report::resolve_stack(tracker::stack(stack_id), resolver.get()));
 }
 
-uint32_t this_thread() { return uint32_t(syscall(SYS_gettid)); }
-
 constexpr size_t kMaxAttempts = 16;   // the latest kept per failure
-constexpr size_t kMaxRecovered = 8;   // recovered calls kept; the rest counted
+constexpr size_t kMaxRecovered = 8;   // recovered calls kept; older ones dropped
 
 }  // namespace
 
@@ -142,7 +136,7 @@ bool Monitor::measure_and_keep(RawEvent raw) {
     // call is then taken for its allocator's.
     raw.cache = caching_allocator_at(raw.stack_id);
     raw.held = !raw.cache.empty() || (pytorch_observer_attached() && !options().symbolize);
-    raw.thread = this_thread();
+    raw.thread = tracker::calling_thread();
   }
 
   std::lock_guard lock(mutex_);
@@ -155,7 +149,7 @@ bool Monitor::measure_and_keep(RawEvent raw) {
     }
     for (RawAttempt& a : it->attempts) raw.attempts.push_back(std::move(a));
     raw.attempts.push_back(RawAttempt{it->event, it->stack_id});
-    if (it->awaiting_retry) g_oom_retries_pending.fetch_sub(1, std::memory_order_relaxed);
+    stop_awaiting(*it);
     it = events_.erase(it);
   }
   std::stable_sort(raw.attempts.begin(), raw.attempts.end(),
@@ -208,12 +202,8 @@ void Monitor::record_pytorch(const report::AllocatorDevice& view, uint64_t reque
     report::OomEvent& e = raw.event;
     // The failure is when the observer ran, not when its view (seconds of
     // snapshot reading later) arrived.
-    e.time_ns = tracker::elapsed_ns();
-    timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    const uint64_t now_ns = uint64_t(now.tv_sec) * 1000000000ull + uint64_t(now.tv_nsec);
-    if (observed_monotonic_ns && observed_monotonic_ns <= now_ns)
-      e.time_ns -= std::min(e.time_ns, now_ns - observed_monotonic_ns);
+    e.time_ns = observed_monotonic_ns ? std::min(tracker::elapsed_ns_at(observed_monotonic_ns), tracker::elapsed_ns())
+                                      : tracker::elapsed_ns();
     e.api = kPyTorchApi;
     e.request_bytes = request;
     e.device = view.device;
@@ -275,24 +265,19 @@ std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
 
 void Monitor::recovered(uint64_t bytes, tracker::Placement where) {
   try {
-    const uint32_t thread = this_thread();
+    const uint32_t thread = tracker::calling_thread();
     const uint64_t now = tracker::elapsed_ns();
     std::lock_guard lock(mutex_);
-    for (RawEvent& r : events_) {
-      if (r.awaiting_retry && now > r.event.time_ns + kRetryWindowNs) {  // no retry came in time
-        r.awaiting_retry = false;
-        g_oom_retries_pending.fetch_sub(1, std::memory_order_relaxed);
-      }
-    }
+    for (RawEvent& r : events_)
+      if (now > r.event.time_ns + kRetryWindowNs) stop_awaiting(r);  // no retry came in time
     for (RawEvent& r : events_) {
       if (!r.awaiting_retry || r.thread != thread || r.event.device != where.device || r.event.request_bytes != bytes)
         continue;
       // The allocator's retry in the same thread, of the same size, succeeded:
       // no failure reached the program.
+      stop_awaiting(r);
       r.held = false;
-      r.awaiting_retry = false;
       r.recovered = true;
-      g_oom_retries_pending.fetch_sub(1, std::memory_order_relaxed);
       size_t kept = 0;
       for (const RawEvent& x : events_) kept += x.recovered;
       if (kept > kMaxRecovered) drop_oldest_recovered();
@@ -305,16 +290,18 @@ void Monitor::recovered(uint64_t bytes, tracker::Placement where) {
 
 void Monitor::drop_oldest_recovered() {
   auto oldest = std::find_if(events_.begin(), events_.end(), [](const RawEvent& r) { return r.recovered; });
-  if (oldest == events_.end()) return;
-  events_.erase(oldest);
-  ++recovered_dropped_;
+  if (oldest != events_.end()) events_.erase(oldest);
+}
+
+void Monitor::stop_awaiting(RawEvent& r) {
+  if (!r.awaiting_retry) return;
+  r.awaiting_retry = false;
+  g_oom_retries_pending.fetch_sub(1, std::memory_order_relaxed);
 }
 
 void Monitor::reset_in_child() {
   std::lock_guard lock(mutex_);
-  for (const RawEvent& r : events_)
-    if (r.awaiting_retry) g_oom_retries_pending.fetch_sub(1, std::memory_order_relaxed);
-  recovered_dropped_ = 0;
+  for (RawEvent& r : events_) stop_awaiting(r);
   events_.clear();
   reported_sites_.clear();
   reports_ = 0;

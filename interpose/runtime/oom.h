@@ -81,8 +81,10 @@ class Monitor {
   // distinct failing call site, at most one a second, none while held.
   bool measure_and_keep(RawEvent raw);
 
-  // Makes room: the oldest event whose allocator recovered goes (counted).
+  // Makes room: the oldest event whose allocator recovered goes.
   void drop_oldest_recovered();
+  // `r` no longer waits for its allocator's retry (g_oom_retries_pending).
+  void stop_awaiting(RawEvent& r);
 
   std::atomic<bool> observer_{false};
   std::mutex mutex_;  // guards everything below
@@ -90,7 +92,6 @@ class Monitor {
   std::set<uint32_t> reported_sites_;
   size_t reports_ = 0;
   uint64_t last_report_ns_ = 0;
-  uint64_t recovered_dropped_ = 0;  // recovered calls not kept (kMaxRecovered)
 };
 
 inline constexpr const char* kPyTorchApi = "PyTorch caching allocator";

@@ -429,6 +429,10 @@ report::Timeline timeline(std::vector<std::vector<Timeline::SiteKey>>* site_keys
 }
 std::map<int, std::vector<Timeline::PeakGroup>> peak_groups() { return state().timeline.peak_groups(); }
 uint64_t elapsed_ns() { return monotonic_ns() - state().start_ns; }
+uint32_t calling_thread() { return thread_id(); }
+uint64_t elapsed_ns_at(uint64_t monotonic) {
+  return monotonic > state().start_ns ? monotonic - state().start_ns : 0;
+}
 uint64_t start_unix_ns() { return state().start_unix_ns; }
 const char* run_id() { return state().run_id; }
 uint64_t current_sequence() { return state().sequence.load(std::memory_order_relaxed); }

@@ -106,6 +106,10 @@ report::RawSnapshot snapshot();
 report::Timeline timeline(std::vector<std::vector<Timeline::SiteKey>>* site_keys = nullptr);
 std::map<int, std::vector<Timeline::PeakGroup>> peak_groups();
 uint64_t elapsed_ns();  // since the tracker started
+// The same clock at an earlier CLOCK_MONOTONIC reading (0 before the start).
+uint64_t elapsed_ns_at(uint64_t monotonic_ns);
+// The calling thread's kernel id, as records carry it.
+uint32_t calling_thread();
 uint64_t start_unix_ns();  // when it started, on the wall clock
 const char* run_id();      // this process's run (tracker_state.h says how it is made)
 // Sequence number of the last resource created (0 before the first).

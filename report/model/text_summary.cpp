@@ -208,7 +208,8 @@ std::string render_text(const Report& r, const TextOptions& options) {
   if (!r.summary.cached_by.empty()) {
     out += "\nHeld by caching allocators (not leaks: their caches are kept until exit by design):\n";
     for (const auto& [name, t] : r.summary.cached_by)
-      out += "  " + format_bytes(t.bytes) + " in " + std::to_string(t.count) + " blocks: " + name + "\n";
+      out += "  " + format_bytes(t.bytes) + " in " + std::to_string(t.count) + (t.count == 1 ? " block: " : " blocks: ") +
+             name + "\n";
     // A cache that keeps growing over the observations holds something that is never freed.
     for (const LeakGroup& g : r.leaks) {
       if (g.cached_by.empty() || !g.growing) continue;

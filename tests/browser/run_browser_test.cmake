@@ -30,27 +30,19 @@ execute_process(COMMAND ${CUDALEAK} merge ${reports} -o ${OUT}/merged.json RESUL
 if(rc)
   message(FATAL_ERROR "cudaleak merge failed")
 endif()
-execute_process(COMMAND ${CUDALEAK} report ${OUT}/merged.json --format html -o ${OUT}/report.html RESULT_VARIABLE rc)
-if(rc)
-  message(FATAL_ERROR "cudaleak report --format html failed")
-endif()
-execute_process(COMMAND ${CUDALEAK} report ${FIXTURES}/h100/python/scenario_fragmentation.470.0.json --format html
-                        -o ${OUT}/pytorch.html RESULT_VARIABLE rc)
-if(rc)
-  message(FATAL_ERROR "cudaleak report --format html failed on the PyTorch fixture")
-endif()
-execute_process(COMMAND ${CUDALEAK} report ${FIXTURES}/h100/python/scenario_exceptions.segments.1870.0.json --format html
-                        -o ${OUT}/segments.html RESULT_VARIABLE rc)
-if(rc)
-  message(FATAL_ERROR "cudaleak report --format html failed on the segment-attributed fixture")
-endif()
+# cudaleak report INPUT --format FORMAT -o OUTPUT, stopping the test if it fails.
+function(render input format output)
+  execute_process(COMMAND ${CUDALEAK} report ${input} --format ${format} -o ${output} RESULT_VARIABLE rc)
+  if(rc)
+    message(FATAL_ERROR "cudaleak report ${input} --format ${format} failed")
+  endif()
+endfunction()
+render(${OUT}/merged.json html ${OUT}/report.html)
+render(${FIXTURES}/h100/python/scenario_fragmentation.470.0.json html ${OUT}/pytorch.html)
+render(${FIXTURES}/h100/python/scenario_exceptions.segments.1870.0.json html ${OUT}/segments.html)
 # The page shows the report as cudaleak reads it (a version 1 report's failed
 # calls folded into PyTorch's event): the checks read the same.
-execute_process(COMMAND ${CUDALEAK} report ${FIXTURES}/h100/python/scenario_fragmentation.470.0.json --format json
-                        -o ${OUT}/pytorch.json RESULT_VARIABLE rc)
-if(rc)
-  message(FATAL_ERROR "cudaleak report --format json failed on the PyTorch fixture")
-endif()
+render(${FIXTURES}/h100/python/scenario_fragmentation.470.0.json json ${OUT}/pytorch.json)
 execute_process(COMMAND ${CMAKE_COMMAND} -E env CHROMIUM=${CHROMIUM}
                 ${NODE} ${TEST} ${OUT} ${OUT}/merged.json ${OUT}/pytorch.json
                 RESULT_VARIABLE rc)
