@@ -99,6 +99,23 @@ std::optional<std::vector<report::Report>> load_reports(const std::vector<std::s
   return reports;
 }
 
+bool write_output(const std::string& path, const std::function<void(const TextSink&)>& produce) {
+  if (path.empty() || path == "-") {
+    produce([](std::string_view piece) { std::fwrite(piece.data(), 1, piece.size(), stdout); });
+    return true;
+  }
+  safe_output::File f;
+  bool ok = safe_output::open(f, path.c_str(), safe_output::Targets::RegularFilesOnly);
+  if (ok) {
+    produce([&](std::string_view piece) { ok = ok && safe_output::write(f, piece.data(), piece.size()); });
+    if (ok) ok = safe_output::commit(f);
+    else safe_output::abandon(f);
+  }
+  if (ok) return true;
+  spdlog::error("cudaleak: cannot write {}: {}", path, safe_output::problem_of(f));
+  return false;
+}
+
 bool write_output(const std::string& path, const std::string& text) {
   if (path.empty() || path == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);

@@ -1,6 +1,8 @@
 // Reading report files for the subcommands: one clear line per problem.
 #pragma once
+#include <functional>
 #include <optional>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -16,5 +18,8 @@ std::optional<std::vector<report::Report>> load_reports(const std::vector<std::s
 // "-" or "" = stdout; otherwise a regular file or a new name, replaced whole
 // (safe_output.h): a link, FIFO, device or directory is refused in one line.
 bool write_output(const std::string& path, const std::string& text);
+// The same for text made in pieces (report::write_json), never held whole.
+using TextSink = std::function<void(std::string_view)>;
+bool write_output(const std::string& path, const std::function<void(const TextSink&)>& produce);
 
 }  // namespace cudaleak::cli

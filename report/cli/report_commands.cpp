@@ -181,7 +181,8 @@ void add_report_commands(CLI::App& app, int& status) {
       status = 2;
       return;
     }
-    status = write_output(*merge_out, report::to_json(report::merge_reports(std::move(*loaded)))) ? 0 : 2;
+    const report::Report merged = report::merge_reports(std::move(*loaded));
+    status = write_output(*merge_out, [&](const TextSink& sink) { report::write_json(merged, sink); }) ? 0 : 2;
   });
 
   auto sym_file = std::make_shared<std::string>();
@@ -199,7 +200,7 @@ void add_report_commands(CLI::App& app, int& status) {
     }
     std::vector<report::Report> one{std::move(*r)};
     symbolize_in_place(one, *sym_dirs);
-    status = write_output(*sym_out, report::to_json(one[0])) ? 0 : 2;
+    status = write_output(*sym_out, [&](const TextSink& sink) { report::write_json(one[0], sink); }) ? 0 : 2;
   });
 }
 

@@ -57,9 +57,7 @@ Baseline baseline_from_reports(const std::vector<report::Report>& reports) {
 std::string baseline_to_json(const Baseline& b) {
   BaselineFile file;
   for (const auto& [site, s] : b.sites) file.sites.push_back(SiteRow{site, s.kind, s.bytes, s.count});
-  json j;
-  report::schema::write_value(j, file);
-  return j.dump(1) + "\n";
+  return report::schema::write_text(file, 1) + "\n";
 }
 
 Baseline parse_baseline(const std::string& text, const std::string& source) {

@@ -9,10 +9,14 @@ namespace cudaleak::report {
 using nlohmann::json;
 using schema::Path;
 
-std::string to_json(const Report& r, int indent) {
-  json j;
-  schema::write_value(j, r);
-  return j.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
+std::string to_json(const Report& r, int indent) { return schema::write_text(r, indent) + "\n"; }
+
+void write_json(const Report& r, const std::function<void(std::string_view)>& sink, int indent) {
+  std::string buffer;
+  schema::Emitter e(buffer, indent, sink);
+  schema::write_value(e, r);
+  buffer += '\n';
+  e.flush();
 }
 
 

@@ -6,12 +6,16 @@
 #include <istream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "report.h"
 
 namespace cudaleak::report {
 
 std::string to_json(const Report& report, int indent = 1);
+// The same text handed to `sink` in pieces of about 1 MiB, never held whole:
+// writing a report costs its model, not its text.
+void write_json(const Report& report, const std::function<void(std::string_view)>& sink, int indent = 1);
 
 class FormatError : public std::runtime_error {
  public:

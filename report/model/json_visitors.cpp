@@ -120,22 +120,28 @@ void read_value(Tokens& t, const Path& at, AllocatorSegment& v) {
   if (n != 3) fail(at, std::string(expected) + ", got an array of " + std::to_string(n));
 }
 
-void write_value(json& j, Hex v) {
+void write_value(Emitter& e, Hex v) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v.value));
-  j = buf;
+  e.string(buf);
 }
 
-void write_value(json& j, Language v) { j = v.python ? "python" : "native"; }
+void write_value(Emitter& e, Language v) { e.string(v.python ? "python" : "native"); }
 
-void write_value(json& j, const TimelinePoint& v) {
-  j = json::array({v.time_ns, v.max_total});
-  for (uint64_t b : v.bytes) j.push_back(b);
+void write_value(Emitter& e, const TimelinePoint& v) {
+  e.begin_array();
+  e.value(v.time_ns);
+  e.value(v.max_total);
+  for (uint64_t b : v.bytes) e.value(b);
+  e.end_array();
 }
 
-void write_value(json& j, const AllocatorSegment& v) {
-  j = json::array({v.address, v.size});
-  write_value(j.emplace_back(), v.blocks);
+void write_value(Emitter& e, const AllocatorSegment& v) {
+  e.begin_array();
+  e.value(v.address);
+  e.value(v.size);
+  write_value(e, v.blocks);
+  e.end_array();
 }
 
 }  // namespace cudaleak::report::schema

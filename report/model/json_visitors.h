@@ -1,9 +1,10 @@
 // The walkers of the schema (json_schema.h): Writer turns the model into
-// JSON; Match and Finish turn JSON tokens (json_tokens.h) into the model and
+// JSON text (json_emit.h); Match and Finish turn JSON tokens (json_tokens.h) into the model and
 // check every value they take for type and range, failing with the JSON path
 // and the problem in one line, e.g.
 // "$.leaks[3].bytes: expected an unsigned integer, got -1".
 #pragma once
+#include <algorithm>
 #include <concepts>
 #include <limits>
 #include <map>
@@ -13,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "json_emit.h"
 #include "json_io.h"
 #include "json_schema.h"
 #include "json_tokens.h"
@@ -96,28 +98,40 @@ size_t read_elements(Tokens& t, const Path& at, const char* expected, Each&& eac
   return i;
 }
 
-void write_value(json& j, Hex v);
-void write_value(json& j, Language v);
-void write_value(json& j, const TimelinePoint& v);
-void write_value(json& j, const AllocatorSegment& v);
+void write_value(Emitter& e, Hex v);
+void write_value(Emitter& e, Language v);
+void write_value(Emitter& e, const TimelinePoint& v);
+void write_value(Emitter& e, const AllocatorSegment& v);
+inline void write_value(Emitter& e, const std::string& v) { e.string(v); }
 template <class T>
-  requires(std::is_arithmetic_v<T> || std::same_as<T, std::string>)
-void write_value(json& j, const T& v) {
-  j = v;
+  requires std::is_arithmetic_v<T>
+void write_value(Emitter& e, const T& v) {
+  static_assert(std::is_integral_v<T>, "the schema has no floating-point values");
+  if constexpr (std::same_as<T, bool>) e.value(v);
+  else if constexpr (std::is_unsigned_v<T>) e.value(static_cast<uint64_t>(v));
+  else e.value(static_cast<int64_t>(v));
 }
 template <class A, class B>
-void write_value(json& j, const std::pair<A, B>& v);
+void write_value(Emitter& e, const std::pair<A, B>& v);
 template <class T>
-void write_value(json& j, const std::vector<T>& v);
+void write_value(Emitter& e, const std::vector<T>& v);
 template <class K, class T>
-void write_value(json& j, const std::map<K, T>& v);
+void write_value(Emitter& e, const std::map<K, T>& v);
 template <class E>
   requires std::is_enum_v<E>
-void write_value(json& j, E v) {
-  j = name_of(v);
+void write_value(Emitter& e, E v) {
+  e.string(name_of(v));
 }
 template <Described T>
-void write_value(json& j, const T& v);
+void write_value(Emitter& e, const T& v);
+// The whole value as JSON text (indent < 0: compact).
+template <class T>
+std::string write_text(const T& v, int indent) {
+  std::string out;
+  Emitter e(out, indent);
+  write_value(e, v);
+  return out;
+}
 
 // Reading an object walks its members in the order they come (so that a
 // report streams through once): for each member, Match walks the type's field
@@ -214,22 +228,46 @@ class TreeObject {
   const Path& at_;
 };
 
+// Lists a type's member names in the order its field list names them.
+class KeyLister {
+ public:
+  static constexpr bool after_read = false;
+  explicit KeyLister(std::vector<const char*>& keys) : keys_(keys) {}
+  template <class T>
+  void operator()(const char* key, T&&, Presence = Always) {
+    keys_.push_back(key);
+  }
+  void unless(const char* key, int&, int) { keys_.push_back(key); }
+
+ private:
+  std::vector<const char*>& keys_;
+};
+
+// Writes the one member of an object that comes at `target` in its field
+// list: members are written in key order, as a JSON document keeps them,
+// while the field list keeps the order that reads best in the code.
 class Writer {
  public:
   static constexpr bool after_read = false;
-  explicit Writer(json& object) : object_(object) {}
+  Writer(Emitter& e, size_t target) : e_(e), target_(target) {}
 
   template <class T>
   void operator()(const char* key, T&& value, Presence presence = Always) {
+    if (index_++ != target_) return;
     if constexpr (is_present<std::decay_t<T>>::value) {
-      if (value.present) write_value(object_[key], value.value);
+      if (!value.present) return;
+      e_.key(key);
+      write_value(e_, value.value);
     } else {
       if (presence == IfSet && is_default(value)) return;
-      write_value(object_[key], value);
+      e_.key(key);
+      write_value(e_, value);
     }
   }
   void unless(const char* key, int& value, int omitted) {
-    if (value != omitted) object_[key] = value;
+    if (index_++ != target_ || value == omitted) return;
+    e_.key(key);
+    e_.value(static_cast<int64_t>(value));
   }
 
  private:
@@ -241,7 +279,9 @@ class Writer {
     else if constexpr (requires { v.empty(); }) return v.empty();
     else return false;  // objects are written whole
   }
-  json& object_;
+  Emitter& e_;
+  size_t target_;
+  size_t index_ = 0;
 };
 
 template <std::integral T>
@@ -340,34 +380,61 @@ void read_value(Tokens& t, const Path& at, T& v) {
 }
 
 template <class A, class B>
-void write_value(json& j, const std::pair<A, B>& v) {
-  j = json::array();
-  write_value(j.emplace_back(), v.first);
-  write_value(j.emplace_back(), v.second);
+void write_value(Emitter& e, const std::pair<A, B>& v) {
+  e.begin_array();
+  write_value(e, v.first);
+  write_value(e, v.second);
+  e.end_array();
 }
 
 template <class T>
-void write_value(json& j, const std::vector<T>& v) {
-  j = json::array();
-  for (const T& x : v) write_value(j.emplace_back(), x);
+void write_value(Emitter& e, const std::vector<T>& v) {
+  e.begin_array();
+  for (const T& x : v) write_value(e, x);
+  e.end_array();
 }
 
 template <class K, class T>
-void write_value(json& j, const std::map<K, T>& v) {
-  j = json::object();
-  for (const auto& [key, x] : v) {
-    if constexpr (std::is_enum_v<K>) write_value(j[std::string(name_of(key))], x);
-    else write_value(j[key], x);
+void write_value(Emitter& e, const std::map<K, T>& v) {
+  e.begin_object();
+  if constexpr (std::is_enum_v<K>) {
+    std::vector<std::pair<std::string_view, const T*>> by_name;  // a document keeps its keys sorted
+    for (const auto& [key, x] : v) by_name.emplace_back(name_of(key), &x);
+    std::sort(by_name.begin(), by_name.end());
+    for (const auto& [name, x] : by_name) {
+      e.key(name);
+      write_value(e, *x);
+    }
+  } else {
+    for (const auto& [key, x] : v) {
+      e.key(key);
+      write_value(e, x);
+    }
   }
+  e.end_object();
 }
 
 // The writer walks the same field list as the reader; it only reads the
 // object, so dropping const here changes nothing.
 template <Described T>
-void write_value(json& j, const T& v) {
-  j = json::object();
-  Writer writer(j);
-  fields(writer, const_cast<T&>(v));
+void write_value(Emitter& e, const T& v) {
+  // Never destroyed: the preload writes its exit report after static
+  // destructors have run.
+  static const std::vector<size_t>& order = *new std::vector<size_t>([&] {
+    std::vector<const char*> keys;
+    KeyLister lister(keys);
+    fields(lister, const_cast<T&>(v));
+    std::vector<size_t> o(keys.size());
+    for (size_t i = 0; i < o.size(); ++i) o[i] = i;
+    std::stable_sort(o.begin(), o.end(), [&](size_t a, size_t b) { return std::string_view(keys[a]) < keys[b]; });
+    return o;
+  }());
+  e.begin_object();
+  for (size_t i : order) {
+    Writer writer(e, i);
+    fields(writer, const_cast<T&>(v));
+  }
+  e.end_object();
 }
 
 }  // namespace cudaleak::report::schema
