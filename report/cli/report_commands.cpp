@@ -78,9 +78,9 @@ int run_report(ReportArgs& a) {
   if (a.top && view.leaks.size() > a.top) view.leaks.resize(a.top);
   std::string text;
   if (a.format == "json") {
-    text = report::to_json(view);
+    return write_output(a.output, [&](const TextSink& sink) { report::write_json(view, sink); }) ? 0 : 2;
   } else if (a.format == "html") {
-    text = render::html_report(view);
+    text = render::html_report(std::move(view));
   } else if (a.by != "stack") {
     try {
       text = aggregate_text(report::aggregate(view, a.by), a.by, a.top);

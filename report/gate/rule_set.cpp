@@ -137,7 +137,7 @@ bool RuleSet::matches(size_t rule, const report::LeakGroup& group) const {
   if (r.api_size && !pattern_matches(view_.pool.substr(r.api, r.api_size), group.api)) return false;
   std::string_view pattern = view_.pool.substr(r.pattern, r.pattern_size);
   for (const auto& f : group.stack)
-    for (const std::string* field : {&f.function, &f.file, &f.module})
+    for (const std::string* field : {&f.function.str(), &f.file.str(), &f.module.str()})
       if (!field->empty() && pattern_matches(pattern, *field)) return true;
   return false;
 }
@@ -145,7 +145,7 @@ bool RuleSet::matches(size_t rule, const report::LeakGroup& group) const {
 size_t RuleSet::first_match(const report::LeakGroup& group) const {
   std::vector<uint32_t> candidates(view_.unkeyed.begin(), view_.unkeyed.end());
   for (const auto& f : group.stack)
-    for (const std::string* field : {&f.function, &f.file, &f.module})
+    for (const std::string* field : {&f.function.str(), &f.file.str(), &f.module.str()})
       view_.index.for_each_match(*field, [&](uint32_t rule) { candidates.push_back(rule); });
   std::sort(candidates.begin(), candidates.end());
   candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());

@@ -120,6 +120,12 @@ void read_value(Tokens& t, const Path& at, AllocatorSegment& v) {
   if (n != 3) fail(at, std::string(expected) + ", got an array of " + std::to_string(n));
 }
 
+void read_value(Tokens& t, const Path& at, InternedString& v) {
+  std::string text;
+  read_value(t, at, text);
+  v = text;
+}
+
 void write_value(Emitter& e, Hex v) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v.value));

@@ -54,6 +54,7 @@ std::string describe(const Tokens& t);  // "a string \"zz\"", "-1", "an object",
 // the value's first token and leaves the source on its last.
 void read_value(Tokens& t, const Path& at, bool& v);
 void read_value(Tokens& t, const Path& at, std::string& v);
+void read_value(Tokens& t, const Path& at, InternedString& v);
 void read_value(Tokens& t, const Path& at, Hex v);
 void read_value(Tokens& t, const Path& at, Language v);
 void read_value(Tokens& t, const Path& at, TimelinePoint& v);
@@ -103,6 +104,7 @@ void write_value(Emitter& e, Language v);
 void write_value(Emitter& e, const TimelinePoint& v);
 void write_value(Emitter& e, const AllocatorSegment& v);
 inline void write_value(Emitter& e, const std::string& v) { e.string(v); }
+inline void write_value(Emitter& e, const InternedString& v) { e.string(v.str()); }
 template <class T>
   requires std::is_arithmetic_v<T>
 void write_value(Emitter& e, const T& v) {

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "interned_string.h"
+
 #include "enum_names.h"
 
 namespace cudaleak::report {
@@ -20,9 +22,9 @@ inline constexpr int kFormatVersion = 2;
 
 struct Frame {
   uint64_t ip = 0;
-  std::string module;    // path of the object the ip belongs to
-  std::string function;  // demangled; empty when unknown
-  std::string file;      // source file where debug info exists
+  InternedString module;    // path of the object the ip belongs to
+  InternedString function;  // demangled; empty when unknown
+  InternedString file;      // source file where debug info exists
   int line = 0;
   bool inlined = false;  // inlined into the next frame (same ip)
   bool python = false;   // a Python frame: file, function (qualified name) and line; no module

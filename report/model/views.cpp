@@ -50,9 +50,9 @@ std::vector<Aggregate> aggregate(const Report& r, const std::string& by) {
     if (by == "kind") key = text_of(g.kind);
     else if (by == "stack") key = g.site.empty() ? gate::site_of(g) : g.site;
     else if (!f) key = "(" + g.api + ")";
-    else if (by == "function") key = f->function.empty() ? "??" : f->function;
+    else if (by == "function") key = f->function.empty() ? "??" : f->function.str();
     else if (by == "module") key = f->module;
-    else key = f->file.empty() ? "(" + f->module + ")" : f->file;
+    else key = f->file.empty() ? "(" + f->module + ")" : f->file.str();
     Aggregate& a = folded[key];
     a.key = key;
     if (kind_holds_memory(g.kind)) a.bytes += g.bytes;  // address ranges are not memory of their own

@@ -115,7 +115,7 @@ bool in_torch(const report::Frame& f) {
 }  // namespace
 
 std::string frame_line(const report::Frame& f) {
-  std::string line = f.python ? f.function : report::plain_name(f.function);
+  std::string line = f.python ? f.function.str() : report::plain_name(f.function);
   if (!f.file.empty()) line += " (" + report::basename(f.file) + ":" + std::to_string(f.line) + ")";
   return line;
 }

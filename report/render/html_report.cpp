@@ -12,19 +12,33 @@ void replace(std::string& text, const std::string& marker, const std::string& va
 }
 }  // namespace
 
-std::string html_report(const report::Report& full) {
+std::string html_report(report::Report r) {
   // The page lists a sample of each group's allocations; totals cover all.
   // Keeps a report of a million live allocations a page a browser opens at once.
-  report::Report r = full;
   for (auto& g : r.leaks)
     if (g.allocations.size() > kHtmlAllocationsPerGroup) g.allocations.resize(kHtmlAllocationsPerGroup);
-  // "</" inside a <script> element would end it early.
-  std::string data = report::to_json(r, -1);
-  for (size_t at = 0; (at = data.find("</", at)) != std::string::npos; at += 3) data.replace(at, 2, "<\\/");
   std::string page = kHtmlTemplate;
   replace(page, "/*CUDALEAK_CSS*/", kHtmlCss);
   replace(page, "/*CUDALEAK_JS*/", kHtmlJs);
-  replace(page, "/*CUDALEAK_DATA*/", data);
+  const std::string marker = "/*CUDALEAK_DATA*/";
+  const size_t at = page.find(marker);
+  if (at == std::string::npos) return page;
+  std::string tail = page.substr(at + marker.size());
+  page.resize(at);
+  // The data goes in as it is written, in one pass: "</" inside a <script>
+  // element would end it early, so it becomes "<\/" (also across pieces).
+  bool after_lt = false;
+  report::write_json(
+      r,
+      [&](std::string_view piece) {
+        for (char c : piece) {
+          if (after_lt && c == '/') page += '\\';
+          page += c;
+          after_lt = c == '<';
+        }
+      },
+      -1);
+  page += tail;
   return page;
 }
 

@@ -7,5 +7,5 @@
 
 namespace cudaleak::render {
 inline constexpr size_t kHtmlAllocationsPerGroup = 16;
-std::string html_report(const report::Report& report);
+std::string html_report(report::Report report);
 }
