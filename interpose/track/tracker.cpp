@@ -137,6 +137,11 @@ void forget_bytes(const Record& r) {
 
 void tear_down(uint64_t context, const char* reason, bool green) {
   State& s = state();
+  if (!green) {
+    // The limits set on it go with the context (a reset primary context starts from the defaults).
+    std::lock_guard lock(s.side_mutex);
+    std::erase_if(s.reservations, [&](const auto& entry) { return entry.first.first == context; });
+  }
   auto owned = s.registry.take_if([&](const Record& r) {
     if (r.context != context) return false;
     return green ? r.kind == Kind::Stream : kind_dies_with_context(r.kind);
@@ -399,6 +404,7 @@ report::RawSnapshot snapshot() {
   out.notes_total = s.notes_total;
   for (const auto& [device, p] : s.primary)
     out.primary_contexts.push_back(report::PrimaryContext{device, p.retains, p.releases, p.resets, p.outstanding});
+  for (const auto& [key, v] : s.reservations) out.reservations.push_back(v);
   return out;
 }
 
@@ -424,6 +430,26 @@ void visit_for_crash(CrashVisitor& v) {
 
 std::span<const uint64_t> stack(uint32_t id) { return state().stacks.get(id); }
 uint32_t capture_here() { return capture(); }
+
+void limit_set(HookId api, int limit, uint64_t value, uint64_t bytes, uint64_t threads, Placement where) {
+  try {
+    State& s = state();
+    report::RawReservation v;
+    v.limit = limit;
+    v.value = value;
+    v.bytes = bytes;
+    v.threads = threads;
+    v.context = where.context;
+    v.device = where.device;
+    v.time_ns = elapsed_ns();
+    v.stack_id = capture();
+    v.hook = hook_name(api);
+    std::lock_guard lock(s.side_mutex);
+    s.reservations[{where.context, limit}] = v;  // the latest setting is the one in effect
+  } catch (...) {
+    // Bookkeeping only: a failure here never reaches the program.
+  }
+}
 report::Timeline timeline(std::vector<std::vector<Timeline::SiteKey>>* site_keys) {
   return state().timeline.snapshot(site_keys);
 }
@@ -479,6 +505,7 @@ void State::reset_in_child() {
   notes_total = 0;
   primary.clear();
   graphs_with_memory.clear();
+  reservations.clear();
   sequence = 0;
   t_tid = 0;
   new_run_id();  // the child reports under its own pid, as a process of its own

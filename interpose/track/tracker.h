@@ -102,6 +102,12 @@ void primary_retained(int device, uint64_t context);
 void primary_released(int device);
 void primary_reset(int device);
 
+// A context limit the program set (cuCtxSetLimit succeeded): `bytes` of
+// device memory the context reserves for it (0: not known), `threads` the
+// resident threads a stack is reserved for. Replaces the context's earlier
+// setting of the same limit; the reservation leaves with its context.
+void limit_set(HookId api, int limit, uint64_t value, uint64_t bytes, uint64_t threads, Placement where);
+
 report::RawSnapshot snapshot();
 report::Timeline timeline(std::vector<std::vector<Timeline::SiteKey>>* site_keys = nullptr);
 std::map<int, std::vector<Timeline::PeakGroup>> peak_groups();

@@ -389,7 +389,7 @@ TEST_CASE("enum names: every value has one name and reads back to itself", "[mod
   };
   round_trip(Kind::Device, kKindCount);
   round_trip(Reason::Exit, int(Reason::Merged) + 1);
-  round_trip(Cause::RequestTooLarge, int(Cause::Untracked) + 1);
+  round_trip(Cause::RequestTooLarge, int(Cause::ContextReservation) + 1);
   // The JSON reader refuses a name of no value, with the path.
   Report r;
   Diagnosis d;
