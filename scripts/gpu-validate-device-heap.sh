@@ -32,6 +32,18 @@ for rt in static shared; do
   "$B/bin/cudaleak" run -o "$W/stack_$rt.%p.%n.json" -- "$W/device_heap_$rt" stack_oom $kib $((total_mib / 3)) >"$W/stack_$rt.out" 2>&1
   grep -E "stack limit|out of memory:|^  [0-9]\." "$W/stack_$rt.out" | head -4
 done
+for rt in static shared; do
+  echo "== $rt: device-side leaks in several kernels, with device_heap"
+  "$B/bin/cudaleak" run --device-heap -o "$W/dh_$rt.%p.%n.json" -- "$W/device_heap_$rt" kernels >"$W/dh_$rt.out" 2>&1
+  grep -E "device-heap|device_heap" "$W/dh_$rt.out" | head -6
+  "$CUDA/bin/compute-sanitizer" --leak-check full "$W/device_heap_$rt" kernels >"$W/dh_sanitizer_$rt.out" 2>&1
+  grep -E "LEAK SUMMARY" "$W/dh_sanitizer_$rt.out"
+done
+echo "== cost: plain, device_heap, compute-sanitizer (1000 launches each)"
+"$P" bench 1000 | tee "$W/bench_plain.out"
+"$B/bin/cudaleak" run -o "$W/bench_cl.%p.json" -- "$P" bench 1000 | tee "$W/bench_cudaleak.out"
+"$B/bin/cudaleak" run --device-heap -o "$W/bench_dh.%p.json" -- "$P" bench 1000 | tee "$W/bench_device_heap.out"
+"$CUDA/bin/compute-sanitizer" --leak-check full "$P" bench 1000 2>&1 | grep bench | tee "$W/bench_sanitizer.out"
 echo "== compute-sanitizer --leak-check full on the same heap program"
 "$CUDA/bin/compute-sanitizer" --leak-check full "$P" heap_leak >"$W/sanitizer.out" 2>&1
 grep -E "LEAK SUMMARY|ERROR SUMMARY" "$W/sanitizer.out"
@@ -76,6 +88,24 @@ for rt in ("static", "shared"):
 s = open(f"{w}/sanitizer.out").read()
 leak = re.search(r"LEAK SUMMARY: (\d+) bytes leaked in (\d+) allocations", s)
 check(bool(leak) and leak.groups() == ("16777216", "4096"), f"compute-sanitizer: {leak and leak.group(0)}")
+for rt in ("static", "shared"):
+    reports = sorted(glob.glob(f"{w}/dh_{rt}.*.json"))
+    r = json.load(open(reports[-1])) if reports else {}
+    groups = [g for g in r.get("leaks", []) if g["kind"] == "device_heap"]
+    total = (sum(g["count"] for g in groups), sum(g["bytes"] for g in groups))
+    s = open(f"{w}/dh_sanitizer_{rt}.out").read()
+    leak = re.search(r"LEAK SUMMARY: (\d+) bytes leaked in (\d+) allocations", s)
+    cs = (int(leak.group(2)), int(leak.group(1))) if leak else None
+    check(total == (4160, 16841216), f"{rt}: device_heap leaks (count, bytes) {total} = 4096 x 4096 B + 64 x 1000 B")
+    check(cs == total, f"{rt}: compute-sanitizer on the same binary says {cs}")
+    by_kernel = {}
+    for g in groups:
+        k = g["stack"][0].get("function", "") if g["stack"] else ""
+        by_kernel[k] = (by_kernel.get(k, (0, 0))[0] + g["count"], by_kernel.get(k, (0, 0))[1] + g["bytes"])
+    check(by_kernel.get("keep_blocks(bool)") == (4096, 16777216) and by_kernel.get("odd_sizes()") == (64, 64000),
+          f"{rt}: grouped by kernel {by_kernel}")
+    check(all(any(f.get("function") == "main" for f in g["stack"]) for g in groups), f"{rt}: each group has the launch's host stack")
+    check(not any(k.startswith(("balanced", "keep_for_later", "free_kept")) for k in by_kernel), f"{rt}: freed device allocations not reported")
 print(f"device heap checks: {failures} failed")
 sys.exit(1 if failures else 0)
 PY

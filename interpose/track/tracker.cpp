@@ -21,6 +21,7 @@
 #include "stack_depot.h"
 #include "timeline.h"
 #include "tracker_state.h"
+#include "python_frame_ip.h"
 #include "../base/real_dlsym.h"
 #include "../pyframes/python_frames.h"
 #include "../base/state.h"
@@ -377,6 +378,40 @@ void primary_reset(int device) {
   });
 }
 
+void device_allocated(uint32_t launch_stack, uint32_t device_frame, uint64_t address, uint64_t bytes,
+                      Placement where) {
+  guarded("recording a device-side allocation", [&] {
+    uint64_t ips[kMaxStackDepth];
+    std::span<const uint64_t> launch = state().stacks.get(launch_stack);
+    size_t n = 0;
+    ips[n++] = report::device_frame_ip(device_frame);
+    for (uint64_t ip : launch)
+      if (n < size_t(kMaxStackDepth)) ips[n++] = ip;
+    Record r;
+    r.stack_id = state().stacks.intern(ips, n);
+    r.handle = address;
+    r.bytes = bytes;
+    r.sequence = state().sequence.fetch_add(1, std::memory_order_relaxed) + 1;
+    r.time_ns = monotonic_ns() - state().start_ns;
+    r.context = where.context;
+    r.thread = thread_id();
+    r.device = int16_t(where.device);
+    r.kind = Kind::DeviceHeap;
+    r.space = Space::DeviceHeap;
+    r.api = HookId::Count;
+    Record replaced;
+    if (state().registry.insert(r, &replaced)) forget_bytes(replaced);
+    state().timeline.add(r.device, r.kind, r.stack_id, int64_t(bytes), r.time_ns);
+  });
+}
+
+void device_freed(uint64_t address) {
+  guarded("recording a device-side free", [&] {
+    Record removed;
+    if (state().registry.erase(Space::DeviceHeap, address, &removed)) forget_bytes(removed);
+  });
+}
+
 report::RawSnapshot snapshot() {
   State& s = state();
   report::RawSnapshot out;
@@ -392,7 +427,7 @@ report::RawSnapshot snapshot() {
     x.stack_id = r.stack_id;
     x.thread = r.thread;
     x.device = r.device;
-    x.hook = hook_name(r.api);
+    x.hook = r.api == HookId::Count ? "malloc" : hook_name(r.api);  // Count: a kernel's malloc (device_heap)
     x.released_by = released_by;
     x.scope = r.scope;
     return x;

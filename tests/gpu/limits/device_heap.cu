@@ -3,8 +3,13 @@
 //   device_heap heap_leak          a 512 MiB heap; 4096 threads malloc 4 KiB each and never free it
 //   device_heap heap_freed         the same kernel, freeing what it allocates
 //   device_heap stack_oom KIB MIB  a per-thread stack of KIB, then one cudaMalloc of MIB
+//   device_heap kernels            device-side leaks in two kernels (4096 x 4096 B, 64 x 1000 B), one kernel
+//                                  that frees what it mallocs, and blocks freed by a later launch
+//   device_heap bench N            N launches of an empty kernel, then N of a kernel whose 256 threads malloc
+//                                  and free 64 B: microseconds per launch
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +19,23 @@ __global__ void keep_blocks(bool release) {
   if (p) p[0] = 1;
   if (release) free(p);
 }
+
+__global__ void odd_sizes() {  // 64 of 128 threads keep 1000 bytes
+  char* p = static_cast<char*>(malloc(1000));
+  if (p) p[0] = 1;
+  if (threadIdx.x % 2) free(p);
+}
+
+__global__ void balanced() {
+  for (int i = 0; i < 4; ++i) free(malloc(256));
+}
+
+__device__ void* g_kept[128];
+__global__ void keep_for_later() { g_kept[threadIdx.x] = malloc(512); }
+__global__ void free_kept() { free(g_kept[threadIdx.x]); }
+
+__global__ void empty() {}
+__global__ void malloc_free() { free(malloc(64)); }
 
 static size_t free_now() {
   size_t f = 0, t = 0;
@@ -64,6 +86,33 @@ int main(int argc, char** argv) {
     keep_blocks<<<16, 256>>>(std::strcmp(argv[1], "heap_freed") == 0);
     cudaError_t k = cudaDeviceSynchronize();
     std::printf("%s: %s, %s\n", argv[1], cudaGetErrorString(e), cudaGetErrorString(k));
+    return 0;
+  }
+  if (std::strcmp(argv[1], "kernels") == 0) {
+    enlarge_heap(size_t(512) << 20);
+    keep_blocks<<<16, 256>>>(false);
+    odd_sizes<<<1, 128>>>();
+    balanced<<<8, 64>>>();
+    keep_for_later<<<1, 128>>>();
+    cudaDeviceSynchronize();
+    free_kept<<<1, 128>>>();
+    cudaError_t k = cudaDeviceSynchronize();
+    std::printf("kernels: %s\n", cudaGetErrorString(k));
+    return k == cudaSuccess ? 0 : 1;
+  }
+  if (std::strcmp(argv[1], "bench") == 0 && argc > 2) {
+    int n = std::atoi(argv[2]);
+    auto time_us = [&](auto launch) {  // wall clock: a patched launch also waits on the host
+      launch();  // warm
+      cudaDeviceSynchronize();
+      auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < n; ++i) launch();
+      cudaDeviceSynchronize();
+      return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / n;
+    };
+    double plain = time_us([] { empty<<<1, 256>>>(); });
+    double mallocs = time_us([] { malloc_free<<<1, 256>>>(); });
+    std::printf("bench: empty kernel %.2f us/launch, 256 x malloc+free kernel %.2f us/launch\n", plain, mallocs);
     return 0;
   }
   if (std::strcmp(argv[1], "stack_oom") == 0 && argc > 3) {
