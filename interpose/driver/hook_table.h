@@ -15,7 +15,8 @@
 //   role, kind created, handle space)
 // role: Create (a new resource of `kind` in `space`), Release (ends one in
 // `space`), Retain (adds a reference), Teardown (a context and what dies
-// with it), Observe (changes how later creates are read: stream capture),
+// with it), Observe (changes how later creates are read: stream capture; or
+// what the context reserves: its limits),
 // Bind (changes the calling thread's current context: track/bound_context.h),
 // Lookup (hands out entry points).
 // clang-format off
@@ -122,7 +123,8 @@
   X(cuExternalMemoryGetMappedMipmappedArray, "cuExternalMemoryGetMappedMipmappedArray", 10000, false, PFN_cuExternalMemoryGetMappedMipmappedArray_v10000, Create, Array, Mipmapped) \
   X(cuDestroyExternalMemory, "cuDestroyExternalMemory", 10000, false, PFN_cuDestroyExternalMemory_v10000, Release, NoKind, ExternalMemory) \
   X(cuImportExternalSemaphore, "cuImportExternalSemaphore", 10000, false, PFN_cuImportExternalSemaphore_v10000, Create, ExternalSemaphore, ExternalSemaphore) \
-  X(cuDestroyExternalSemaphore, "cuDestroyExternalSemaphore", 10000, false, PFN_cuDestroyExternalSemaphore_v10000, Release, NoKind, ExternalSemaphore)
+  X(cuDestroyExternalSemaphore, "cuDestroyExternalSemaphore", 10000, false, PFN_cuDestroyExternalSemaphore_v10000, Release, NoKind, ExternalSemaphore) \
+  X(cuCtxSetLimit, "cuCtxSetLimit", 3010, false, PFN_cuCtxSetLimit_v3010, Observe, NoKind, NoSpace)
 // clang-format on
 
 // Create and destroy functions of NVIDIA's libraries, interposed by their

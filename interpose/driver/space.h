@@ -13,6 +13,7 @@ enum class Space : uint8_t {
   Array, Mipmapped, Context, GreenContext, Stream, Event,
   Graph, GraphExec, Module, Library, Texture, Surface, IpcPtr, ExternalMemory, ExternalSemaphore,
   Cublas, CublasLt, Cudnn, Cufft, Cusparse, CusolverDn, CusolverSp, Curand, Nccl,
+  DeviceHeap,  // kernels' malloc: an address space of its own, freed only by device-side free
 };
 
 }  // namespace cudaleak

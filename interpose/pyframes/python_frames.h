@@ -40,6 +40,11 @@ struct Frame {
   int line = 0;
 };
 
+// A kernel's device-side malloc at `pc` (device_heap): a frame named by the
+// kernel, interned in the same table under its own key; its id goes into a
+// stack as report::device_frame_ip(id).
+uint32_t intern_device_frame(const std::string& kernel, uint64_t pc);
+
 // Every interned frame; index = id - 1.
 std::vector<Frame> frames();
 

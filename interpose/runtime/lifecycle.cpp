@@ -16,6 +16,7 @@
 #include "runtime.h"
 #include "reporter.h"
 #include "signals.h"
+#include "device_heap.h"
 #include "../base/real_dlsym.h"
 #include "../track/tracker.h"
 
@@ -57,6 +58,7 @@ void initialize() {
   signals::install();
   tracker::set_creation_observer(signals::ensure_reporter_thread);
   fork_protocol::install();
+  device_heap::start();  // before the program's first context: the Sanitizer API subscribes now
   if (options.verbose)
     log_message("preloaded; options in effect:\n%s", describe_options(options).c_str());
 }

@@ -125,8 +125,17 @@ bool Monitor::measure_and_keep(RawEvent raw) {
   measure_process(raw, snap);
   uint64_t others = 0;
   for (const auto& o : e.other_processes) others += o.bytes;
+  // Memory the context reserves for the limits the program set is accounted
+  // for: not untracked.
+  uint64_t reserved = 0;
+  for (const report::RawReservation& v : snap.reservations)
+    if (v.device == e.device) {
+      raw.reservations.push_back(v);
+      reserved += v.bytes;
+    }
   uint64_t used = e.device_info ? e.total_bytes - e.free_bytes : 0;
-  e.untracked_bytes = used > e.tracked_bytes + others ? used - e.tracked_bytes - others : 0;
+  uint64_t accounted = e.tracked_bytes + others + reserved;
+  e.untracked_bytes = used > accounted ? used - accounted : 0;
   if (e.has_pytorch) {
     raw.owned = report::blocks_by_owner(e.pytorch, report::memory_ranges(snap, e.device));
   } else {
@@ -257,6 +266,8 @@ std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
       o.last_ns = site.last_ns;
       e.top_sites.push_back(std::move(o));
     }
+    for (const report::RawReservation& v : r.reservations)
+      e.reservations.push_back(report::resolve_reservation(v, report::resolve_stack(tracker::stack(v.stack_id), resolver)));
     e.diagnosis = diagnose(e);
     out.push_back(std::move(e));
   }

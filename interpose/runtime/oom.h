@@ -52,6 +52,7 @@ struct RawEvent {
   uint32_t thread = 0;     // kernel thread id of the failed call
   std::vector<RawAttempt> attempts;
   std::vector<report::OwnedBlocks> owned;  // PyTorch's live blocks by the allocation holding them
+  std::vector<report::RawReservation> reservations;  // limits set on the failing device
 };
 
 // The events of this process; part of the runtime object (runtime.h).

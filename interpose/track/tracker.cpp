@@ -21,6 +21,7 @@
 #include "stack_depot.h"
 #include "timeline.h"
 #include "tracker_state.h"
+#include "python_frame_ip.h"
 #include "../base/real_dlsym.h"
 #include "../pyframes/python_frames.h"
 #include "../base/state.h"
@@ -137,6 +138,11 @@ void forget_bytes(const Record& r) {
 
 void tear_down(uint64_t context, const char* reason, bool green) {
   State& s = state();
+  if (!green) {
+    // The limits set on it go with the context (a reset primary context starts from the defaults).
+    std::lock_guard lock(s.side_mutex);
+    std::erase_if(s.reservations, [&](const auto& entry) { return entry.first.first == context; });
+  }
   auto owned = s.registry.take_if([&](const Record& r) {
     if (r.context != context) return false;
     return green ? r.kind == Kind::Stream : kind_dies_with_context(r.kind);
@@ -372,6 +378,40 @@ void primary_reset(int device) {
   });
 }
 
+void device_allocated(uint32_t launch_stack, uint32_t device_frame, uint64_t address, uint64_t bytes,
+                      Placement where) {
+  guarded("recording a device-side allocation", [&] {
+    uint64_t ips[kMaxStackDepth];
+    std::span<const uint64_t> launch = state().stacks.get(launch_stack);
+    size_t n = 0;
+    ips[n++] = report::device_frame_ip(device_frame);
+    for (uint64_t ip : launch)
+      if (n < size_t(kMaxStackDepth)) ips[n++] = ip;
+    Record r;
+    r.stack_id = state().stacks.intern(ips, n);
+    r.handle = address;
+    r.bytes = bytes;
+    r.sequence = state().sequence.fetch_add(1, std::memory_order_relaxed) + 1;
+    r.time_ns = monotonic_ns() - state().start_ns;
+    r.context = where.context;
+    r.thread = thread_id();
+    r.device = int16_t(where.device);
+    r.kind = Kind::DeviceHeap;
+    r.space = Space::DeviceHeap;
+    r.api = HookId::Count;
+    Record replaced;
+    if (state().registry.insert(r, &replaced)) forget_bytes(replaced);
+    state().timeline.add(r.device, r.kind, r.stack_id, int64_t(bytes), r.time_ns);
+  });
+}
+
+void device_freed(uint64_t address) {
+  guarded("recording a device-side free", [&] {
+    Record removed;
+    if (state().registry.erase(Space::DeviceHeap, address, &removed)) forget_bytes(removed);
+  });
+}
+
 report::RawSnapshot snapshot() {
   State& s = state();
   report::RawSnapshot out;
@@ -387,7 +427,7 @@ report::RawSnapshot snapshot() {
     x.stack_id = r.stack_id;
     x.thread = r.thread;
     x.device = r.device;
-    x.hook = hook_name(r.api);
+    x.hook = r.api == HookId::Count ? "malloc" : hook_name(r.api);  // Count: a kernel's malloc (device_heap)
     x.released_by = released_by;
     x.scope = r.scope;
     return x;
@@ -399,6 +439,7 @@ report::RawSnapshot snapshot() {
   out.notes_total = s.notes_total;
   for (const auto& [device, p] : s.primary)
     out.primary_contexts.push_back(report::PrimaryContext{device, p.retains, p.releases, p.resets, p.outstanding});
+  for (const auto& [key, v] : s.reservations) out.reservations.push_back(v);
   return out;
 }
 
@@ -424,6 +465,26 @@ void visit_for_crash(CrashVisitor& v) {
 
 std::span<const uint64_t> stack(uint32_t id) { return state().stacks.get(id); }
 uint32_t capture_here() { return capture(); }
+
+void limit_set(HookId api, int limit, uint64_t value, uint64_t bytes, uint64_t threads, Placement where) {
+  try {
+    State& s = state();
+    report::RawReservation v;
+    v.limit = limit;
+    v.value = value;
+    v.bytes = bytes;
+    v.threads = threads;
+    v.context = where.context;
+    v.device = where.device;
+    v.time_ns = elapsed_ns();
+    v.stack_id = capture();
+    v.hook = hook_name(api);
+    std::lock_guard lock(s.side_mutex);
+    s.reservations[{where.context, limit}] = v;  // the latest setting is the one in effect
+  } catch (...) {
+    // Bookkeeping only: a failure here never reaches the program.
+  }
+}
 report::Timeline timeline(std::vector<std::vector<Timeline::SiteKey>>* site_keys) {
   return state().timeline.snapshot(site_keys);
 }
@@ -479,6 +540,7 @@ void State::reset_in_child() {
   notes_total = 0;
   primary.clear();
   graphs_with_memory.clear();
+  reservations.clear();
   sequence = 0;
   t_tid = 0;
   new_run_id();  // the child reports under its own pid, as a process of its own

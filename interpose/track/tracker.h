@@ -102,6 +102,21 @@ void primary_retained(int device, uint64_t context);
 void primary_released(int device);
 void primary_reset(int device);
 
+// A context limit the program set (cuCtxSetLimit succeeded): `bytes` of
+// device memory the context reserves for it (0: not known), `threads` the
+// resident threads a stack is reserved for. Replaces the context's earlier
+// setting of the same limit; the reservation leaves with its context.
+void limit_set(HookId api, int limit, uint64_t value, uint64_t bytes, uint64_t threads, Placement where);
+
+// Device-side allocations (device_heap), read after their launch: `address`
+// of `bytes` made by a kernel, its stack the device frame `device_frame`
+// (pyframes::intern_device_frame) above the launch's stack. A device-side
+// free removes it; one never seen is ignored (made before tracking began, or
+// by a kernel of a module that was not patched).
+void device_allocated(uint32_t launch_stack, uint32_t device_frame, uint64_t address, uint64_t bytes,
+                      Placement where);
+void device_freed(uint64_t address);
+
 report::RawSnapshot snapshot();
 report::Timeline timeline(std::vector<std::vector<Timeline::SiteKey>>* site_keys = nullptr);
 std::map<int, std::vector<Timeline::PeakGroup>> peak_groups();

@@ -40,7 +40,8 @@ int print_option_table() {
 // directory, since each process of the run (a ctest test, a child that
 // changes directory) resolves a relative path against its own.
 bool is_path_option(const std::string& key) {
-  return key == "output" || key == "suppressions" || key == "baseline" || key == "log_path";
+  return key == "output" || key == "suppressions" || key == "baseline" || key == "log_path" ||
+         key == "device_heap_sanitizer" || key == "device_heap_patches";
 }
 
 std::string absolute_path(const std::string& path) {

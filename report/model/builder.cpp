@@ -102,6 +102,31 @@ std::vector<Frame> resolve_stack(std::span<const uint64_t> ips, FrameResolver* r
   return FrameCache(resolver).frames(ips);
 }
 
+std::string limit_name(int limit) {
+  switch (limit) {
+    case 0: return "stack_size";
+    case 1: return "printf_fifo_size";
+    case 2: return "malloc_heap_size";
+    case 3: return "dev_runtime_sync_depth";
+    case 4: return "dev_runtime_pending_launch_count";
+    default: return "limit_" + std::to_string(limit);
+  }
+}
+
+Reservation resolve_reservation(const RawReservation& raw, std::vector<Frame> stack) {
+  Reservation v;
+  v.limit = limit_name(raw.limit);
+  v.value = raw.value;
+  v.bytes = raw.bytes;
+  v.threads = raw.threads;
+  v.device = raw.device;
+  v.context = raw.context;
+  v.time_ns = raw.time_ns;
+  v.stack = std::move(stack);
+  v.api = outermost_api(v.stack, raw.hook);
+  return v;
+}
+
 std::string outermost_api(const std::vector<Frame>& stack, const std::string& hook) {
   std::string api;
   for (const Frame& frame : stack) {
@@ -191,6 +216,8 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
   }
   report.notes_total = snapshot.notes_total;
   report.primary_contexts = snapshot.primary_contexts;
+  for (const RawReservation& raw : snapshot.reservations)
+    report.reservations.push_back(resolve_reservation(raw, cache.frames(stacks(raw.stack_id))));
   report.symbolized = resolver != nullptr;
   return report;
 }

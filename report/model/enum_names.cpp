@@ -9,9 +9,10 @@ namespace {
 // Names in the order of the enum's values.
 constexpr std::array<std::string_view, 7> kReasons = {"exit", "signal", "termination", "crash",
                                                       "checkpoint", "oom", "merged"};
-constexpr std::array<std::string_view, 11> kCauses = {
-    "request_too_large", "allocator_limit", "fragmentation", "live_tensors",  "cached_free",   "other_processes",
-    "held_by_cache",     "accumulating_leak", "held_by_process", "cached_in_pools", "untracked"};
+constexpr std::array<std::string_view, 12> kCauses = {
+    "request_too_large", "allocator_limit",   "fragmentation",   "live_tensors",    "cached_free",
+    "other_processes",   "held_by_cache",     "accumulating_leak", "held_by_process", "cached_in_pools",
+    "untracked",         "context_reservation"};
 
 template <class E, size_t N>
 bool find(const std::array<std::string_view, N>& names, std::string_view name, E& out) {

@@ -33,6 +33,7 @@ enum class Cause : uint8_t {
   HeldByProcess,
   CachedInPools,
   Untracked,
+  ContextReservation,  // a limit the program set (device heap, thread stacks) reserves the memory
 };
 
 std::string_view name_of(Kind kind);

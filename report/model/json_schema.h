@@ -255,6 +255,20 @@ void fields(V& v, OtherProcessUsage& o) {
 }
 
 template <class V>
+void fields(V& v, Reservation& r) {
+  v("limit", r.limit, Required);
+  v("value", r.value);
+  v("bytes", r.bytes);
+  v("threads", r.threads, IfSet);
+  v("device", r.device);
+  v("context", Hex{r.context});
+  v("time_ns", r.time_ns);
+  v("api", r.api);
+  v("stack", r.stack);
+  v("pid", r.pid, IfSet);
+}
+
+template <class V>
 void fields(V& v, Diagnosis& d) {
   v("cause", d.cause);
   v("bytes", d.bytes);
@@ -343,6 +357,7 @@ void fields(V& v, OomEvent& e) {
   v("nvml", e.nvml);
   v("other_processes", e.other_processes);
   v("untracked_bytes", e.untracked_bytes);
+  v("reservations", e.reservations, IfSet);
   v("diagnosis", e.diagnosis);
   v("pytorch", Present<AllocatorDevice>{e.has_pytorch, e.pytorch});
   v("attempts", e.attempts, IfSet);
@@ -383,6 +398,7 @@ void fields(V& v, Report& r) {
   v("processes", r.processes, IfSet);
   v("history", r.history, IfSet);
   v("oom_events", r.oom_events);
+  v("reservations", r.reservations, IfSet);
   v("timeline", r.timeline);
   v("pytorch", Present<PyTorchView>{r.has_pytorch, r.pytorch});
   v("cupy", Present<CupyPool>{r.has_cupy, r.cupy});

@@ -9,7 +9,7 @@ constexpr std::array<std::string_view, kKindCount> kNames = {
     "device", "pinned", "registered", "managed", "async",  "pool",  "vmm",
     "va_reservation", "mapping", "array", "context", "stream", "event",
     "graph", "graph_exec", "graph_memory", "module", "library", "texture", "surface",
-    "ipc_mapping", "external_memory", "external_semaphore", "library_handle"};
+    "ipc_mapping", "external_memory", "external_semaphore", "library_handle", "device_heap"};
 }
 
 std::string_view kind_name(Kind kind) { return kNames[static_cast<size_t>(kind)]; }
@@ -24,6 +24,7 @@ std::string kind_memory_words(Kind kind) {
   switch (kind) {
     case Kind::GraphMemory: return "graph";
     case Kind::IpcMapping: return "IPC-mapped";
+    case Kind::DeviceHeap: return "device-heap";
     default: return std::string(kind_name(kind));
   }
 }
@@ -49,7 +50,7 @@ bool kind_dies_with_context(Kind kind) {
     case Kind::Device: case Kind::Pinned: case Kind::Registered: case Kind::Managed:
     case Kind::Array: case Kind::Stream: case Kind::Event: case Kind::GraphExec:
     case Kind::Module: case Kind::Texture: case Kind::Surface:
-    case Kind::ExternalMemory: case Kind::ExternalSemaphore:
+    case Kind::ExternalMemory: case Kind::ExternalSemaphore: case Kind::DeviceHeap:
       return true;
     default:
       return false;

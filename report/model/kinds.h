@@ -32,8 +32,9 @@ enum class Kind : uint8_t {
   ExternalMemory,     // cuImportExternalMemory
   ExternalSemaphore,  // cuImportExternalSemaphore
   LibraryHandle,  // cublasCreate, cudnnCreate, cufftPlan*, ncclCommInit*, ... (library_handles.h)
+  DeviceHeap,     // malloc/new in a kernel, with the device_heap option (runtime/device_heap.h)
 };
-inline constexpr int kKindCount = 24;
+inline constexpr int kKindCount = 25;
 
 std::string_view kind_name(Kind kind);
 std::optional<Kind> kind_from_name(std::string_view name);
@@ -45,6 +46,7 @@ constexpr bool kind_holds_memory(Kind kind) {
     case Kind::Device: case Kind::Pinned: case Kind::Registered: case Kind::Managed:
     case Kind::Async: case Kind::Vmm: case Kind::Array: case Kind::GraphMemory:
     case Kind::IpcMapping:  // keeps the exporter's memory alive
+    case Kind::DeviceHeap:
       return true;
     default:
       return false;

@@ -84,6 +84,7 @@ void shift_times(OomEvent& e, uint64_t shift) {
   e.time_ns += shift;
   for (OomSite& s : e.top_sites) s.first_ns += shift, s.last_ns += shift;
   for (OomAttempt& a : e.attempts) a.time_ns += shift;
+  for (Reservation& v : e.reservations) v.time_ns += shift;
 }
 
 }  // namespace
@@ -141,6 +142,11 @@ Report merge_reports(std::vector<Report> all) {
       if (!e.pid) e.pid = r.process.pid;
       shift_times(e, shift);
       m.oom_events.push_back(std::move(e));
+    }
+    for (Reservation v : r.reservations) {
+      if (!v.pid) v.pid = r.process.pid;
+      v.time_ns += shift;
+      m.reservations.push_back(std::move(v));
     }
     m.notes_total += r.notes_total;
     add_timeline(m.timeline, r.timeline, r.process.pid, shift);

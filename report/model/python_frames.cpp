@@ -11,13 +11,16 @@ class WithPythonFrames : public FrameResolver {
       : native_(std::move(native)), python_(std::move(python)) {}
 
   std::vector<Frame> resolve(uint64_t ip, bool return_address) override {
-    if (!is_python_frame_ip(ip)) return native_ ? native_->resolve(ip, return_address) : std::vector<Frame>{};
+    const bool device = is_device_frame_ip(ip);
+    if (!device && !is_python_frame_ip(ip))
+      return native_ ? native_->resolve(ip, return_address) : std::vector<Frame>{};
     uint32_t id = python_frame_id(ip);
     Frame f;
     if (id >= 1 && id <= python_.size()) f = python_[id - 1];
     else f.function = "?";  // a frame interned after the table was read
     f.ip = ip;
-    f.python = true;
+    f.python = !device;
+    if (device) f.module = "[device]";
     return {f};
   }
 

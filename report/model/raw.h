@@ -41,11 +41,28 @@ struct RawNote {
   uint64_t count = 1;
 };
 
+// A context limit the program set (cuCtxSetLimit), as the tracker keeps it:
+// the latest per context and limit.
+struct RawReservation {
+  int limit = 0;  // CUlimit
+  uint64_t value = 0, bytes = 0, threads = 0;
+  uint64_t context = 0;
+  uint64_t time_ns = 0;
+  int device = -1;
+  uint32_t stack_id = 0;
+  const char* hook = "";
+};
+// The report's name of a CUlimit ("stack_size", "malloc_heap_size", ...).
+std::string limit_name(int limit);
+// The report's reservation, with its stack resolved.
+Reservation resolve_reservation(const RawReservation& raw, std::vector<Frame> stack);
+
 struct RawSnapshot {
   std::vector<RawResource> resources;
   std::vector<RawNote> notes;
   uint64_t notes_total = 0;
   std::vector<PrimaryContext> primary_contexts;
+  std::vector<RawReservation> reservations;
 };
 
 // Raw instruction pointers of an interned stack, innermost first.

@@ -319,6 +319,23 @@ struct CupyPool {
   bool operator==(const CupyPool&) const = default;
 };
 
+// Device memory the context reserves because the program set one of its
+// limits (cuCtxSetLimit / cudaDeviceSetLimit): held while the context lives,
+// not a leak (docs/report-format.md#reservations).
+struct Reservation {
+  std::string limit;    // "stack_size", "malloc_heap_size", "printf_fifo_size", "dev_runtime_pending_launch_count", ...
+  uint64_t value = 0;   // the limit in effect after the call (the driver rounds some)
+  uint64_t bytes = 0;   // device memory it reserves; 0 where the driver's size for it is not known
+  uint64_t threads = 0; // stack_size: resident threads of the device that each get a stack
+  int device = -1;
+  uint64_t context = 0;
+  uint64_t time_ns = 0;
+  std::string api;      // cudaDeviceSetLimit or cuCtxSetLimit
+  std::vector<Frame> stack;
+  int pid = 0;  // in merged reports
+  bool operator==(const Reservation&) const = default;
+};
+
 struct Diagnosis {
   Cause cause = Cause::Untracked;
   uint64_t bytes = 0; // what it explains
@@ -357,6 +374,7 @@ struct OomEvent {
   std::string nvml;  // "ok" or why other processes are unknown
   std::vector<OtherProcessUsage> other_processes;
   uint64_t untracked_bytes = 0;  // used - this process - others (contexts, modules, workspaces...)
+  std::vector<Reservation> reservations;  // of this device when it failed
   std::vector<Diagnosis> diagnosis;
   // Set when PyTorch raised this out-of-memory (its observer ran): its view of
   // the device at that moment. api is then "PyTorch caching allocator".
@@ -419,6 +437,7 @@ struct Report {
   // and which count in no total (merge.h).
   std::vector<ProcessSummary> history;
   std::vector<OomEvent> oom_events;
+  std::vector<Reservation> reservations;  // held by the contexts when the report was written
   PythonInfo python;
   bool has_pytorch = false;  // the program used CUDA through PyTorch and cudaleak_torch saw it
   PyTorchView pytorch;       // the latest view (at exit, the view at exit)

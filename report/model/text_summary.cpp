@@ -219,6 +219,10 @@ std::string render_text(const Report& r, const TextOptions& options) {
              ": memory kept alive in the cache (a tensor held from step to step?)\n";
     }
   }
+  if (!r.reservations.empty()) {
+    out += "\n" + prefix + "Reserved by the context (not leaks: held while the context lives, set by the program):\n";
+    for (const Reservation& v : r.reservations) out += "  " + oom::describe_reservation(v) + "\n";
+  }
   if (!r.suppressions.empty()) {
     out += "\nSuppressions used:\n  count      bytes  rule\n";
     for (const SuppressionUse& u : r.suppressions) {

@@ -100,6 +100,41 @@ void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>&
                    "torch.cuda.empty_cache() returns it"});
 }
 
+// What a limit reserves, in the user's words, and what to do about it.
+struct LimitWords {
+  const char* what;   // "the device heap"
+  const char* name;   // cudart's name of the limit
+  const char* fix;
+};
+LimitWords limit_words(const std::string& limit) {
+  if (limit == "stack_size")
+    return {"thread stacks", "cudaLimitStackSize",
+            "the driver reserves the per-thread stack for every thread the device can run at once; set it no higher "
+            "than the deepest kernel needs (cuobjdump --dump-resource-usage or cuFuncGetAttribute(CU_FUNC_ATTRIBUTE_"
+            "LOCAL_SIZE_BYTES) shows each kernel's stack) or lower it again after the kernel that needs it"};
+  if (limit == "malloc_heap_size")
+    return {"the device heap", "cudaLimitMallocHeapSize",
+            "the heap is reserved in full once a kernel that calls malloc or new runs, whether kernels use it or not; "
+            "set it to what the kernels allocate at once, or free device-side allocations (a leak there fills it)"};
+  if (limit == "printf_fifo_size")
+    return {"the printf buffer", "cudaLimitPrintfFifoSize", "lower it: the default (8 MiB) suits most programs"};
+  if (limit == "dev_runtime_pending_launch_count")
+    return {"the device runtime's pending launches", "cudaLimitDevRuntimePendingLaunchCount",
+            "lower it to the launches kernels keep pending at once"};
+  return {"a context limit", "", "lower it"};
+}
+
+std::string limit_value_text(const report::Reservation& v) {
+  if (v.limit == "dev_runtime_pending_launch_count" || v.limit == "dev_runtime_sync_depth") return std::to_string(v.value);
+  return format_bytes(v.value);
+}
+
+std::string set_where(const report::Reservation& v) {
+  std::string s = "set by " + (v.api.empty() ? std::string("cuCtxSetLimit") : v.api);
+  if (const report::Frame* f = user_frame(v.stack)) s += " in " + frame_line(*f);
+  return s;
+}
+
 }  // namespace
 
 namespace {
@@ -197,6 +232,25 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
     }
   }
 
+  // A limit the program raised holds memory nothing allocated: it explains
+  // the failure where giving it back would make the request fit, or where it
+  // is a real share of the device.
+  for (const report::Reservation& v : e.reservations) {
+    if (!v.bytes) continue;
+    const bool explains = e.device_info && e.free_bytes < request && e.free_bytes + v.bytes >= request;
+    if (!explains && v.bytes < noteworthy) continue;
+    LimitWords w = limit_words(v.limit);
+    std::string where = user_frame(v.stack) ? " in " + frame_line(*user_frame(v.stack)) : std::string();
+    std::string msg = std::string(w.what == std::string("thread stacks") ? "the thread stack size" : w.what) +
+                      " limit set" + where + " reserves " + format_bytes(v.bytes);
+    if (v.limit == "stack_size" && v.threads)
+      msg += " (" + format_bytes(v.value) + " per thread for each of the " + std::to_string(v.threads) +
+             " threads the device can run at once)";
+    msg += explains ? ", without it the request would fit" : "";
+    msg += "; fix: " + std::string(w.fix) + " (" + w.name + " with cudaDeviceSetLimit)";
+    out.push_back({report::Cause::ContextReservation, v.bytes, msg});
+  }
+
   uint64_t cached = 0;
   for (const auto& p : e.pools) cached += p.reserved > p.used ? p.reserved - p.used : 0;
   if (cached && (cached >= request || cached >= noteworthy))
@@ -213,6 +267,15 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
     return std::make_pair(weight(a.cause), a.bytes) > std::make_pair(weight(b.cause), b.bytes);
   });
   return out;
+}
+
+std::string describe_reservation(const report::Reservation& v) {
+  LimitWords w = limit_words(v.limit);
+  std::string s = v.bytes ? format_bytes(v.bytes) + " for " + w.what : std::string(w.what) + " (size the driver does not say)";
+  s += " (" + (*w.name ? std::string(w.name) : v.limit) + " = " + limit_value_text(v);
+  if (v.limit == "stack_size" && v.threads) s += " per thread x " + std::to_string(v.threads) + " resident threads";
+  s += ") on device " + std::to_string(v.device) + ", " + set_where(v);
+  return s;
 }
 
 std::string render_event(const report::OomEvent& e) {

@@ -21,6 +21,11 @@ std::string frame_line(const report::Frame& frame);
 // train_step (train.py:7)" when attributed by segment, or why it is unknown.
 std::string tensor_origin(const report::TensorGroup& group);
 
+// One reservation as the text says it: "512.0 MiB for the device heap
+// (malloc_heap_size = 512.0 MiB) on device 0, set by cudaDeviceSetLimit in
+// enlarge_heap (app.cu:10)".
+std::string describe_reservation(const report::Reservation& reservation);
+
 // The text block the summary prints for one event.
 std::string render_event(const report::OomEvent& event);
 

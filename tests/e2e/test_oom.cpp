@@ -183,3 +183,60 @@ TEST_CASE("oom: a failed call whose retry succeeds is kept as recovered and neve
   CHECK(r.oom_events[0].recovered);
   CHECK(r.oom_events[0].request_bytes == (32u << 20));
 }
+
+TEST_CASE("oom: a per-thread stack size that reserves the device is named as the cause, with its line", "[e2e][oom][limits]") {
+  // 8 KiB for each of the simulated device's 8192 resident threads: 64 MiB
+  // of 512 MiB reserved, and a 480 MiB request no longer fits.
+  auto dir = fresh_dir("oom_stack_limit");
+  Result res = run_sim(dir, {program("oom_scenarios"), "stack", "8", "480"}, {"--simulated-gpu-memory", "512MiB"});
+  CHECK(res.exit_code == 1);
+  CHECK(res.out == "stack limit: no error\nallocation: out of memory\n");
+  auto e = oom_report(dir).oom_events[0];
+  CHECK(e.free_bytes == (448u << 20));
+  CHECK(e.untracked_bytes == 0);  // the reservation accounts for the used memory
+  REQUIRE(e.reservations.size() == 1);
+  CHECK(e.reservations[0].limit == "stack_size");
+  CHECK(e.reservations[0].value == 8192);
+  CHECK(e.reservations[0].threads == 8192);
+  CHECK(e.reservations[0].bytes == (64u << 20));
+  CHECK(e.reservations[0].api == "cudaDeviceSetLimit");
+  REQUIRE_FALSE(e.diagnosis.empty());
+  CHECK(e.diagnosis[0].cause == Cause::ContextReservation);
+  CHECK(e.diagnosis[0].bytes == (64u << 20));
+  CHECK(e.diagnosis[0].message.find("the thread stack size limit set in enlarge_stack (oom_scenarios.cu:") == 0);
+  CHECK(e.diagnosis[0].message.find("reserves 64.0 MiB (8.0 KiB per thread for each of the 8192 threads the device can "
+                                    "run at once), without it the request would fit; fix: ") != std::string::npos);
+  CHECK(res.err.find("  1. the thread stack size limit set in enlarge_stack") != std::string::npos);
+}
+
+TEST_CASE("limits: a device heap the program sets is reported as reserved by the context, not as a leak",
+          "[e2e][limits]") {
+  auto dir = fresh_dir("limit_heap");
+  Result res = run_sim(dir, {program("oom_scenarios"), "heap", "256"}, {"--simulated-gpu-memory", "512MiB"});
+  CHECK(res.exit_code == 0);
+  CHECK(res.out == "heap limit: no error, 256 MiB\n");
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  auto r = load(files[0]);
+  CHECK(r.summary.leaked_count == 0);
+  REQUIRE(r.reservations.size() == 1);  // the second setting replaced the first
+  const auto& v = r.reservations[0];
+  CHECK(v.limit == "malloc_heap_size");
+  CHECK(v.value == (256u << 20));
+  CHECK(v.bytes == (256u << 20));
+  CHECK(v.device == 0);
+  CHECK(v.api == "cudaDeviceSetLimit");
+  bool named = false;
+  for (const auto& f : v.stack) named |= f.function.find("enlarge_heap") != std::string::npos;
+  CHECK(named);
+  CHECK(res.err.find("Reserved by the context (not leaks: held while the context lives, set by the program):\n"
+                     "  256.0 MiB for the device heap (cudaLimitMallocHeapSize = 256.0 MiB) on device 0, set by "
+                     "cudaDeviceSetLimit in enlarge_heap (oom_scenarios.cu:") != std::string::npos);
+  // Both settings are moments on the timeline.
+  std::vector<std::string> marks;
+  for (const auto& m : r.timeline.marks)
+    if (m.type == "limit") marks.push_back(m.name);
+  REQUIRE(marks.size() == 2);
+  CHECK(marks[0] == "cudaLimitMallocHeapSize = 128.0 MiB: 128.0 MiB reserved");
+  CHECK(marks[1] == "cudaLimitMallocHeapSize = 256.0 MiB: 256.0 MiB reserved");
+}

@@ -109,3 +109,40 @@ TEST_CASE("H100 Python runs: each OOM first cause is found again from the event 
   CHECK(first_causes("scenario_other_process.556.1.json") ==
         std::vector<std::string>{"other_processes", "other_processes", "other_processes"});
 }
+
+TEST_CASE("a limit the program raised is named with its line where it explains the failure", "[oom][limits]") {
+  OomEvent e = base(20 * GiB, 10 * GiB, 80 * GiB);
+  Reservation stack;
+  stack.limit = "stack_size";
+  stack.value = 64 << 10;
+  stack.threads = 132 * 2048;
+  stack.bytes = stack.value * stack.threads;  // 16.5 GiB, as the H100 reserves it
+  stack.device = 0;
+  stack.api = "cudaDeviceSetLimit";
+  stack.stack = {Frame{0x10, "/bin/app", "enlarge_stack", "/src/app.cu", 10}};
+  Reservation small;  // a printf buffer of 1 MiB explains nothing
+  small.limit = "printf_fifo_size";
+  small.value = small.bytes = 1 << 20;
+  e.reservations = {stack, small};
+  auto d = diagnose(e);
+  REQUIRE_FALSE(d.empty());
+  CHECK(d[0].cause == Cause::ContextReservation);
+  CHECK(d[0].bytes == stack.bytes);
+  CHECK(d[0].message.find("the thread stack size limit set in enlarge_stack (app.cu:10) reserves 16.5 GiB (64.0 KiB per "
+                          "thread for each of the 270336 threads the device can run at once), without it the request "
+                          "would fit; fix: ") == 0);
+  for (const auto& x : d) CHECK(x.bytes != small.bytes);
+  CHECK(cudaleak::oom::describe_reservation(stack) ==
+        "16.5 GiB for thread stacks (cudaLimitStackSize = 64.0 KiB per thread x 270336 resident threads) on device 0, "
+        "set by cudaDeviceSetLimit in enlarge_stack (app.cu:10)");
+  // The heap, in the words of the issue.
+  Reservation heap;
+  heap.limit = "malloc_heap_size";
+  heap.value = heap.bytes = 512ull << 20;
+  heap.stack = {Frame{0x10, "/bin/app", "enlarge_heap", "/src/app.cu", 10}};
+  OomEvent h = base(600ull << 20, 100ull << 20, 80 * GiB);
+  h.reservations = {heap};
+  auto dh = diagnose(h);
+  REQUIRE_FALSE(dh.empty());
+  CHECK(dh[0].message.find("the device heap limit set in enlarge_heap (app.cu:10) reserves 512.0 MiB") == 0);
+}

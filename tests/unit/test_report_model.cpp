@@ -10,6 +10,7 @@
 #include "caching.h"
 #include "cuda_frames.h"
 #include "site.h"
+#include "python_frame_ip.h"
 #include "raw.h"
 #include "text_summary.h"
 #include "library_handles.h"
@@ -389,7 +390,7 @@ TEST_CASE("enum names: every value has one name and reads back to itself", "[mod
   };
   round_trip(Kind::Device, kKindCount);
   round_trip(Reason::Exit, int(Reason::Merged) + 1);
-  round_trip(Cause::RequestTooLarge, int(Cause::Untracked) + 1);
+  round_trip(Cause::RequestTooLarge, int(Cause::ContextReservation) + 1);
   // The JSON reader refuses a name of no value, with the path.
   Report r;
   Diagnosis d;
@@ -417,4 +418,35 @@ TEST_CASE("a crash capture with a stack longer than cudaleak records is refused,
   hostile.replace(at, row.size(), long_row);
   CHECK_THROWS_WITH(cudaleak::capture::parse_crash_capture(hostile),
                     Catch::Contains("$.stacks[0]: expected a list of 1 to 1025 fields, got 2001"));
+}
+
+TEST_CASE("device-side allocations group by kernel above the launch's host stack", "[report][device_heap]") {
+  Fixture fx;
+  fx.resolver.names[0x20] = {"main", "/app/prog"};
+  // Device frames share the interned table with Python frames, under their own tag.
+  std::vector<Frame> table(2);
+  table[0].function = "keep_blocks(bool)";
+  table[1].function = "odd_sizes()";
+  auto resolver = with_python_frames(borrow(fx.resolver), table);
+  fx.stacks[1] = {device_frame_ip(1), 0x20};
+  fx.stacks[2] = {device_frame_ip(2), 0x20};
+  RawSnapshot snap;
+  for (int i = 0; i < 3; ++i) snap.resources.push_back(resource(Kind::DeviceHeap, 1, 4096, 1 + i, "malloc"));
+  snap.resources.push_back(resource(Kind::DeviceHeap, 2, 1000, 4, "malloc"));
+  Report r = build_report(snap, fx.lookup, resolver.get(), {});
+  REQUIRE(r.leaks.size() == 2);
+  CHECK(r.leaks[0].kind == Kind::DeviceHeap);
+  CHECK(r.leaks[0].count == 3);
+  CHECK(r.leaks[0].bytes == 12288);
+  REQUIRE(r.leaks[0].stack.size() == 2);
+  CHECK(r.leaks[0].stack[0].function == "keep_blocks(bool)");
+  CHECK(r.leaks[0].stack[0].module == "[device]");
+  CHECK_FALSE(r.leaks[0].stack[0].python);
+  CHECK(r.leaks[0].stack[1].function == "main");
+  CHECK(r.leaks[1].stack[0].function == "odd_sizes()");
+  CHECK(r.summary.leaked_bytes == 13288);
+  CHECK(r.summary.by_kind[Kind::DeviceHeap].count == 4);
+  CHECK(kind_name(Kind::DeviceHeap) == "device_heap");
+  CHECK(kind_from_name("device_heap") == Kind::DeviceHeap);
+  CHECK(kind_dies_with_context(Kind::DeviceHeap));
 }

@@ -12,6 +12,10 @@ using namespace simcuda;
 namespace {
 
 void release_context_resources(State& sim, CUcontext ctx) {
+  {
+    std::lock_guard lock(sim.mutex);
+    sim.limits.erase(ctx);  // a new or reset context starts from the defaults
+  }
   std::lock_guard lock(sim.mutex);
   for (auto it = sim.memory.begin(); it != sim.memory.end();) {
     if (it->second.context == ctx) {
@@ -118,6 +122,44 @@ SIM_EXPORT CUresult cuCtxGetDevice(CUdevice* dev) {
 }
 
 SIM_EXPORT CUresult cuCtxSynchronize() { return CUDA_SUCCESS; }
+
+// Limits reserve what the real driver reserves (docs/oom.md): the stack for
+// every resident thread (4 multiprocessors x 2048 threads here), the heap and
+// the printf buffer as set; the device runtime's pending launches nothing
+// (the real one reserves them at its first launch).
+SIM_EXPORT CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
+  SIM_ENTRY("cuCtxSetLimit");
+  CUcontext ctx = current_context();
+  if (!ctx) return CUDA_ERROR_INVALID_CONTEXT;
+  if (unsigned(limit) > CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT) return CUDA_ERROR_UNSUPPORTED_LIMIT;
+  if (limit == CU_LIMIT_PRINTF_FIFO_SIZE && value < (size_t(512) << 10)) value = size_t(512) << 10;  // the real minimum
+  size_t bytes = 0;
+  if (limit == CU_LIMIT_STACK_SIZE) bytes = value * 4 * 2048;
+  if (limit == CU_LIMIT_MALLOC_HEAP_SIZE || limit == CU_LIMIT_PRINTF_FIFO_SIZE) bytes = value;
+  std::lock_guard lock(sim.mutex);
+  auto& l = sim.limits[ctx];
+  l.device = device_of(ctx);
+  size_t before = l.reserved[limit];
+  l.reserved[limit] = 0;
+  if (bytes > sim.available(l.device)) {
+    l.reserved[limit] = before;
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  }
+  l.reserved[limit] = bytes;
+  l.value[limit] = value;
+  return CUDA_SUCCESS;
+}
+
+SIM_EXPORT CUresult cuCtxGetLimit(size_t* value, CUlimit limit) {
+  SIM_ENTRY("cuCtxGetLimit");
+  CUcontext ctx = current_context();
+  if (!ctx) return CUDA_ERROR_INVALID_CONTEXT;
+  if (!value || unsigned(limit) > CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard lock(sim.mutex);
+  auto it = sim.limits.find(ctx);
+  *value = it != sim.limits.end() ? it->second.value[limit] : State::Limits{}.value[limit];
+  return CUDA_SUCCESS;
+}
 
 SIM_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev) {
   SIM_ENTRY("cuDevicePrimaryCtxRetain");

@@ -35,6 +35,8 @@
   X("cuCtxPopCurrent", 4000, false, cuCtxPopCurrent_v2)                    \
   X("cuCtxGetDevice", 2000, false, cuCtxGetDevice)                         \
   X("cuCtxSynchronize", 2000, false, cuCtxSynchronize)                     \
+  X("cuCtxSetLimit", 3010, false, cuCtxSetLimit)                           \
+  X("cuCtxGetLimit", 3010, false, cuCtxGetLimit)                           \
   X("cuDevicePrimaryCtxRetain", 7000, false, cuDevicePrimaryCtxRetain)     \
   X("cuDevicePrimaryCtxRelease", 7000, false, cuDevicePrimaryCtxRelease)   \
   X("cuDevicePrimaryCtxRelease", 11000, false, cuDevicePrimaryCtxRelease_v2) \

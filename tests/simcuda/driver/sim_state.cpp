@@ -83,8 +83,16 @@ size_t State::others_on(int device) const {
   return total;
 }
 
+size_t State::limits_on(int device) const {
+  size_t total = 0;
+  for (const auto& [ctx, l] : limits)
+    if (l.device == device)
+      for (size_t r : l.reserved) total += r;
+  return total;
+}
+
 size_t State::available(int device) const {
-  size_t taken = devices[size_t(device)].used + others_on(device);
+  size_t taken = devices[size_t(device)].used + others_on(device) + limits_on(device);
   return taken >= config.memory_per_device ? 0 : config.memory_per_device - taken;
 }
 

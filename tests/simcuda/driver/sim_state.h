@@ -77,6 +77,14 @@ class State {
   std::unordered_map<uintptr_t, Allocation> memory;  // device, pinned, registered, managed, async
   std::unordered_map<uint64_t, VmmHandle> vmm;
   std::unordered_map<uintptr_t, size_t> reservations;
+  // Context limits (cuCtxSetLimit) and the device memory each reserves, by
+  // context and CUlimit: the simulated driver reserves it at once.
+  struct Limits {
+    size_t value[5] = {1024, size_t(8) << 20, size_t(8) << 20, 2, 2048};  // the real defaults
+    size_t reserved[5] = {};
+    int device = 0;
+  };
+  std::unordered_map<const void*, Limits> limits;
   std::unordered_map<uintptr_t, uint64_t> mappings;
   uint64_t next_vmm_handle = 0x1000;
   // Graphs: the allocations of their allocation nodes; streams being captured.
@@ -97,6 +105,8 @@ class State {
   CUresult allocate(int device, size_t bytes, CUcontext ctx, bool counted, void** out);
   // Bytes other simulated processes hold on `device`.
   size_t others_on(int device) const;
+  // Device memory the limits set on `device`'s contexts reserve.
+  size_t limits_on(int device) const;
   // What a new allocation may still take on `device`.
   size_t available(int device) const;
   CUresult release(uintptr_t address);

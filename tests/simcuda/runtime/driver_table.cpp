@@ -48,6 +48,7 @@ void load() {
             resolve("cuDevicePrimaryCtxReset", g_table.cuDevicePrimaryCtxReset, 7000) &&
             resolve("cuCtxSetCurrent", g_table.cuCtxSetCurrent, v) &&
             resolve("cuCtxSynchronize", g_table.cuCtxSynchronize, v) &&
+            resolve("cuCtxSetLimit", g_table.cuCtxSetLimit, v) && resolve("cuCtxGetLimit", g_table.cuCtxGetLimit, v) &&
             resolve("cuMemGetInfo", g_table.cuMemGetInfo, v) && resolve("cuMemAlloc", g_table.cuMemAlloc, v) &&
             resolve("cuMemAllocPitch", g_table.cuMemAllocPitch, v) && resolve("cuMemFree", g_table.cuMemFree, v) &&
             resolve("cuMemHostAlloc", g_table.cuMemHostAlloc, v) &&

@@ -19,6 +19,8 @@ struct DriverTable {
   PFN_cuDevicePrimaryCtxReset_v7000 cuDevicePrimaryCtxReset;
   PFN_cuCtxSetCurrent_v4000 cuCtxSetCurrent;
   PFN_cuCtxSynchronize_v2000 cuCtxSynchronize;
+  PFN_cuCtxSetLimit_v3010 cuCtxSetLimit;
+  PFN_cuCtxGetLimit_v3010 cuCtxGetLimit;
   PFN_cuMemGetInfo_v3020 cuMemGetInfo;
   PFN_cuMemAlloc_v3020 cuMemAlloc;
   PFN_cuMemAllocPitch_v3020 cuMemAllocPitch;

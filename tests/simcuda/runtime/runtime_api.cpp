@@ -113,6 +113,17 @@ RT_EXPORT cudaError_t cudaDeviceSynchronize() {
   return record(d.cuCtxSynchronize());
 }
 
+// cudaLimit and CUlimit share their values.
+RT_EXPORT cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
+  RT_BEGIN();
+  return record(d.cuCtxSetLimit(CUlimit(limit), value));
+}
+
+RT_EXPORT cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
+  RT_BEGIN();
+  return record(d.cuCtxGetLimit(value, CUlimit(limit)));
+}
+
 RT_EXPORT cudaError_t cudaDeviceReset() {
   const simrt::DriverTable* d = driver();
   if (!d) return record(cudaErrorNoDevice);
