@@ -15,8 +15,9 @@ optional=()
 if [ "$demo" = 0 ]; then
   # Needed to test; clang: the libFuzzer targets (scripts/fuzz.sh).
   packages+=(catch2 libgtest-dev clang libclang-rt-14-dev git)
-  # Only for some tests (pytest plugin and its wheel, HTML report in a browser): skipped when missing.
-  optional=(python3-pytest python3-venv chromium)
+  # Only for some tests (pytest plugin and its wheel, SARIF schema, man page, HTML report in a browser):
+  # skipped when missing.
+  optional=(python3-pytest python3-venv python3-jsonschema man-db chromium)
   command -v node >/dev/null || optional+=(nodejs)
   command -v npm >/dev/null || optional+=(npm)
 fi

@@ -8,7 +8,9 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdarg>
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 #include "state.h"
 #include "text_summary.h"
@@ -65,7 +67,15 @@ int text_fd() {
     char name[4096];
     std::snprintf(name, sizeof name, "%s.%d", path.c_str(), int(pid));
     int fd = open(name, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0644);
-    if (fd < 0) fd = stderr_fd();  // cudaleak's text is never lost: stderr then
+    if (fd < 0) {
+      // cudaleak's text is never lost: stderr then, and said so once per process.
+      int err = errno;
+      fd = stderr_fd();
+      char line[4200];
+      int n = std::snprintf(line, sizeof line, "cudaleak: cannot open log_path %s: %s; writing to stderr instead\n", name,
+                            std::strerror(err));
+      if (fd >= 0 && n > 0) (void)!write(fd, line, std::min<size_t>(size_t(n), sizeof line - 1));
+    }
     int inherited = g_log_fd.exchange(fd, std::memory_order_acq_rel);
     if (inherited > STDERR_FILENO && inherited != g_stderr.load()) close(inherited);  // never the stderr copy
     g_log_pid.store(pid, std::memory_order_release);

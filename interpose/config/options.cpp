@@ -2,6 +2,7 @@
 
 #include "kinds.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <limits>
@@ -14,6 +15,32 @@
 namespace cudaleak {
 
 namespace {
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string did_you_mean(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string n = nearest_word(word, candidates);
+  return n.empty() ? "" : " (did you mean " + n + "?)";
+}
+
+std::vector<std::string> kind_names() {
+  std::vector<std::string> names;
+  for (int k = 0; k < kKindCount; ++k) names.emplace_back(kind_name(Kind(k)));
+  return names;
+}
 
 std::string parse_value(const std::string& text, std::string& out) {
   out = text;
@@ -96,7 +123,9 @@ std::string refusal(const Options& o, std::string_view key) {
     return "is not auto, always or never";
   if (key == "fail_on")
     for (const auto& kind : o.fail_on)
-      if (!kind_from_name(kind)) return "holds '" + kind + "', which is not a kind (docs/report-format.md lists them)";
+      if (!kind_from_name(kind))
+        return "holds '" + kind + "', which is not a kind" + did_you_mean(kind, kind_names()) +
+               " (docs/report-format.md lists them)";
   return "";
 }
 
@@ -144,7 +173,11 @@ std::string set_option(Options& options, const std::string& key, const std::stri
   if (key == #name) problem = parse_value(value, candidate.name);
 #include "options.def"
 #undef CUDALEAK_OPTION
-  if (!problem) return "unknown option '" + key + "'";
+  if (!problem) {
+    std::vector<std::string> keys;
+    for (const OptionInfo& o : option_table()) keys.emplace_back(o.key);
+    return "unknown option '" + key + "'" + did_you_mean(key, keys);
+  }
   // Kinds never hold a comma, so `--fail-on device,pinned` is two; a
   // suppressions value is one file name, whatever characters it holds.
   if (key == "fail_on" && problem->empty() && value.find(',') != std::string::npos) {
@@ -157,6 +190,16 @@ std::string set_option(Options& options, const std::string& key, const std::stri
   if (!problem->empty()) return key + ": " + *problem;
   options = candidate;
   return "";
+}
+
+std::string nearest_word(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;  // farther is no typo
+  for (const std::string& c : candidates) {
+    size_t d = edit_distance(word, c);
+    if (d < best_distance) best = c, best_distance = d;
+  }
+  return best;
 }
 
 std::vector<OptionProblem> parse_options(const std::string& text, Options& options) {

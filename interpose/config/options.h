@@ -51,4 +51,8 @@ std::string describe_options(const Options& options);
 // Signal number for report_signal: 0 when disabled, -1 when unrecognised.
 int signal_from_name(const std::string& name);
 
+// The candidate closest to `word` by edit distance, or "" when none is close
+// enough to be a typo of it: suggestions for keys, kinds, flags and commands.
+std::string nearest_word(const std::string& word, const std::vector<std::string>& candidates);
+
 }  // namespace cudaleak

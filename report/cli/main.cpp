@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 
 #include "options.h"
@@ -30,9 +32,16 @@ std::string flag_name(const std::string& key) {
 int print_option_table() {
   std::printf("Options (cudaleak run --FLAG VALUE, or CUDALEAK_OPTIONS=key=value:key=value;\n"
               "a bool flag alone means true: --verbose, --verbose=false):\n\n");
+  // Columns as wide as their longest entry, so that no long name shifts a row.
+  int key_width = 0, flag_width = 0, type_width = 0;
+  for (const OptionInfo& o : option_table()) {
+    key_width = std::max(key_width, int(std::strlen(o.key)));
+    flag_width = std::max(flag_width, int(flag_name(o.key).size()));
+    type_width = std::max(type_width, int(std::strlen(o.type)));
+  }
   for (const OptionInfo& o : option_table())
-    std::printf("  %-18s %-22s %-7s default %s\n      %s\n", o.key, flag_name(o.key).c_str(), o.type,
-                *o.default_value ? o.default_value : "(none)", o.help);
+    std::printf("  %-*s  %-*s  %-*s  default %s\n      %s\n", key_width, o.key, flag_width, flag_name(o.key).c_str(),
+                type_width, o.type, *o.default_value ? o.default_value : "(none)", o.help);
   return 0;
 }
 
@@ -66,6 +75,9 @@ int main(int argc, char** argv) {
   spdlog::set_pattern("%v");
   CLI::App app{"cudaleak: find CUDA resources a program never released", "cudaleak"};
   app.require_subcommand(1);
+  // Wide enough for the longest option and its type (--gate-error-exitcode INT),
+  // so every description starts in one column; shared by every command's help.
+  app.get_formatter()->column_width(40);
   app.set_version_flag("--version", std::string("cudaleak ") + CUDALEAK_VERSION);
 
   CLI::App* run = app.add_subcommand("run", "Run PROGRAM under cudaleak: cudaleak run [options] -- PROGRAM [ARGS...]");
@@ -126,16 +138,19 @@ int main(int argc, char** argv) {
     std::vector<std::string> problems;
     if (const char* inherited = std::getenv("CUDALEAK_OPTIONS"))
       for (const OptionProblem& p : parse_options(inherited, check)) problems.push_back("CUDALEAK_OPTIONS: " + p.message);
-    auto add = [&](const std::string& key, std::string value) {
+    // A refused value is named as the user wrote it: --fail-on for a flag,
+    // fail_on for --option fail_on=... .
+    auto add = [&](const std::string& key, std::string value, bool flag = false) {
       if (is_path_option(key)) value = absolute_path(value);
       std::string problem = set_option(check, key, value);
+      if (flag && problem.starts_with(key + ": ")) problem = flag_name(key) + problem.substr(key.size());
       if (!problem.empty()) problems.push_back(problem);
       settings.options.emplace_back(key, value);
     };
     for (const auto& [info, given] : values)
       for (const std::string& value : given)
-        add(info->key, value.empty() && std::string(info->type) == "bool" ? "true" : value);
-    if (no_default_suppressions) add("default_suppressions", "false");
+        add(info->key, value.empty() && std::string(info->type) == "bool" ? "true" : value, true);
+    if (no_default_suppressions) add("default_suppressions", "false", true);
     for (const std::string& kv : raw_options) {
       auto eq = kv.find('=');
       if (eq == std::string::npos) problems.push_back("--option expects key=value, got '" + kv + "'");
@@ -157,7 +172,9 @@ int main(int argc, char** argv) {
     }
     for (const std::string& p : problems) spdlog::error("cudaleak: {}", p);
     if (!problems.empty()) return 2;
-    settings.source_root = settings.source_root.empty() ? render::find_source_root(".") : absolute_path(settings.source_root);
+    settings.source_root = settings.source_root.empty()
+                               ? render::find_source_root(".")
+                               : std::filesystem::path(absolute_path(settings.source_root)).lexically_normal().string();
     while (settings.source_root.size() > 1 && settings.source_root.back() == '/') settings.source_root.pop_back();
     settings.error_exitcode = check.error_exitcode;
     settings.gate_error_exitcode = check.gate_error_exitcode;

@@ -2,26 +2,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include "options.h"
+
 #include <algorithm>
 
 namespace cudaleak::cli {
 
 namespace {
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diagonal = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 std::vector<std::string> long_options(const CLI::App& app) {
   std::vector<std::string> names;
@@ -33,14 +20,19 @@ std::vector<std::string> long_options(const CLI::App& app) {
 }  // namespace
 
 std::string nearest(const std::string& word, const std::vector<std::string>& candidates) {
-  std::string best;
-  size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;  // farther is no typo
-  for (const std::string& c : candidates) {
-    size_t d = edit_distance(word, c);
-    if (d < best_distance) best = c, best_distance = d;
-  }
-  return best;
+  return nearest_word(word, candidates);
 }
+
+namespace {
+
+// Words a user of git or of other tools types for the top-level flags.
+std::string top_level_hint(const std::string& word) {
+  if (word == "version" || word == "-V" || word == "-v" || word == "--versoin") return "--version";
+  if (word == "help" || word == "-help" || word == "--hlep") return "--help";
+  return "";
+}
+
+}  // namespace
 
 int report_parse_error(CLI::App& app, const CLI::ParseError& error, int argc, char** argv) {
   if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
@@ -53,12 +45,22 @@ int report_parse_error(CLI::App& app, const CLI::ParseError& error, int argc, ch
     std::string word = argv[i];
     if (word == "--") break;
     if (!sub) {
-      if (word.starts_with("-")) continue;
+      // Before the command: a command name, --help or --version, nothing else.
+      if (word == "--help" || word == "-h" || word == "--version") continue;
+      std::string suggestion = top_level_hint(word);
+      if (word.starts_with("-")) {
+        if (suggestion.empty()) suggestion = nearest(word.substr(0, word.find('=')), {"--help", "--version"});
+        spdlog::error("cudaleak: unknown option {}{}; see cudaleak --help", word,
+                      suggestion.empty() ? "" : " (did you mean " + suggestion + "?)");
+        return 2;
+      }
       try {
         sub = app.get_subcommand(word);
       } catch (const CLI::OptionNotFound&) {
-        if (std::string n = nearest(word, commands); !n.empty()) hint = " (did you mean '" + n + "'?)";
-        break;
+        if (suggestion.empty()) suggestion = nearest(word, commands);
+        spdlog::error("cudaleak: '{}' is not a cudaleak command{}; see cudaleak --help", word,
+                      suggestion.empty() ? "" : " (did you mean " + (suggestion.starts_with("-") ? suggestion : "'" + suggestion + "'") + "?)");
+        return 2;
       }
       continue;
     }

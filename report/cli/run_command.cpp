@@ -1,6 +1,7 @@
 #include "run_command.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 
 #include <spdlog/spdlog.h>
 #include <sys/prctl.h>
@@ -232,9 +233,15 @@ int run_program(const RunSettings& s) {
   for (int sig : signals) sigaddset(&forwarded, sig);
   sigprocmask(SIG_BLOCK, &forwarded, &old_mask);
   const pid_t launcher = getpid();
+  // The child reports a failed exec through this pipe (closed by a successful
+  // one), so that a program that could not run gets no second line about CUDA.
+  int exec_pipe[2] = {-1, -1};
+  if (pipe2(exec_pipe, O_CLOEXEC) != 0) exec_pipe[0] = exec_pipe[1] = -1;
   pid_t pid = fork();
   if (pid < 0) {
     spdlog::error("cudaleak: cannot start {}: {}", s.command[0], std::strerror(errno));
+    for (int fd : exec_pipe)
+      if (fd >= 0) close(fd);
     restore_signals();
     sigprocmask(SIG_SETMASK, &old_mask, nullptr);
     std::filesystem::remove_all(gate_dir);
@@ -251,12 +258,15 @@ int run_program(const RunSettings& s) {
     std::vector<char*> argv;
     for (const auto& a : s.command) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
+    if (exec_pipe[0] >= 0) close(exec_pipe[0]);
     execvp(argv[0], argv.data());
     int err = errno;
+    if (exec_pipe[1] >= 0) (void)!write(exec_pipe[1], &err, sizeof err);
     std::fprintf(stderr, "cudaleak: cannot run %s: %s\n", argv[0], std::strerror(err));
     _exit(err == ENOENT ? 127 : 126);
   }
   g_child = pid;
+  if (exec_pipe[1] >= 0) close(exec_pipe[1]);
   sigprocmask(SIG_SETMASK, &old_mask, nullptr);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
@@ -268,6 +278,12 @@ int run_program(const RunSettings& s) {
     }
   }
   g_child = 0;  // reaped: its pid may be another process's from now on
+  int exec_error = 0;
+  bool exec_failed = false;
+  if (exec_pipe[0] >= 0) {
+    exec_failed = read(exec_pipe[0], &exec_error, sizeof exec_error) == ssize_t(sizeof exec_error);
+    close(exec_pipe[0]);
+  }
   // Signals reach the launcher as they would without forwarding again, so
   // that a CI timeout or Ctrl-C still ends it while orphans linger.
   restore_signals();
@@ -278,7 +294,7 @@ int run_program(const RunSettings& s) {
   TreeOutcome tree = collect(gate_dir);
   std::filesystem::remove_all(gate_dir);
   write_ci_files(s, tree);
-  if (tree.reports.empty() && !s.simulated_gpu && !cuda_driver_present())
+  if (tree.reports.empty() && !exec_failed && !s.simulated_gpu && !cuda_driver_present())
     spdlog::warn("cudaleak: no process of the run used CUDA, and this machine has no CUDA driver (libcuda.so.1 "
                  "not found); to try cudaleak without a GPU: cudaleak run --simulated-gpu -- PROGRAM");
   if (WIFSIGNALED(status)) {

@@ -27,11 +27,30 @@ std::string format_bytes(uint64_t bytes) {
   static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double v = double(bytes);
   int u = 0;
-  while (v >= 1024 && u < 4) v /= 1024, ++u;
+  // Up a unit when the value would print as 1024.0 or more ("1023.96 MiB" is "1.0 GiB").
+  while (u < 4 && (u == 0 ? bytes >= 1024 : v >= 1023.95)) v /= 1024, ++u;
   char buf[32];
   if (u == 0) std::snprintf(buf, sizeof buf, "%" PRIu64 " B", bytes);
   else std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
   return buf;
+}
+
+std::string format_duration(uint64_t ns) {
+  char buf[48];
+  const double us = double(ns) / 1e3, ms = double(ns) / 1e6, s = double(ns) / 1e9;
+  if (ns < 1000) std::snprintf(buf, sizeof buf, "%" PRIu64 " ns", ns);
+  else if (us < 999.95) std::snprintf(buf, sizeof buf, "%.1f us", us);
+  else if (ms < 999.95) std::snprintf(buf, sizeof buf, "%.1f ms", ms);
+  else if (s < 59.995) std::snprintf(buf, sizeof buf, "%.2f s", s);
+  else {
+    const uint64_t whole = (ns + 500'000'000) / 1'000'000'000;
+    std::snprintf(buf, sizeof buf, "%" PRIu64 " min %02" PRIu64 " s", whole / 60, whole % 60);
+  }
+  return buf;
+}
+
+std::string count_of(uint64_t n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
 namespace {
@@ -157,8 +176,19 @@ void append_stack(std::string& out, const std::vector<Frame>& stack, size_t firs
   }
 }
 
-void append_group(std::string& out, const LeakGroup& g, const TextOptions& options, bool from_program = false) {
-  out += "\n" + paint(group_headline(g) + ":", kBold, options.color) + "\n";
+// In a merged report, the process a group belongs to: "train (pid 12, rank 0)".
+std::string process_of(const Report& r, const LeakGroup& g) {
+  if (r.processes.empty()) return "";
+  std::string exe;
+  for (const ProcessSummary& p : r.processes)
+    if (p.process.pid == g.pid) exe = basename(p.process.exe);
+  return (exe.empty() ? "pid " + std::to_string(g.pid) : exe + " (pid " + std::to_string(g.pid)) +
+         (g.rank >= 0 ? ", rank " + std::to_string(g.rank) : "") + (exe.empty() ? "" : ")");
+}
+
+void append_group(std::string& out, const LeakGroup& g, const TextOptions& options, bool from_program = false,
+                  const std::string& process = "") {
+  out += "\n" + paint(group_headline(g) + (process.empty() ? "" : " in " + process) + ":", kBold, options.color) + "\n";
   size_t first = 0;
   if (auto own = program_frames(g.stack); from_program && !own.empty()) first = size_t(own.front() - g.stack.data());
   append_stack(out, g.stack, first, options.max_frames, options.full_stacks);
@@ -177,13 +207,17 @@ std::string render_gate_failures(const Report& r, const TextOptions& options) {
     append_group(out, g, options, true);
     ++shown;
   }
-  if (failing > shown) out += "\n... " + std::to_string(failing - shown) + " more leak groups\n";
+  if (failing > shown) out += "\n... " + count_of(failing - shown, "more leak group", "more leak groups") + "\n";
   return out;
 }
 
 std::string render_text(const Report& r, const TextOptions& options) {
   std::string out;
-  const std::string prefix = "==" + std::to_string(r.process.pid) + "==cudaleak: ";
+  // One process: LeakSanitizer's ==PID== prefix. Merged: no pid of its own,
+  // the processes are counted and each group names its process.
+  const std::string prefix = r.processes.empty()
+                                 ? "==" + std::to_string(r.process.pid) + "==cudaleak: "
+                                 : "cudaleak (" + count_of(r.processes.size(), "process", "processes") + " merged): ";
   std::vector<const LeakGroup*> visible;
   // What a leaked library handle holds is named in the handle's headline.
   for (const LeakGroup& g : r.leaks)
@@ -198,10 +232,10 @@ std::string render_text(const Report& r, const TextOptions& options) {
     for (const LeakGroup* group : visible) {
       const LeakGroup& g = *group;
       if (options.max_groups && shown == options.max_groups) {
-        out += "\n... " + std::to_string(visible.size() - shown) + " more leak groups in the report\n";
+        out += "\n... " + count_of(visible.size() - shown, "more leak group", "more leak groups") + " in the report\n";
         break;
       }
-      append_group(out, g, options);
+      append_group(out, g, options, false, process_of(r, g));
       ++shown;
     }
   }

@@ -16,11 +16,8 @@ constexpr const char* kPyTorchCache = "PyTorch caching allocator";  // gate/cach
 
 namespace {
 
-std::string seconds(uint64_t ns) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f s", double(ns) / 1e9);
-  return buf;
-}
+// A moment of the process's life, as the text says it everywhere.
+std::string seconds(uint64_t ns) { return report::format_duration(ns); }
 
 // Causes that decide the matter outright come first, then the rest by bytes.
 int weight(report::Cause cause) {

@@ -1,6 +1,7 @@
 #include "ci_formats.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <utility>
@@ -69,12 +70,28 @@ std::string case_name(const report::LeakGroup& g) {
   return report::text_of(g.kind) + " leak at " + (g.site.empty() ? g.api : g.site);
 }
 
+// A path as a URI reference: RFC 3986's unreserved characters and '/' stay,
+// every other byte is percent-encoded (a space, '#', '%', UTF-8).
+std::string uri_escape(const std::string& path) {
+  static const char hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == ':' || c == '@')
+      out += static_cast<char>(c);
+    else
+      out += {'%', hex[c >> 4], hex[c & 15]};
+  }
+  return out;
+}
+
 // A file's URI relative to the source root ("src/a.cu" with uriBaseId
 // SRCROOT), or absolute ("file:///usr/include/x.h") when outside it.
 std::pair<std::string, bool> location_uri(const std::string& file, const std::string& root) {
-  if (!root.empty() && file.size() > root.size() && file.compare(0, root.size(), root) == 0 && file[root.size()] == '/')
-    return {file.substr(root.size() + 1), true};
-  return {file.empty() || file[0] != '/' ? file : "file://" + file, false};
+  const std::string normal = file.empty() ? file : std::filesystem::path(file).lexically_normal().string();
+  if (!root.empty() && normal.size() > root.size() && normal.compare(0, root.size(), root) == 0 &&
+      (normal[root.size()] == '/' || root == "/"))
+    return {uri_escape(normal.substr(root == "/" ? 1 : root.size() + 1)), true};
+  return {normal.empty() || normal[0] != '/' ? uri_escape(normal) : "file://" + uri_escape(normal), false};
 }
 
 // A result's one location: the frame's file (relative to SRCROOT when it
@@ -184,13 +201,21 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
                                                               {"rules", rules}}}}},
                                         {"results", results}}})}};
   if (!source_root.empty())
-    sarif["runs"][0]["originalUriBaseIds"] = {{"SRCROOT", {{"uri", "file://" + source_root + "/"}}}};
+    sarif["runs"][0]["originalUriBaseIds"] = {{"SRCROOT", {{"uri", "file://" + uri_escape(source_root == "/" ? "/" : source_root + "/")}}}};
   return sarif.dump(1) + "\n";
 }
 
+// The repository holding dir: the nearest directory up from it with a .git
+// (a directory, or the file of a worktree or submodule). The path is
+// normalized ("/repo", never "/repo/." or "/repo/") so that it prefixes the
+// files of the stacks, which are normalized the same way.
 std::string find_source_root(const std::string& dir) {
   std::error_code ec;
-  for (std::filesystem::path p = std::filesystem::absolute(dir, ec); !ec && !p.empty(); p = p.parent_path()) {
+  std::filesystem::path start = std::filesystem::absolute(dir, ec);
+  if (ec) return "";
+  std::string normal = start.lexically_normal().string();  // links kept: compilers record the same path
+  while (normal.size() > 1 && normal.back() == '/') normal.pop_back();  // "/repo/." -> "/repo/" -> "/repo"
+  for (std::filesystem::path p = normal; !p.empty(); p = p.parent_path()) {
     if (std::filesystem::exists(p / ".git", ec)) return p.string();
     if (p == p.parent_path()) break;
   }

@@ -260,6 +260,10 @@ std::unique_ptr<report::FrameResolver> make_offline_symbolizer(const std::vector
                                                                 std::vector<std::string>* missing) {
   std::vector<std::pair<std::string, uint64_t>> files;
   for (const auto& m : modules) {
+    // The kernel's vDSO is in every process and never in a file: nothing to find, nothing to warn about.
+    if (m.path == "linux-vdso.so.1" || m.path == "[vdso]" || m.path == "linux-gate.so.1" ||
+        m.path.ends_with("/linux-vdso.so.1"))
+      continue;
     std::vector<std::string> candidates = {m.path};
     std::string base = m.path.substr(m.path.rfind('/') + 1);
     for (const auto& dir : debug_dirs) {

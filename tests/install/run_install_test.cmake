@@ -26,6 +26,20 @@ foreach(f bin/cudaleak lib/libcudaleak.so lib/cudaleak-deps/libdw.so.1 lib/cudal
   endif()
 endforeach()
 
+# Stripped, the debug info split out by build id (cmake/SplitDebugInfo.cmake).
+foreach(f bin/cudaleak lib/libcudaleak.so lib/cudaleak/simcuda/libcudart.so.13)
+  execute_process(COMMAND readelf -S -n ${prefix}/${f} OUTPUT_VARIABLE elf)
+  if(elf MATCHES "\\.debug_info")
+    message(FATAL_ERROR "installed with its debug info: ${f}")
+  endif()
+  if(NOT elf MATCHES "Build ID: ([0-9a-f][0-9a-f])([0-9a-f]+)")
+    message(FATAL_ERROR "no build id in ${f}")
+  endif()
+  if(NOT EXISTS ${prefix}/lib/debug/.build-id/${CMAKE_MATCH_1}/${CMAKE_MATCH_2}.debug)
+    message(FATAL_ERROR "no split debug info for ${f} in lib/debug/.build-id")
+  endif()
+endforeach()
+
 file(GLOB wheel ${prefix}/lib/cudaleak/python/pytest_cudaleak-*-py3-none-any.whl)
 if(NOT wheel)
   message(FATAL_ERROR "not installed: the pytest plugin's wheel")

@@ -55,7 +55,7 @@ TEST_CASE("every refused value is named with its key and the value as given", "[
                         "stack_depth: '0' is not between 1 and 256",
                         "min_bytes: '-5' is below 0",
                         "gate_error_exitcode: '0' is not between 1 and 255",
-                        "fail_on: 'devic' holds 'devic', which is not a kind (docs/report-format.md lists them)",
+                        "fail_on: 'devic' holds 'devic', which is not a kind (did you mean device?) (docs/report-format.md lists them)",
                         "color: 'blue' is not auto, always or never",
                         "report_signal: 'SIGKILL' is not SIGUSR1, SIGUSR2 or SIGRTMIN+N (signals that end or crash a "
                         "process cannot be used)",

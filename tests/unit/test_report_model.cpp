@@ -11,6 +11,7 @@
 #include "cuda_frames.h"
 #include "site.h"
 #include "python_frame_ip.h"
+#include "text_summary.h"
 #include "raw.h"
 #include "text_summary.h"
 #include "library_handles.h"
@@ -449,4 +450,26 @@ TEST_CASE("device-side allocations group by kernel above the launch's host stack
   CHECK(kind_name(Kind::DeviceHeap) == "device_heap");
   CHECK(kind_from_name("device_heap") == Kind::DeviceHeap);
   CHECK(kind_dies_with_context(Kind::DeviceHeap));
+}
+
+TEST_CASE("words: sizes, durations and counts come from one helper each, in the unit a reader expects", "[report][words]") {
+  using cudaleak::report::count_of;
+  using cudaleak::report::format_bytes;
+  using cudaleak::report::format_duration;
+  CHECK(format_bytes(0) == "0 B");
+  CHECK(format_bytes(1023) == "1023 B");
+  CHECK(format_bytes(1024) == "1.0 KiB");
+  CHECK(format_bytes((1ull << 30) - 1) == "1.0 GiB");  // was "1024.0 MiB"
+  CHECK(format_bytes((1ull << 20) - 1) == "1.0 MiB");
+  CHECK(format_bytes(512ull << 20) == "512.0 MiB");
+  CHECK(format_duration(0) == "0 ns");
+  CHECK(format_duration(850) == "850 ns");
+  CHECK(format_duration(1'500) == "1.5 us");
+  CHECK(format_duration(999'990) == "1.0 ms");  // never "1000.0 us"
+  CHECK(format_duration(12'500'000) == "12.5 ms");
+  CHECK(format_duration(2'500'000'000) == "2.50 s");
+  CHECK(format_duration(185'000'000'000) == "3 min 05 s");
+  CHECK(count_of(1, "leak group", "leak groups") == "1 leak group");
+  CHECK(count_of(2, "leak group", "leak groups") == "2 leak groups");
+  CHECK(count_of(0, "resource", "resources") == "0 resources");
 }

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -260,4 +261,36 @@ TEST_CASE("SARIF: each out-of-memory the program saw is one warning at the user'
   CHECK(text.find("in train_step (train.py:11)") != std::string::npos);
   CHECK(text.find("Before it, 2 calls") != std::string::npos);
   CHECK(text.find("1. 1.0 GiB is held by live tensors") != std::string::npos);
+}
+
+TEST_CASE("SARIF: the repository's root is found from its root and from below it, as a clean path", "[views][ci]") {
+  namespace fs = std::filesystem;
+  fs::path repo = fs::temp_directory_path() / ("cudaleak-root-" + std::to_string(::getpid()));
+  fs::remove_all(repo);
+  fs::create_directories(repo / ".git");
+  fs::create_directories(repo / "src" / "deep");
+  CHECK(cudaleak::render::find_source_root(repo.string()) == repo.string());
+  CHECK(cudaleak::render::find_source_root(repo.string() + "/.") == repo.string());  // was "/repo/."
+  CHECK(cudaleak::render::find_source_root(repo.string() + "/") == repo.string());
+  CHECK(cudaleak::render::find_source_root((repo / "src" / "deep").string()) == repo.string());
+  CHECK(cudaleak::render::find_source_root((repo / "src" / ".." / "src").string()) == repo.string());
+
+  cudaleak::report::Report r;
+  r.process.exe = repo.string() + "/app";
+  cudaleak::report::LeakGroup g;
+  g.kind = cudaleak::report::Kind::Device;
+  g.fails_gate = true;
+  g.site = "main";
+  cudaleak::report::Frame f;
+  f.function = "main";
+  f.file = repo.string() + "/src/./my file.cu";
+  f.line = 3;
+  g.stack = {f};
+  r.leaks = {g};
+  auto sarif = nlohmann::json::parse(cudaleak::render::sarif_json({r}, cudaleak::render::find_source_root(repo.string() + "/.")));
+  CHECK(sarif["runs"][0]["originalUriBaseIds"]["SRCROOT"]["uri"] == "file://" + repo.string() + "/");
+  const auto& where = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
+  CHECK(where["uriBaseId"] == "SRCROOT");
+  CHECK(where["uri"] == "src/my%20file.cu");
+  fs::remove_all(repo);
 }
