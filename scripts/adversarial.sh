@@ -63,6 +63,33 @@ for kv in error_exitcode=256 error_exitcode=-1 error_exitcode=abc error_exitcode
 done
 row "bad option values x 3 routes, leaking program" "$runs" "green exits" "$green"
 
+# 3b. Every integer and boolean option of the table, each with values no
+# parser may take, by the same three routes.
+green=0; runs=0
+while read -r key type; do
+  case $type in
+    int) values="abc 1e999 99999999999999999999 0x" ;;
+    bool) values="maybe 2" ;;
+    *) continue ;;
+  esac
+  for value in $values; do
+    flag="--${key//_/-}"
+    timeout 60 "$cl" run --simulated-gpu --error-exitcode 7 "$flag" "$value" -o "$tmp/opt.json" -- "$leak" >/dev/null 2>&1
+    s1=$?
+    CUDALEAK_OPTIONS="error_exitcode=7:$key=$value" timeout 60 "$cl" run --simulated-gpu -o "$tmp/opt.json" -- "$leak" >/dev/null 2>&1
+    s2=$?
+    CUDALEAK_OPTIONS="error_exitcode=7:output=$tmp/opt.json:$key=$value" LD_PRELOAD="$build/lib/libcudaleak.so" \
+      LD_LIBRARY_PATH="$build/lib/cudaleak/simcuda" timeout 60 "$leak" >/dev/null 2>&1
+    s3=$?
+    for s in $s1 $s2 $s3; do
+      runs=$((runs + 1))
+      [ "$s" = 0 ] && green=$((green + 1))
+    done
+  done
+done < <("$cl" options 2>/dev/null | awk '/^  [a-z_]+ +--[a-z-]+ +(int|bool) /{print $1, $3}')
+[ "$runs" -ge 60 ] || { echo "the options table gave only $runs runs"; bad=1; }
+row "every int and bool option x values no parser takes x 3 routes" "$runs" "green exits" "$green"
+
 # 4. Hostile output paths: a FIFO with no reader, a symlink, a directory, a
 # missing directory, /dev/full, for -o, --junit and --sarif and the -o of report.
 hangs=0; followed=0; runs=0
@@ -173,7 +200,7 @@ row "bad input files for report" "$runs" "crashes" "$crashes"
 # same end as without cudaleak.
 lost=0; changed=0; runs=0
 d="$tmp/dying"; mkdir -p "$d"
-for sig in TERM INT HUP USR2 ALRM QUIT ABRT SEGV KILL; do
+for sig in TERM INT HUP USR2 ALRM QUIT ABRT SEGV KILL BUS FPE ILL TRAP SYS XCPU XFSZ VTALRM PROF PIPE; do
   runs=$((runs + 1))
   rm -f "$d"/r.*.json "$d/pid"
   timeout 60 "$cl" run --simulated-gpu -o "$d/r.%p.json" -- "$build/tests/e2e/wait_for_signal" "$d/pid" >/dev/null 2>&1 &
@@ -184,8 +211,9 @@ for sig in TERM INT HUP USR2 ALRM QUIT ABRT SEGV KILL; do
   expected=$((128 + $(kill -l "$sig")))
   [ "$s" = "$expected" ] || changed=$((changed + 1))
   case $sig in
-    KILL|USR2|ALRM|QUIT) ;;  # no handler of cudaleak's: the default action, no report
-    *) ls "$d"/r.*.json >/dev/null 2>&1 || lost=$((lost + 1)) ;;
+    TERM|INT|HUP|ABRT|SEGV|BUS|FPE|ILL)  # cudaleak's handlers (crash_report, termination_report)
+      ls "$d"/r.*.json >/dev/null 2>&1 || lost=$((lost + 1)) ;;
+    *) ;;  # no handler of cudaleak's: the default action, as without it
   esac
 done
 for how in crash_after_leak stack_overflow; do

@@ -4,6 +4,7 @@
 // Every call that changes the thread's current context updates the learned
 // one (track/bound_context.h), tracking or not: the driver's state changed.
 #include "hook.h"
+#include "../runtime/unseen_memory.h"
 #include "../track/bound_context.h"
 
 using namespace cudaleak;
@@ -18,8 +19,10 @@ CUresult create_context(CUcontext* pctx, CUdevice dev, Args... args) {
     tracker::bound::push(as_handle(*pctx));
     tracker::bound::learn_device(as_handle(*pctx), dev);
   }
-  if (r == CUDA_SUCCESS && hook.tracking() && pctx)
+  if (r == CUDA_SUCCESS && hook.tracking() && pctx) {
     tracker::created(id, Kind::Context, Space::Context, as_handle(*pctx), 0, tracker::Placement{as_handle(*pctx), dev});
+    if (unseen_memory::wanted()) unseen_memory::context_appeared(dev);
+  }
   return r;
 }
 
@@ -123,7 +126,10 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdev
   Hook<HookId::cuDevicePrimaryCtxRetain> hook;
   CUresult r = hook.real(pctx, dev);
   if (r == CUDA_SUCCESS && pctx) tracker::bound::learn_device(as_handle(*pctx), dev);
-  if (r == CUDA_SUCCESS && hook.tracking() && pctx) tracker::primary_retained(dev, as_handle(*pctx));
+  if (r == CUDA_SUCCESS && hook.tracking() && pctx) {
+    tracker::primary_retained(dev, as_handle(*pctx));
+    if (unseen_memory::wanted()) unseen_memory::context_appeared(dev);
+  }
   return r;
 }
 

@@ -59,21 +59,19 @@ std::string uuid_string(const CUuuid& uuid) {
   return s;
 }
 
-}  // namespace
-
-std::vector<report::OtherProcessUsage> other_processes(const CUuuid& uuid, std::string* status) {
-  std::vector<report::OtherProcessUsage> out;
+// The device's compute processes, or false with `status` set.
+bool list_processes(const CUuuid& uuid, std::vector<nvmlProcessInfo_t>& infos, std::string* status) {
   const Nvml& n = load();
   if (!n.by_uuid) {
     *status = n.problem;
-    return out;
+    return false;
   }
   nvmlDevice_t device;
   if (n.by_uuid(uuid_string(uuid).c_str(), &device) != NVML_SUCCESS) {
     *status = "device " + uuid_string(uuid) + " not found by NVML";
-    return out;
+    return false;
   }
-  std::vector<nvmlProcessInfo_t> infos(8);
+  infos.resize(8);
   unsigned count = unsigned(infos.size());
   int r = n.processes(device, &count, infos.data());
   if (r == NVML_ERROR_INSUFFICIENT_SIZE) {
@@ -83,8 +81,20 @@ std::vector<report::OtherProcessUsage> other_processes(const CUuuid& uuid, std::
   }
   if (r != NVML_SUCCESS) {
     *status = "process list unavailable (NVML error " + std::to_string(r) + ")";
-    return out;
+    return false;
   }
+  infos.resize(count);
+  return true;
+}
+
+}  // namespace
+
+std::vector<report::OtherProcessUsage> other_processes(const CUuuid& uuid, std::string* status) {
+  std::vector<report::OtherProcessUsage> out;
+  std::vector<nvmlProcessInfo_t> infos;
+  if (!list_processes(uuid, infos, status)) return out;
+  const Nvml& n = load();
+  const unsigned count = unsigned(infos.size());
   bool self_listed = false;
   for (unsigned i = 0; i < count; ++i) {
     if (infos[i].pid == unsigned(getpid())) {
@@ -102,6 +112,22 @@ std::vector<report::OtherProcessUsage> other_processes(const CUuuid& uuid, std::
   // In a container NVML may list host pids: this process is then among the others.
   *status = self_listed || count == 0 ? "ok" : "ok (this process not found by pid: host pids?)";
   return out;
+}
+
+bool own_bytes(const CUuuid& uuid, uint64_t* bytes, std::string* status) {
+  std::vector<nvmlProcessInfo_t> infos;
+  if (!list_processes(uuid, infos, status)) return false;
+  for (const nvmlProcessInfo_t& p : infos)
+    if (p.pid == unsigned(getpid())) {
+      if (p.usedGpuMemory == NVML_VALUE_NOT_AVAILABLE) {
+        *status = "NVML gives no memory figure for this process";
+        return false;
+      }
+      *bytes = p.usedGpuMemory;
+      return true;
+    }
+  *status = "this process is not in NVML's list (a container listing host pids?)";
+  return false;
 }
 
 }  // namespace cudaleak::nvml

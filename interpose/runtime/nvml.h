@@ -15,4 +15,9 @@ namespace cudaleak::nvml {
 // "ok" or why the list is unknown.
 std::vector<report::OtherProcessUsage> other_processes(const CUuuid& uuid, std::string* status);
 
+// The device memory NVML counts for this process on the device with `uuid`;
+// false with `status` saying why when unknown (no NVML, a container listing
+// host pids, a value NVML does not give).
+bool own_bytes(const CUuuid& uuid, uint64_t* bytes, std::string* status);
+
 }  // namespace cudaleak::nvml

@@ -25,6 +25,7 @@
 #include "tensor_owners.h"
 #include "text_summary.h"
 #include "runtime.h"
+#include "unseen_memory.h"
 #include "../pyframes/python_frames.h"
 #include "../track/stack_cache.h"
 #include "../track/tracker.h"
@@ -150,6 +151,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
                                                 opt.python_frames ? py.note : "python_frames=false"};
   r.duration_ns = tracker::elapsed_ns();
   gate::evaluate(r, runtime().gate.get());
+  if (reason == Reason::Exit && r.gate.error.empty() && unseen_memory::wanted()) r.gate.error = unseen_memory::check(raw);
   runtime().growth.annotate(r);
   if (reason == Reason::Signal || reason == Reason::Checkpoint) runtime().growth.observe(raw);
 

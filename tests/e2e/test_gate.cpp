@@ -246,6 +246,21 @@ TEST_CASE("a process that uses CUDA past cudaleak fails a gated run", "[e2e][gat
   CHECK(run_sim(dir, {program("dlvsym_bypass")}).exit_code == 0);  // not gated: status kept
 }
 
+TEST_CASE("memory allocated past cudaleak by a process whose other calls it saw fails a gated run", "[e2e][gate]") {
+  auto dir = fresh_dir("gate_unseen_memory");
+  Result res = gated(dir, {program("elf_alloc_bypass"), "100"});
+  CHECK(res.out == "allocated 100 MiB unseen\n");
+  CHECK(res.exit_code == 125);
+  CHECK(res.err.find("holds about 100.0 MiB more than the calls cudaleak saw can explain") != std::string::npos);
+  REQUIRE(files_in(dir).size() == 1);
+  CHECK(load(files_in(dir)[0]).gate.error.find("did not see") != std::string::npos);
+  // Nothing past cudaleak, or less than the slack: the verdict is the gate's own.
+  auto clean = fresh_dir("gate_unseen_memory_clean");
+  CHECK(gated(clean, {program("elf_alloc_bypass"), "0"}).exit_code == 0);
+  CHECK(gated(clean, {program("elf_alloc_bypass"), "16"}).exit_code == 0);
+  CHECK(run_sim(clean, {program("elf_alloc_bypass"), "100"}).exit_code == 0);  // not gated: status kept
+}
+
 TEST_CASE("loader: the driver found through dlvsym or through a fetched real dlsym is tracked", "[e2e][gate]") {
   auto dir = fresh_dir("loader_lookups");
   Result res = gated(dir, {program("loader_lookups")});

@@ -169,7 +169,7 @@ TEST_CASE("a process that never uses CUDA keeps SIGUSR1's default action", "[e2e
 TEST_CASE("launcher: bad options are named and nothing runs", "[e2e][launcher]") {
   Result res = run({cudaleak_tool(), "run", "--stack-depth", "0", "--", "/bin/true"});
   CHECK(res.exit_code == 2);
-  CHECK(res.err.find("stack_depth: '0' is not between 1 and 256") != std::string::npos);
+  CHECK(res.err.find("--stack-depth: '0' is not between 1 and 256") != std::string::npos);
   Result unknown = run({cudaleak_tool(), "run", "--option", "nope=1", "--", "/bin/true"});
   CHECK(unknown.exit_code == 2);
   CHECK(unknown.err.find("unknown option 'nope'") != std::string::npos);

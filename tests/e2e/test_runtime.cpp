@@ -242,7 +242,7 @@ TEST_CASE("signals: report_signal refuses signals that end, crash or cannot be d
   for (const char* bad : {"11", "15", "9", "SIGTERM", "SIGSEGV", "RTMIN+-30", "RTMIN+999", "32", "65"}) {
     Result res = run({cudaleak_tool(), "run", "--report-signal", bad, "--", sample("clean")});
     CHECK(res.exit_code == 2);
-    CHECK(res.err.find("report_signal") != std::string::npos);
+    CHECK(res.err.find("--report-signal") != std::string::npos);
   }
   Result ok = run({cudaleak_tool(), "run", "--simulated-gpu", "--report-signal", "SIGUSR2", "-o", "/dev/null", "--",
                    sample("clean")});

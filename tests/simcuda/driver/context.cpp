@@ -172,6 +172,15 @@ SIM_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev) {
   return CUDA_SUCCESS;
 }
 
+SIM_EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int* flags, int* active) {
+  SIM_ENTRY("cuDevicePrimaryCtxGetState");
+  if (!flags || !active) return CUDA_ERROR_INVALID_VALUE;
+  if (dev < 0 || dev >= sim.config.devices) return CUDA_ERROR_INVALID_DEVICE;
+  *flags = 0;
+  *active = sim.devices[size_t(dev)].primary_refcount > 0;
+  return CUDA_SUCCESS;
+}
+
 SIM_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice dev) { return primary_release(dev); }
 SIM_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) { return primary_release(dev); }
 SIM_EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice dev) { return primary_reset(dev); }

@@ -259,7 +259,8 @@ SIM_EXPORT CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute
 SIM_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool* pool, CUdevice dev) {
   SIM_ENTRY("cuDeviceGetDefaultMemPool");
   if (!pool || dev < 0 || dev >= sim.config.devices) return CUDA_ERROR_INVALID_VALUE;
-  static std::vector<Handle*> defaults;
+  // Never destroyed, as the driver's own: code that runs at exit still asks.
+  static std::vector<Handle*>& defaults = *new std::vector<Handle*>;
   std::lock_guard lock(sim.mutex);
   if (defaults.size() < size_t(sim.config.devices)) defaults.resize(size_t(sim.config.devices), nullptr);
   if (!defaults[size_t(dev)]) defaults[size_t(dev)] = new_handle(Object::Pool, dev, nullptr);

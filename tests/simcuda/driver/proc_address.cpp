@@ -38,6 +38,7 @@
   X("cuCtxSetLimit", 3010, false, cuCtxSetLimit)                           \
   X("cuCtxGetLimit", 3010, false, cuCtxGetLimit)                           \
   X("cuDevicePrimaryCtxRetain", 7000, false, cuDevicePrimaryCtxRetain)     \
+  X("cuDevicePrimaryCtxGetState", 7000, false, cuDevicePrimaryCtxGetState) \
   X("cuDevicePrimaryCtxRelease", 7000, false, cuDevicePrimaryCtxRelease)   \
   X("cuDevicePrimaryCtxRelease", 11000, false, cuDevicePrimaryCtxRelease_v2) \
   X("cuDevicePrimaryCtxReset", 7000, false, cuDevicePrimaryCtxReset)       \

@@ -9,8 +9,12 @@
 namespace simcuda {
 
 namespace {
-// The thread's context stack, as the driver keeps it: empty when a thread starts.
-thread_local std::vector<CUcontext> t_contexts;
+// The thread's context stack, as the driver keeps it: empty when a thread
+// starts. Trivially destructible, as the driver's own: code that runs at exit
+// (after the thread's thread_local objects are destroyed) may still use it.
+constexpr size_t kMaxContextDepth = 64;
+thread_local CUcontext t_contexts[kMaxContextDepth];
+thread_local size_t t_depth = 0;
 }
 
 size_t parse_size(const char* text, size_t fallback) {
@@ -136,23 +140,20 @@ bool valid(const void* handle, Object type) {
   return h && h->type == type && h->alive;
 }
 
-CUcontext current_context() { return t_contexts.empty() ? nullptr : t_contexts.back(); }
+CUcontext current_context() { return t_depth ? t_contexts[t_depth - 1] : nullptr; }
 void set_current_context(CUcontext ctx) {
   if (!ctx) {
     pop_context();
-  } else if (t_contexts.empty()) {
-    t_contexts.push_back(ctx);
+  } else if (!t_depth) {
+    push_context(ctx);
   } else {
-    t_contexts.back() = ctx;
+    t_contexts[t_depth - 1] = ctx;
   }
 }
-void push_context(CUcontext ctx) { t_contexts.push_back(ctx); }
-CUcontext pop_context() {
-  if (t_contexts.empty()) return nullptr;
-  CUcontext top = t_contexts.back();
-  t_contexts.pop_back();
-  return top;
+void push_context(CUcontext ctx) {
+  if (t_depth < kMaxContextDepth) t_contexts[t_depth++] = ctx;
 }
+CUcontext pop_context() { return t_depth ? t_contexts[--t_depth] : nullptr; }
 
 int device_of(CUcontext ctx) {
   auto* h = reinterpret_cast<Handle*>(ctx);
