@@ -153,17 +153,24 @@ void launch_end() {
     log_message("device_heap: %s made %u device-side mallocs and frees in one launch; those past %u are not "
                 "tracked",
                 launch.kernel.c_str(), b.next, b.capacity);
+  // Mallocs that returned NULL (the heap was full), counted per call site.
+  std::unordered_map<uint64_t, uint64_t> failed;
   for (uint32_t i = 0; i < n; ++i) {
     CudaleakDeviceHeapEvent& e = b.events[i];
     if (e.type == CUDALEAK_DEVICE_HEAP_FREE) {
       if (e.address) tracker::device_freed(e.address);
     } else if (e.type == CUDALEAK_DEVICE_HEAP_MALLOC) {
-      if (e.address)  // 0: the heap was exhausted
+      if (e.address)
         tracker::device_allocated(launch.stack_id, pyframes::intern_device_frame(launch.kernel, e.pc), e.address,
                                   e.bytes, launch.where);
+      else if (e.bytes)
+        ++failed[e.pc];
     }
     e.type = 0;
   }
+  for (const auto& [pc, count] : failed)
+    tracker::device_malloc_failed(launch.stack_id, pyframes::intern_device_frame(launch.kernel, pc), count,
+                                  launch.where.context);
   b.next = 0;
 }
 
