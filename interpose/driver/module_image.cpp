@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
+#include <string>
 #include <cstring>
 #include <string_view>
 
@@ -79,6 +81,136 @@ uint64_t cubin_globals(const Bytes& b, bool& known) {
   return total;
 }
 
+// PTX text: the bytes of the variables it defines in the global state space
+// (`[.visible|.weak|.common] .global [.align N] [.vN] .TYPE name[dims]...;`),
+// each as the driver sizes it for cuModuleGetGlobal: the type's size times
+// the vector width and every dimension. `.extern` declarations define nothing.
+// `known` is false for text that is not PTX (no .version directive), or a
+// definition whose size cannot be read (an array sized by its initializer).
+size_t ptx_type_bytes(std::string_view t) {
+  if (t == ".b8" || t == ".u8" || t == ".s8") return 1;
+  if (t == ".b16" || t == ".u16" || t == ".s16" || t == ".f16" || t == ".bf16") return 2;
+  if (t == ".b32" || t == ".u32" || t == ".s32" || t == ".f32" || t == ".f16x2" || t == ".bf16x2") return 4;
+  if (t == ".b64" || t == ".u64" || t == ".s64" || t == ".f64") return 8;
+  if (t == ".b128") return 16;
+  return 0;
+}
+
+uint64_t ptx_definition_bytes(std::string_view statement, bool& known) {
+  uint64_t element = 0, vector = 1;
+  bool global = false;
+  size_t at = 0;
+  while (at < statement.size()) {
+    while (at < statement.size() && std::isspace(static_cast<unsigned char>(statement[at]))) ++at;
+    size_t end = at;
+    while (end < statement.size() && !std::isspace(static_cast<unsigned char>(statement[end]))) ++end;
+    std::string_view word = statement.substr(at, end - at);
+    at = end;
+    if (word.empty()) break;
+    if (word == ".extern") return 0;
+    if (word == ".visible" || word == ".weak" || word == ".common") continue;  // linkage
+    if (word == ".global") {
+      global = true;
+    } else if (word == ".align") {
+      while (at < statement.size() && std::isspace(static_cast<unsigned char>(statement[at]))) ++at;
+      while (at < statement.size() && std::isdigit(static_cast<unsigned char>(statement[at]))) ++at;
+    } else if (word == ".v2" || word == ".v4" || word == ".v8") {
+      vector = uint64_t(word[2] - '0');
+    } else if (size_t bytes = ptx_type_bytes(word)) {
+      element = bytes;
+    } else if (word[0] != '.') {
+      // The name, then its dimensions: name[4][8], name [4], or none.
+      if (!global || !element) return 0;
+      std::string_view rest = statement.substr(at - word.size());
+      size_t bracket = rest.find('[');
+      size_t assign = rest.find('=');
+      uint64_t total = element * vector;
+      while (bracket != std::string_view::npos && (assign == std::string_view::npos || bracket < assign)) {
+        size_t close = rest.find(']', bracket);
+        if (close == std::string_view::npos) return known = false, 0;
+        uint64_t n = 0;
+        bool digits = false;
+        for (size_t i = bracket + 1; i < close; ++i) {
+          char c = rest[i];
+          if (std::isspace(static_cast<unsigned char>(c))) continue;
+          if (!std::isdigit(static_cast<unsigned char>(c)) || n > (UINT64_MAX - 9) / 10) return known = false, 0;
+          n = n * 10 + uint64_t(c - '0');
+          digits = true;
+        }
+        if (!digits) return known = false, 0;  // sized by its initializer
+        if (n && total > UINT64_MAX / n) return known = false, 0;
+        total *= n;
+        bracket = rest.find('[', close);
+      }
+      return total;
+    } else if (!global) {
+      return 0;  // another state space or directive
+    }
+  }
+  return 0;
+}
+
+uint64_t ptx_globals(const Bytes& b, bool& known) {
+  known = false;
+  // PTX starts with a directive or a comment; the driver accepted it, so it
+  // ends at its first NUL (or at the known size).
+  if (!b.has(0, 1) || !(b.data[0] == '.' || b.data[0] == '/' || std::isspace(b.data[0]))) return 0;
+  size_t length = 0;
+  while (b.has(length, 1) && b.data[length] != 0) ++length;
+  std::string_view text(reinterpret_cast<const char*>(b.data), length);
+  if (text.find(".version") == std::string_view::npos) return 0;
+  known = true;
+  uint64_t total = 0;
+  int depth = 0;  // braces: only module-scope statements define module globals
+  std::string statement;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
+      while (i < text.size() && text[i] != '\n') ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+      size_t end = text.find("*/", i + 2);
+      i = end == std::string_view::npos ? text.size() : end + 1;
+      continue;
+    }
+    if (c == '"') {  // a string (a file name): skipped whole
+      size_t end = text.find('"', i + 1);
+      i = end == std::string_view::npos ? text.size() : end;
+      continue;
+    }
+    if (c == '{') {
+      if (depth == 0 && statement.find(".global") != std::string::npos && statement.find('=') != std::string::npos) {
+        // An initializer: the declaration before it is what counts.
+        total += ptx_definition_bytes(statement, known);
+        statement = "\x01";  // counted; the rest of the statement is data
+      }
+      ++depth;
+      continue;
+    }
+    if (c == '}') {
+      if (depth > 0) --depth;
+      if (depth == 0 && statement != "\x01") statement.clear();
+      continue;
+    }
+    if (depth > 0) continue;
+    if (c == '\n') {  // directives that end with their line
+      size_t first = statement.find_first_not_of(" \t\r\n");
+      std::string_view head = first == std::string::npos ? std::string_view() : std::string_view(statement).substr(first);
+      for (std::string_view d : {".version", ".target", ".address_size", ".file"})
+        if (head.substr(0, d.size()) == d) statement.clear();
+    }
+    if (c == ';') {
+      if (statement != "\x01" && statement.find(".global") != std::string::npos)
+        total += ptx_definition_bytes(statement, known);
+      statement.clear();
+      continue;
+    }
+    if (statement != "\x01") statement += c;
+  }
+  return known ? total : 0;
+}
+
 uint64_t fatbin_globals(const Bytes& b) {
   FatbinHeader h;
   if (!read(b, 0, h) || h.magic != kFatbinMagic || h.header_size < sizeof h) return 0;
@@ -119,8 +251,8 @@ uint64_t device_global_bytes(const void* image, size_t size) {
     return inner && inner != image ? device_global_bytes(inner) : 0;
   }
   if (starts_with(b, &kFatbinMagic, 4)) return fatbin_globals(b);
-  if (!starts_with(b, ELFMAG, SELFMAG)) return 0;  // PTX, or nothing known
   bool known;
+  if (!starts_with(b, ELFMAG, SELFMAG)) return ptx_globals(b, known);  // PTX, or nothing known
   return cubin_globals(b, known);
 }
 

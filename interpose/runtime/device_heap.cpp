@@ -29,7 +29,13 @@ namespace san = sanitizer;
 constexpr uint32_t kCapacity = 1u << 18;
 
 san::Api g_api{};
-std::string g_patches;  // the patch fatbin
+// The patch fatbin. start() may run before this file's dynamic
+// initialisation (the preload starts from its constructor), so nothing it
+// sets may have a constructor of its own that would run later and erase it.
+std::string& patches_path() {
+  static std::string* path = new std::string();
+  return *path;
+}
 std::mutex g_mutex;
 std::set<CUcontext> g_contexts_with_patches;  // under g_mutex
 std::atomic<bool> g_dropped_told{false};
@@ -89,10 +95,10 @@ void module_loaded(const san::ModuleData& m) {
   {
     std::lock_guard lock(g_mutex);
     if (g_contexts_with_patches.insert(m.context).second &&
-        g_api.add_patches_from_file(g_patches.c_str(), m.context) != 0) {
+        g_api.add_patches_from_file(patches_path().c_str(), m.context) != 0) {
       log_message("device_heap: the patches in %s do not load (built for another GPU?); device-side allocations "
                   "are not tracked",
-                  g_patches.c_str());
+                  patches_path().c_str());
       return;
     }
   }
@@ -147,17 +153,24 @@ void launch_end() {
     log_message("device_heap: %s made %u device-side mallocs and frees in one launch; those past %u are not "
                 "tracked",
                 launch.kernel.c_str(), b.next, b.capacity);
+  // Mallocs that returned NULL (the heap was full), counted per call site.
+  std::unordered_map<uint64_t, uint64_t> failed;
   for (uint32_t i = 0; i < n; ++i) {
     CudaleakDeviceHeapEvent& e = b.events[i];
     if (e.type == CUDALEAK_DEVICE_HEAP_FREE) {
       if (e.address) tracker::device_freed(e.address);
     } else if (e.type == CUDALEAK_DEVICE_HEAP_MALLOC) {
-      if (e.address)  // 0: the heap was exhausted
+      if (e.address)
         tracker::device_allocated(launch.stack_id, pyframes::intern_device_frame(launch.kernel, e.pc), e.address,
                                   e.bytes, launch.where);
+      else if (e.bytes)
+        ++failed[e.pc];
     }
     e.type = 0;
   }
+  for (const auto& [pc, count] : failed)
+    tracker::device_malloc_failed(launch.stack_id, pyframes::intern_device_frame(launch.kernel, pc), count,
+                                  launch.where.context);
   b.next = 0;
 }
 
@@ -204,9 +217,9 @@ void start() {
     log_message("device_heap: %s lacks entry points of the Sanitizer API", path.c_str());
     return;
   }
-  g_patches = find_patches();
-  if (!readable(g_patches)) {
-    log_message("device_heap: the device patches %s are missing; set device_heap_patches", g_patches.c_str());
+  patches_path() = find_patches();
+  if (!readable(patches_path())) {
+    log_message("device_heap: the device patches %s are missing; set device_heap_patches", patches_path().c_str());
     return;
   }
   g_api = a;
@@ -217,7 +230,7 @@ void start() {
     log_message("device_heap: the Sanitizer API refused the subscription (another tool holds it?)");
     return;
   }
-  if (options().verbose) log_message("device_heap: %s with %s", path.c_str(), g_patches.c_str());
+  if (options().verbose) log_message("device_heap: %s with %s", path.c_str(), patches_path().c_str());
 }
 
 

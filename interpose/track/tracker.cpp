@@ -412,6 +412,26 @@ void device_freed(uint64_t address) {
   });
 }
 
+void device_malloc_failed(uint32_t launch_stack, uint32_t device_frame, uint64_t count, uint64_t context) {
+  guarded("recording a failed device-side malloc", [&] {
+    uint64_t ips[kMaxStackDepth];
+    std::span<const uint64_t> launch = state().stacks.get(launch_stack);
+    size_t n = 0;
+    ips[n++] = report::device_frame_ip(device_frame);
+    for (uint64_t ip : launch)
+      if (n < size_t(kMaxStackDepth)) ips[n++] = ip;
+    uint32_t stack = state().stacks.intern(ips, n);
+    State& s = state();
+    std::lock_guard lock(s.side_mutex);
+    s.notes_total += count;
+    auto key = std::make_tuple(std::string("device_heap_exhausted"), HookId::Count, stack);
+    auto it = s.notes.find(key);
+    if (it != s.notes.end()) it->second.count += count;
+    else if (s.notes.size() < kMaxDistinctNotes)
+      s.notes.emplace(key, report::RawNote{"device_heap_exhausted", "malloc", context, 0, stack, count});
+  });
+}
+
 report::RawSnapshot snapshot() {
   State& s = state();
   report::RawSnapshot out;

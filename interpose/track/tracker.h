@@ -116,6 +116,11 @@ void limit_set(HookId api, int limit, uint64_t value, uint64_t bytes, uint64_t t
 void device_allocated(uint32_t launch_stack, uint32_t device_frame, uint64_t address, uint64_t bytes,
                       Placement where);
 void device_freed(uint64_t address);
+// Device-side mallocs that returned NULL (the device heap was full): `count`
+// of them by the kernel `device_frame` above the launch's stack, in
+// `context`. Kept as a note of type device_heap_exhausted (its handle the
+// context), counted per kernel and stack.
+void device_malloc_failed(uint32_t launch_stack, uint32_t device_frame, uint64_t count, uint64_t context);
 
 report::RawSnapshot snapshot();
 report::Timeline timeline(std::vector<std::vector<Timeline::SiteKey>>* site_keys = nullptr);

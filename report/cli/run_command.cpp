@@ -175,6 +175,14 @@ std::string parse_memory_size(const std::string& text, uint64_t& bytes) {
 int run_program(const RunSettings& s) {
   std::string opts;
   for (const auto& [key, value] : s.options) opts += (opts.empty() ? "" : ":") + key + "=" + escape_option_value(value);
+  // The simulated GPU brings its own Sanitizer API, which device_heap uses
+  // unless told of another.
+  const std::string simulated_sanitizer = s.simcuda_dir + "/libsanitizer-public.so";
+  if (s.simulated_gpu &&
+      std::none_of(s.options.begin(), s.options.end(), [](const auto& o) { return o.first == "device_heap_sanitizer"; }) &&
+      !std::strstr(std::getenv("CUDALEAK_OPTIONS") ? std::getenv("CUDALEAK_OPTIONS") : "", "device_heap_sanitizer=") &&
+      access(simulated_sanitizer.c_str(), R_OK) == 0)
+    opts += (opts.empty() ? "" : ":") + std::string("device_heap_sanitizer=") + escape_option_value(simulated_sanitizer);
   if (const char* existing = std::getenv("CUDALEAK_OPTIONS"); existing && *existing)
     opts = opts.empty() ? existing : std::string(existing) + ":" + opts;  // ours come last and win
   setenv("CUDALEAK_OPTIONS", opts.c_str(), 1);

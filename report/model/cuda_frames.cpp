@@ -30,12 +30,18 @@ bool is_cuda_api_name(const std::string& function) {
 
 bool in_cuda_library(const std::string& module) {
   std::string base = basename(module);
-  return base.rfind("libcu", 0) == 0 || base.rfind("libnccl", 0) == 0 || base.rfind("libnv", 0) == 0;
+  return base.rfind("libcu", 0) == 0 || base.rfind("libnccl", 0) == 0 || base.rfind("libnv", 0) == 0 ||
+         base.rfind("libsanitizer", 0) == 0;  // the Compute Sanitizer API (device_heap's launch callbacks)
 }
 
 bool is_cuda_frame(const Frame& f) {
   // Static cudart's internal functions are local symbols named libcudart_static_<hash>.
-  return in_cuda_library(f.module) || is_cuda_api_name(f.function) || f.function.rfind("libcudart_static_", 0) == 0;
+  // nvcc's launch code compiled into the program: the kernel's stub
+  // (__device_stub__..., in a .cudafe1.stub.c) and cudart's inline helper.
+  const std::string& name = f.function;
+  return in_cuda_library(f.module) || is_cuda_api_name(name) || name.rfind("libcudart_static_", 0) == 0 ||
+         name.rfind("__device_stub__", 0) == 0 || name.rfind("__cudaLaunchKernel_helper", 0) == 0 ||
+         std::string_view(f.file).ends_with(".cudafe1.stub.c");
 }
 
 std::string basename(const std::string& path) {

@@ -330,6 +330,8 @@ std::string render_text(const Report& r, const TextOptions& options) {
            (r.history.size() == 1 ? " earlier report" : " earlier reports") +
            " of the same processes (snapshots, checkpoints, out-of-memory) not counted: each process counts once, by "
            "its latest report (history in the report)\n";
+  for (const Note& n : r.notes)
+    if (n.type == "device_heap_exhausted") out += "\n" + prefix + oom::describe_heap_exhausted(n, r.reservations) + "\n";
   if (r.notes_total) {
     // check_context adds notes of its own (placements checked against the driver).
     bool only_releases = std::all_of(r.notes.begin(), r.notes.end(), [](const Note& n) { return n.type == "unknown_release"; });

@@ -275,6 +275,32 @@ std::string describe_reservation(const report::Reservation& v) {
   return s;
 }
 
+std::string describe_heap_exhausted(const report::Note& n, const std::vector<report::Reservation>& reservations) {
+  std::string kernel = n.stack.empty() ? std::string("a kernel") : n.stack.front().function.str();
+  std::string s = "device heap exhausted: " + std::to_string(n.count) +
+                  (n.count == 1 ? " device-side malloc" : " device-side mallocs") + " in " + kernel +
+                  " returned NULL";
+  if (n.stack.size() > 1) {
+    // Above the device frame: the launch's stack, whose host side of the
+    // kernel (a frame of the kernel's own name, nvcc's) is not the caller.
+    std::vector<report::Frame> launch;
+    for (auto f = n.stack.begin() + 1; f != n.stack.end(); ++f)
+      if (f->function.str() != kernel) launch.push_back(*f);
+    if (const report::Frame* f = user_frame(launch)) s += " (launched from " + frame_line(*f) + ")";
+  }
+  const report::Reservation* heap = nullptr;
+  for (const report::Reservation& v : reservations)
+    if (v.limit == "malloc_heap_size" && (v.context == n.handle || !heap)) heap = &v;
+  if (heap)
+    s += "; the device heap limit (cudaLimitMallocHeapSize) is " + format_bytes(heap->value) + ", " +
+         set_where(*heap);
+  else
+    s += "; the device heap is at its default size, 8.0 MiB (cudaLimitMallocHeapSize was not set)";
+  s += ": raise it with cudaDeviceSetLimit(cudaLimitMallocHeapSize, bytes) before the first kernel that allocates, "
+       "or free device-side allocations (a leak there fills it)";
+  return s;
+}
+
 std::string render_event(const report::OomEvent& e) {
   std::string out;
   if (e.has_pytorch) {

@@ -26,6 +26,12 @@ std::string tensor_origin(const report::TensorGroup& group);
 // enlarge_heap (app.cu:10)".
 std::string describe_reservation(const report::Reservation& reservation);
 
+// Device-side mallocs that returned NULL (a note of type
+// device_heap_exhausted): how many, in which kernel launched from where, and
+// the device heap limit in effect in that context, with where it was set
+// (a reservation of `reservations`) or the default.
+std::string describe_heap_exhausted(const report::Note& note, const std::vector<report::Reservation>& reservations);
+
 // The text block the summary prints for one event.
 std::string render_event(const report::OomEvent& event);
 

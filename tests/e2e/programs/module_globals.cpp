@@ -1,10 +1,10 @@
 // Modules and libraries that declare device globals, loaded every way the
 // driver offers (cuModuleLoad of a cubin file, cuModuleLoadData of a fatbin
-// in memory, cuLibraryLoadData of a cubin, cuModuleLoadData of PTX text whose
-// globals cannot be known without compiling). `leak` unloads none; `clean`
-// unloads every one. Usage: module_globals MODE CUBIN FATBIN [verify]
+// in memory, cuLibraryLoadData of a cubin, cuModuleLoadData of PTX text that
+// the driver compiles). `leak` unloads none; `clean` unloads every one.
+// Usage: module_globals MODE CUBIN FATBIN [verify]
 // With `verify` (on a real GPU) it prints what the driver says the cubin's
-// globals take (cuModuleGetGlobal), the figure the report must match.
+// and the PTX's globals take (cuModuleGetGlobal), the figures the report must match.
 #include <cuda.h>
 
 #include <cstdio>
@@ -42,6 +42,10 @@ int main(int argc, char** argv) {
       total += bytes;
     }
     std::printf("device globals by cuModuleGetGlobal: %zu\n", total);
+    CUdeviceptr address;
+    size_t ptx_bytes = 0;
+    CHECK(cuModuleGetGlobal(&address, &ptx_bytes, from_ptx, "data"));
+    std::printf("PTX module's globals by cuModuleGetGlobal: %zu\n", ptx_bytes);
   }
   if (!leak) {
     CHECK(cuModuleUnload(from_file));

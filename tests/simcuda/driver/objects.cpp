@@ -68,21 +68,27 @@ CUresult import_pointer(State& sim, const Byte (&bytes)[N], CUdeviceptr* dptr) {
 
 }  // namespace
 
+// A module made by a load: the simulated Sanitizer API hears of it.
+static CUresult loaded(CUresult made, CUmodule* module, const void* image) {
+  if (made == CUDA_SUCCESS) module_loaded(current_context(), *module, image, 0);
+  return made;
+}
+
 SIM_EXPORT CUresult cuModuleLoad(CUmodule* module, const char* path) {
   SIM_ENTRY("cuModuleLoad");
-  return readable_file(path) ? make(module, Object::Module) : CUDA_ERROR_FILE_NOT_FOUND;
+  return readable_file(path) ? loaded(make(module, Object::Module), module, nullptr) : CUDA_ERROR_FILE_NOT_FOUND;
 }
 SIM_EXPORT CUresult cuModuleLoadData(CUmodule* module, const void* image) {
   SIM_ENTRY("cuModuleLoadData");
-  return image ? make(module, Object::Module) : CUDA_ERROR_INVALID_IMAGE;
+  return image ? loaded(make(module, Object::Module), module, image) : CUDA_ERROR_INVALID_IMAGE;
 }
 SIM_EXPORT CUresult cuModuleLoadDataEx(CUmodule* module, const void* image, unsigned int, CUjit_option*, void**) {
   SIM_ENTRY("cuModuleLoadDataEx");
-  return image ? make(module, Object::Module) : CUDA_ERROR_INVALID_IMAGE;
+  return image ? loaded(make(module, Object::Module), module, image) : CUDA_ERROR_INVALID_IMAGE;
 }
 SIM_EXPORT CUresult cuModuleLoadFatBinary(CUmodule* module, const void* fatbin) {
   SIM_ENTRY("cuModuleLoadFatBinary");
-  return fatbin ? make(module, Object::Module) : CUDA_ERROR_INVALID_IMAGE;
+  return fatbin ? loaded(make(module, Object::Module), module, fatbin) : CUDA_ERROR_INVALID_IMAGE;
 }
 // Images are not parsed here: no global is known by name.
 SIM_EXPORT CUresult cuModuleGetGlobal_v2(CUdeviceptr*, size_t*, CUmodule module, const char* name) {

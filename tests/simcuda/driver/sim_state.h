@@ -127,6 +127,8 @@ size_t parse_size(const char* text, size_t fallback);
 // Stream capture (graph.cpp): the graph a stream is captured into, or nullptr.
 void* capture_graph_of(CUstream stream);
 void add_to_graph(void* graph, uintptr_t allocation);
+// A module was loaded in `context` (device_code.cpp): the simulated Sanitizer API hears of it.
+void module_loaded(CUcontext context, CUmodule module, const void* image, size_t bytes);
 
 }  // namespace simcuda
 #pragma GCC visibility pop

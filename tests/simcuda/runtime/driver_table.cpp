@@ -16,6 +16,7 @@ std::mutex g_context_mutex;
 
 DriverTable g_table;
 bool g_loaded = false;
+void* g_lib = nullptr;
 
 template <typename Fn>
 bool resolve(const char* name, Fn& slot, int version, cuuint64_t flags = CU_GET_PROC_ADDRESS_DEFAULT) {
@@ -29,6 +30,7 @@ bool resolve(const char* name, Fn& slot, int version, cuuint64_t flags = CU_GET_
 void load() {
   void* lib = dlopen("libcuda.so.1", RTLD_NOW);
   if (!lib) return;
+  g_lib = lib;
   auto bootstrap = reinterpret_cast<PFN_cuGetProcAddress_v12000>(dlsym(lib, "cuGetProcAddress_v2"));
   if (!bootstrap) return;
   void* probe = nullptr;
@@ -88,6 +90,8 @@ const DriverTable* driver() {
   std::call_once(once, load);
   return g_loaded ? &g_table : nullptr;
 }
+
+void* driver_symbol(const char* name) { return driver() && g_lib ? dlsym(g_lib, name) : nullptr; }
 
 int current_device() { return t_device; }
 void set_current_device(int device) { t_device = device; }

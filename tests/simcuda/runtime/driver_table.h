@@ -52,6 +52,9 @@ struct DriverTable {
 
 // The driver table, loaded once; nullptr when no driver could be loaded.
 const DriverTable* driver();
+// A symbol of the simulated driver's own (include/simcuda_device.h), not a
+// CUDA entry point; nullptr when the driver is not the simulated one.
+void* driver_symbol(const char* name);
 
 // Makes the primary context of the current device current on this thread,
 // retaining it on first use, as cudart's lazy initialisation does.
