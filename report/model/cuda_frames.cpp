@@ -33,6 +33,17 @@ bool in_cuda_library(const std::string& module) {
   return base.rfind("libcu", 0) == 0 || base.rfind("libnccl", 0) == 0 || base.rfind("libnv", 0) == 0;
 }
 
+bool is_simulated_cuda_library(const std::string& module) {
+  auto slash = module.rfind('/');
+  if (slash == std::string::npos) return false;
+  std::string dir = basename(module.substr(0, slash));
+  std::string base = module.substr(slash + 1);
+  if (dir != "simcuda") return false;
+  for (const char* name : {"libcuda.so", "libcudart.so", "libnvidia-ml.so"})
+    if (base.rfind(name, 0) == 0) return true;
+  return false;
+}
+
 bool is_cuda_frame(const Frame& f) {
   // Static cudart's internal functions are local symbols named libcudart_static_<hash>.
   return in_cuda_library(f.module) || is_cuda_api_name(f.function) || f.function.rfind("libcudart_static_", 0) == 0;
