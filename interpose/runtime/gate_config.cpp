@@ -11,7 +11,10 @@ const gate::GateConfig& GateConfigCache::get() {
   if (config_) return *config_;
   config_.emplace(gate::make_gate_config(gate::settings_from(options()),
                                          [](const std::string& line) { log_message("%s", line.c_str()); }));
-  if (!refused_.empty()) config_->config_error = refused_;
+  if (!refused_.empty()) {  // a gate option given, though refused: the report says why there is no verdict
+    config_->config_error = refused_;
+    config_->asked = true;
+  }
   if (options().verbose)
     log_message("suppression rules: %zu, %s", config_->rules.size(),
                 config_->rules_compiled ? "mapped from the run's compiled file" : "parsed from the files");

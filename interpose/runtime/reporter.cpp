@@ -150,8 +150,11 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   if (py.present) r.python = report::PythonInfo{py.version, py.frames && opt.python_frames,
                                                 opt.python_frames ? py.note : "python_frames=false"};
   r.duration_ns = tracker::elapsed_ns();
-  gate::evaluate(r, runtime().gate.get());
-  if (reason == Reason::Exit && r.gate.error.empty() && unseen_memory::wanted()) r.gate.error = unseen_memory::check(raw);
+  const gate::GateConfig& gate_config = runtime().gate.get();
+  report::GateResult verdict = gate::judge(r, gate_config);  // the launcher's, asked or not
+  if (reason == Reason::Exit && verdict.error.empty() && unseen_memory::wanted())
+    verdict.error = unseen_memory::check(raw);
+  r.gate = gate::as_reported(verdict, gate_config.asked);
   runtime().growth.annotate(r);
   if (reason == Reason::Signal || reason == Reason::Checkpoint) runtime().growth.observe(raw);
 
@@ -173,7 +176,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   log_verbose("stack cache of the reporting thread: %llu hits, %llu misses, %llu learned, %llu refused",
               static_cast<unsigned long long>(cache.hits), static_cast<unsigned long long>(cache.misses),
               static_cast<unsigned long long>(cache.learned), static_cast<unsigned long long>(cache.refused));
-  w.gate = r.gate;
+  w.gate = verdict;
   if (!w.written) log_message("cannot write the report to %s: %s", w.path.c_str(), problem.c_str());
 
   if (reason == Reason::Oom && !r.oom_events.empty()) {
@@ -273,7 +276,7 @@ Verdict judge_since(uint64_t since) {
     std::lock_guard lock(runtime().reports.mutex);
     std::unique_ptr<report::FrameResolver> resolver = make_frame_resolver();
     report::Report r = build(raw, resolver.get());
-    gate::evaluate(r, runtime().gate.get());
+    r.gate = gate::judge(r, runtime().gate.get());  // a checkpoint judges whether or not the run gates
     if (r.gate.failed) {  // below min_bytes the gate counts groups but passes
       v.failing.count = r.gate.failing_count;
       v.failing.bytes = r.gate.failing_bytes;

@@ -38,6 +38,7 @@ GateConfig make_gate_config(const GateSettings& s, void (*log)(const std::string
   c.count_cached = s.count_cached;
   c.count_live_tensors = s.count_live_tensors;
   c.count_growing_tensors = s.count_growing_tensors;
+  c.asked = s.asked;
   return c;
 }
 
@@ -48,7 +49,7 @@ bool counts_kind(const GateConfig& config, Kind kind) {
 }
 }  // namespace
 
-void evaluate(report::Report& report, const GateConfig& config) {
+report::GateResult judge(report::Report& report, const GateConfig& config) {
   for (auto& g : report.leaks) {
     g.site = site_of(g);
     if (!config.count_cached) g.cached_by = caching_allocator_of(g);
@@ -85,7 +86,18 @@ void evaluate(report::Report& report, const GateConfig& config) {
   result.failed = result.failing_groups > 0 && result.failing_bytes >= config.min_bytes;
   if (!result.failed)
     for (auto& g : report.leaks) g.fails_gate = false;
-  report.gate = result;
+  return result;
+}
+
+report::GateResult as_reported(const report::GateResult& verdict, bool asked) {
+  if (asked) return verdict;
+  report::GateResult none;
+  none.error = verdict.error;
+  return none;
+}
+
+void evaluate(report::Report& report, const GateConfig& config) {
+  report.gate = as_reported(judge(report, config), config.asked);
 }
 
 }  // namespace cudaleak::gate

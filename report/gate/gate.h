@@ -21,6 +21,7 @@ struct GateConfig {
   bool count_cached = false;         // memory held by caching allocators counts as leaks
   bool count_live_tensors = false;   // PyTorch's live tensors at exit count as leaks
   bool count_growing_tensors = false;  // PyTorch's live-tensor groups that grew across snapshots count
+  bool asked = true;                 // the run asked for a verdict (verdict_asked); else the report carries none
   std::string config_error;          // a suppression or baseline file could not be read
 };
 
@@ -40,11 +41,22 @@ struct GateSettings {
   bool count_cached = false;
   bool count_live_tensors = false;
   bool count_growing_tensors = false;
+  bool asked = true;  // a verdict was asked for (settings_from: verdict_asked)
 };
 GateConfig make_gate_config(const GateSettings& settings, void (*log)(const std::string& line));
 
 // Annotates the report (site, suppressed_by, baseline, fails_gate), applies
-// the suppressions to the summary, and fills report.gate.
+// the suppressions to the summary, and returns the verdict (evaluated true),
+// whether or not the run asked for one: what a checkpoint and the launcher
+// judge by.
+report::GateResult judge(report::Report& report, const GateConfig& config);
+
+// What a report carries of a verdict: all of it when the run asked for one;
+// otherwise `evaluated` false and no verdict (only a configuration error),
+// while the groups stay marked as counted (fails_gate: JUnit, SARIF).
+report::GateResult as_reported(const report::GateResult& verdict, bool asked);
+
+// judge, then report.gate = as_reported(verdict, config.asked).
 void evaluate(report::Report& report, const GateConfig& config);
 
 }  // namespace cudaleak::gate

@@ -34,6 +34,17 @@ bool in_cuda_library(const std::string& module) {
          base.rfind("libsanitizer", 0) == 0;  // the Compute Sanitizer API (device_heap's launch callbacks)
 }
 
+bool is_simulated_cuda_library(const std::string& module) {
+  auto slash = module.rfind('/');
+  if (slash == std::string::npos) return false;
+  std::string dir = basename(module.substr(0, slash));
+  std::string base = module.substr(slash + 1);
+  if (dir != "simcuda") return false;
+  for (const char* name : {"libcuda.so", "libcudart.so", "libnvidia-ml.so"})
+    if (base.rfind(name, 0) == 0) return true;
+  return false;
+}
+
 bool is_cuda_frame(const Frame& f) {
   // Static cudart's internal functions are local symbols named libcudart_static_<hash>.
   // nvcc's launch code compiled into the program: the kernel's stub

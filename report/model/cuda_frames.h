@@ -17,6 +17,12 @@ bool is_cuda_api_name(const std::string& function);
 bool is_library_api_name(const std::string& function);
 // libcudart*, libcuda*, libcublas*, libcudnn*, libnccl*, libnv* (and cudaleak itself).
 bool in_cuda_library(const std::string& module_path);
+// The simulated GPU's libcuda.so.1, libcudart.so.13 and libnvidia-ml.so.1
+// (tests/simcuda), known by their directory, simcuda (build/lib/cudaleak/simcuda,
+// lib/cudaleak/simcuda installed). Symbolized as NVIDIA's libraries are, by
+// symbol only, never with their source file and line: a stack under the
+// simulated GPU reads as it does on a real one (`cudaMalloc (libcudart.so.13)`).
+bool is_simulated_cuda_library(const std::string& module_path);
 bool is_cuda_frame(const Frame& frame);
 // "cudaMalloc<float>(float**, unsigned long)" -> "cudaMalloc"
 std::string plain_name(const std::string& function);

@@ -125,7 +125,7 @@ std::string junit_xml(const std::vector<report::Report>& reports) {
         ++suite_failures;
         cases += "      <failure type=\"" + report::text_of(g.kind) + "-leak\" message=\"" + xml_escape(headline(g)) +
                  "\">" + xml_escape(stack_text(g)) + "</failure>\n";
-      } else if (!g.suppressed_by.empty() || g.baseline == "known" || r.gate.evaluated) {
+      } else if (!g.suppressed_by.empty() || !g.cached_by.empty() || g.baseline == "known" || r.gate.evaluated) {
         ++suite_skipped;
         std::string why = !g.suppressed_by.empty() ? "suppressed by " + g.suppressed_by
                           : !g.cached_by.empty()    ? "held by the " + g.cached_by + " (not a leak)"

@@ -1,5 +1,6 @@
 #include "symbolizer.h"
 
+#include "cuda_frames.h"
 #include "libdw_loader.h"
 #include "modules.h"
 
@@ -97,6 +98,9 @@ class DwflSymbolizer : public report::FrameResolver {
     GElf_Sym sym;
     const char* name = dw_->module_addrinfo(module, addr, &offset, &sym, nullptr, nullptr, nullptr);
     if (name) f.function = demangle(name);
+    // The simulated GPU's libraries read as NVIDIA's, which carry no line
+    // information: their source never shows in a user's stack.
+    if (report::is_simulated_cuda_library(f.module)) return {f};
     if (Dwfl_Line* line = dw_->module_getsrc(module, addr)) {
       int lineno = 0;
       Dwarf_Addr line_addr = 0;

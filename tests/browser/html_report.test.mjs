@@ -44,6 +44,10 @@ async function checkMerged(page, report) {
   const counted = report.leaks.filter((g) => !g.suppressed_by && !g.cached_by);
   const verdict = await page.textContent("#verdict");
   check(verdict.includes(fmt(report.summary.leaked_bytes)), `verdict names the total ${fmt(report.summary.leaked_bytes)}: ${verdict}`);
+  // The gate's verdict only when the run asked for one.
+  const meta = await page.textContent("#meta");
+  check(meta.includes("CI gate") === Boolean(report.gate && report.gate.evaluated),
+        `the CI gate shown only when evaluated (${report.gate && report.gate.evaluated}): ${meta}`);
   const totals = await page.textContent("#totals");
   for (const kind of Object.keys(report.summary.by_kind)) check(totals.includes(kind), `totals list ${kind}`);
   for (const name of ["summary", "table", "flamegraph", "timeline", "oom", "segments"])

@@ -33,8 +33,41 @@ TEST_CASE("gate: leaks make the run exit with error_exitcode, clean runs keep th
   CHECK(leaking.err.find("leak gate failed: 1 leak groups (50 resources, 819200 bytes)") != std::string::npos);
   CHECK(gated(dir, {sample("clean")}).exit_code == 0);
   CHECK(run_sim(dir, {sample("loop_leak")}).exit_code == 0);  // no option: the program's own status
-  auto r = load(files_in(dir).front());
-  CHECK(r.gate.evaluated);
+}
+
+TEST_CASE("gate: a report carries a verdict only when a gate option asked for one", "[e2e][gate]") {
+  auto verdict_of = [](const std::string& name, const std::vector<std::string>& flags) {
+    auto dir = fresh_dir(name);
+    run_sim(dir, {sample("loop_leak")}, flags);
+    auto files = files_in(dir);
+    REQUIRE(files.size() == 1);
+    return load(files[0]);
+  };
+  auto gated_report = verdict_of("gate_asked_exitcode", {"--error-exitcode", "23"});
+  CHECK(gated_report.gate.evaluated);
+  CHECK(gated_report.gate.failed);
+  CHECK(gated_report.gate.failing_groups == 1);
+  auto fail_on = verdict_of("gate_asked_fail_on", {"--fail-on", "device"});  // what counts: a verdict, status kept
+  CHECK(fail_on.gate.evaluated);
+  CHECK(fail_on.gate.failed);
+  // `cudaleak run` with no gate option gates nothing: the report has no verdict, only the groups it would count.
+  auto plain = verdict_of("gate_not_asked", {});
+  CHECK_FALSE(plain.gate.evaluated);
+  CHECK_FALSE(plain.gate.failed);
+  CHECK(plain.gate.failing_groups == 0);
+  REQUIRE(plain.leaks.size() == 1);
+  CHECK(plain.leaks[0].fails_gate);  // JUnit and SARIF still list it
+  // Plain LD_PRELOAD alike; with error_exitcode it gates.
+  auto dir = fresh_dir("gate_not_asked_preload");
+  CHECK(run_preloaded({sample("loop_leak")}, "output=" + dir + "/p.json").exit_code == 0);
+  CHECK_FALSE(load(dir + "/p.json").gate.evaluated);
+  CHECK(run_preloaded({sample("loop_leak")}, "error_exitcode=23:output=" + dir + "/g.json").exit_code == 23);
+  CHECK(load(dir + "/g.json").gate.evaluated);
+  // A refused gate option still asks: the report says why there is no verdict.
+  CHECK(run_preloaded({sample("clean")}, "fail_on=devise:output=" + dir + "/r.json").exit_code == 0);
+  auto refused = load(dir + "/r.json");
+  CHECK(refused.gate.evaluated);
+  CHECK(refused.gate.error.find("fail_on") != std::string::npos);
 }
 
 TEST_CASE("gate: a program killed by a signal still dies of it", "[e2e][gate]") {

@@ -217,3 +217,32 @@ TEST_CASE("modules: a module never unloaded holds its device globals, read from 
 TEST_CASE("modules: a program that unloads its modules reports nothing") {
   CHECK(run_program("kinds_module_globals_clean", module_globals("clean")).report.leaks.empty());
 }
+
+TEST_CASE("runtime API: graphs, executable graphs, textures, surfaces and arrays made through libcudart are tracked") {
+  // Leaked: the two graphs (one built, one captured), the executable graph,
+  // the texture and the surface, and three arrays (2D, 3D, mipmapped).
+  Run leaked = run_program("runtime_objects_leak", {program("runtime_objects"), "leak"});
+  const Report& r = leaked.report;
+  CHECK(count_of(r, "graph") == 2);
+  CHECK(count_of(r, "graph_exec") == 1);
+  CHECK(count_of(r, "texture") == 1);
+  CHECK(count_of(r, "surface") == 1);
+  CHECK(count_of(r, "array") == 3);
+  CHECK(count_of(r, "graph_memory") == 0);  // its free node gave it back
+  CHECK(count_of(r, "stream") == 0);
+  CHECK(count_of(r, "device") == 0);
+  for (const char* api : {"cudaGraphCreate", "cudaStreamEndCapture", "cudaGraphInstantiate", "cudaCreateTextureObject",
+                          "cudaCreateSurfaceObject", "cudaMallocArray", "cudaMalloc3DArray", "cudaMallocMipmappedArray"}) {
+    bool found = false;
+    for (const LeakGroup& g : r.leaks) found |= g.api == api;
+    INFO(api);
+    CHECK(found);
+  }
+  // Destroyed: nothing of these kinds is left.
+  Run clean = run_program("runtime_objects_clean", {program("runtime_objects"), "clean"});
+  CHECK(clean.result.out == "all destroyed\n");
+  for (const char* kind : {"graph", "graph_exec", "texture", "surface", "array", "graph_memory", "stream", "device"}) {
+    INFO(kind);
+    CHECK(count_of(clean.report, kind) == 0);
+  }
+}

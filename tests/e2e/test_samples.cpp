@@ -1,6 +1,7 @@
 // Every sample under the simulated GPU, its report checked field by field.
 #include <catch2/catch.hpp>
 
+#include "cuda_frames.h"
 #include "harness.h"
 
 using namespace e2e;
@@ -44,6 +45,28 @@ TEST_CASE("exception_leak: the buffer of the failing batch, exit status 3 kept",
   CHECK(r.summary.leaked_bytes == (1u << 20));
   CHECK(r.process.pid > 0);
   CHECK(r.process.argv.at(0) == sample("exception_leak"));
+}
+
+TEST_CASE("simulated GPU: its own libraries read as NVIDIA's in a stack, never with their source", "[e2e][samples]") {
+  auto dir = fresh_dir("simulated_frames");
+  Result res = run_sim(dir, {sample("exception_leak")});
+  CHECK(res.exit_code == 3);
+  // The summary's first frame is the runtime's entry point, as on a real GPU.
+  CHECK(res.err.find("in cudaMalloc (libcudart.so.13)") != std::string::npos);
+  CHECK(res.err.find("simcuda/runtime") == std::string::npos);
+  CHECK(res.err.find("tests/simcuda") == std::string::npos);
+  Report r = single_report(dir);
+  REQUIRE(r.leaks.size() == 1);
+  const auto& stack = r.leaks[0].stack;
+  REQUIRE_FALSE(stack.empty());
+  CHECK(stack.front().module.find("/simcuda/libcudart.so.13") != std::string::npos);
+  CHECK(stack.front().function == "cudaMalloc");
+  for (const auto& f : stack) {
+    INFO(f.function << " " << f.file);
+    CHECK(f.file.find("tests/simcuda") == std::string::npos);
+    if (cudaleak::report::is_simulated_cuda_library(f.module)) CHECK(f.file.empty());
+  }
+  CHECK(r.leaks[0].site == "device | process_batch @ exception_leak.cu:10 | main @ exception_leak.cu:19");
 }
 
 TEST_CASE("library_leak: the stack names the library function", "[e2e][samples]") {

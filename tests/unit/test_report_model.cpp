@@ -274,6 +274,23 @@ TEST_CASE("leak sites keep the program's own frames up to main, without CUDA or 
   CHECK(cudaleak::gate::site_of(g) == "device | step @ loop.cu:8 | main @ loop.cu:16");
 }
 
+TEST_CASE("the simulated GPU's libraries are known by their directory, as CUDA's own code", "[report][site]") {
+  using cudaleak::report::is_simulated_cuda_library;
+  CHECK(is_simulated_cuda_library("/work/build/lib/cudaleak/simcuda/libcudart.so.13"));
+  CHECK(is_simulated_cuda_library("/usr/lib/cudaleak/simcuda/libcuda.so.1"));
+  CHECK(is_simulated_cuda_library("/opt/cudaleak/bin/../lib/cudaleak/simcuda/libnvidia-ml.so.1"));
+  CHECK_FALSE(is_simulated_cuda_library("/usr/local/cuda/lib64/libcudart.so.13"));  // NVIDIA's
+  CHECK_FALSE(is_simulated_cuda_library("/work/build/lib/cudaleak/simcuda/libprogram.so"));
+  CHECK_FALSE(is_simulated_cuda_library("libcudart.so.13"));
+  CHECK(cudaleak::report::in_cuda_library("/work/build/lib/cudaleak/simcuda/libcudart.so.13"));
+  LeakGroup g;
+  g.kind = Kind::Device;
+  g.stack = {{1, "/work/build/lib/cudaleak/simcuda/libcudart.so.13", "cudaMalloc", "", 0},
+             {2, "/app/prog", "step", "/src/app/loop.cu", 8},
+             {2, "/app/prog", "main", "/src/app/loop.cu", 16}};
+  CHECK(cudaleak::gate::site_of(g) == "device | step @ loop.cu:8 | main @ loop.cu:16");
+}
+
 TEST_CASE("caching allocators are recognised by their own frames only", "[report][caching]") {
   LeakGroup torch;
   torch.stack = {{1, "/x/libcudart.so.13", "cudaMalloc", "", 0},

@@ -75,7 +75,25 @@ void load() {
             resolve("cuEventCreate", g_table.cuEventCreate, v) &&
             resolve("cuEventDestroy", g_table.cuEventDestroy, v) &&
             resolve("cuEventRecord", g_table.cuEventRecord, v) &&
-            resolve("cuEventSynchronize", g_table.cuEventSynchronize, v);
+            resolve("cuEventSynchronize", g_table.cuEventSynchronize, v) &&
+            resolve("cuMipmappedArrayCreate", g_table.cuMipmappedArrayCreate, v) &&
+            resolve("cuMipmappedArrayDestroy", g_table.cuMipmappedArrayDestroy, v) &&
+            resolve("cuTexObjectCreate", g_table.cuTexObjectCreate, v) &&
+            resolve("cuTexObjectDestroy", g_table.cuTexObjectDestroy, v) &&
+            resolve("cuSurfObjectCreate", g_table.cuSurfObjectCreate, v) &&
+            resolve("cuSurfObjectDestroy", g_table.cuSurfObjectDestroy, v) &&
+            resolve("cuIpcGetMemHandle", g_table.cuIpcGetMemHandle, v) &&
+            resolve("cuIpcOpenMemHandle", g_table.cuIpcOpenMemHandle, v) &&
+            resolve("cuIpcCloseMemHandle", g_table.cuIpcCloseMemHandle, v) &&
+            resolve("cuGraphCreate", g_table.cuGraphCreate, v) && resolve("cuGraphClone", g_table.cuGraphClone, v) &&
+            resolve("cuGraphDestroy", g_table.cuGraphDestroy, v) &&
+            resolve("cuGraphAddMemAllocNode", g_table.cuGraphAddMemAllocNode, v) &&
+            resolve("cuGraphAddMemFreeNode", g_table.cuGraphAddMemFreeNode, v) &&
+            resolve("cuGraphInstantiateWithFlags", g_table.cuGraphInstantiateWithFlags, v) &&
+            resolve("cuGraphLaunch", g_table.cuGraphLaunch, v) &&
+            resolve("cuGraphExecDestroy", g_table.cuGraphExecDestroy, v) &&
+            resolve("cuStreamBeginCapture", g_table.cuStreamBeginCapture, v) &&
+            resolve("cuStreamEndCapture", g_table.cuStreamEndCapture, v);
   g_loaded = ok;
   // Registered after the driver's own (cuInit above), so that before fork()
   // this lock is taken first: ensure_context() holds it while calling the driver.

@@ -48,6 +48,25 @@ struct DriverTable {
   PFN_cuEventDestroy_v4000 cuEventDestroy;
   PFN_cuEventRecord_v2000 cuEventRecord;
   PFN_cuEventSynchronize_v2000 cuEventSynchronize;
+  PFN_cuMipmappedArrayCreate_v5000 cuMipmappedArrayCreate;
+  PFN_cuMipmappedArrayDestroy_v5000 cuMipmappedArrayDestroy;
+  PFN_cuTexObjectCreate_v5000 cuTexObjectCreate;
+  PFN_cuTexObjectDestroy_v5000 cuTexObjectDestroy;
+  PFN_cuSurfObjectCreate_v5000 cuSurfObjectCreate;
+  PFN_cuSurfObjectDestroy_v5000 cuSurfObjectDestroy;
+  PFN_cuIpcGetMemHandle_v4010 cuIpcGetMemHandle;
+  PFN_cuIpcOpenMemHandle_v11000 cuIpcOpenMemHandle;
+  PFN_cuIpcCloseMemHandle_v4010 cuIpcCloseMemHandle;
+  PFN_cuGraphCreate_v10000 cuGraphCreate;
+  PFN_cuGraphClone_v10000 cuGraphClone;
+  PFN_cuGraphDestroy_v10000 cuGraphDestroy;
+  PFN_cuGraphAddMemAllocNode_v11040 cuGraphAddMemAllocNode;
+  PFN_cuGraphAddMemFreeNode_v11040 cuGraphAddMemFreeNode;
+  PFN_cuGraphInstantiateWithFlags_v11040 cuGraphInstantiateWithFlags;
+  PFN_cuGraphLaunch_v10000 cuGraphLaunch;
+  PFN_cuGraphExecDestroy_v10000 cuGraphExecDestroy;
+  PFN_cuStreamBeginCapture_v10010 cuStreamBeginCapture;
+  PFN_cuStreamEndCapture_v10000 cuStreamEndCapture;
 };
 
 // The driver table, loaded once; nullptr when no driver could be loaded.

@@ -298,3 +298,174 @@ RT_EXPORT cudaError_t cudaMemset(void* dst, int value, size_t count) {
 RT_EXPORT cudaError_t cudaMemsetAsync(void* dst, int value, size_t count, cudaStream_t) {
   return cudaMemset(dst, value, count);
 }
+
+// 3D and mipmapped arrays: one element of the channel format per texel.
+namespace {
+CUDA_ARRAY3D_DESCRIPTOR array3d(const cudaChannelFormatDesc& desc, cudaExtent extent) {
+  CUDA_ARRAY3D_DESCRIPTOR cu{};
+  cu.Width = extent.width;
+  cu.Height = extent.height;
+  cu.Depth = extent.depth;
+  cu.Format = CU_AD_FORMAT_UNSIGNED_INT8;
+  cu.NumChannels = unsigned(desc.x + desc.y + desc.z + desc.w) / 8;  // bytes per element
+  return cu;
+}
+
+// The driver's view of a resource: only what the simulation keeps (its type and memory).
+CUDA_RESOURCE_DESC resource_of(const cudaResourceDesc& r) {
+  CUDA_RESOURCE_DESC cu{};
+  switch (r.resType) {
+    case cudaResourceTypeArray:
+      cu.resType = CU_RESOURCE_TYPE_ARRAY;
+      cu.res.array.hArray = reinterpret_cast<CUarray>(r.res.array.array);
+      break;
+    case cudaResourceTypeMipmappedArray:
+      cu.resType = CU_RESOURCE_TYPE_MIPMAPPED_ARRAY;
+      cu.res.mipmap.hMipmappedArray = reinterpret_cast<CUmipmappedArray>(r.res.mipmap.mipmap);
+      break;
+    case cudaResourceTypeLinear:
+      cu.resType = CU_RESOURCE_TYPE_LINEAR;
+      cu.res.linear.devPtr = CUdeviceptr(r.res.linear.devPtr);
+      cu.res.linear.sizeInBytes = r.res.linear.sizeInBytes;
+      break;
+    case cudaResourceTypePitch2D:
+      cu.resType = CU_RESOURCE_TYPE_PITCH2D;
+      cu.res.pitch2D.devPtr = CUdeviceptr(r.res.pitch2D.devPtr);
+      cu.res.pitch2D.width = r.res.pitch2D.width;
+      cu.res.pitch2D.height = r.res.pitch2D.height;
+      cu.res.pitch2D.pitchInBytes = r.res.pitch2D.pitchInBytes;
+      break;
+  }
+  return cu;
+}
+}  // namespace
+
+RT_EXPORT cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* desc, cudaExtent extent,
+                                        unsigned int) {
+  if (!desc) return record(cudaErrorInvalidValue);
+  RT_BEGIN();
+  CUDA_ARRAY3D_DESCRIPTOR cu = array3d(*desc, extent);
+  return record(d.cuArray3DCreate(reinterpret_cast<CUarray*>(array), &cu));
+}
+
+RT_EXPORT cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t* array, const cudaChannelFormatDesc* desc,
+                                               cudaExtent extent, unsigned int levels, unsigned int) {
+  if (!desc) return record(cudaErrorInvalidValue);
+  RT_BEGIN();
+  CUDA_ARRAY3D_DESCRIPTOR cu = array3d(*desc, extent);
+  return record(d.cuMipmappedArrayCreate(reinterpret_cast<CUmipmappedArray*>(array), &cu, levels));
+}
+
+RT_EXPORT cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t array) {
+  RT_BEGIN();
+  return record(d.cuMipmappedArrayDestroy(reinterpret_cast<CUmipmappedArray>(array)));
+}
+
+// Textures and surfaces: objects over a resource, as cudart makes them.
+RT_EXPORT cudaError_t cudaCreateTextureObject(cudaTextureObject_t* texture, const cudaResourceDesc* resource,
+                                              const cudaTextureDesc*, const cudaResourceViewDesc*) {
+  if (!texture || !resource) return record(cudaErrorInvalidValue);
+  RT_BEGIN();
+  CUDA_RESOURCE_DESC cu = resource_of(*resource);
+  CUDA_TEXTURE_DESC tex{};
+  CUtexObject object = 0;
+  CUresult r = d.cuTexObjectCreate(&object, &cu, &tex, nullptr);
+  if (r == CUDA_SUCCESS) *texture = object;
+  return record(r);
+}
+RT_EXPORT cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texture) {
+  RT_BEGIN();
+  return record(d.cuTexObjectDestroy(texture));
+}
+RT_EXPORT cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* surface, const cudaResourceDesc* resource) {
+  if (!surface || !resource) return record(cudaErrorInvalidValue);
+  RT_BEGIN();
+  CUDA_RESOURCE_DESC cu = resource_of(*resource);
+  CUsurfObject object = 0;
+  CUresult r = d.cuSurfObjectCreate(&object, &cu);
+  if (r == CUDA_SUCCESS) *surface = object;
+  return record(r);
+}
+RT_EXPORT cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surface) {
+  RT_BEGIN();
+  return record(d.cuSurfObjectDestroy(surface));
+}
+
+// Interprocess memory handles.
+RT_EXPORT cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t* handle, void* ptr) {
+  if (!handle) return record(cudaErrorInvalidValue);
+  RT_BEGIN();
+  return record(d.cuIpcGetMemHandle(reinterpret_cast<CUipcMemHandle*>(handle), CUdeviceptr(ptr)));
+}
+RT_EXPORT cudaError_t cudaIpcOpenMemHandle(void** ptr, cudaIpcMemHandle_t handle, unsigned int flags) {
+  if (!ptr) return record(cudaErrorInvalidValue);
+  RT_BEGIN();
+  CUipcMemHandle cu;
+  static_assert(sizeof cu == sizeof handle);
+  std::memcpy(&cu, &handle, sizeof cu);
+  return record(d.cuIpcOpenMemHandle(reinterpret_cast<CUdeviceptr*>(ptr), cu, flags));
+}
+RT_EXPORT cudaError_t cudaIpcCloseMemHandle(void* ptr) {
+  RT_BEGIN();
+  return record(d.cuIpcCloseMemHandle(CUdeviceptr(ptr)));
+}
+
+// Graphs: built node by node or captured from a stream, instantiated, launched.
+RT_EXPORT cudaError_t cudaGraphCreate(cudaGraph_t* graph, unsigned int flags) {
+  RT_BEGIN();
+  return record(d.cuGraphCreate(reinterpret_cast<CUgraph*>(graph), flags));
+}
+RT_EXPORT cudaError_t cudaGraphClone(cudaGraph_t* clone, cudaGraph_t original) {
+  RT_BEGIN();
+  return record(d.cuGraphClone(reinterpret_cast<CUgraph*>(clone), reinterpret_cast<CUgraph>(original)));
+}
+RT_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
+  RT_BEGIN();
+  return record(d.cuGraphDestroy(reinterpret_cast<CUgraph>(graph)));
+}
+RT_EXPORT cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                                               const cudaGraphNode_t* dependencies, size_t count,
+                                               cudaMemAllocNodeParams* params) {
+  if (!params) return record(cudaErrorInvalidValue);
+  RT_BEGIN();
+  CUDA_MEM_ALLOC_NODE_PARAMS cu{};
+  cu.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+  cu.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  cu.poolProps.location.id = params->poolProps.location.id;
+  cu.bytesize = params->bytesize;
+  CUresult r = d.cuGraphAddMemAllocNode(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraph>(graph),
+                                        reinterpret_cast<const CUgraphNode*>(dependencies), count, &cu);
+  if (r == CUDA_SUCCESS) params->dptr = reinterpret_cast<void*>(cu.dptr);
+  return record(r);
+}
+RT_EXPORT cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* node, cudaGraph_t graph,
+                                              const cudaGraphNode_t* dependencies, size_t count, void* ptr) {
+  RT_BEGIN();
+  return record(d.cuGraphAddMemFreeNode(reinterpret_cast<CUgraphNode*>(node), reinterpret_cast<CUgraph>(graph),
+                                        reinterpret_cast<const CUgraphNode*>(dependencies), count, CUdeviceptr(ptr)));
+}
+RT_EXPORT cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t graph,
+                                                    unsigned long long flags) {
+  RT_BEGIN();
+  return record(d.cuGraphInstantiateWithFlags(reinterpret_cast<CUgraphExec*>(exec), reinterpret_cast<CUgraph>(graph),
+                                              flags));
+}
+RT_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long flags) {
+  return cudaGraphInstantiateWithFlags(exec, graph, flags);
+}
+RT_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream) {
+  RT_BEGIN();
+  return record(d.cuGraphLaunch(reinterpret_cast<CUgraphExec>(exec), reinterpret_cast<CUstream>(stream)));
+}
+RT_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
+  RT_BEGIN();
+  return record(d.cuGraphExecDestroy(reinterpret_cast<CUgraphExec>(exec)));
+}
+RT_EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode) {
+  RT_BEGIN();
+  return record(d.cuStreamBeginCapture(reinterpret_cast<CUstream>(stream), static_cast<CUstreamCaptureMode>(mode)));
+}
+RT_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t* graph) {
+  RT_BEGIN();
+  return record(d.cuStreamEndCapture(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUgraph*>(graph)));
+}
