@@ -234,7 +234,8 @@ TEST_CASE("runtime API: graphs, executable graphs, textures, surfaces and arrays
   for (const char* api : {"cudaGraphCreate", "cudaStreamEndCapture", "cudaGraphInstantiate", "cudaCreateTextureObject",
                           "cudaCreateSurfaceObject", "cudaMallocArray", "cudaMalloc3DArray", "cudaMallocMipmappedArray"}) {
     bool found = false;
-    for (const LeakGroup& g : r.leaks) found |= g.api == api;
+    // cudaGraphInstantiate may reach the driver through cudaGraphInstantiateWithFlags (a tail call).
+    for (const LeakGroup& g : r.leaks) found |= g.api.starts_with(api);
     INFO(api);
     CHECK(found);
   }
