@@ -75,42 +75,86 @@ async function checkMerged(page, report) {
   check(filtered >= 1 && filtered < report.leaks.length, `text filter keeps 1..${report.leaks.length - 1} rows: ${filtered}`);
   await page.fill("#text-filter", "");
 
-  // Flame graph: leaked bytes at the root, runtime frames hidden by default.
+  // Flame graph (d3-flame-graph): leaked bytes at the top row, one tree per
+  // process under it, every level of the deepest stack drawn, runtime frames hidden by default.
   const flameBytes = counted.filter((g) => memoryKinds.includes(g.kind)).reduce((a, g) => a + g.bytes, 0);
-  const rootTitle = await page.getAttribute("#flame .node.root", "title");
-  check(rootTitle && rootTitle.includes(fmt(flameBytes)), `flame root holds ${fmt(flameBytes)}: ${rootTitle}`);
-  const names = async () => page.locator("#flame .node").evaluateAll((ns) => ns.map((n) => n.dataset.name));
+  const frames = page.locator("#flame g.frame");
+  const frameAt = (depth) => page.locator(`#flame g.frame[data-depth='${depth}']`);
+  const settle = () => page.waitForTimeout(500);  // the zoom's transition
+  check(Number(await frameAt(0).getAttribute("data-bytes")) === flameBytes, `flame root holds ${fmt(flameBytes)}`);
+  const flamePids = [...new Set(counted.filter((g) => g.bytes && memoryKinds.includes(g.kind)).map((g) => g.pid))];
+  const processRows = await frameAt(1).evaluateAll((gs) => gs.map((g) => g.dataset.name));
+  check(Number(await page.getAttribute("#flame", "data-processes")) === flamePids.length &&
+        processRows.every((n) => flamePids.some((pid) => n.includes("pid " + pid))) && processRows.length >= 2,
+        `one tree per process (${flamePids.length}; drawn wide enough: ${processRows.join(", ")})`);
+  check(await frameAt(1).evaluateAll((gs) => gs.every((g) => g.dataset.kind === "process")), "the second row names the processes");
+  // The smallest process, too narrow beside the biggest, zoomed into from the process list.
+  const smallestPid = flamePids.slice().sort((a, b) => counted.filter((g) => g.pid === a).reduce((s, g) => s + g.bytes, 0) -
+                                                       counted.filter((g) => g.pid === b).reduce((s, g) => s + g.bytes, 0))[0];
+  const options = await page.locator("#flame-process option").allTextContents();
+  check(options.length === flamePids.length + 1, `the process list offers every process: ${options.join(", ")}`);
+  await page.selectOption("#flame-process", { index: options.findIndex((o) => o.includes("pid " + smallestPid)) });
+  await settle();
+  const smallRow = page.locator(`#flame g.frame[data-depth='1'][data-name*='pid ${smallestPid})']`);
+  check(await smallRow.count() === 1 && Math.abs((await smallRow.locator("rect").boundingBox()).width - (await page.locator("#flame svg").boundingBox()).width) < 2,
+        `choosing pid ${smallestPid} zooms its tree to the full width`);
+  await page.selectOption("#flame-process", { index: 0 });
+  await settle();
+  const names = async () => frames.evaluateAll((gs) => gs.map((g) => g.dataset.name));
   const hidden = await names();
   check(!hidden.some((n) => /^(_start|__libc_start_main|cudaMalloc)/.test(n)), `runtime frames hidden: ${hidden.join(", ")}`);
-  check(hidden.includes("main"), "the program's main is drawn");
+  const mains = hidden.filter((n) => n === "main").length;
+  check(mains >= 2, `each program's main is its own frame, not merged (${mains})`);
+  const svgHeight = Number(await page.getAttribute("#flame svg", "height"));
+  const depths = await frames.evaluateAll((gs) => Math.max(...gs.map((g) => Number(g.dataset.depth))));
+  check(svgHeight >= (depths + 1) * 20, `full height: ${depths + 1} levels in ${svgHeight} px`);
+  const flameBox = await page.locator("#flame svg").boundingBox();
+  const deepest = await page.locator(`#flame g.frame[data-depth='${depths}'] rect`).first().boundingBox();
+  check(deepest && deepest.y + deepest.height <= flameBox.y + flameBox.height + 1, "the deepest frame inside the chart");
   await page.uncheck("#flame-hide");
   const all = await names();
   check(all.some((n) => /^(_start|__libc_start)/.test(n)) && all.length > hidden.length, "unchecking the box shows runtime frames");
   await page.check("#flame-hide");
+  // Tooltips: bytes, allocations, share and the frame's file:line.
+  const withFile = report.leaks.find((g) => !g.suppressed_by && !g.cached_by && memoryKinds.includes(g.kind))
+                         .stack.find((f) => f.file && (f.function || "").startsWith("train_step"));
+  const trainFrame = page.locator("#flame g.frame[data-name^='train_step']").first();
+  await trainFrame.scrollIntoViewIfNeeded();
+  await trainFrame.hover();
+  const flameTip = await page.textContent(".tip");
+  check(await page.isVisible(".tip") && /allocation/.test(flameTip) && /%/.test(flameTip) && / (B|KiB|MiB|GiB)/.test(flameTip),
+        `hovering a frame shows its bytes, count and share: ${flameTip}`);
+  check(!withFile || flameTip.includes(withFile.file + ":" + withFile.line), `and its source line (${withFile && withFile.line})`);
+  await page.mouse.move(0, 0);
   // Search highlights frames and says how much they hold.
   await page.fill("#flame-search", "train_step");
-  check(await page.locator("#flame .node.match").count() >= 1, "search highlights the matching frames");
+  check(await page.locator("#flame g.frame.match").count() >= 1, "search highlights the matching frames");
   check((await page.textContent("#flame-status")).includes("matched"), "and says how much they hold");
   await page.fill("#flame-search", "");
+  check(await page.locator("#flame g.frame.match").count() === 0, "clearing the search clears the highlight");
   // A click zooms into a frame and lists only its groups in the table.
-  const target = page.locator("#flame .node[data-name^='train_step']").first();
   const groupsUnder = report.leaks.filter((g) => !g.suppressed_by && !g.cached_by && memoryKinds.includes(g.kind) &&
                                                g.stack.some((f) => (f.function || "").startsWith("train_step"))).length;
-  await target.click();
-  const zoomed = page.locator("#flame .node.zoomed");
-  check((await zoomed.getAttribute("data-name")).startsWith("train_step") && (await zoomed.getAttribute("style")).includes("width: 100%"),
-        "a click zooms the frame to the full width");
+  await trainFrame.click();
+  await settle();
+  const zoomedFrame = page.locator("#flame g.frame.zoomed");
+  const zoomedWidth = (await zoomedFrame.locator("rect").boundingBox() || {}).width;
+  check((await zoomedFrame.getAttribute("data-name")).startsWith("train_step") && Math.abs(zoomedWidth - flameBox.width) < 2,
+        `a click zooms the frame to the full width (${zoomedWidth} of ${flameBox.width})`);
+  check((await page.textContent("#flame-status")).includes("zoomed into train_step"), "the status says where the zoom is");
   check(await page.isVisible("#flame-filter") && await rows.count() === groupsUnder, `the table lists its ${groupsUnder} groups`);
   await page.click("#flame-filter button");
   check(await rows.count() === report.leaks.length, "clearing the flame filter shows every group");
-  await page.locator("#flame .node.root").click();
-  check(await page.locator("#flame .node.ancestor").count() === 0, "a click on the top row zooms out");
+  await frameAt(0).click();
+  await settle();
+  check(await frameAt(0).evaluate((g) => g.classList.contains("zoomed")) &&
+        (await trainFrame.locator("rect").boundingBox()).width < flameBox.width - 2, "a click on the top row zooms out");
   // Other weights: live at the peak.
   const modes = await page.locator("#flame-mode option").evaluateAll((os) => os.map((o) => o.value));
   check(modes.includes("leaked") && modes.includes("peak"), `flame modes: ${modes}`);
   await page.selectOption("#flame-mode", "peak");
   const peakTotal = report.timeline.devices.flatMap((d) => d.peak.groups || []).reduce((a, g) => a + g.bytes, 0);
-  check((await page.getAttribute("#flame .node.root", "title")).includes(fmt(peakTotal)), `peak mode weighs ${fmt(peakTotal)}`);
+  check(Number(await frameAt(0).getAttribute("data-bytes")) === peakTotal, `peak mode weighs ${fmt(peakTotal)}`);
   await page.selectOption("#flame-mode", "leaked");
 
   // Timeline: one lane per device and process, on one time base from process start.
@@ -222,8 +266,13 @@ async function checkPyTorch(page, report) {
   const modes = await page.locator("#flame-mode option").evaluateAll((os) => os.map((o) => o.value));
   check(modes.includes("tensors") && modes.includes("cached"), `flame modes for PyTorch: ${modes}`);
   await page.selectOption("#flame-mode", "tensors");
-  check(await page.locator("#flame .node.py").count() >= 1, "Python frames in the flame graph");
-  check(await page.locator(`#flame .node[data-name^='${top.function} (']`).count() >= 1, `the frame ${top.function} drawn`);
+  check(await page.locator("#flame g.frame[data-kind='py']").count() >= 1, "Python frames in the flame graph");
+  check(await page.locator(`#flame g.frame[data-name^='${top.function} (']`).count() >= 1, `the frame ${top.function} drawn`);
+  // What the cache held: native frames under the Python ones.
+  await page.selectOption("#flame-mode", "cached");
+  check(await page.locator("#flame g.frame[data-kind='py']").count() >= 1 &&
+        await page.locator("#flame g.frame[data-kind='native'], #flame g.frame[data-kind='framework']").count() >= 1,
+        "native and Python frames in one stack");
   check((await page.textContent("#verdict")).includes("caching allocators"), "the verdict says the cache is not a leak");
 }
 
