@@ -40,6 +40,38 @@ async function open(html) {
   return page;
 }
 
+// "1.5 ms" -> 1500000; "200 MiB" -> bytes.
+const scales = { ns: 1, us: 1e3, ms: 1e6, s: 1e9, min: 60e9, B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4 };
+const toNs = (text) => { const [v, u] = text.split(" "); return Math.round(Number(v) * scales[u]); };
+// Every chart's axes: one unit per axis, round ticks (1, 2 or 5 times a power
+// of ten of that unit, evenly spaced), and no label over another label or over
+// an out-of-memory mark.
+async function checkAxes(page, charts) {
+  const n = await page.locator(charts).count();
+  for (let i = 0; i < n; i++) {
+    const chart = page.locator(charts).nth(i);
+    for (const axis of ["x-tick", "y-tick"]) {
+      const labels = await chart.locator("text." + axis).allTextContents();
+      const unitsUsed = new Set(labels.map((t) => t.split(" ")[1]));
+      const values = labels.map((t) => Number(t.split(" ")[0]));
+      const step = values[1] - values[0];
+      const mantissa = step / Math.pow(10, Math.floor(Math.log10(step) + 1e-9));
+      check(labels.length >= 3 && unitsUsed.size === 1 && [1, 2, 5].some((m) => Math.abs(mantissa - m) < 1e-6) &&
+            values.every((v, j) => j === 0 || Math.abs(v - values[j - 1] - step) < step * 1e-6),
+            `chart ${i}: the ${axis === "x-tick" ? "time" : "bytes"} axis has one unit and round steps: ${labels.join(", ")}`);
+    }
+    const boxes = await chart.evaluate((svg) => {
+      const r = (e) => { const b = e.getBoundingClientRect(); return { text: e.textContent || e.getAttribute("class"), x0: b.left, y0: b.top, x1: b.right, y1: b.bottom }; };
+      return { texts: [...svg.querySelectorAll("text")].map(r), marks: [...svg.querySelectorAll(".oom-mark")].map(r) };
+    });
+    const overlap = (a, b) => a.x0 < b.x1 - 0.5 && b.x0 < a.x1 - 0.5 && a.y0 < b.y1 - 0.5 && b.y0 < a.y1 - 0.5;
+    const clashes = [];
+    boxes.texts.forEach((a, j) => boxes.texts.slice(j + 1).forEach((b) => { if (overlap(a, b)) clashes.push(a.text + " / " + b.text); }));
+    for (const a of boxes.texts) for (const m of boxes.marks) if (overlap(a, m)) clashes.push(a.text + " / out-of-memory mark");
+    check(clashes.length === 0, `chart ${i}: no label overlaps another or a mark: ${clashes.join("; ")}`);
+  }
+}
+
 async function checkMerged(page, report) {
   const counted = report.leaks.filter((g) => !g.suppressed_by && !g.cached_by);
   const verdict = await page.textContent("#verdict");
@@ -165,8 +197,27 @@ async function checkMerged(page, report) {
   for (const d of devices) check(timelineText.includes("peak " + fmt(d.peak.bytes)), `peak ${fmt(d.peak.bytes)} labelled`);
   check(await page.locator("#timeline .peak-groups").count() >= 1 && timelineText.includes("live at the peak"), "the peak explained by its groups");
   check(await page.locator("#timeline svg.chart path[data-kind]").count() >= devices.length, "kinds drawn as stacked areas");
-  const axis = await page.locator("#timeline svg.chart").first().locator("text.axis").allTextContents();
-  check(axis.includes("0.0 us"), `time axis starts at process start: ${axis.join(", ")}`);
+  await checkAxes(page, "#timeline svg.chart");
+  // Each process's lanes span its own run: a lane's time axis ends within a step of its process's last event.
+  const firstStart = Math.min(...report.processes.map((p) => p.start_unix_ns));
+  for (const [i, d] of devices.entries()) {
+    const p = report.processes.find((x) => x.pid === d.pid);
+    const own = Math.max(d.peak.time_ns, ...d.points.map((x) => x[0]), ...(report.oom_events || []).filter((e) => e.pid === d.pid).map((e) => e.time_ns),
+                         ...(report.timeline.marks || []).filter((m) => m.pid === d.pid).map((m) => m.time_ns)) - (p.start_unix_ns - firstStart);
+    const ticks = (await page.locator("#timeline svg.chart").nth(i).locator("text.x-tick").allTextContents()).map(toNs);
+    const step = ticks[1] - ticks[0];
+    check(ticks[0] === 0 && ticks.at(-1) <= own && ticks.at(-1) + step > own,
+          `pid ${d.pid}'s lane spans its own run (${ticks.at(-1)} ns of ticks for ${own} ns since it started)`);
+  }
+  // The peak's list says what it leaves out.
+  for (const [i, d] of devices.entries()) {
+    const listed = (d.peak.groups || []).slice(0, 5).reduce((a, g) => a + g.bytes, 0);
+    if (!(d.peak.groups || []).length) continue;
+    const head = await page.locator("#timeline .peak-groups").nth(devices.slice(0, i).filter((x) => (x.peak.groups || []).length).length)
+                           .locator("li").first().textContent();
+    check(listed < d.peak.bytes ? head.includes("largest") && head.includes(fmt(d.peak.bytes - listed)) : !head.includes("largest"),
+          `"live at the peak" of pid ${d.pid} says what it leaves out: ${head}`);
+  }
   const starts = report.processes.map((p) => p.start_unix_ns).filter(Boolean);
   check(starts.length === report.processes.length, "every process says when it started");
   const checkpoints = (report.timeline.marks || []).filter((m) => m.type === "checkpoint").length;
@@ -216,7 +267,8 @@ async function checkMerged(page, report) {
   const biggestSite = withSites[0].sites.slice().sort((a, b) => b.peak_bytes - a.peak_bytes)[0];
   const siteWhere = (biggestSite.stack || []).find((f) => f.file && !/lib(cu|nv)/.test(f.module || ""));
   check(!siteWhere || (await page.textContent("#timeline")).includes(siteWhere.function), `the legend names the biggest site (${siteWhere && siteWhere.function})`);
-  await page.mouse.move(box.x + box.width * 0.9, box.y + box.height * 0.5);
+  const peakDot = await page.locator("#timeline .peak-marker").first().boundingBox();  // something is live at the peak
+  await page.mouse.move(peakDot.x + peakDot.width / 2, box.y + box.height * 0.6);
   check(/ at /.test(await page.textContent(".tip")), "hovering by site lists the sites");
   await page.selectOption("#timeline-by", "kind");
   check(await page.locator("#timeline svg.chart path[data-kind]").count() >= devices.length, "and back to kinds");
@@ -274,6 +326,7 @@ async function checkPyTorch(page, report) {
         await page.locator("#flame g.frame[data-kind='native'], #flame g.frame[data-kind='framework']").count() >= 1,
         "native and Python frames in one stack");
   check((await page.textContent("#verdict")).includes("caching allocators"), "the verdict says the cache is not a leak");
+  await checkAxes(page, "#timeline svg.chart");
 }
 
 try {
