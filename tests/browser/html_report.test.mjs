@@ -1,10 +1,13 @@
 // The HTML report in Debian's Chromium, driven by playwright-core:
 //   node html_report.test.mjs OUT MERGED.json PYTORCH.json
 // OUT holds report.html (MERGED.json rendered) and pytorch.html (a real H100
-// report of a PyTorch program whose cache fragmented). Checks every view of
-// both pages: numbers, sorting, filtering, stacks, the flame graph's modes,
-// search, zoom and frame hiding, the timeline's hover, zoom and marks, the
-// links between views, the OOM section and the PyTorch segment map. Writes
+// report of a PyTorch program whose cache fragmented), segments.html and
+// norank.html (a merge of processes with no rank). Checks every view of the
+// pages: numbers, sorting, filtering, stacks, the flame graph's trees per
+// process, modes, tooltips, search, zoom and frame hiding, the timeline's
+// axes (one unit, round steps), label overlaps, per-process ranges, hover,
+// zoom and marks, the links between views, sections and columns shown only
+// with content, the OOM section and the PyTorch segment map. Writes
 // report.png and pytorch.png (full pages) into OUT.
 import { chromium } from "playwright-core";
 import { readFileSync } from "node:fs";
@@ -72,7 +75,24 @@ async function checkAxes(page, charts) {
   }
 }
 
+// Sections, links and columns shown only with something in them.
+async function checkShownOnlyWithContent(page, report) {
+  const links = await page.locator("header nav a").evaluateAll((as) => as.map((a) => ({ href: a.getAttribute("href"), shown: !a.hidden })));
+  for (const { href, shown } of links) {
+    const target = await page.isVisible(href) && (href !== "#details-section" ||
+                                                  await page.locator("#details-section section:visible").count() > 0);
+    check(shown === target, `the link to ${href} ${target ? "shown" : "hidden"} with its section`);
+  }
+  const headers = await page.locator("#leak-table th").allTextContents();
+  const noted = report.leaks.some((g) => g.suppressed_by || g.cached_by || g.growing || g.baseline || g.released_by || g.owner ||
+                                         g.attributed_by_stack);
+  check(headers.includes("notes") === noted, `a notes column only when a group has a note (${noted}): ${headers}`);
+  const meta = await page.textContent("#meta");
+  check(meta.includes("CI gate") === !!(report.gate && report.gate.evaluated), `the CI gate shown only when evaluated: ${meta}`);
+}
+
 async function checkMerged(page, report) {
+  await checkShownOnlyWithContent(page, report);
   const counted = report.leaks.filter((g) => !g.suppressed_by && !g.cached_by);
   const verdict = await page.textContent("#verdict");
   check(verdict.includes(fmt(report.summary.leaked_bytes)), `verdict names the total ${fmt(report.summary.leaked_bytes)}: ${verdict}`);
@@ -81,6 +101,7 @@ async function checkMerged(page, report) {
   for (const name of ["summary", "table", "flamegraph", "timeline", "oom", "segments"])
     check(await page.locator(`[data-section='${name}']`).count() === 1, `section ${name} marked`);
   check(!(await page.isVisible("[data-section='segments']")), "no PyTorch section without PyTorch data");
+  check(!(await page.isVisible("header nav a[href='#segments']")), "and no link to it");
 
   // Table: one row per group, biggest first; sorting, filtering, stacks.
   const rows = page.locator("#leak-table tbody tr");
@@ -285,10 +306,14 @@ async function checkMerged(page, report) {
 
   // Processes, modules.
   check(await page.locator("#processes tbody tr").count() === report.processes.length, "one row per process");
+  const processHeaders = await page.locator("#process-table th").allTextContents();
+  check(processHeaders.includes("rank") === report.processes.some((p) => p.rank >= 0), `a rank column only with ranks: ${processHeaders}`);
   check(await page.isVisible("[data-section='modules']"), "modules listed");
 }
 
 async function checkPyTorch(page, report) {
+  await checkShownOnlyWithContent(page, report);
+  check(await page.isVisible("header nav a[href='#segments']"), "the PyTorch cache link shown with its section");
   check(await page.isVisible("[data-section='segments']"), "the PyTorch section is shown");
   const view = report.pytorch.devices[0];
   const canvas = page.locator("canvas.segment-map").first();
@@ -342,6 +367,11 @@ try {
   const segmentsPage = await open(out + "/segments.html");
   const byLine = await segmentsPage.textContent("table.tensors");
   check(byLine.includes("in segments reserved by work (scenario_exceptions.py:9)"), `tensors named by their segments' line: ${byLine}`);
+  // A merge of processes that had no rank: no rank column.
+  const noRank = await open(out + "/norank.html");
+  const noRankHeaders = await noRank.locator("#process-table th").allTextContents();
+  check(noRankHeaders.length > 0 && !noRankHeaders.includes("rank"), `no rank column when no process had one: ${noRankHeaders}`);
+  await checkAxes(noRank, "#timeline svg.chart");
 } finally {
   await browser.close();
 }

@@ -20,11 +20,7 @@ function renderFlame() {
                                                      .map((t) => ({ bytes: t.bytes, count: t.count || 1, stack: t.stack })));
   const view = pytorchViews.find((v) => tensorsOf(v).length);
   if (view) add("tensors", "live PyTorch tensors (" + view.label + ")", tensorsOf(view));
-  if (!sources.length || typeof d3fg === "undefined") {
-    $("#flame-controls").hidden = true;
-    box.replaceChildren(el("div", { class: "meta", style: "padding:6px" }, "No memory to draw."));
-    return;
-  }
+  if (!sources.length) { $("#flame-section").hidden = true; return; }  // no memory to draw
   for (const s of sources) modeSelect.append(el("option", { value: s.key }, s.label));
   // The processes: a merged report's, or the one of a single report.
   const processes = merged ? R.processes : [R.process || {}];

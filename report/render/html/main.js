@@ -10,4 +10,11 @@ for (const [name, render] of [["summary", renderSummary], ["oom", renderOoms], [
     console.error(e);
   }
 }
+// The header's links lead only to sections the page shows.
+for (const a of document.querySelectorAll("header nav a")) {
+  const target = document.querySelector(a.getAttribute("href"));
+  const shown = target && !target.hidden && (target.id !== "details-section" ||
+                                             [...target.querySelectorAll("section")].some((s) => !s.hidden));
+  a.hidden = !shown;
+}
 document.body.dataset.ready = "1";

@@ -266,7 +266,7 @@ function renderTimeline() {
       charts.append(el("div", { class: "meta highlighted" }, "shaded: when " + highlight.label + " was allocated (" + fmtTime(highlight.from - startOf(highlight.pid)) +
         (highlight.to > highlight.from ? " \u2013 " + fmtTime(highlight.to - startOf(highlight.pid)) : "") + " after its process started)"));
     for (const d of lanes) drawLane(d, charts);
-    if (!lanes.length) charts.append(el("div", { class: "meta" }, "No memory timeline in this report."));
+    if (!lanes.length) $("#timeline-section").hidden = true;
   }
   links.selectGroup.push((g) => {
     const t = groupTimes(g);
