@@ -294,6 +294,30 @@ async function checkMerged(page, report) {
   await page.selectOption("#timeline-by", "kind");
   check(await page.locator("#timeline svg.chart path[data-kind]").count() >= devices.length, "and back to kinds");
 
+  // Leaked allocations over time (memory_viz's stacked bands): one choice per device and process with listed
+  // allocations, biggest first; one band per listed allocation, stacked to their sum; hover names the stack.
+  const laneBytes = new Map();
+  for (const g of counted.filter((g) => memoryKinds.includes(g.kind) && g.bytes && (g.allocations || []).length))
+    laneBytes.set(g.device + ":" + g.pid, (laneBytes.get(g.device + ":" + g.pid) || 0) + g.bytes);
+  check(await page.locator("#allocations-device option").count() === laneBytes.size, `one allocation chart per device and process (${laneBytes.size})`);
+  const biggestLane = [...laneBytes.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  const laneGroups = counted.filter((g) => memoryKinds.includes(g.kind) && g.bytes && g.device + ":" + g.pid === biggestLane);
+  const listed = laneGroups.flatMap((g) => (g.allocations || []).filter((a) => a.bytes && a.time_ns !== undefined));
+  const bands = page.locator("#allocations rect.allocation");
+  check(await bands.count() === listed.length, `one band per listed allocation (${listed.length})`);
+  const bandBytes = (await bands.evaluateAll((rs) => rs.map((r) => Number(r.dataset.bytes)))).reduce((a, b) => a + b, 0);
+  check(bandBytes === listed.reduce((a, x) => a + x.bytes, 0), `the bands stack to ${fmt(bandBytes)}`);
+  const tops = await bands.evaluateAll((rs) => rs.map((r) => r.getBoundingClientRect()).map((b) => [b.left, b.top, b.bottom]));
+  check(tops.every((b, i) => i === 0 || (b[0] >= tops[i - 1][0] - 0.5 && b[2] <= tops[i - 1][1] + 0.5)),
+        "each later allocation starts no earlier and sits on the one before");
+  await checkAxes(page, "#allocations svg.chart");
+  await bands.last().scrollIntoViewIfNeeded();
+  await bands.last().hover();
+  const laneFn = laneGroups[0].stack.find((f) => f.function && !isCuda(f) && !/^_start|__libc/.test(f.function));
+  check((await page.textContent(".tip")).includes(laneFn.function.split("(")[0]), `hovering a band shows its stack (${laneFn.function})`);
+  await bands.last().click();
+  check((await page.textContent("#stack-panel")).includes(laneFn.function.split("(")[0]), "a click on a band opens its group in the table");
+
   // Out of memory: the ranked diagnosis, marks that lead to it.
   const ooms = report.oom_events || [];
   check(ooms.length > 0 && await page.locator("#oom .oom").count() === ooms.length, `one entry per OOM (${ooms.length})`);

@@ -109,6 +109,13 @@ const groupLabel = (g) => g.kind + (g.api ? " from " + g.api : "") + " at " + wh
 const leaks = R.leaks || [];
 const counted = leaks.filter((g) => !g.suppressed_by && !g.cached_by);
 const merged = (R.processes || []).length > 1;
+// Times are since the first process's start (a merge aligns the processes'
+// starts): where a process started on that base, 0 in a single report.
+const firstStart = Math.min(...(R.processes || []).map((p) => p.start_unix_ns || Infinity));
+const processStart = (pid) => {
+  const p = merged && (R.processes || []).find((x) => x.pid === pid);
+  return p && p.start_unix_ns && isFinite(firstStart) ? p.start_unix_ns - firstStart : 0;
+};
 const groupTimes = (g) => {
   const times = (g.allocations || []).map((a) => a.time_ns).filter((t) => t !== undefined);
   return times.length ? [Math.min(...times), Math.max(...times)] : null;

@@ -16,13 +16,8 @@ function renderTimeline() {
   const lanesOnDevice = (dev) => lanes.filter((d) => d.device === dev).length;
   const endOf = (d) => Math.max(...(d.points || []).map((p) => p[0]), d.peak.time_ns, 1);
   const ofLane = (d, x) => !merged || !x.pid || x.pid === d.pid;
-  // Times are since the first process's start (a merge aligns the processes'
-  // starts); each process's lanes span from its own start to its last event.
-  const firstStart = Math.min(...(R.processes || []).map((p) => p.start_unix_ns || Infinity));
-  const startOf = (pid) => {
-    const p = merged && (R.processes || []).find((x) => x.pid === pid);
-    return p && p.start_unix_ns && isFinite(firstStart) ? p.start_unix_ns - firstStart : 0;
-  };
+  // Each process's lanes span from its own start to its last event.
+  const startOf = processStart;
   const fullSpanOf = (pid) => {
     const mine = lanes.filter((d) => d.pid === pid);
     const from = startOf(pid);
