@@ -151,7 +151,7 @@ function renderFlame() {
     box.dataset.processes = data.children.length;
     // A merged report's processes, each to zoom into: a small one may be too narrow to see beside a big one.
     picker.hidden = data.children.length < 2;
-    picker.replaceChildren(el("option", { value: "" }, "all " + plural(data.children.length, "process")),
+    picker.replaceChildren(el("option", { value: "" }, "all " + data.children.length + " processes"),
                            ...data.children.map((p, i) => el("option", { value: i }, p.name + " \u00b7 " + fmtBytes(p.bytes))));
   }
   const picker = el("select", { id: "flame-process", title: "zoom into one process" });
