@@ -3,6 +3,8 @@
 // from when it was made to the end of the run, stacked in the order they were
 // made, so the top edge is the leaked memory growing. Hovering a band shows
 // the allocation and its group's stack; a click chooses the group in the table.
+// At most maxBands bands, the largest allocations, keep a page of thousands of
+// groups quick to open.
 function renderAllocations() {
   const section = $("#allocations-section");
   // Lanes: device and process; the allocations the page lists of the groups that leaked memory there.
@@ -24,12 +26,15 @@ function renderAllocations() {
                                                                        fmtBytes(l.bytes) + " leaked")));
   const box = $("#allocations");
   const colors = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#86bcb6"];
+  const maxBands = 4000;
   const measure = document.createElement("canvas").getContext("2d");
   measure.font = "11px system-ui, sans-serif";
   function draw() {
     const lane = choices[Number(select.value) || 0];
     const W = 900, H = 260, L = 70, B = 28, T = 14, Rm = 10;
-    const items = lane.allocations.slice().sort((x, y) => x.a.time_ns - y.a.time_ns || (x.a.sequence || 0) - (y.a.sequence || 0));
+    let items = lane.allocations;
+    if (items.length > maxBands) items = items.slice().sort((x, y) => y.a.bytes - x.a.bytes).slice(0, maxBands);
+    items = items.slice().sort((x, y) => x.a.time_ns - y.a.time_ns || (x.a.sequence || 0) - (y.a.sequence || 0));
     const origin = processStart(lane.pid);
     const lastEvent = Math.max(...((R.timeline || {}).devices || []).filter((d) => d.device === lane.device && (!merged || d.pid === lane.pid))
                                    .flatMap((d) => (d.points || []).map((p) => p[0])), ...items.map((x) => x.a.time_ns));
@@ -53,28 +58,39 @@ function renderAllocations() {
       svgEl(svg, "text", { x: Math.min(Math.max(x, w / 2 + 1), W - w / 2 - 1), y: H - 8, "text-anchor": "middle", class: "axis x-tick" }, text);
     }
     const groupIndex = new Map(lane.groups.map((g, i) => [g, i]));
-    let below = 0;
-    for (const { a, g } of items) {
+    // The bands as one piece of markup (thousands of them), and one listener for all.
+    let below = 0, markup = "";
+    items.forEach(({ a, g }, i) => {
       const x = X(a.time_ns), top = below + a.bytes;
-      const band = svgEl(svg, "rect", { x: x, y: Y(top), width: Math.max(W - Rm - x, 1), height: Math.max(Y(below) - Y(top), 0.5),
-                                        fill: colors[groupIndex.get(g) % colors.length], "fill-opacity": 0.8, stroke: "#fff", "stroke-width": 0.3,
-                                        class: "allocation", "data-address": a.address, "data-bytes": a.bytes });
-      band.addEventListener("mousemove", (ev) => {
-        band.setAttribute("fill-opacity", 1);
-        showTip(ev, [fmtBytes(a.bytes) + " at " + a.address + ", made " + fmtTime(a.time_ns - origin) + " after the process started" +
-                     (a.thread ? " by thread " + a.thread : ""),
-                     groupLabel(g) + " (" + plural(g.count, "allocation") + ", " + fmtBytes(g.bytes) + ")",
-                     ...(g.stack || []).filter((f) => !isRuntimeFrame(f)).slice(0, 8).map((f) => "  " + frameWhere(f) + (isPython(f) ? "  [Python]" : ""))]);
-      });
-      band.addEventListener("mouseleave", () => { band.setAttribute("fill-opacity", 0.8); hideTip(); });
-      band.addEventListener("click", () => {
-        const row = document.querySelector("#leak-table tbody tr[data-group='" + leaks.indexOf(g) + "']");
-        if (row) { row.click(); row.scrollIntoView({ block: "center" }); }
-      });
+      markup += '<rect class="allocation" data-i="' + i + '" data-bytes="' + a.bytes + '" x="' + x.toFixed(2) + '" y="' + Y(top).toFixed(2) +
+                '" width="' + Math.max(W - Rm - x, 1).toFixed(2) + '" height="' + Math.max(Y(below) - Y(top), 0.5).toFixed(2) + '" fill="' +
+                colors[groupIndex.get(g) % colors.length] + '"/>';
       below = top;
-    }
+    });
+    const bands = svgEl(svg, "g", { class: "allocations", "fill-opacity": 0.8, stroke: "#fff", "stroke-width": 0.3 });
+    bands.innerHTML = markup;
+    const itemOf = (ev) => ev.target.dataset && ev.target.dataset.i !== undefined ? items[Number(ev.target.dataset.i)] : null;
+    let lit = null;
+    bands.addEventListener("mousemove", (ev) => {
+      const item = itemOf(ev);
+      if (!item) return;
+      if (lit !== ev.target) { if (lit) lit.removeAttribute("fill-opacity"); lit = ev.target; lit.setAttribute("fill-opacity", 1); }
+      const { a, g } = item;
+      showTip(ev, [fmtBytes(a.bytes) + " at " + a.address + ", made " + fmtTime(a.time_ns - origin) + " after the process started" +
+                   (a.thread ? " by thread " + a.thread : ""),
+                   groupLabel(g) + " (" + plural(g.count, "allocation") + ", " + fmtBytes(g.bytes) + ")",
+                   ...(g.stack || []).filter((f) => !isRuntimeFrame(f)).slice(0, 8).map((f) => "  " + frameWhere(f) + (isPython(f) ? "  [Python]" : ""))]);
+    });
+    bands.addEventListener("mouseleave", () => { if (lit) lit.removeAttribute("fill-opacity"); lit = null; hideTip(); });
+    bands.addEventListener("click", (ev) => {
+      const item = itemOf(ev);
+      const row = item && document.querySelector("#leak-table tbody tr[data-group='" + leaks.indexOf(item.g) + "']");
+      if (row) { row.click(); row.scrollIntoView({ block: "center" }); }
+    });
     const listed = items.length;
-    const note = el("div", { class: "meta alloc-note" }, plural(listed, "allocation") + " drawn, " + fmtBytes(drawn) +
+    const note = el("div", { class: "meta alloc-note" }, plural(listed, "allocation") + " drawn" +
+        (lane.allocations.length > listed ? " (the " + maxBands + " largest of the " + lane.allocations.length + " the page lists)" : "") +
+        ", " + fmtBytes(drawn) +
         (listed < lane.count ? " of the " + lane.count + " leaked here (" + fmtBytes(lane.bytes) + "): the page lists up to " +
                                Math.max(...lane.groups.map((g) => (g.allocations || []).length)) + " per group" : "") +
         "; each band runs from when its allocation was made to the end of the run.");

@@ -125,7 +125,7 @@ function renderFlame() {
     const depth = (function deepest(n) { return n.children.reduce((a, c) => Math.max(a, deepest(c)), n.depth); })(data);
     box.replaceChildren();
     chart = d3fg.flamegraph()
-      .width(Math.max(300, box.clientWidth || 1200))
+      .width(width())
       .cellHeight(20)
       .height((depth + 1) * 20 + 4)  // full height: every level of the deepest stack
       .inverted(true)
@@ -168,10 +168,14 @@ function renderFlame() {
     tag();
     say();
   });
-  let width = box.clientWidth;
+  // The chart's width in pixels: the page's main column (max-width 1400px,
+  // 24px padding, a scrollbar), computed without asking for a layout while
+  // the page is still being built.
+  const width = () => Math.max(300, Math.min(window.innerWidth - 17, 1400) - 48 - 2);
+  let drawnWidth = width();
   window.addEventListener("resize", () => {
-    if (Math.abs(box.clientWidth - width) < 20) return;
-    width = box.clientWidth;
+    if (Math.abs(width() - drawnWidth) < 20) return;
+    drawnWidth = width();
     draw();
   });
   draw();
