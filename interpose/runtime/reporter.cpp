@@ -150,6 +150,9 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
                                                 opt.python_frames ? py.note : "python_frames=false"};
   r.duration_ns = tracker::elapsed_ns();
   gate::evaluate(r, runtime().gate.get());
+  // The report says a gate was evaluated only when one was asked for
+  // (error_exitcode): readers show "CI gate: failed" only then.
+  r.gate.evaluated = runtime().gate.asked();
   runtime().growth.annotate(r);
   if (reason == Reason::Signal || reason == Reason::Checkpoint) runtime().growth.observe(raw);
 

@@ -93,6 +93,7 @@ async function checkShownOnlyWithContent(page, report) {
 
 async function checkMerged(page, report) {
   await checkShownOnlyWithContent(page, report);
+  check(report.gate.evaluated && (await page.textContent("#meta")).includes("CI gate: failed"), "the CI gate one process asked for is shown");
   const counted = report.leaks.filter((g) => !g.suppressed_by && !g.cached_by);
   const verdict = await page.textContent("#verdict");
   check(verdict.includes(fmt(report.summary.leaked_bytes)), `verdict names the total ${fmt(report.summary.leaked_bytes)}: ${verdict}`);
@@ -394,6 +395,7 @@ try {
   // A merge of processes that had no rank: no rank column.
   const noRank = await open(out + "/norank.html");
   const noRankHeaders = await noRank.locator("#process-table th").allTextContents();
+  check(!(await noRank.textContent("#meta")).includes("CI gate"), "no CI gate shown when none was asked");
   check(noRankHeaders.length > 0 && !noRankHeaders.includes("rank"), `no rank column when no process had one: ${noRankHeaders}`);
   await checkAxes(noRank, "#timeline svg.chart");
 } finally {

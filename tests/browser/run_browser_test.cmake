@@ -7,9 +7,15 @@ file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 set(reports)
 set(rank 0)
+# The last sample's run asks for a leak gate: the merged page shows it, the
+# page of the two processes without ranks (no gate asked) does not.
 foreach(sample driver_context_leak loop_leak stream_event_leak)
+  set(gate)
+  if(sample STREQUAL "stream_event_leak")
+    set(gate --error-exitcode 9)
+  endif()
   execute_process(COMMAND ${CMAKE_COMMAND} -E env RANK=${rank}
-                  ${CUDALEAK} run --simulated-gpu -o ${OUT}/${sample}.json -- ${SAMPLES}/sample_${sample}_shared
+                  ${CUDALEAK} run --simulated-gpu ${gate} -o ${OUT}/${sample}.json -- ${SAMPLES}/sample_${sample}_shared
                   OUTPUT_QUIET ERROR_QUIET)
   list(APPEND reports ${OUT}/${sample}.json)
   math(EXPR rank "${rank} + 1")
