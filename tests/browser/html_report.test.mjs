@@ -324,6 +324,12 @@ async function checkMerged(page, report) {
   check(ooms.length > 0 && await page.locator("#oom .oom").count() === ooms.length, `one entry per OOM (${ooms.length})`);
   check(await page.locator("#oom-0 li").first().getAttribute("data-cause") === ooms[0].diagnosis[0].cause, "first cause first");
   check((await page.textContent("#oom-0")).includes(ooms[0].diagnosis[0].message), "in the text report's words");
+  // Its time, like the timeline's, since its own process started.
+  const fmtTime = (ns) => ns >= 1e9 ? (ns / 1e9).toFixed(2) + " s" : ns >= 1e6 ? (ns / 1e6).toFixed(2) + " ms" : (ns / 1e3).toFixed(1) + " us";
+  const oomProcess = report.processes.find((p) => p.pid === ooms[0].pid);
+  const oomSince = fmtTime(ooms[0].time_ns - (oomProcess.start_unix_ns - Math.min(...report.processes.map((p) => p.start_unix_ns))));
+  check((await page.textContent("#oom-0 h3")).includes("Out of memory at " + oomSince + " in pid " + ooms[0].pid),
+        `the OOM's time counts from its process's start (${oomSince})`);
   const oomMarks = page.locator("#timeline [data-mark='oom']");
   check(await oomMarks.count() === ooms.length, "each OOM marked on the timeline");
   await oomMarks.first().click({ force: true });

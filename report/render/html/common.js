@@ -116,6 +116,8 @@ const processStart = (pid) => {
   const p = merged && (R.processes || []).find((x) => x.pid === pid);
   return p && p.start_unix_ns && isFinite(firstStart) ? p.start_unix_ns - firstStart : 0;
 };
+// A time of the report as the time since its process started, as the timeline reads it.
+const fmtSince = (t, pid) => fmtTime(t - processStart(pid));
 const groupTimes = (g) => {
   const times = (g.allocations || []).map((a) => a.time_ns).filter((t) => t !== undefined);
   return times.length ? [Math.min(...times), Math.max(...times)] : null;
@@ -130,7 +132,7 @@ const pytorchViews = (() => {
   if (R.pytorch && (R.pytorch.devices || []).length && !(R.pytorch.when === "oom" && atOom))
     views.push({ label: "at " + (R.pytorch.when || "exit"), devices: R.pytorch.devices, settings: R.pytorch.settings });
   (R.oom_events || []).forEach((e, n) => {
-    if (e.pytorch) views.push({ label: "at out-of-memory #" + (n + 1) + " (" + fmtTime(e.time_ns) + ")", devices: [e.pytorch], oom: n });
+    if (e.pytorch) views.push({ label: "at out-of-memory #" + (n + 1) + " (" + fmtSince(e.time_ns, e.pid) + ")", devices: [e.pytorch], oom: n });
   });
   return views;
 })();

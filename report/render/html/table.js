@@ -11,7 +11,7 @@ function renderTable() {
     { key: "api", label: "api", get: (g) => g.api },
     { key: "where", label: "where", get: (g) => where(g) },
     { key: "first", label: "allocated", num: true, get: (g) => (groupTimes(g) || [Infinity])[0],
-      show: (g) => { const t = groupTimes(g); return t ? fmtTime(t[0]) + (t[1] > t[0] ? " \u2013 " + fmtTime(t[1]) : "") : ""; },
+      show: (g) => { const t = groupTimes(g); return t ? fmtSince(t[0], g.pid) + (t[1] > t[0] ? " \u2013 " + fmtSince(t[1], g.pid) : "") : ""; },
       has: (g) => groupTimes(g) !== null },
   ].filter((c) => !c.has || leaks.some(c.has));
   if (merged) columns.push({ key: "pid", label: "process", get: (g) => g.pid, num: true,
@@ -84,7 +84,7 @@ function renderTable() {
     if (allocations.length) {
       panel.append(el("div", { class: "alloc-head" }, "allocations" + (allocations.length < g.count ? " (first " + allocations.length + " of " + g.count + ")" : "") + ":"));
       for (const a of allocations.slice(0, 20))
-        panel.append(el("div", {}, "  " + a.address + "  " + fmtBytes(a.bytes) + "  at " + fmtTime(a.time_ns || 0) + "  thread " + a.thread));
+        panel.append(el("div", {}, "  " + a.address + "  " + fmtBytes(a.bytes) + "  at " + fmtSince(a.time_ns || 0, g.pid) + "  thread " + a.thread));
     }
     panel.hidden = false;
   }
