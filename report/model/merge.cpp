@@ -150,12 +150,15 @@ Report merge_reports(std::vector<Report> all) {
     }
     m.notes_total += r.notes_total;
     add_timeline(m.timeline, r.timeline, r.process.pid, shift);
-    m.gate.evaluated |= r.gate.evaluated;
-    m.gate.failed |= r.gate.failed;
-    m.gate.failing_groups += r.gate.failing_groups;
-    m.gate.failing_bytes += r.gate.failing_bytes;
-    m.gate.failing_count += r.gate.failing_count;
-    if (m.gate.error.empty()) m.gate.error = r.gate.error;
+    if (r.gate.evaluated) {  // the gates the processes asked for; a process that asked none fails none
+      m.gate.evaluated = true;
+      m.gate.failed |= r.gate.failed;
+      m.gate.failing_groups += r.gate.failing_groups;
+      m.gate.failing_bytes += r.gate.failing_bytes;
+      m.gate.failing_count += r.gate.failing_count;
+      m.gate.failing_tensor_groups += r.gate.failing_tensor_groups;
+      if (m.gate.error.empty()) m.gate.error = r.gate.error;
+    }
   }
   std::stable_sort(m.leaks.begin(), m.leaks.end(), [](const LeakGroup& a, const LeakGroup& b) {
     return std::tie(a.bytes, a.count) > std::tie(b.bytes, b.count);

@@ -107,7 +107,7 @@ struct SuppressionUse {
 };
 
 struct GateResult {
-  bool evaluated = false;  // the gate ran (error_exitcode, fail_on, baseline, ...)
+  bool evaluated = false;  // a gate was asked for (error_exitcode) and ran
   bool failed = false;     // leaks the gate counts remain
   std::string error;       // why it could not be evaluated; empty when fine
   uint64_t failing_groups = 0;

@@ -1,10 +1,13 @@
 // The HTML report in Debian's Chromium, driven by playwright-core:
 //   node html_report.test.mjs OUT MERGED.json PYTORCH.json
 // OUT holds report.html (MERGED.json rendered) and pytorch.html (a real H100
-// report of a PyTorch program whose cache fragmented). Checks every view of
-// both pages: numbers, sorting, filtering, stacks, the flame graph's modes,
-// search, zoom and frame hiding, the timeline's hover, zoom and marks, the
-// links between views, the OOM section and the PyTorch segment map. Writes
+// report of a PyTorch program whose cache fragmented), segments.html and
+// norank.html (a merge of processes with no rank). Checks every view of the
+// pages: numbers, sorting, filtering, stacks, the flame graph's trees per
+// process, modes, tooltips, search, zoom and frame hiding, the timeline's
+// axes (one unit, round steps), label overlaps, per-process ranges, hover,
+// zoom and marks, the links between views, sections and columns shown only
+// with content, the OOM section and the PyTorch segment map. Writes
 // report.png and pytorch.png (full pages) into OUT.
 import { chromium } from "playwright-core";
 import { readFileSync } from "node:fs";
@@ -40,7 +43,57 @@ async function open(html) {
   return page;
 }
 
+// "1.5 ms" -> 1500000; "200 MiB" -> bytes.
+const scales = { ns: 1, us: 1e3, ms: 1e6, s: 1e9, min: 60e9, B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4 };
+const toNs = (text) => { const [v, u] = text.split(" "); return Math.round(Number(v) * scales[u]); };
+// Every chart's axes: one unit per axis, round ticks (1, 2 or 5 times a power
+// of ten of that unit, evenly spaced), and no label over another label or over
+// an out-of-memory mark.
+async function checkAxes(page, charts) {
+  const n = await page.locator(charts).count();
+  for (let i = 0; i < n; i++) {
+    const chart = page.locator(charts).nth(i);
+    for (const axis of ["x-tick", "y-tick"]) {
+      const labels = await chart.locator("text." + axis).allTextContents();
+      const unitsUsed = new Set(labels.map((t) => t.split(" ")[1]));
+      const values = labels.map((t) => Number(t.split(" ")[0]));
+      const step = values[1] - values[0];
+      const mantissa = step / Math.pow(10, Math.floor(Math.log10(step) + 1e-9));
+      check(labels.length >= 3 && unitsUsed.size === 1 && [1, 2, 5].some((m) => Math.abs(mantissa - m) < 1e-6) &&
+            values.every((v, j) => j === 0 || Math.abs(v - values[j - 1] - step) < step * 1e-6),
+            `chart ${i}: the ${axis === "x-tick" ? "time" : "bytes"} axis has one unit and round steps: ${labels.join(", ")}`);
+    }
+    const boxes = await chart.evaluate((svg) => {
+      const r = (e) => { const b = e.getBoundingClientRect(); return { text: e.textContent || e.getAttribute("class"), x0: b.left, y0: b.top, x1: b.right, y1: b.bottom }; };
+      return { texts: [...svg.querySelectorAll("text")].map(r), marks: [...svg.querySelectorAll(".oom-mark")].map(r) };
+    });
+    const overlap = (a, b) => a.x0 < b.x1 - 0.5 && b.x0 < a.x1 - 0.5 && a.y0 < b.y1 - 0.5 && b.y0 < a.y1 - 0.5;
+    const clashes = [];
+    boxes.texts.forEach((a, j) => boxes.texts.slice(j + 1).forEach((b) => { if (overlap(a, b)) clashes.push(a.text + " / " + b.text); }));
+    for (const a of boxes.texts) for (const m of boxes.marks) if (overlap(a, m)) clashes.push(a.text + " / out-of-memory mark");
+    check(clashes.length === 0, `chart ${i}: no label overlaps another or a mark: ${clashes.join("; ")}`);
+  }
+}
+
+// Sections, links and columns shown only with something in them.
+async function checkShownOnlyWithContent(page, report) {
+  const links = await page.locator("header nav a").evaluateAll((as) => as.map((a) => ({ href: a.getAttribute("href"), shown: !a.hidden })));
+  for (const { href, shown } of links) {
+    const target = await page.isVisible(href) && (href !== "#details-section" ||
+                                                  await page.locator("#details-section section:visible").count() > 0);
+    check(shown === target, `the link to ${href} ${target ? "shown" : "hidden"} with its section`);
+  }
+  const headers = await page.locator("#leak-table th").allTextContents();
+  const noted = report.leaks.some((g) => g.suppressed_by || g.cached_by || g.growing || g.baseline || g.released_by || g.owner ||
+                                         g.attributed_by_stack);
+  check(headers.includes("notes") === noted, `a notes column only when a group has a note (${noted}): ${headers}`);
+  const meta = await page.textContent("#meta");
+  check(meta.includes("CI gate") === !!(report.gate && report.gate.evaluated), `the CI gate shown only when evaluated: ${meta}`);
+}
+
 async function checkMerged(page, report) {
+  await checkShownOnlyWithContent(page, report);
+  check(report.gate.evaluated && (await page.textContent("#meta")).includes("CI gate: failed"), "the CI gate one process asked for is shown");
   const counted = report.leaks.filter((g) => !g.suppressed_by && !g.cached_by);
   const verdict = await page.textContent("#verdict");
   check(verdict.includes(fmt(report.summary.leaked_bytes)), `verdict names the total ${fmt(report.summary.leaked_bytes)}: ${verdict}`);
@@ -53,6 +106,7 @@ async function checkMerged(page, report) {
   for (const name of ["summary", "table", "flamegraph", "timeline", "oom", "segments"])
     check(await page.locator(`[data-section='${name}']`).count() === 1, `section ${name} marked`);
   check(!(await page.isVisible("[data-section='segments']")), "no PyTorch section without PyTorch data");
+  check(!(await page.isVisible("header nav a[href='#segments']")), "and no link to it");
 
   // Table: one row per group, biggest first; sorting, filtering, stacks.
   const rows = page.locator("#leak-table tbody tr");
@@ -79,42 +133,86 @@ async function checkMerged(page, report) {
   check(filtered >= 1 && filtered < report.leaks.length, `text filter keeps 1..${report.leaks.length - 1} rows: ${filtered}`);
   await page.fill("#text-filter", "");
 
-  // Flame graph: leaked bytes at the root, runtime frames hidden by default.
+  // Flame graph (d3-flame-graph): leaked bytes at the top row, one tree per
+  // process under it, every level of the deepest stack drawn, runtime frames hidden by default.
   const flameBytes = counted.filter((g) => memoryKinds.includes(g.kind)).reduce((a, g) => a + g.bytes, 0);
-  const rootTitle = await page.getAttribute("#flame .node.root", "title");
-  check(rootTitle && rootTitle.includes(fmt(flameBytes)), `flame root holds ${fmt(flameBytes)}: ${rootTitle}`);
-  const names = async () => page.locator("#flame .node").evaluateAll((ns) => ns.map((n) => n.dataset.name));
+  const frames = page.locator("#flame g.frame");
+  const frameAt = (depth) => page.locator(`#flame g.frame[data-depth='${depth}']`);
+  const settle = () => page.waitForTimeout(500);  // the zoom's transition
+  check(Number(await frameAt(0).getAttribute("data-bytes")) === flameBytes, `flame root holds ${fmt(flameBytes)}`);
+  const flamePids = [...new Set(counted.filter((g) => g.bytes && memoryKinds.includes(g.kind)).map((g) => g.pid))];
+  const processRows = await frameAt(1).evaluateAll((gs) => gs.map((g) => g.dataset.name));
+  check(Number(await page.getAttribute("#flame", "data-processes")) === flamePids.length &&
+        processRows.every((n) => flamePids.some((pid) => n.includes("pid " + pid))) && processRows.length >= 2,
+        `one tree per process (${flamePids.length}; drawn wide enough: ${processRows.join(", ")})`);
+  check(await frameAt(1).evaluateAll((gs) => gs.every((g) => g.dataset.kind === "process")), "the second row names the processes");
+  // The smallest process, too narrow beside the biggest, zoomed into from the process list.
+  const smallestPid = flamePids.slice().sort((a, b) => counted.filter((g) => g.pid === a).reduce((s, g) => s + g.bytes, 0) -
+                                                       counted.filter((g) => g.pid === b).reduce((s, g) => s + g.bytes, 0))[0];
+  const options = await page.locator("#flame-process option").allTextContents();
+  check(options.length === flamePids.length + 1, `the process list offers every process: ${options.join(", ")}`);
+  await page.selectOption("#flame-process", { index: options.findIndex((o) => o.includes("pid " + smallestPid)) });
+  await settle();
+  const smallRow = page.locator(`#flame g.frame[data-depth='1'][data-name*='pid ${smallestPid})']`);
+  check(await smallRow.count() === 1 && Math.abs((await smallRow.locator("rect").boundingBox()).width - (await page.locator("#flame svg").boundingBox()).width) < 2,
+        `choosing pid ${smallestPid} zooms its tree to the full width`);
+  await page.selectOption("#flame-process", { index: 0 });
+  await settle();
+  const names = async () => frames.evaluateAll((gs) => gs.map((g) => g.dataset.name));
   const hidden = await names();
   check(!hidden.some((n) => /^(_start|__libc_start_main|cudaMalloc)/.test(n)), `runtime frames hidden: ${hidden.join(", ")}`);
-  check(hidden.includes("main"), "the program's main is drawn");
+  const mains = hidden.filter((n) => n === "main").length;
+  check(mains >= 2, `each program's main is its own frame, not merged (${mains})`);
+  const svgHeight = Number(await page.getAttribute("#flame svg", "height"));
+  const depths = await frames.evaluateAll((gs) => Math.max(...gs.map((g) => Number(g.dataset.depth))));
+  check(svgHeight >= (depths + 1) * 20, `full height: ${depths + 1} levels in ${svgHeight} px`);
+  const flameBox = await page.locator("#flame svg").boundingBox();
+  const deepest = await page.locator(`#flame g.frame[data-depth='${depths}'] rect`).first().boundingBox();
+  check(deepest && deepest.y + deepest.height <= flameBox.y + flameBox.height + 1, "the deepest frame inside the chart");
   await page.uncheck("#flame-hide");
   const all = await names();
   check(all.some((n) => /^(_start|__libc_start)/.test(n)) && all.length > hidden.length, "unchecking the box shows runtime frames");
   await page.check("#flame-hide");
+  // Tooltips: bytes, allocations, share and the frame's file:line.
+  const withFile = report.leaks.find((g) => !g.suppressed_by && !g.cached_by && memoryKinds.includes(g.kind))
+                         .stack.find((f) => f.file && (f.function || "").startsWith("train_step"));
+  const trainFrame = page.locator("#flame g.frame[data-name^='train_step']").first();
+  await trainFrame.scrollIntoViewIfNeeded();
+  await trainFrame.hover();
+  const flameTip = await page.textContent(".tip");
+  check(await page.isVisible(".tip") && /allocation/.test(flameTip) && /%/.test(flameTip) && / (B|KiB|MiB|GiB)/.test(flameTip),
+        `hovering a frame shows its bytes, count and share: ${flameTip}`);
+  check(!withFile || flameTip.includes(withFile.file + ":" + withFile.line), `and its source line (${withFile && withFile.line})`);
+  await page.mouse.move(0, 0);
   // Search highlights frames and says how much they hold.
   await page.fill("#flame-search", "train_step");
-  check(await page.locator("#flame .node.match").count() >= 1, "search highlights the matching frames");
+  check(await page.locator("#flame g.frame.match").count() >= 1, "search highlights the matching frames");
   check((await page.textContent("#flame-status")).includes("matched"), "and says how much they hold");
   await page.fill("#flame-search", "");
+  check(await page.locator("#flame g.frame.match").count() === 0, "clearing the search clears the highlight");
   // A click zooms into a frame and lists only its groups in the table.
-  const target = page.locator("#flame .node[data-name^='train_step']").first();
   const groupsUnder = report.leaks.filter((g) => !g.suppressed_by && !g.cached_by && memoryKinds.includes(g.kind) &&
                                                g.stack.some((f) => (f.function || "").startsWith("train_step"))).length;
-  await target.click();
-  const zoomed = page.locator("#flame .node.zoomed");
-  check((await zoomed.getAttribute("data-name")).startsWith("train_step") && (await zoomed.getAttribute("style")).includes("width: 100%"),
-        "a click zooms the frame to the full width");
+  await trainFrame.click();
+  await settle();
+  const zoomedFrame = page.locator("#flame g.frame.zoomed");
+  const zoomedWidth = (await zoomedFrame.locator("rect").boundingBox() || {}).width;
+  check((await zoomedFrame.getAttribute("data-name")).startsWith("train_step") && Math.abs(zoomedWidth - flameBox.width) < 2,
+        `a click zooms the frame to the full width (${zoomedWidth} of ${flameBox.width})`);
+  check((await page.textContent("#flame-status")).includes("zoomed into train_step"), "the status says where the zoom is");
   check(await page.isVisible("#flame-filter") && await rows.count() === groupsUnder, `the table lists its ${groupsUnder} groups`);
   await page.click("#flame-filter button");
   check(await rows.count() === report.leaks.length, "clearing the flame filter shows every group");
-  await page.locator("#flame .node.root").click();
-  check(await page.locator("#flame .node.ancestor").count() === 0, "a click on the top row zooms out");
+  await frameAt(0).click();
+  await settle();
+  check(await frameAt(0).evaluate((g) => g.classList.contains("zoomed")) &&
+        (await trainFrame.locator("rect").boundingBox()).width < flameBox.width - 2, "a click on the top row zooms out");
   // Other weights: live at the peak.
   const modes = await page.locator("#flame-mode option").evaluateAll((os) => os.map((o) => o.value));
   check(modes.includes("leaked") && modes.includes("peak"), `flame modes: ${modes}`);
   await page.selectOption("#flame-mode", "peak");
   const peakTotal = report.timeline.devices.flatMap((d) => d.peak.groups || []).reduce((a, g) => a + g.bytes, 0);
-  check((await page.getAttribute("#flame .node.root", "title")).includes(fmt(peakTotal)), `peak mode weighs ${fmt(peakTotal)}`);
+  check(Number(await frameAt(0).getAttribute("data-bytes")) === peakTotal, `peak mode weighs ${fmt(peakTotal)}`);
   await page.selectOption("#flame-mode", "leaked");
 
   // Timeline: one lane per device and process, on one time base from process start.
@@ -125,8 +223,27 @@ async function checkMerged(page, report) {
   for (const d of devices) check(timelineText.includes("peak " + fmt(d.peak.bytes)), `peak ${fmt(d.peak.bytes)} labelled`);
   check(await page.locator("#timeline .peak-groups").count() >= 1 && timelineText.includes("live at the peak"), "the peak explained by its groups");
   check(await page.locator("#timeline svg.chart path[data-kind]").count() >= devices.length, "kinds drawn as stacked areas");
-  const axis = await page.locator("#timeline svg.chart").first().locator("text.axis").allTextContents();
-  check(axis.includes("0.0 us"), `time axis starts at process start: ${axis.join(", ")}`);
+  await checkAxes(page, "#timeline svg.chart");
+  // Each process's lanes span its own run: a lane's time axis ends within a step of its process's last event.
+  const firstStart = Math.min(...report.processes.map((p) => p.start_unix_ns));
+  for (const [i, d] of devices.entries()) {
+    const p = report.processes.find((x) => x.pid === d.pid);
+    const own = Math.max(d.peak.time_ns, ...d.points.map((x) => x[0]), ...(report.oom_events || []).filter((e) => e.pid === d.pid).map((e) => e.time_ns),
+                         ...(report.timeline.marks || []).filter((m) => m.pid === d.pid).map((m) => m.time_ns)) - (p.start_unix_ns - firstStart);
+    const ticks = (await page.locator("#timeline svg.chart").nth(i).locator("text.x-tick").allTextContents()).map(toNs);
+    const step = ticks[1] - ticks[0];
+    check(ticks[0] === 0 && ticks.at(-1) <= own && ticks.at(-1) + step > own,
+          `pid ${d.pid}'s lane spans its own run (${ticks.at(-1)} ns of ticks for ${own} ns since it started)`);
+  }
+  // The peak's list says what it leaves out.
+  for (const [i, d] of devices.entries()) {
+    const listed = (d.peak.groups || []).slice(0, 5).reduce((a, g) => a + g.bytes, 0);
+    if (!(d.peak.groups || []).length) continue;
+    const head = await page.locator("#timeline .peak-groups").nth(devices.slice(0, i).filter((x) => (x.peak.groups || []).length).length)
+                           .locator("li").first().textContent();
+    check(listed < d.peak.bytes ? head.includes("largest") && head.includes(fmt(d.peak.bytes - listed)) : !head.includes("largest"),
+          `"live at the peak" of pid ${d.pid} says what it leaves out: ${head}`);
+  }
   const starts = report.processes.map((p) => p.start_unix_ns).filter(Boolean);
   check(starts.length === report.processes.length, "every process says when it started");
   const checkpoints = (report.timeline.marks || []).filter((m) => m.type === "checkpoint").length;
@@ -176,16 +293,47 @@ async function checkMerged(page, report) {
   const biggestSite = withSites[0].sites.slice().sort((a, b) => b.peak_bytes - a.peak_bytes)[0];
   const siteWhere = (biggestSite.stack || []).find((f) => f.file && !/lib(cu|nv)/.test(f.module || ""));
   check(!siteWhere || (await page.textContent("#timeline")).includes(siteWhere.function), `the legend names the biggest site (${siteWhere && siteWhere.function})`);
-  await page.mouse.move(box.x + box.width * 0.9, box.y + box.height * 0.5);
+  const peakDot = await page.locator("#timeline .peak-marker").first().boundingBox();  // something is live at the peak
+  await page.mouse.move(peakDot.x + peakDot.width / 2, box.y + box.height * 0.6);
   check(/ at /.test(await page.textContent(".tip")), "hovering by site lists the sites");
   await page.selectOption("#timeline-by", "kind");
   check(await page.locator("#timeline svg.chart path[data-kind]").count() >= devices.length, "and back to kinds");
+
+  // Leaked allocations over time (memory_viz's stacked bands): one choice per device and process with listed
+  // allocations, biggest first; one band per listed allocation, stacked to their sum; hover names the stack.
+  const laneBytes = new Map();
+  for (const g of counted.filter((g) => memoryKinds.includes(g.kind) && g.bytes && (g.allocations || []).length))
+    laneBytes.set(g.device + ":" + g.pid, (laneBytes.get(g.device + ":" + g.pid) || 0) + g.bytes);
+  check(await page.locator("#allocations-device option").count() === laneBytes.size, `one allocation chart per device and process (${laneBytes.size})`);
+  const biggestLane = [...laneBytes.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  const laneGroups = counted.filter((g) => memoryKinds.includes(g.kind) && g.bytes && g.device + ":" + g.pid === biggestLane);
+  const listed = laneGroups.flatMap((g) => (g.allocations || []).filter((a) => a.bytes && a.time_ns !== undefined));
+  const bands = page.locator("#allocations rect.allocation");
+  check(await bands.count() === listed.length, `one band per listed allocation (${listed.length})`);
+  const bandBytes = (await bands.evaluateAll((rs) => rs.map((r) => Number(r.dataset.bytes)))).reduce((a, b) => a + b, 0);
+  check(bandBytes === listed.reduce((a, x) => a + x.bytes, 0), `the bands stack to ${fmt(bandBytes)}`);
+  const tops = await bands.evaluateAll((rs) => rs.map((r) => r.getBoundingClientRect()).map((b) => [b.left, b.top, b.bottom]));
+  check(tops.every((b, i) => i === 0 || (b[0] >= tops[i - 1][0] - 0.5 && b[2] <= tops[i - 1][1] + 0.5)),
+        "each later allocation starts no earlier and sits on the one before");
+  await checkAxes(page, "#allocations svg.chart");
+  await bands.last().scrollIntoViewIfNeeded();
+  await bands.last().hover();
+  const laneFn = laneGroups[0].stack.find((f) => f.function && !isCuda(f) && !/^_start|__libc/.test(f.function));
+  check((await page.textContent(".tip")).includes(laneFn.function.split("(")[0]), `hovering a band shows its stack (${laneFn.function})`);
+  await bands.last().click();
+  check((await page.textContent("#stack-panel")).includes(laneFn.function.split("(")[0]), "a click on a band opens its group in the table");
 
   // Out of memory: the ranked diagnosis, marks that lead to it.
   const ooms = report.oom_events || [];
   check(ooms.length > 0 && await page.locator("#oom .oom").count() === ooms.length, `one entry per OOM (${ooms.length})`);
   check(await page.locator("#oom-0 li").first().getAttribute("data-cause") === ooms[0].diagnosis[0].cause, "first cause first");
   check((await page.textContent("#oom-0")).includes(ooms[0].diagnosis[0].message), "in the text report's words");
+  // Its time, like the timeline's, since its own process started.
+  const fmtTime = (ns) => ns >= 1e9 ? (ns / 1e9).toFixed(2) + " s" : ns >= 1e6 ? (ns / 1e6).toFixed(2) + " ms" : (ns / 1e3).toFixed(1) + " us";
+  const oomProcess = report.processes.find((p) => p.pid === ooms[0].pid);
+  const oomSince = fmtTime(ooms[0].time_ns - (oomProcess.start_unix_ns - Math.min(...report.processes.map((p) => p.start_unix_ns))));
+  check((await page.textContent("#oom-0 h3")).includes("Out of memory at " + oomSince + " in pid " + ooms[0].pid),
+        `the OOM's time counts from its process's start (${oomSince})`);
   const oomMarks = page.locator("#timeline [data-mark='oom']");
   check(await oomMarks.count() === ooms.length, "each OOM marked on the timeline");
   await oomMarks.first().click({ force: true });
@@ -193,10 +341,14 @@ async function checkMerged(page, report) {
 
   // Processes, modules.
   check(await page.locator("#processes tbody tr").count() === report.processes.length, "one row per process");
+  const processHeaders = await page.locator("#process-table th").allTextContents();
+  check(processHeaders.includes("rank") === report.processes.some((p) => p.rank >= 0), `a rank column only with ranks: ${processHeaders}`);
   check(await page.isVisible("[data-section='modules']"), "modules listed");
 }
 
 async function checkPyTorch(page, report) {
+  await checkShownOnlyWithContent(page, report);
+  check(await page.isVisible("header nav a[href='#segments']"), "the PyTorch cache link shown with its section");
   check(await page.isVisible("[data-section='segments']"), "the PyTorch section is shown");
   const view = report.pytorch.devices[0];
   const canvas = page.locator("canvas.segment-map").first();
@@ -226,9 +378,15 @@ async function checkPyTorch(page, report) {
   const modes = await page.locator("#flame-mode option").evaluateAll((os) => os.map((o) => o.value));
   check(modes.includes("tensors") && modes.includes("cached"), `flame modes for PyTorch: ${modes}`);
   await page.selectOption("#flame-mode", "tensors");
-  check(await page.locator("#flame .node.py").count() >= 1, "Python frames in the flame graph");
-  check(await page.locator(`#flame .node[data-name^='${top.function} (']`).count() >= 1, `the frame ${top.function} drawn`);
+  check(await page.locator("#flame g.frame[data-kind='py']").count() >= 1, "Python frames in the flame graph");
+  check(await page.locator(`#flame g.frame[data-name^='${top.function} (']`).count() >= 1, `the frame ${top.function} drawn`);
+  // What the cache held: native frames under the Python ones.
+  await page.selectOption("#flame-mode", "cached");
+  check(await page.locator("#flame g.frame[data-kind='py']").count() >= 1 &&
+        await page.locator("#flame g.frame[data-kind='native'], #flame g.frame[data-kind='framework']").count() >= 1,
+        "native and Python frames in one stack");
   check((await page.textContent("#verdict")).includes("caching allocators"), "the verdict says the cache is not a leak");
+  await checkAxes(page, "#timeline svg.chart");
 }
 
 try {
@@ -244,6 +402,12 @@ try {
   const segmentsPage = await open(out + "/segments.html");
   const byLine = await segmentsPage.textContent("table.tensors");
   check(byLine.includes("in segments reserved by work (scenario_exceptions.py:9)"), `tensors named by their segments' line: ${byLine}`);
+  // A merge of processes that had no rank: no rank column.
+  const noRank = await open(out + "/norank.html");
+  const noRankHeaders = await noRank.locator("#process-table th").allTextContents();
+  check(!(await noRank.textContent("#meta")).includes("CI gate"), "no CI gate shown when none was asked");
+  check(noRankHeaders.length > 0 && !noRankHeaders.includes("rank"), `no rank column when no process had one: ${noRankHeaders}`);
+  await checkAxes(noRank, "#timeline svg.chart");
 } finally {
   await browser.close();
 }

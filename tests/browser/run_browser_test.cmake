@@ -1,15 +1,21 @@
 # Makes a merged report from three samples, a run with checkpoints and an
 # out-of-memory run under the simulated GPU, renders it as HTML, and checks it
 # in Chromium; then does the same with a real H100 report of a PyTorch program
-# whose cache fragmented (tests/fixtures). Leaves report.html, pytorch.html and
-# their screenshots in OUT.
+# whose cache fragmented (tests/fixtures), and a merge of processes with no
+# rank. Leaves report.html, pytorch.html, norank.html and screenshots in OUT.
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 set(reports)
 set(rank 0)
+# The last sample's run asks for a leak gate: the merged page shows it, the
+# page of the two processes without ranks (no gate asked) does not.
 foreach(sample driver_context_leak loop_leak stream_event_leak)
+  set(gate)
+  if(sample STREQUAL "stream_event_leak")
+    set(gate --error-exitcode 9)
+  endif()
   execute_process(COMMAND ${CMAKE_COMMAND} -E env RANK=${rank}
-                  ${CUDALEAK} run --simulated-gpu -o ${OUT}/${sample}.json -- ${SAMPLES}/sample_${sample}_shared
+                  ${CUDALEAK} run --simulated-gpu ${gate} -o ${OUT}/${sample}.json -- ${SAMPLES}/sample_${sample}_shared
                   OUTPUT_QUIET ERROR_QUIET)
   list(APPEND reports ${OUT}/${sample}.json)
   math(EXPR rank "${rank} + 1")
@@ -38,6 +44,12 @@ function(render input format output)
   endif()
 endfunction()
 render(${OUT}/merged.json html ${OUT}/report.html)
+# Processes with no rank: the page has no rank column.
+execute_process(COMMAND ${CUDALEAK} merge ${OUT}/checkpoints.1.json ${oom_exit} -o ${OUT}/norank.json RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "cudaleak merge failed")
+endif()
+render(${OUT}/norank.json html ${OUT}/norank.html)
 render(${FIXTURES}/h100/python/scenario_fragmentation.470.0.json html ${OUT}/pytorch.html)
 render(${FIXTURES}/h100/python/scenario_exceptions.segments.1870.0.json html ${OUT}/segments.html)
 # The page shows the report as cudaleak reads it (a version 1 report's failed

@@ -1,7 +1,8 @@
 // Screenshots of an HTML report's views, for docs/reading-reports.md:
 //   node screenshots.mjs REPORT.html PREFIX [section...]
 // writes PREFIX-<section>.png for each section shown (default: every marked one);
-// "timeline:site" shows the timeline stacked by site (PREFIX-timeline-site.png).
+// "timeline:site" shows the timeline stacked by site (PREFIX-timeline-site.png),
+// "flamegraph:cached" the flame graph in that mode (PREFIX-flamegraph-cached.png).
 import { chromium } from "playwright-core";
 import { pathToFileURL } from "node:url";
 
@@ -17,7 +18,9 @@ try {
     const [name, by] = wantedName.split(":");
     const section = page.locator(`[data-section='${name}']`);
     if (!(await section.isVisible())) continue;
-    await page.selectOption("#timeline-by", by || "kind");
+    if (name === "flamegraph" && by) await page.selectOption("#flame-mode", by);
+    else await page.selectOption("#timeline-by", by || "kind");
+    await page.waitForTimeout(800);  // the flame graph's transitions and labels
     const file = `${prefix}-${name}${by ? "-" + by : ""}.png`;
     await section.screenshot({ path: file });
     console.log(file);

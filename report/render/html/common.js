@@ -25,6 +25,33 @@ const fmtBytes = (n) => {
   return u === 0 ? n + " B" : v.toFixed(1) + " " + units[u];
 };
 const fmtTime = (ns) => ns >= 1e9 ? (ns / 1e9).toFixed(2) + " s" : ns >= 1e6 ? (ns / 1e6).toFixed(2) + " ms" : (ns / 1e3).toFixed(1) + " us";
+// Axes: one unit for every tick of an axis, picked from the axis's range, and
+// round steps (1, 2 or 5 times a power of ten of that unit).
+const niceStep = (rough) => {
+  const p = Math.pow(10, Math.floor(Math.log10(rough)));
+  const f = rough / p;
+  return (f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10) * p;
+};
+const timeUnits = [["ns", 1], ["us", 1e3], ["ms", 1e6], ["s", 1e9], ["min", 60e9]];
+const byteUnits = units.map((u, i) => [u, Math.pow(1024, i)]);
+// An axis from lo to hi (at least `count` ticks' worth): { unit, scale, step, ticks, label(value) }.
+const axisOf = (lo, hi, count, unitList, minutesFrom) => {
+  const top = Math.max(Math.abs(lo), Math.abs(hi), 1);
+  let [unit, scale] = unitList[0];
+  for (const [u, f] of unitList) if (top >= f && (u !== "min" || top >= minutesFrom)) [unit, scale] = [u, f];
+  const step = niceStep(Math.max((hi - lo) / scale / count, 1e-9)) * scale;
+  const decimals = Math.max(0, -Math.floor(Math.log10(step / scale) + 1e-9));
+  const ticks = [];
+  for (let v = Math.ceil(lo / step - 1e-9) * step; v <= hi + step * 1e-9; v += step) ticks.push(v);
+  const label = (v) => (Math.abs(v) < step * 1e-6 ? 0 : v / scale).toFixed(decimals) + " " + unit;
+  return { unit, scale, step, ticks, label };
+};
+const timeAxis = (lo, hi, count) => axisOf(lo, hi, count, timeUnits, 300e9);
+const bytesAxis = (hi, count) => {
+  const a = axisOf(0, hi, count, byteUnits, 0);
+  const top = Math.ceil(hi / a.step - 1e-9) * a.step;  // the axis ends at a tick
+  return axisOf(0, top, Math.round(top / a.step), byteUnits, 0);
+};
 const fmtPercent = (part, whole) => whole ? (100 * part / whole).toFixed(part * 1000 < whole ? 2 : 1) + "%" : "";
 const plural = (n, word) => n + " " + word + (n === 1 ? "" : "s");
 const memoryKinds = ["device", "pinned", "registered", "managed", "async", "vmm", "array"];
@@ -82,6 +109,15 @@ const groupLabel = (g) => g.kind + (g.api ? " from " + g.api : "") + " at " + wh
 const leaks = R.leaks || [];
 const counted = leaks.filter((g) => !g.suppressed_by && !g.cached_by);
 const merged = (R.processes || []).length > 1;
+// Times are since the first process's start (a merge aligns the processes'
+// starts): where a process started on that base, 0 in a single report.
+const firstStart = Math.min(...(R.processes || []).map((p) => p.start_unix_ns || Infinity));
+const processStart = (pid) => {
+  const p = merged && (R.processes || []).find((x) => x.pid === pid);
+  return p && p.start_unix_ns && isFinite(firstStart) ? p.start_unix_ns - firstStart : 0;
+};
+// A time of the report as the time since its process started, as the timeline reads it.
+const fmtSince = (t, pid) => fmtTime(t - processStart(pid));
 const groupTimes = (g) => {
   const times = (g.allocations || []).map((a) => a.time_ns).filter((t) => t !== undefined);
   return times.length ? [Math.min(...times), Math.max(...times)] : null;
@@ -96,7 +132,7 @@ const pytorchViews = (() => {
   if (R.pytorch && (R.pytorch.devices || []).length && !(R.pytorch.when === "oom" && atOom))
     views.push({ label: "at " + (R.pytorch.when || "exit"), devices: R.pytorch.devices, settings: R.pytorch.settings });
   (R.oom_events || []).forEach((e, n) => {
-    if (e.pytorch) views.push({ label: "at out-of-memory #" + (n + 1) + " (" + fmtTime(e.time_ns) + ")", devices: [e.pytorch], oom: n });
+    if (e.pytorch) views.push({ label: "at out-of-memory #" + (n + 1) + " (" + fmtSince(e.time_ns, e.pid) + ")", devices: [e.pytorch], oom: n });
   });
   return views;
 })();

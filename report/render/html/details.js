@@ -3,9 +3,13 @@
 function renderDetails() {
   const section = (id, show) => { const s = $("#" + id); if (!show) s.closest("section").hidden = true; return s; };
   if (merged) {
-    section("processes", true).append(dataTable(["pid", "rank", "program", "reason", "started", "leaked", "resources"],
-        R.processes.map((p) => [p.pid, p.rank >= 0 ? p.rank : "", (p.argv || [p.exe]).join(" "), p.reason,
-                                p.start_unix_ns ? new Date(p.start_unix_ns / 1e6).toISOString() : "", fmtBytes(p.leaked_bytes), p.leaked_count])));
+    // Columns with something to say: a rank only where a process had one (RANK, OMPI_COMM_WORLD_RANK...).
+    const columns = [["pid", (p) => p.pid], ["rank", (p) => p.rank >= 0 ? p.rank : "", R.processes.some((p) => p.rank >= 0)],
+                     ["program", (p) => (p.argv || [p.exe]).join(" ")], ["reason", (p) => p.reason],
+                     ["started", (p) => p.start_unix_ns ? new Date(p.start_unix_ns / 1e6).toISOString() : "", R.processes.some((p) => p.start_unix_ns)],
+                     ["leaked", (p) => fmtBytes(p.leaked_bytes)], ["resources", (p) => p.leaked_count]].filter((c) => c[2] !== false);
+    section("processes", true).append(dataTable(columns.map((c) => c[0]), R.processes.map((p) => columns.map((c) => c[1](p))),
+                                                { id: "process-table" }));
   } else {
     section("processes", false);
   }

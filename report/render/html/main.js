@@ -1,7 +1,7 @@
 // The page's entry point: each view draws itself from the embedded report;
 // a view that fails says so in its place and the others still draw.
 for (const [name, render] of [["summary", renderSummary], ["oom", renderOoms], ["table", renderTable], ["flamegraph", renderFlame],
-                              ["timeline", renderTimeline], ["segments", renderPyTorch], ["details", renderDetails]]) {
+                              ["timeline", renderTimeline], ["allocations", renderAllocations], ["segments", renderPyTorch], ["details", renderDetails]]) {
   try {
     render();
   } catch (e) {
@@ -9,5 +9,12 @@ for (const [name, render] of [["summary", renderSummary], ["oom", renderOoms], [
     at.append(el("div", { class: "view-error" }, "This view could not be drawn: " + e.message));
     console.error(e);
   }
+}
+// The header's links lead only to sections the page shows.
+for (const a of document.querySelectorAll("header nav a")) {
+  const target = document.querySelector(a.getAttribute("href"));
+  const shown = target && !target.hidden && (target.id !== "details-section" ||
+                                             [...target.querySelectorAll("section")].some((s) => !s.hidden));
+  a.hidden = !shown;
 }
 document.body.dataset.ready = "1";

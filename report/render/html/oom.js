@@ -7,14 +7,14 @@ function renderOoms() {
   if (!ooms.length) { box.closest("section").hidden = true; return; }
   ooms.forEach((e, n) => {
     const entry = el("div", { class: "oom", id: "oom-" + n });
-    entry.append(el("h3", {}, "Out of memory at " + fmtTime(e.time_ns) + (merged && e.pid ? " in pid " + e.pid : "") + ": " + e.api +
+    entry.append(el("h3", {}, "Out of memory at " + fmtSince(e.time_ns, e.pid) + (merged && e.pid ? " in pid " + e.pid : "") + ": " + e.api +
         " asked for " + fmtBytes(e.request_bytes) + " on device " + e.device +
         (e.device_info ? " (" + fmtBytes(e.free_bytes) + " free of " + fmtBytes(e.total_bytes) + ")" : "") +
         (e.recovered ? ": the allocator's retry succeeded, the program saw no failure" : "")));
     const attempts = e.attempts || [];
     if (attempts.length)
       entry.append(el("div", { class: "meta attempts" }, "before it, " + plural(attempts.length, "failed call") + " (" +
-          attempts.map((a) => a.api + " of " + fmtBytes(a.request_bytes) + " at " + fmtTime(a.time_ns)).join(", ") +
+          attempts.map((a) => a.api + " of " + fmtBytes(a.request_bytes) + " at " + fmtSince(a.time_ns, e.pid)).join(", ") +
           ") retried after the allocator freed its cache"));
     const causes = el("ol", { class: "causes" });
     for (const x of e.diagnosis || []) {

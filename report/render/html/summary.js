@@ -4,7 +4,8 @@ function renderSummary() {
   $("#title").textContent = merged ? "cudaleak report: " + R.processes.length + " processes"
                                    : "cudaleak report: " + (R.process.argv || [R.process.exe]).join(" ");
   const gate = R.gate && R.gate.evaluated ? " \u00b7 CI gate: " + (R.gate.error ? "not evaluated (" + R.gate.error + ")"
-      : R.gate.failed ? "failed (" + plural(R.gate.failing_groups, "group") + ", " + fmtBytes(R.gate.failing_bytes) + ")" : "passed") : "";
+      : R.gate.failed ? "failed (" + plural(R.gate.failing_groups, "group") +
+      (R.gate.failing_bytes ? ", " + fmtBytes(R.gate.failing_bytes) : "") + ")" : "passed") : "";
   $("#meta").textContent = "reason: " + R.reason + (R.checkpoint ? " (" + R.checkpoint + ")" : "") +
       " \u00b7 written " + new Date(R.timestamp * 1000).toISOString() + " \u00b7 ran " + fmtTime(R.duration_ns || 0) +
       " \u00b7 cudaleak " + R.tool_version +

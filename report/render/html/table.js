@@ -2,6 +2,7 @@
 // click on a row shows its stack and allocations and marks it on the timeline.
 function renderTable() {
   const pageRows = 500;  // rows drawn at once: a report may hold many thousands of groups
+  if (!leaks.length) { $("#table-section").hidden = true; return; }  // the verdict says so
   const columns = [
     { key: "kind", label: "kind", get: (g) => g.kind },
     { key: "bytes", label: "bytes", get: (g) => g.bytes, num: true, show: (g) => g.bytes ? fmtBytes(g.bytes) : "" },
@@ -10,8 +11,9 @@ function renderTable() {
     { key: "api", label: "api", get: (g) => g.api },
     { key: "where", label: "where", get: (g) => where(g) },
     { key: "first", label: "allocated", num: true, get: (g) => (groupTimes(g) || [Infinity])[0],
-      show: (g) => { const t = groupTimes(g); return t ? fmtTime(t[0]) + (t[1] > t[0] ? " \u2013 " + fmtTime(t[1]) : "") : ""; } },
-  ];
+      show: (g) => { const t = groupTimes(g); return t ? fmtSince(t[0], g.pid) + (t[1] > t[0] ? " \u2013 " + fmtSince(t[1], g.pid) : "") : ""; },
+      has: (g) => groupTimes(g) !== null },
+  ].filter((c) => !c.has || leaks.some(c.has));
   if (merged) columns.push({ key: "pid", label: "process", get: (g) => g.pid, num: true,
                              show: (g) => g.pid + (g.rank >= 0 ? " (rank " + g.rank + ")" : "") });
   const head = $("#leak-table thead tr");
@@ -21,7 +23,20 @@ function renderTable() {
     th.addEventListener("click", () => { ascending = sortKey === c.key ? !ascending : !c.num; sortKey = c.key; render(); });
     head.append(th);
   }
-  head.append(el("th", {}, "notes"));
+  // The notes: what the table says beside a group's numbers; its column only when some group has one.
+  const notesOf = (g) => {
+    const out = [];
+    if (g.suppressed_by) out.push(el("span", { class: "tag supp", title: g.suppressed_by }, "suppressed"));
+    if (g.cached_by) out.push(el("span", { class: "tag cache", title: "held by a caching allocator, not a leak" }, "cached by " + g.cached_by));
+    if (g.growing) out.push(el("span", { class: "tag grow" }, "growing " + (g.count_history || []).join("\u2192") + "\u2192" + g.count));
+    if (g.baseline) out.push(el("span", { class: "tag" }, g.baseline));
+    if (g.released_by) out.push(el("span", { class: "tag" }, "freed by " + g.released_by));
+    if (g.owner) out.push(el("span", { class: "tag", title: "made by this library handle" }, "owned by " + g.owner));
+    if (g.attributed_by_stack) out.push(el("span", { class: "tag", title: g.api + " is linked into the program statically: how many handles is not known" }, "found by stack"));
+    return out;
+  };
+  const withNotes = leaks.some((g) => notesOf(g).length);
+  if (withNotes) head.append(el("th", {}, "notes"));
   const kindSelect = $("#kind-filter");
   for (const k of [...new Set(leaks.map((g) => g.kind))]) kindSelect.append(el("option", { value: k }, k));
   const body = $("#leak-table tbody");
@@ -39,15 +54,11 @@ function renderTable() {
     for (const g of rows.slice(0, shown)) {
       const tr = el("tr", { "data-group": rowOf.get(g) });
       for (const c of columns) tr.append(el("td", c.num ? { class: "num" } : {}, String(c.show ? c.show(g) : c.get(g))));
-      const notes = el("td");
-      if (g.suppressed_by) notes.append(el("span", { class: "tag supp", title: g.suppressed_by }, "suppressed"));
-      if (g.cached_by) notes.append(el("span", { class: "tag cache", title: "held by a caching allocator, not a leak" }, "cached by " + g.cached_by));
-      if (g.growing) notes.append(el("span", { class: "tag grow" }, "growing " + (g.count_history || []).join("\u2192") + "\u2192" + g.count));
-      if (g.baseline) notes.append(el("span", { class: "tag" }, g.baseline));
-      if (g.released_by) notes.append(el("span", { class: "tag" }, "freed by " + g.released_by));
-      if (g.owner) notes.append(el("span", { class: "tag", title: "made by this library handle" }, "owned by " + g.owner));
-      if (g.attributed_by_stack) notes.append(el("span", { class: "tag", title: g.api + " is linked into the program statically: how many handles is not known" }, "found by stack"));
-      tr.append(notes);
+      if (withNotes) {
+        const notes = el("td");
+        notes.append(...notesOf(g));
+        tr.append(notes);
+      }
       tr.addEventListener("click", () => {
         for (const r of body.children) r.classList.remove("selected");
         tr.classList.add("selected");
@@ -61,8 +72,7 @@ function renderTable() {
   }
   function showStack(g) {
     const panel = $("#stack-panel");
-    panel.replaceChildren(el("div", {}, (g.bytes ? fmtBytes(g.bytes) + " of " : "") + g.kind + " in " + g.count +
-        " resource(s), created by " + g.api + (g.device >= 0 ? " on device " + g.device : "") +
+    panel.replaceChildren(el("div", {}, (g.bytes ? fmtBytes(g.bytes) + " of " : "") + g.kind + " in " + plural(g.count, "resource") + ", created by " + g.api + (g.device >= 0 ? " on device " + g.device : "") +
         (g.site ? " \u00b7 site " + g.site : "")));
     (g.stack || []).forEach((f, i) => {
       const line = el("div", { class: isRuntimeFrame(f) ? "runtime" : "" });
@@ -74,7 +84,7 @@ function renderTable() {
     if (allocations.length) {
       panel.append(el("div", { class: "alloc-head" }, "allocations" + (allocations.length < g.count ? " (first " + allocations.length + " of " + g.count + ")" : "") + ":"));
       for (const a of allocations.slice(0, 20))
-        panel.append(el("div", {}, "  " + a.address + "  " + fmtBytes(a.bytes) + "  at " + fmtTime(a.time_ns || 0) + "  thread " + a.thread));
+        panel.append(el("div", {}, "  " + a.address + "  " + fmtBytes(a.bytes) + "  at " + fmtSince(a.time_ns || 0, g.pid) + "  thread " + a.thread));
     }
     panel.hidden = false;
   }
