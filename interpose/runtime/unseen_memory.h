@@ -30,8 +30,12 @@ void context_appeared(int device);
 // explains, or "" when every byte is explained or nothing can be said.
 std::string check(const report::RawSnapshot& raw);
 
-// The slack every device gets before growth counts as unseen.
+// The slack every device gets before growth counts as unseen; in a process
+// that loaded NVIDIA's math or communication libraries or a framework that
+// carries them (PyTorch, JAX, CuPy, Triton), which take memory no tracked
+// call names, the larger one.
 inline constexpr uint64_t kSlackBytes = 64ull << 20;
+inline constexpr uint64_t kLibrarySlackBytes = 512ull << 20;
 // What each loaded module or library may take beyond its globals (its code,
 // loaded lazily as kernels first run).
 inline constexpr uint64_t kPerModuleBytes = 2ull << 20;
