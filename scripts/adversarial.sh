@@ -42,24 +42,26 @@ row "back-to-back runs, one -o" 20 "stale reports" "$stale"
 
 # 3. Bad option values by three routes (flag, CUDALEAK_OPTIONS under the
 # launcher, plain preload): never a green exit on a leaking program.
-green=0; runs=0
-for kv in error_exitcode=256 error_exitcode=-1 error_exitcode=abc error_exitcode=1e999 \
-          error_exitcode=99999999999999999999 gate_error_exitcode=0 fail_on=devise min_bytes=-5 \
-          suppressions=/nonexistent/app.supp baseline=/nonexistent/base.json stack_depth=0 stack_depth=999 \
-          max_allocations=-1 summary_groups=x report_signal=SIGKILL color=purple pytorch_stacks_at=101; do
-  key=${kv%%=*}; value=${kv#*=}
-  flag="--${key//_/-}"
-  timeout 60 "$cl" run --simulated-gpu --error-exitcode 7 "$flag" "$value" -o "$tmp/opt.json" -- "$leak" >/dev/null 2>&1
+three_routes() {  # KEY VALUE: counts runs and green exits
+  local key=$1 value=$2 s1 s2 s3
+  timeout 60 "$cl" run --simulated-gpu --error-exitcode 7 "--${key//_/-}" "$value" -o "$tmp/opt.json" -- "$leak" >/dev/null 2>&1
   s1=$?
-  CUDALEAK_OPTIONS="error_exitcode=7:$kv" timeout 60 "$cl" run --simulated-gpu -o "$tmp/opt.json" -- "$leak" >/dev/null 2>&1
+  CUDALEAK_OPTIONS="error_exitcode=7:$key=$value" timeout 60 "$cl" run --simulated-gpu -o "$tmp/opt.json" -- "$leak" >/dev/null 2>&1
   s2=$?
-  CUDALEAK_OPTIONS="error_exitcode=7:output=$tmp/opt.json:$kv" LD_PRELOAD="$build/lib/libcudaleak.so" \
+  CUDALEAK_OPTIONS="error_exitcode=7:output=$tmp/opt.json:$key=$value" LD_PRELOAD="$build/lib/libcudaleak.so" \
     LD_LIBRARY_PATH="$build/lib/cudaleak/simcuda" timeout 60 "$leak" >/dev/null 2>&1
   s3=$?
   for s in $s1 $s2 $s3; do
     runs=$((runs + 1))
     [ "$s" = 0 ] && green=$((green + 1))
   done
+}
+green=0; runs=0
+for kv in error_exitcode=256 error_exitcode=-1 error_exitcode=abc error_exitcode=1e999 \
+          error_exitcode=99999999999999999999 gate_error_exitcode=0 fail_on=devise min_bytes=-5 \
+          suppressions=/nonexistent/app.supp baseline=/nonexistent/base.json stack_depth=0 stack_depth=999 \
+          max_allocations=-1 summary_groups=x report_signal=SIGKILL color=purple pytorch_stacks_at=101; do
+  three_routes "${kv%%=*}" "${kv#*=}"
 done
 row "bad option values x 3 routes, leaking program" "$runs" "green exits" "$green"
 
@@ -73,18 +75,7 @@ while read -r key type; do
     *) continue ;;
   esac
   for value in $values; do
-    flag="--${key//_/-}"
-    timeout 60 "$cl" run --simulated-gpu --error-exitcode 7 "$flag" "$value" -o "$tmp/opt.json" -- "$leak" >/dev/null 2>&1
-    s1=$?
-    CUDALEAK_OPTIONS="error_exitcode=7:$key=$value" timeout 60 "$cl" run --simulated-gpu -o "$tmp/opt.json" -- "$leak" >/dev/null 2>&1
-    s2=$?
-    CUDALEAK_OPTIONS="error_exitcode=7:output=$tmp/opt.json:$key=$value" LD_PRELOAD="$build/lib/libcudaleak.so" \
-      LD_LIBRARY_PATH="$build/lib/cudaleak/simcuda" timeout 60 "$leak" >/dev/null 2>&1
-    s3=$?
-    for s in $s1 $s2 $s3; do
-      runs=$((runs + 1))
-      [ "$s" = 0 ] && green=$((green + 1))
-    done
+    three_routes "$key" "$value"
   done
 done < <("$cl" options 2>/dev/null | awk '/^  [a-z_]+ +--[a-z-]+ +(int|bool) /{print $1, $3}')
 [ "$runs" -ge 60 ] || { echo "the options table gave only $runs runs"; bad=1; }

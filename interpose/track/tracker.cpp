@@ -378,17 +378,24 @@ void primary_reset(int device) {
   });
 }
 
+namespace {
+// The kernel's own frame above the stack of the launch that ran it.
+uint32_t device_stack(uint32_t launch_stack, uint32_t device_frame) {
+  uint64_t ips[kMaxStackDepth];
+  std::span<const uint64_t> launch = state().stacks.get(launch_stack);
+  size_t n = 0;
+  ips[n++] = report::device_frame_ip(device_frame);
+  for (uint64_t ip : launch)
+    if (n < size_t(kMaxStackDepth)) ips[n++] = ip;
+  return state().stacks.intern(ips, n);
+}
+}  // namespace
+
 void device_allocated(uint32_t launch_stack, uint32_t device_frame, uint64_t address, uint64_t bytes,
                       Placement where) {
   guarded("recording a device-side allocation", [&] {
-    uint64_t ips[kMaxStackDepth];
-    std::span<const uint64_t> launch = state().stacks.get(launch_stack);
-    size_t n = 0;
-    ips[n++] = report::device_frame_ip(device_frame);
-    for (uint64_t ip : launch)
-      if (n < size_t(kMaxStackDepth)) ips[n++] = ip;
     Record r;
-    r.stack_id = state().stacks.intern(ips, n);
+    r.stack_id = device_stack(launch_stack, device_frame);
     r.handle = address;
     r.bytes = bytes;
     r.sequence = state().sequence.fetch_add(1, std::memory_order_relaxed) + 1;
@@ -414,13 +421,7 @@ void device_freed(uint64_t address) {
 
 void device_malloc_failed(uint32_t launch_stack, uint32_t device_frame, uint64_t count, uint64_t context) {
   guarded("recording a failed device-side malloc", [&] {
-    uint64_t ips[kMaxStackDepth];
-    std::span<const uint64_t> launch = state().stacks.get(launch_stack);
-    size_t n = 0;
-    ips[n++] = report::device_frame_ip(device_frame);
-    for (uint64_t ip : launch)
-      if (n < size_t(kMaxStackDepth)) ips[n++] = ip;
-    uint32_t stack = state().stacks.intern(ips, n);
+    uint32_t stack = device_stack(launch_stack, device_frame);
     State& s = state();
     std::lock_guard lock(s.side_mutex);
     s.notes_total += count;
