@@ -5,7 +5,10 @@
 
 namespace cudaleak::report {
 
-constinit const std::string InternedString::kEmpty;  // constant: no order of initialization
+const std::string& InternedString::empty_text() {
+  static const std::string* empty = new std::string;  // never destroyed: see the header
+  return *empty;
+}
 
 namespace {
 struct Hash {
@@ -23,7 +26,7 @@ Pool& pool() {
 }  // namespace
 
 const std::string* InternedString::intern(std::string_view s) {
-  if (s.empty()) return &kEmpty;
+  if (s.empty()) return nullptr;
   Pool& p = pool();
   std::lock_guard<std::mutex> lock(p.mutex);
   auto it = p.texts.find(s);
