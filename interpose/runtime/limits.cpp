@@ -23,6 +23,8 @@ const char* cudart_name(CUlimit limit) {
   }
 }
 
+}  // namespace
+
 int device_attribute(CUdevice_attribute attribute, int device) {
   static std::atomic<PFN_cuDeviceGetAttribute_v2000> get{nullptr};
   auto fn = tracker::cached_driver_function(get, "cuDeviceGetAttribute", 2000);
@@ -30,8 +32,6 @@ int device_attribute(CUdevice_attribute attribute, int device) {
   if (!fn || device < 0 || fn(&value, attribute, device) != CUDA_SUCCESS) return 0;
   return value;
 }
-
-}  // namespace
 
 uint64_t limit_reserved_bytes(CUlimit limit, uint64_t value, uint64_t sms, uint64_t threads_per_sm) {
   switch (limit) {

@@ -12,6 +12,9 @@ namespace cudaleak {
 // records what it reserves, with the call's stack and a mark on the timeline.
 void context_limit_set(HookId api, CUlimit limit, tracker::Placement where);
 
+// An attribute of `device` from the driver; 0 when it cannot be read.
+int device_attribute(CUdevice_attribute attribute, int device);
+
 // Device memory `value` of `limit` reserves on a device with `sms`
 // multiprocessors of `threads_per_sm` resident threads each; 0 when the
 // driver's size for it is not known. Stacks: the driver gives every thread the

@@ -41,13 +41,6 @@ bool uuid_of(int device, CUuuid* uuid) {
   return fn && fn(uuid, device) == CUDA_SUCCESS;
 }
 
-int attribute(CUdevice_attribute a, int device) {
-  static std::atomic<PFN_cuDeviceGetAttribute_v2000> get{nullptr};
-  auto fn = driver(get, "cuDeviceGetAttribute", 2000);
-  int value = 0;
-  return fn && fn(&value, a, device) == CUDA_SUCCESS ? value : 0;
-}
-
 bool own_bytes(int device, uint64_t* bytes) {
   CUuuid uuid;
   std::string status = "device UUID unavailable";
@@ -80,8 +73,8 @@ bool stack_growth(int device, const report::RawSnapshot& raw, uint64_t* bytes) {
   static std::atomic<PFN_cuDevicePrimaryCtxGetState_v7000> get_state{nullptr};
   static std::atomic<PFN_cuDevicePrimaryCtxRetain_v7000> retain{nullptr};
   static std::atomic<PFN_cuDevicePrimaryCtxRelease_v11000> release{nullptr};
-  const uint64_t sms = uint64_t(attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
-  const uint64_t per_sm = uint64_t(attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, device));
+  const uint64_t sms = uint64_t(device_attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device));
+  const uint64_t per_sm = uint64_t(device_attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, device));
   auto growth = [&](size_t stack) {
     return stack > kDefaultStackBytes
                ? limit_reserved_bytes(CU_LIMIT_STACK_SIZE, stack - kDefaultStackBytes, sms, per_sm)

@@ -22,6 +22,7 @@
 #include <cuda.h>
 
 #include "../../../interpose/device/device_heap_events.h"
+#include "../../../interpose/driver/sanitizer_api.h"
 #include "../include/simcuda_device.h"
 
 #define SAN_EXPORT extern "C" __attribute__((visibility("default")))
@@ -30,33 +31,18 @@ namespace {
 
 using Result = int;
 constexpr Result kSuccess = 0, kInvalidParameter = 1, kNotReady = 5, kAlreadyInitialized = 7, kNotFound = 10;
-using Callback = void (*)(void*, int, int, const void*);
-enum { kDomainResource = 3, kDomainLaunch = 5 };
-enum { kModuleLoaded = 9, kLaunchBegin = 1, kLaunchEnd = 3 };
-enum { kDeviceSideMalloc = 11, kDeviceSideFree = 12 };
-
-// Layouts of sanitizer.h (interpose/driver/sanitizer_api.h).
-struct ModuleData {
-  CUcontext context;
-  CUmodule module;
-  size_t cubin_size;
-  const char* cubin;
-  void* library;
-};
-struct LaunchData {
-  CUcontext context;
-  CUstream stream;
-  void* hstream;
-  CUmodule module;
-  CUfunction function;
-  const char* function_name;
-  uint32_t grid[3];
-  uint32_t block[3];
-  uint32_t cluster[3];
-  uint64_t grid_id;
-  void* launch;
-  CUdevice device;
-};
+// The constants and layouts cudaleak reads (sanitizer.h's values), from the
+// one header that declares them: the two sides cannot drift apart.
+using cudaleak::sanitizer::Callback;
+using cudaleak::sanitizer::kDeviceSideFree;
+using cudaleak::sanitizer::kDeviceSideMalloc;
+using cudaleak::sanitizer::kDomainLaunch;
+using cudaleak::sanitizer::kDomainResource;
+using cudaleak::sanitizer::kLaunchBegin;
+using cudaleak::sanitizer::kLaunchEnd;
+using cudaleak::sanitizer::kModuleLoaded;
+using cudaleak::sanitizer::LaunchData;
+using cudaleak::sanitizer::ModuleData;
 
 struct Subscriber {
   Callback callback = nullptr;
@@ -89,13 +75,13 @@ LaunchData launch_data(const SimcudaLaunch* l) {
   LaunchData d{};
   d.context = l->context;
   d.stream = l->stream;
-  d.hstream = reinterpret_cast<void*>(l->stream ? uintptr_t(l->stream) : uintptr_t(1));  // a handle, never null
+  d.hstream = reinterpret_cast<cudaleak::sanitizer::StreamHandle>(l->stream ? uintptr_t(l->stream) : uintptr_t(1));  // never null
   d.module = l->module;
   d.function = l->function;
   d.function_name = l->name;
   for (int i = 0; i < 3; ++i) d.grid[i] = l->grid[i], d.block[i] = l->block[i], d.cluster[i] = 1;
   d.grid_id = l->grid_id;
-  d.launch = const_cast<SimcudaLaunch*>(l);
+  d.launch = reinterpret_cast<cudaleak::sanitizer::LaunchHandle>(const_cast<SimcudaLaunch*>(l));
   d.device = l->device;
   return d;
 }
