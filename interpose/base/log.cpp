@@ -1,4 +1,4 @@
-#include "log.h"
+#include "interpose/base/log.h"
 
 #include <fcntl.h>
 #include <sched.h>
@@ -12,8 +12,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "state.h"
-#include "text_summary.h"
+#include "interpose/base/state.h"
+#include "common/tty_color.h"
 
 namespace cudaleak {
 
@@ -139,6 +139,6 @@ void write_text(const char* data, size_t size) {
   errno = saved;
 }
 
-bool text_in_color() { return report::color_wanted(options().color, text_fd()); }
+bool text_in_color() { return color_wanted(options().color, text_fd()); }
 
 }  // namespace cudaleak

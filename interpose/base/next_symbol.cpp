@@ -1,4 +1,4 @@
-#include "next_symbol.h"
+#include "interpose/base/next_symbol.h"
 
 #include <elf.h>
 #include <link.h>
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "self_module.h"
+#include "interpose/base/self_module.h"
 
 namespace cudaleak {
 

@@ -1,8 +1,8 @@
-#include "real_dlsym.h"
+#include "interpose/base/real_dlsym.h"
 
 #include <dlfcn.h>
 
-#include "next_symbol.h"
+#include "interpose/base/next_symbol.h"
 
 void* cudaleak_real_dlsym_ptr = nullptr;
 void* cudaleak_real_dlvsym_ptr = nullptr;

@@ -1,4 +1,4 @@
-#include "self_module.h"
+#include "interpose/base/self_module.h"
 
 #include <dlfcn.h>
 #include <link.h>

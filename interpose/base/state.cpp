@@ -1,6 +1,6 @@
-#include "state.h"
+#include "interpose/base/state.h"
 
-#include "log.h"
+#include "interpose/base/log.h"
 
 namespace cudaleak {
 

@@ -8,7 +8,7 @@
 #pragma once
 #include <atomic>
 
-#include "options.h"
+#include "common/options.h"
 
 namespace cudaleak {
 

@@ -1,4 +1,4 @@
-#include "hook_table.h"
+#include "interpose/driver/hook_table.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -8,8 +8,8 @@
 #include <string>
 #include <type_traits>
 
-#include "../base/real_dlsym.h"
-#include "../base/self_module.h"
+#include "interpose/base/real_dlsym.h"
+#include "interpose/base/self_module.h"
 
 // The library wrappers (library_handle_hooks.cpp), declared with their table types.
 #define CUDALEAK_LIBRARY_DECLARE(sym, library, pfn, role, space) \

@@ -6,10 +6,10 @@
 #include <atomic>
 #include <cstdint>
 
-#include "cuda_api.h"
-#include "library_api.h"
-#include "space.h"
-#include "kinds.h"
+#include "interpose/driver/cuda_api.h"
+#include "interpose/driver/library_api.h"
+#include "interpose/driver/space.h"
+#include "common/kinds.h"
 
 // X(exported symbol, name looked up with cuGetProcAddress, ABI version, per-thread stream variant, PFN type,
 //   role, kind created, handle space)

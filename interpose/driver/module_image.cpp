@@ -1,4 +1,4 @@
-#include "module_image.h"
+#include "interpose/driver/module_image.h"
 
 #include <elf.h>
 #include <fcntl.h>

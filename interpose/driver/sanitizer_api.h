@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "cuda_api.h"
+#include "interpose/driver/cuda_api.h"
 
 namespace cudaleak::sanitizer {
 

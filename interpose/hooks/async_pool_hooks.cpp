@@ -1,7 +1,7 @@
 // The stream-ordered allocator and memory pools, legacy and per-thread-stream
 // variants each with its own real-function slot.
-#include "graph_capture.h"
-#include "hook.h"
+#include "interpose/hooks/graph_capture.h"
+#include "interpose/hooks/hook.h"
 
 using namespace cudaleak;
 using tracker::current_placement;

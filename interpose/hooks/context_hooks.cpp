@@ -3,9 +3,9 @@
 // it owned; those resources are reported as leaks marked with the teardown.
 // Every call that changes the thread's current context updates the learned
 // one (track/bound_context.h), tracking or not: the driver's state changed.
-#include "hook.h"
-#include "../runtime/unseen_memory.h"
-#include "../track/bound_context.h"
+#include "interpose/hooks/hook.h"
+#include "interpose/runtime/unseen_memory.h"
+#include "interpose/track/bound_context.h"
 
 using namespace cudaleak;
 

@@ -1,12 +1,12 @@
-#include "dlsym_override.h"
+#include "interpose/hooks/dlsym_override.h"
 
 #include <dlfcn.h>
 
 #include <cstring>
 
-#include "../base/self_module.h"
-#include "../base/state.h"
-#include "../driver/hook_table.h"
+#include "interpose/base/self_module.h"
+#include "interpose/base/state.h"
+#include "interpose/driver/hook_table.h"
 
 namespace {
 

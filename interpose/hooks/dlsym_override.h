@@ -4,7 +4,7 @@
 // the caller's own return address, so RTLD_NEXT keeps meaning "next after the
 // caller".
 #pragma once
-#include "../base/real_dlsym.h"
+#include "interpose/base/real_dlsym.h"
 
 extern "C" {
 // Called by the assembly entries: our function for (handle, symbol[,

@@ -1,7 +1,7 @@
 // Stream capture, as the stream-ordered allocator hooks need it: memory
 // allocated on a capturing stream becomes a graph allocation node.
 #pragma once
-#include "../driver/cuda_api.h"
+#include "interpose/driver/cuda_api.h"
 
 namespace cudaleak {
 

@@ -3,8 +3,8 @@
 #include <atomic>
 #include <tuple>
 
-#include "graph_capture.h"
-#include "hook.h"
+#include "interpose/hooks/graph_capture.h"
+#include "interpose/hooks/hook.h"
 
 using namespace cudaleak;
 using tracker::current_placement;

@@ -10,9 +10,9 @@
 #include <cerrno>
 #include <type_traits>
 
-#include "../driver/hook_table.h"
-#include "../runtime/lifecycle.h"
-#include "../track/tracker.h"
+#include "interpose/driver/hook_table.h"
+#include "interpose/runtime/lifecycle.h"
+#include "interpose/track/tracker.h"
 
 namespace cudaleak {
 

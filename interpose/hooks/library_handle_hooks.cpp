@@ -6,8 +6,8 @@
 // creating its cuBLAS handle) stay inside the outer handle.
 #include <atomic>
 
-#include "hook.h"
-#include "../base/log.h"
+#include "interpose/hooks/hook.h"
+#include "interpose/base/log.h"
 
 using namespace cudaleak;
 using libapi::Status;

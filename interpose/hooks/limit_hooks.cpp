@@ -1,8 +1,8 @@
 // Context limits: cudaDeviceSetLimit reaches the driver as cuCtxSetLimit. A
 // limit that reserves device memory (heap, stacks, printf buffer, pending
 // launches) is recorded as memory the context holds (runtime/limits.h).
-#include "hook.h"
-#include "../runtime/limits.h"
+#include "interpose/hooks/hook.h"
+#include "interpose/runtime/limits.h"
 
 using namespace cudaleak;
 

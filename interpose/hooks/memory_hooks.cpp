@@ -1,7 +1,7 @@
 // Device, pitched, pinned, registered and managed memory, and arrays.
 #include <algorithm>
 
-#include "hook.h"
+#include "interpose/hooks/hook.h"
 
 using namespace cudaleak;
 using tracker::current_placement;

@@ -2,8 +2,8 @@
 // surface objects. The CUDA runtime loads its own device code through the same
 // calls; the report tells those loads apart by their stack
 // (report/model/cuda_frames.h, is_runtime_own_load).
-#include "hook.h"
-#include "../driver/module_image.h"
+#include "interpose/hooks/hook.h"
+#include "interpose/driver/module_image.h"
 
 using namespace cudaleak;
 

@@ -3,9 +3,9 @@
 // entry point we hook, we keep the real pointer in the slot of that ABI
 // variant and return our hook instead. Asked for "cuGetProcAddress" itself we
 // return our own wrapper, since cudart makes every later look-up through it.
-#include "hook.h"
-#include "../base/log.h"
-#include "../base/self_module.h"
+#include "interpose/hooks/hook.h"
+#include "interpose/base/log.h"
+#include "interpose/base/self_module.h"
 
 using namespace cudaleak;
 

@@ -3,7 +3,7 @@
 // and semaphores (Vulkan, Direct3D, file descriptors).
 #include <atomic>
 
-#include "hook.h"
+#include "interpose/hooks/hook.h"
 
 using namespace cudaleak;
 using tracker::current_placement;

@@ -1,5 +1,5 @@
 // Streams and events.
-#include "hook.h"
+#include "interpose/hooks/hook.h"
 
 using namespace cudaleak;
 using tracker::current_placement;

@@ -1,6 +1,6 @@
 // Virtual memory management: physical allocations (reference counted),
 // address reservations and mappings, each its own kind.
-#include "hook.h"
+#include "interpose/hooks/hook.h"
 
 using namespace cudaleak;
 using tracker::current_placement;

@@ -1,4 +1,4 @@
-#include "cpython_layout.h"
+#include "interpose/pyframes/cpython_layout.h"
 
 namespace cudaleak::pyframes {
 

@@ -1,4 +1,4 @@
-#include "interpreter.h"
+#include "interpose/pyframes/interpreter.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "../base/real_dlsym.h"
+#include "interpose/base/real_dlsym.h"
 
 namespace cudaleak::pyframes {
 

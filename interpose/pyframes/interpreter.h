@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "cpython_layout.h"
+#include "interpose/pyframes/cpython_layout.h"
 
 namespace cudaleak::pyframes {
 

@@ -1,11 +1,11 @@
-#include "python_frames.h"
+#include "interpose/pyframes/python_frames.h"
 
 #include <algorithm>
 #include <atomic>
 #include <deque>
 #include <unordered_map>
 
-#include "python_frame_ip.h"
+#include "common/frame_tags.h"
 
 namespace cudaleak::pyframes {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "interpreter.h"
+#include "interpose/pyframes/interpreter.h"
 
 namespace cudaleak::pyframes {
 

@@ -6,12 +6,12 @@
 #include <mutex>
 #include <string>
 
-#include "checkpoints.h"
-#include "runtime.h"
-#include "cudaleak.h"
-#include "lifecycle.h"
-#include "reporter.h"
-#include "../track/tracker.h"
+#include "interpose/runtime/checkpoints.h"
+#include "interpose/runtime/runtime.h"
+#include "interpose/include/cudaleak.h"
+#include "interpose/runtime/lifecycle.h"
+#include "interpose/runtime/reporter.h"
+#include "interpose/track/tracker.h"
 
 namespace cudaleak::checkpoints {
 

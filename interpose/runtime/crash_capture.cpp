@@ -1,4 +1,4 @@
-#include "crash_capture.h"
+#include "interpose/runtime/crash_capture.h"
 
 #include <fcntl.h>
 #include <time.h>
@@ -9,16 +9,16 @@
 #include <cstring>
 #include <string>
 
-#include "kinds.h"
-#include "lifecycle.h"
-#include "runtime.h"
-#include "report_path.h"
-#include "reporter.h"
-#include "io/safe_output.h"
-#include "../base/log.h"
-#include "../pyframes/python_frames.h"
-#include "../track/registry.h"
-#include "../track/tracker.h"
+#include "common/kinds.h"
+#include "interpose/runtime/lifecycle.h"
+#include "interpose/runtime/runtime.h"
+#include "report/model/report_path.h"
+#include "interpose/runtime/reporter.h"
+#include "common/safe_output.h"
+#include "interpose/base/log.h"
+#include "interpose/pyframes/python_frames.h"
+#include "interpose/track/registry.h"
+#include "interpose/track/tracker.h"
 
 namespace cudaleak::crash_capture {
 

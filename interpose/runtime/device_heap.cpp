@@ -1,4 +1,4 @@
-#include "device_heap.h"
+#include "interpose/runtime/device_heap.h"
 
 #include <cxxabi.h>
 #include <dlfcn.h>
@@ -11,13 +11,13 @@
 #include <set>
 #include <unordered_map>
 
-#include "../base/log.h"
-#include "../base/real_dlsym.h"
-#include "../base/state.h"
-#include "../device/device_heap_events.h"
-#include "../driver/sanitizer_api.h"
-#include "../pyframes/python_frames.h"
-#include "../track/tracker.h"
+#include "interpose/base/log.h"
+#include "interpose/base/real_dlsym.h"
+#include "interpose/base/state.h"
+#include "interpose/device/device_heap_events.h"
+#include "interpose/driver/sanitizer_api.h"
+#include "interpose/pyframes/python_frames.h"
+#include "interpose/track/tracker.h"
 
 namespace cudaleak::device_heap {
 

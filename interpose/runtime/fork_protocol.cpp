@@ -1,10 +1,10 @@
-#include "fork_protocol.h"
+#include "interpose/runtime/fork_protocol.h"
 
 #include <pthread.h>
 
-#include "lifecycle.h"
-#include "runtime.h"
-#include "signals.h"
+#include "interpose/runtime/lifecycle.h"
+#include "interpose/runtime/runtime.h"
+#include "interpose/runtime/signals.h"
 
 namespace cudaleak::fork_protocol {
 

@@ -1,8 +1,8 @@
-#include "gate_config.h"
+#include "interpose/runtime/gate_config.h"
 
-#include "gate_options.h"
-#include "../base/log.h"
-#include "../base/state.h"
+#include "report/gate/gate_options.h"
+#include "interpose/base/log.h"
+#include "interpose/base/state.h"
 
 namespace cudaleak {
 

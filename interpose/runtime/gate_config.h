@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "gate.h"
-#include "options.h"
+#include "report/gate/gate.h"
+#include "common/options.h"
 
 namespace cudaleak {
 

@@ -1,4 +1,4 @@
-#include "growth.h"
+#include "interpose/runtime/growth.h"
 
 #include <map>
 #include <mutex>
@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "kinds.h"
+#include "common/kinds.h"
 
 namespace cudaleak::growth {
 

@@ -10,8 +10,8 @@
 #include <tuple>
 #include <utility>
 
-#include "raw.h"
-#include "report.h"
+#include "report/model/raw.h"
+#include "report/model/report.h"
 
 namespace cudaleak::growth {
 

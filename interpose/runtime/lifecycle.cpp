@@ -1,4 +1,4 @@
-#include "lifecycle.h"
+#include "interpose/runtime/lifecycle.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -10,15 +10,15 @@
 #include <sstream>
 #include <string>
 
-#include "fork_protocol.h"
-#include "io/safe_output.h"
-#include "../base/log.h"
-#include "runtime.h"
-#include "reporter.h"
-#include "signals.h"
-#include "device_heap.h"
-#include "../base/real_dlsym.h"
-#include "../track/tracker.h"
+#include "interpose/runtime/fork_protocol.h"
+#include "common/safe_output.h"
+#include "interpose/base/log.h"
+#include "interpose/runtime/runtime.h"
+#include "interpose/runtime/reporter.h"
+#include "interpose/runtime/signals.h"
+#include "interpose/runtime/device_heap.h"
+#include "interpose/base/real_dlsym.h"
+#include "interpose/track/tracker.h"
 
 namespace cudaleak {
 

@@ -7,7 +7,7 @@
 // any internal failure (logged once): from then on every hook is a plain
 // pass-through.
 #pragma once
-#include "../base/state.h"
+#include "interpose/base/state.h"
 
 namespace cudaleak {
 

@@ -1,9 +1,9 @@
-#include "limits.h"
+#include "interpose/runtime/limits.h"
 
 #include <atomic>
 
-#include "runtime.h"
-#include "text_summary.h"
+#include "interpose/runtime/runtime.h"
+#include "common/quantities.h"
 
 namespace cudaleak {
 
@@ -56,8 +56,8 @@ void context_limit_set(HookId api, CUlimit limit, tracker::Placement where) {
     tracker::limit_set(api, int(limit), value, bytes, limit == CU_LIMIT_STACK_SIZE ? sms * per_sm : 0, where);
     std::string name = std::string(cudart_name(limit)) + " = " +
                        (limit == CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT ? std::to_string(value)
-                                                                            : report::format_bytes(value));
-    if (bytes) name += ": " + report::format_bytes(bytes) + " reserved";
+                                                                            : format_bytes(value));
+    if (bytes) name += ": " + format_bytes(bytes) + " reserved";
     runtime().mark("limit", name);
   } catch (...) {
     internal_failure("recording a context limit");

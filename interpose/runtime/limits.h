@@ -2,9 +2,9 @@
 // allocated: the device heap, thread stacks, the printf buffer, the device
 // runtime's pending launches (docs/report-format.md#reservations).
 #pragma once
-#include "../driver/cuda_api.h"
-#include "../driver/hook_table.h"
-#include "../track/tracker.h"
+#include "interpose/driver/cuda_api.h"
+#include "interpose/driver/hook_table.h"
+#include "interpose/track/tracker.h"
 
 namespace cudaleak {
 

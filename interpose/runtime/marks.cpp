@@ -1,4 +1,4 @@
-#include "marks.h"
+#include "interpose/runtime/marks.h"
 
 namespace cudaleak::marks {
 

@@ -1,4 +1,4 @@
-#include "nvml.h"
+#include "interpose/runtime/nvml.h"
 
 #include <dlfcn.h>
 #include <unistd.h>
@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <mutex>
 
-#include "nvml_abi.h"
-#include "../base/real_dlsym.h"
+#include "interpose/runtime/nvml_abi.h"
+#include "interpose/base/real_dlsym.h"
 
 namespace cudaleak::nvml {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "../driver/cuda_api.h"
-#include "report.h"
+#include "interpose/driver/cuda_api.h"
+#include "report/model/report.h"
 
 namespace cudaleak::nvml {
 

@@ -1,4 +1,4 @@
-#include "oom.h"
+#include "interpose/runtime/oom.h"
 
 #include <algorithm>
 #include <atomic>
@@ -7,17 +7,17 @@
 #include <mutex>
 #include <set>
 
-#include "caching.h"
-#include "diagnose.h"
-#include "oom_story.h"
-#include "cuda_frames.h"
-#include "kinds.h"
-#include "lifecycle.h"
-#include "../base/log.h"
-#include "nvml.h"
-#include "reporter.h"
-#include "runtime.h"
-#include "../track/backtrace.h"
+#include "report/gate/caching.h"
+#include "report/oom/diagnose.h"
+#include "report/oom/oom_story.h"
+#include "report/model/cuda_frames.h"
+#include "common/kinds.h"
+#include "interpose/runtime/lifecycle.h"
+#include "interpose/base/log.h"
+#include "interpose/runtime/nvml.h"
+#include "interpose/runtime/reporter.h"
+#include "interpose/runtime/runtime.h"
+#include "interpose/track/backtrace.h"
 
 namespace cudaleak::oom {
 

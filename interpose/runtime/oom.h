@@ -11,11 +11,11 @@
 #include <mutex>
 #include <vector>
 
-#include "raw.h"
-#include "report.h"
-#include "tensor_owners.h"
-#include "../driver/hook_table.h"
-#include "../track/tracker.h"
+#include "report/model/raw.h"
+#include "report/model/report.h"
+#include "report/oom/tensor_owners.h"
+#include "interpose/driver/hook_table.h"
+#include "interpose/track/tracker.h"
 
 namespace cudaleak {
 // Held failed calls not yet ended by a failure or a recovery (hooks/hook.h reads it).

@@ -1,4 +1,4 @@
-#include "python_view.h"
+#include "interpose/runtime/python_view.h"
 
 #include <pthread.h>
 
@@ -7,10 +7,10 @@
 #include <condition_variable>
 #include <cstring>
 
-#include "json_io.h"
-#include "lifecycle.h"
-#include "../base/log.h"
-#include "runtime.h"
+#include "report/model/json_io.h"
+#include "interpose/runtime/lifecycle.h"
+#include "interpose/base/log.h"
+#include "interpose/runtime/runtime.h"
 
 namespace cudaleak::python_view {
 

@@ -16,7 +16,7 @@
 #include <mutex>
 #include <optional>
 
-#include "report.h"
+#include "report/model/report.h"
 
 namespace cudaleak::python_view {
 

@@ -1,4 +1,4 @@
-#include "reporter.h"
+#include "interpose/runtime/reporter.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -11,24 +11,25 @@
 #include <ctime>
 #include <mutex>
 
-#include "kinds.h"
-#include "oom.h"
-#include "diagnose.h"
-#include "json_io.h"
-#include "lifecycle.h"
-#include "../base/log.h"
-#include "report_path.h"
-#include "io/safe_output.h"
-#include "cuda_frames.h"
-#include "symbols/modules.h"
-#include "symbols/symbolizer.h"
-#include "tensor_owners.h"
-#include "text_summary.h"
-#include "runtime.h"
-#include "unseen_memory.h"
-#include "../pyframes/python_frames.h"
-#include "../track/stack_cache.h"
-#include "../track/tracker.h"
+#include "common/kinds.h"
+#include "interpose/runtime/oom.h"
+#include "report/oom/diagnose.h"
+#include "report/render/oom_text.h"
+#include "report/model/json_io.h"
+#include "interpose/runtime/lifecycle.h"
+#include "interpose/base/log.h"
+#include "report/model/report_path.h"
+#include "common/safe_output.h"
+#include "report/model/cuda_frames.h"
+#include "report/symbols/modules.h"
+#include "report/symbols/symbolizer.h"
+#include "report/oom/tensor_owners.h"
+#include "report/render/text_report.h"
+#include "interpose/runtime/runtime.h"
+#include "interpose/runtime/unseen_memory.h"
+#include "interpose/pyframes/python_frames.h"
+#include "interpose/track/stack_cache.h"
+#include "interpose/track/tracker.h"
 
 namespace cudaleak {
 

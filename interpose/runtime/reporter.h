@@ -8,8 +8,8 @@
 #include <mutex>
 #include <string>
 
-#include "raw.h"
-#include "report.h"
+#include "report/model/raw.h"
+#include "report/model/report.h"
 
 namespace cudaleak {
 

@@ -1,7 +1,7 @@
-#include "runtime.h"
+#include "interpose/runtime/runtime.h"
 
-#include "../pyframes/python_frames.h"
-#include "../track/tracker.h"
+#include "interpose/pyframes/python_frames.h"
+#include "interpose/track/tracker.h"
 
 namespace cudaleak {
 

@@ -14,15 +14,15 @@
 #pragma once
 #include <string>
 
-#include "checkpoints.h"
-#include "gate_config.h"
-#include "growth.h"
-#include "marks.h"
-#include "oom.h"
-#include "python_view.h"
-#include "reporter.h"
-#include "../base/state.h"
-#include "../track/tracker_state.h"
+#include "interpose/runtime/checkpoints.h"
+#include "interpose/runtime/gate_config.h"
+#include "interpose/runtime/growth.h"
+#include "interpose/runtime/marks.h"
+#include "interpose/runtime/oom.h"
+#include "interpose/runtime/python_view.h"
+#include "interpose/runtime/reporter.h"
+#include "interpose/base/state.h"
+#include "interpose/track/tracker_state.h"
 
 namespace cudaleak {
 

@@ -1,4 +1,4 @@
-#include "signals.h"
+#include "interpose/runtime/signals.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -10,10 +10,10 @@
 #include <atomic>
 #include <csignal>
 
-#include "crash_capture.h"
-#include "lifecycle.h"
-#include "../base/log.h"
-#include "reporter.h"
+#include "interpose/runtime/crash_capture.h"
+#include "interpose/runtime/lifecycle.h"
+#include "interpose/base/log.h"
+#include "interpose/runtime/reporter.h"
 
 namespace cudaleak::signals {
 

@@ -1,4 +1,4 @@
-#include "unseen_memory.h"
+#include "interpose/runtime/unseen_memory.h"
 
 #include <array>
 #include <cstdio>
@@ -11,13 +11,13 @@
 
 #include <unistd.h>
 
-#include "kinds.h"
-#include "limits.h"
-#include "nvml.h"
-#include "runtime.h"
-#include "text_summary.h"
-#include "../base/log.h"
-#include "../track/tracker.h"
+#include "common/kinds.h"
+#include "interpose/runtime/limits.h"
+#include "interpose/runtime/nvml.h"
+#include "interpose/runtime/runtime.h"
+#include "common/quantities.h"
+#include "interpose/base/log.h"
+#include "interpose/track/tracker.h"
 
 namespace cudaleak::unseen_memory {
 
@@ -191,8 +191,8 @@ std::string check_now(const report::RawSnapshot& raw) {
                 static_cast<unsigned long long>(explained));
     if (grown > explained) {
       const uint64_t unseen = grown - explained + slack;
-      return "device " + std::to_string(d) + " holds about " + report::format_bytes(unseen) +
-             " more than the calls cudaleak saw can explain (NVML counts " + report::format_bytes(now) +
+      return "device " + std::to_string(d) + " holds about " + format_bytes(unseen) +
+             " more than the calls cudaleak saw can explain (NVML counts " + format_bytes(now) +
              " for this process): memory was allocated by calls cudaleak did not see (a driver entry point found "
              "in the driver's ELF symbol table?)";
     }

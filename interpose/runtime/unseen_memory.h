@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <string>
 
-#include "raw.h"
+#include "report/model/raw.h"
 
 namespace cudaleak::unseen_memory {
 

@@ -1,14 +1,14 @@
-#include "backtrace.h"
+#include "interpose/track/backtrace.h"
 
 #include <execinfo.h>
 
 #include <algorithm>
 
-#include "libunwind_api.h"
-#include "stack_cache.h"
-#include "symbols/bundled_library.h"
-#include "../base/real_dlsym.h"
-#include "../base/self_module.h"
+#include "interpose/track/libunwind_api.h"
+#include "interpose/track/stack_cache.h"
+#include "common/private_library.h"
+#include "interpose/base/real_dlsym.h"
+#include "interpose/base/self_module.h"
 
 namespace cudaleak {
 
@@ -19,7 +19,7 @@ constexpr int kOwnFrameAllowance = 8;  // hook + tracker frames above the caller
 LibUnwind load_libunwind() {
   LibUnwind api;
   api.backtrace = &::backtrace;  // glibc's: about 10x slower than libunwind's cached one
-  void* lib = symbols::open_private_library("libunwind.so.8", {"liblzma.so.5"});
+  void* lib = open_private_library("libunwind.so.8", {"liblzma.so.5"});
   auto sym = [&](const char* name) { return lib && real_dlsym() ? real_dlsym()(lib, name) : nullptr; };
   if (void* f = sym("unw_backtrace")) api.backtrace = reinterpret_cast<int (*)(void**, int)>(f);
   // The names behind libunwind.h's macros for local unwinding.

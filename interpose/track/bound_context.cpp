@@ -1,4 +1,4 @@
-#include "bound_context.h"
+#include "interpose/track/bound_context.h"
 
 #include <atomic>
 #include <cstddef>

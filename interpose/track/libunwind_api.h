@@ -1,5 +1,5 @@
 // The parts of libunwind that capture uses, loaded privately on first use
-// (symbols::open_private_library): the preload library links nothing but
+// (open_private_library): the preload library links nothing but
 // glibc. Without libunwind, `backtrace` is glibc's and the rest are null.
 #pragma once
 

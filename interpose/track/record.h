@@ -2,9 +2,9 @@
 #pragma once
 #include <cstdint>
 
-#include "kinds.h"
-#include "../driver/space.h"
-#include "../driver/hook_table.h"
+#include "common/kinds.h"
+#include "interpose/driver/space.h"
+#include "interpose/driver/hook_table.h"
 
 namespace cudaleak {
 

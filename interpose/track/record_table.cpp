@@ -1,4 +1,4 @@
-#include "record_table.h"
+#include "interpose/track/record_table.h"
 
 #include <cstdlib>
 #include <new>

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "record.h"
+#include "interpose/track/record.h"
 
 namespace cudaleak {
 

@@ -1,4 +1,4 @@
-#include "registry.h"
+#include "interpose/track/registry.h"
 
 namespace cudaleak {
 

@@ -8,9 +8,9 @@
 #include <mutex>
 #include <vector>
 
-#include "record.h"
-#include "record_table.h"
-#include "../base/spin_lock.h"
+#include "interpose/track/record.h"
+#include "interpose/track/record_table.h"
+#include "interpose/base/spin_lock.h"
 
 namespace cudaleak {
 

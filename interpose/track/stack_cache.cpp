@@ -1,4 +1,4 @@
-#include "stack_cache.h"
+#include "interpose/track/stack_cache.h"
 
 #include <pthread.h>
 
@@ -6,8 +6,8 @@
 #include <cstring>
 #include <new>
 
-#include "libunwind_api.h"
-#include "../base/self_module.h"
+#include "interpose/track/libunwind_api.h"
+#include "interpose/base/self_module.h"
 
 namespace cudaleak {
 

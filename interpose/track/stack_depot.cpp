@@ -1,4 +1,4 @@
-#include "stack_depot.h"
+#include "interpose/track/stack_depot.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "timeline.h"
+#include "interpose/track/timeline.h"
 
 #include <algorithm>
 #include <cstdlib>

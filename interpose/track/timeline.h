@@ -17,8 +17,8 @@
 #include <mutex>
 #include <vector>
 
-#include "kinds.h"
-#include "report.h"
+#include "common/kinds.h"
+#include "report/model/report.h"
 
 namespace cudaleak {
 

@@ -1,4 +1,4 @@
-#include "tracker.h"
+#include "interpose/track/tracker.h"
 
 #include <dlfcn.h>
 #include <sys/random.h>
@@ -15,16 +15,16 @@
 #include <unordered_set>
 #include <vector>
 
-#include "backtrace.h"
-#include "bound_context.h"
-#include "registry.h"
-#include "stack_depot.h"
-#include "timeline.h"
-#include "tracker_state.h"
-#include "python_frame_ip.h"
-#include "../base/real_dlsym.h"
-#include "../pyframes/python_frames.h"
-#include "../base/state.h"
+#include "interpose/track/backtrace.h"
+#include "interpose/track/bound_context.h"
+#include "interpose/track/registry.h"
+#include "interpose/track/stack_depot.h"
+#include "interpose/track/timeline.h"
+#include "interpose/track/tracker_state.h"
+#include "common/frame_tags.h"
+#include "interpose/base/real_dlsym.h"
+#include "interpose/pyframes/python_frames.h"
+#include "interpose/base/state.h"
 
 namespace cudaleak::tracker {
 

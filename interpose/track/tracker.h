@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <span>
 
-#include "record.h"
-#include "timeline.h"
-#include "raw.h"
+#include "interpose/track/record.h"
+#include "interpose/track/timeline.h"
+#include "report/model/raw.h"
 
 namespace cudaleak::tracker {
 

@@ -15,11 +15,11 @@
 #include <utility>
 #include <vector>
 
-#include "raw.h"
-#include "record.h"
-#include "registry.h"
-#include "stack_depot.h"
-#include "timeline.h"
+#include "report/model/raw.h"
+#include "interpose/track/record.h"
+#include "interpose/track/registry.h"
+#include "interpose/track/stack_depot.h"
+#include "interpose/track/timeline.h"
 
 namespace cudaleak::tracker {
 

@@ -1,4 +1,4 @@
-#include "crash_report.h"
+#include "report/capture/crash_report.h"
 
 #include <sys/stat.h>
 
@@ -7,11 +7,11 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "json_io.h"
-#include "json_visitors.h"
-#include "kinds.h"
-#include "symbols/modules.h"
-#include "symbols/symbolizer.h"
+#include "report/model/json_io.h"
+#include "report/model/json_visitors.h"
+#include "common/kinds.h"
+#include "report/symbols/modules.h"
+#include "report/symbols/symbolizer.h"
 
 namespace cudaleak::capture {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "gate.h"
-#include "raw.h"
-#include "report.h"
+#include "report/gate/gate.h"
+#include "report/model/raw.h"
+#include "report/model/report.h"
 
 namespace cudaleak::capture {
 

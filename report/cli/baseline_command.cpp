@@ -1,9 +1,9 @@
-#include "baseline_command.h"
+#include "report/cli/baseline_command.h"
 
 #include <spdlog/spdlog.h>
 
-#include "baseline.h"
-#include "load.h"
+#include "report/gate/baseline.h"
+#include "report/cli/load.h"
 
 namespace cudaleak::cli {
 

@@ -1,17 +1,17 @@
-#include "crash_reports.h"
+#include "report/cli/crash_reports.h"
 
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <cstring>
 
-#include "capture/crash_report.h"
-#include "gate_options.h"
-#include "io/input_file.h"
-#include "io/safe_output.h"
-#include "json_io.h"
-#include "options.h"
-#include "text_summary.h"
+#include "report/capture/crash_report.h"
+#include "report/gate/gate_options.h"
+#include "report/io/input_file.h"
+#include "common/safe_output.h"
+#include "report/model/json_io.h"
+#include "common/options.h"
+#include "report/render/text_report.h"
 
 namespace cudaleak::cli {
 

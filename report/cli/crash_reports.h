@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "report.h"
+#include "report/model/report.h"
 
 namespace cudaleak::cli {
 

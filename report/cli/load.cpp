@@ -1,4 +1,4 @@
-#include "load.h"
+#include "report/cli/load.h"
 
 #include <spdlog/spdlog.h>
 
@@ -12,13 +12,13 @@
 #include <istream>
 #include <iterator>
 
-#include "capture/crash_report.h"
-#include "crash_reports.h"
-#include "io/input_file.h"
-#include "io/safe_output.h"
-#include "json_io.h"
-#include "oom_story.h"
-#include "text_summary.h"
+#include "report/capture/crash_report.h"
+#include "report/cli/crash_reports.h"
+#include "report/io/input_file.h"
+#include "common/safe_output.h"
+#include "report/model/json_io.h"
+#include "report/oom/oom_story.h"
+#include "report/render/text_report.h"
 
 namespace cudaleak::cli {
 
@@ -33,7 +33,7 @@ class ProgressLine {
   void update(uint64_t done) {
     if (!tty_ || !size_ || std::chrono::steady_clock::now() - start_ < std::chrono::seconds(2)) return;
     std::fprintf(stderr, "\rcudaleak: reading %s: %3d%% of %s", path_.c_str(), int(done * 100 / size_),
-                 report::format_bytes(size_).c_str());
+                 cudaleak::format_bytes(size_).c_str());
     shown_ = true;
   }
   void finish() {

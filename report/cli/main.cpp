@@ -10,14 +10,14 @@
 #include <cstring>
 #include <filesystem>
 
-#include "options.h"
-#include "ci_formats.h"
-#include "io/safe_output.h"
-#include "parse_errors.h"
-#include "paths.h"
-#include "baseline_command.h"
-#include "report_commands.h"
-#include "run_command.h"
+#include "common/options.h"
+#include "report/render/ci_formats.h"
+#include "common/safe_output.h"
+#include "report/cli/parse_errors.h"
+#include "report/cli/paths.h"
+#include "report/cli/baseline_command.h"
+#include "report/cli/report_commands.h"
+#include "report/cli/run_command.h"
 
 using namespace cudaleak;
 

@@ -1,8 +1,8 @@
-#include "parse_errors.h"
+#include "report/cli/parse_errors.h"
 
 #include <spdlog/spdlog.h>
 
-#include "options.h"
+#include "common/options.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "paths.h"
+#include "report/cli/paths.h"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "report_commands.h"
+#include "report/cli/report_commands.h"
 
 #include <spdlog/spdlog.h>
 
@@ -9,15 +9,15 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "html_report.h"
-#include "json_io.h"
-#include "kinds.h"
-#include "load.h"
-#include "merge.h"
-#include "parse_errors.h"
-#include "symbols/symbolizer.h"
-#include "text_summary.h"
-#include "views.h"
+#include "report/render/html_report.h"
+#include "report/model/json_io.h"
+#include "common/kinds.h"
+#include "report/cli/load.h"
+#include "report/model/merge.h"
+#include "report/cli/parse_errors.h"
+#include "report/symbols/symbolizer.h"
+#include "report/render/text_report.h"
+#include "report/analyze/views.h"
 
 namespace cudaleak::cli {
 
@@ -47,7 +47,7 @@ std::string aggregate_text(const std::vector<report::Aggregate>& rows, const std
     std::string kinds;
     for (Kind k : a.kinds) kinds += (kinds.empty() ? "" : ",") + report::text_of(k);
     char line[96];
-    std::snprintf(line, sizeof line, "%-12s %5" PRIu64 "  %6zu  %-16s ", report::format_bytes(a.bytes).c_str(), a.count,
+    std::snprintf(line, sizeof line, "%-12s %5" PRIu64 "  %6zu  %-16s ", cudaleak::format_bytes(a.bytes).c_str(), a.count,
                   a.groups, kinds.c_str());
     out += line + a.key + "\n";
   }
@@ -93,7 +93,7 @@ int run_report(ReportArgs& a) {
     options.max_groups = a.top;
     options.gen_suppressions = a.gen_suppressions;
     options.full_stacks = a.full_stacks;
-    options.color = report::color_wanted(a.color, a.output.empty() ? STDOUT_FILENO : -1);
+    options.color = cudaleak::color_wanted(a.color, a.output.empty() ? STDOUT_FILENO : -1);
     text = report::render_text(view, options);
   }
   return write_output(a.output, text) ? 0 : 2;
@@ -117,7 +117,7 @@ int run_diff(const std::vector<std::string>& old_files, const std::vector<std::s
     for (const auto& c : changes) {
       if (c.change == "same") continue;
       std::printf("%-7s %-14s %10s -> %-10s  %" PRIu64 " -> %" PRIu64 "  %s\n", c.change.c_str(), report::text_of(c.kind).c_str(),
-                  report::format_bytes(c.old_bytes).c_str(), report::format_bytes(c.new_bytes).c_str(), c.old_count,
+                  cudaleak::format_bytes(c.old_bytes).c_str(), cudaleak::format_bytes(c.new_bytes).c_str(), c.old_count,
                   c.new_count, c.site.c_str());
     }
     std::printf("%zu leak sites new or grown, %zu compared\n", worse, changes.size());

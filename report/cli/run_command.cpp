@@ -1,4 +1,4 @@
-#include "run_command.h"
+#include "report/cli/run_command.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
@@ -19,13 +19,13 @@
 #include <fstream>
 #include <sstream>
 
-#include "ci_formats.h"
-#include "compiled_rules.h"
-#include "crash_reports.h"
-#include "gate_options.h"
-#include "json_io.h"
-#include "load.h"
-#include "options.h"
+#include "report/render/ci_formats.h"
+#include "report/gate/compiled_rules.h"
+#include "report/cli/crash_reports.h"
+#include "report/gate/gate_options.h"
+#include "report/model/json_io.h"
+#include "report/cli/load.h"
+#include "common/options.h"
 
 extern char** environ;
 

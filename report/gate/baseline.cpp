@@ -1,11 +1,11 @@
-#include "baseline.h"
+#include "report/gate/baseline.h"
 
 #include <nlohmann/json.hpp>
 
-#include "io/input_file.h"
-#include "json_visitors.h"
-#include "kinds.h"
-#include "site.h"
+#include "report/io/input_file.h"
+#include "report/model/json_visitors.h"
+#include "common/kinds.h"
+#include "report/gate/site.h"
 
 namespace cudaleak::gate {
 

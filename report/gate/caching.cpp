@@ -1,6 +1,6 @@
-#include "caching.h"
+#include "report/gate/caching.h"
 
-#include "pattern.h"
+#include "report/gate/pattern.h"
 
 namespace cudaleak::gate {
 

@@ -7,7 +7,7 @@
 #pragma once
 #include <string>
 
-#include "report.h"
+#include "report/model/report.h"
 
 namespace cudaleak::gate {
 

@@ -1,4 +1,4 @@
-#include "compiled_rules.h"
+#include "report/gate/compiled_rules.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "suppressions.h"
+#include "report/gate/suppressions.h"
 
 namespace cudaleak::gate {
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "rule_set.h"
+#include "report/gate/rule_set.h"
 
 namespace cudaleak::gate {
 

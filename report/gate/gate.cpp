@@ -1,11 +1,11 @@
-#include "gate.h"
+#include "report/gate/gate.h"
 
 #include <algorithm>
 
-#include "caching.h"
-#include "compiled_rules.h"
-#include "site.h"
-#include "summary.h"
+#include "report/gate/caching.h"
+#include "report/gate/compiled_rules.h"
+#include "report/gate/site.h"
+#include "report/model/summary.h"
 
 namespace cudaleak::gate {
 

@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "baseline.h"
-#include "rule_set.h"
-#include "report.h"
-#include "suppressions.h"
+#include "report/gate/baseline.h"
+#include "report/gate/rule_set.h"
+#include "report/model/report.h"
+#include "report/gate/suppressions.h"
 
 namespace cudaleak::gate {
 

@@ -4,8 +4,8 @@
 #pragma once
 #include <cstdlib>
 
-#include "gate.h"
-#include "options.h"
+#include "report/gate/gate.h"
+#include "common/options.h"
 
 namespace cudaleak::gate {
 

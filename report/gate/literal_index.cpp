@@ -1,4 +1,4 @@
-#include "literal_index.h"
+#include "report/gate/literal_index.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,4 +1,4 @@
-#include "pattern.h"
+#include "report/gate/pattern.h"
 
 #include <string>
 

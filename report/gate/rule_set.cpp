@@ -1,13 +1,13 @@
-#include "rule_set.h"
+#include "report/gate/rule_set.h"
 
 #include <algorithm>
 #include <limits>
 #include <unordered_set>
 
-#include "io/input_file.h"
-#include "kinds.h"
-#include "pattern.h"
-#include "suppressions.h"
+#include "report/io/input_file.h"
+#include "common/kinds.h"
+#include "report/gate/pattern.h"
+#include "report/gate/suppressions.h"
 
 namespace cudaleak::gate {
 

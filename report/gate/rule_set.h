@@ -15,8 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "literal_index.h"
-#include "report.h"
+#include "report/gate/literal_index.h"
+#include "report/model/report.h"
 
 namespace cudaleak::gate {
 

@@ -1,6 +1,6 @@
-#include "site.h"
+#include "report/gate/site.h"
 
-#include "cuda_frames.h"
+#include "report/model/cuda_frames.h"
 
 namespace cudaleak::gate {
 

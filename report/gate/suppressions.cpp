@@ -1,11 +1,11 @@
-#include "suppressions.h"
+#include "report/gate/suppressions.h"
 
 #include <algorithm>
 #include <unordered_map>
 
-#include "cuda_frames.h"
-#include "site.h"
-#include "summary.h"
+#include "report/model/cuda_frames.h"
+#include "report/gate/site.h"
+#include "report/model/summary.h"
 
 namespace cudaleak::gate {
 

@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "report.h"
-#include "rule_set.h"
+#include "report/model/report.h"
+#include "report/gate/rule_set.h"
 
 namespace cudaleak::gate {
 

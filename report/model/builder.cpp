@@ -3,10 +3,10 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "cuda_frames.h"
-#include "library_handles.h"
-#include "raw.h"
-#include "summary.h"
+#include "report/model/cuda_frames.h"
+#include "report/model/library_handles.h"
+#include "report/model/raw.h"
+#include "report/model/summary.h"
 
 namespace cudaleak::report {
 

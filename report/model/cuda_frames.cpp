@@ -1,4 +1,4 @@
-#include "cuda_frames.h"
+#include "report/model/cuda_frames.h"
 
 #include <cctype>
 

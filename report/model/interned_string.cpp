@@ -1,4 +1,4 @@
-#include "interned_string.h"
+#include "report/model/interned_string.h"
 
 #include <mutex>
 #include <unordered_set>

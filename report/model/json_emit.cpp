@@ -1,4 +1,4 @@
-#include "json_emit.h"
+#include "report/model/json_emit.h"
 
 #include <charconv>
 #include <nlohmann/json.hpp>

@@ -1,6 +1,6 @@
-#include "json_io.h"
+#include "report/model/json_io.h"
 
-#include "json_visitors.h"
+#include "report/model/json_visitors.h"
 
 #include <istream>
 

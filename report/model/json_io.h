@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "report.h"
+#include "report/model/report.h"
 
 namespace cudaleak::report {
 

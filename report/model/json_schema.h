@@ -13,7 +13,7 @@
 #pragma once
 #include <cstdint>
 
-#include "report.h"
+#include "report/model/report.h"
 
 namespace cudaleak::report::schema {
 

@@ -1,10 +1,10 @@
-#include "json_tokens.h"
+#include "report/model/json_tokens.h"
 
 #include <array>
 #include <charconv>
 #include <cstdio>
 
-#include "json_io.h"
+#include "report/model/json_io.h"
 
 namespace cudaleak::report::schema {
 

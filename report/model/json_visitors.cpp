@@ -1,4 +1,4 @@
-#include "json_visitors.h"
+#include "report/model/json_visitors.h"
 
 #include <cstdio>
 

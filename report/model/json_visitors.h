@@ -14,12 +14,12 @@
 #include <utility>
 #include <vector>
 
-#include "json_emit.h"
-#include "json_io.h"
-#include "json_schema.h"
-#include "json_tokens.h"
-#include "enum_names.h"
-#include "kinds.h"
+#include "report/model/json_emit.h"
+#include "report/model/json_io.h"
+#include "report/model/json_schema.h"
+#include "report/model/json_tokens.h"
+#include "common/enum_names.h"
+#include "common/kinds.h"
 
 namespace cudaleak::report::schema {
 

@@ -1,4 +1,4 @@
-#include "library_handles.h"
+#include "report/model/library_handles.h"
 
 #include <array>
 #include <utility>

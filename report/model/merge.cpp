@@ -1,12 +1,12 @@
-#include "merge.h"
+#include "report/model/merge.h"
 
 #include <algorithm>
 #include <map>
 #include <string>
 #include <tuple>
 
-#include "kinds.h"
-#include "summary.h"
+#include "common/kinds.h"
+#include "report/model/summary.h"
 
 namespace cudaleak::report {
 

@@ -11,7 +11,7 @@
 #pragma once
 #include <vector>
 
-#include "report.h"
+#include "report/model/report.h"
 
 namespace cudaleak::report {
 

@@ -1,5 +1,5 @@
-#include "python_frame_ip.h"
-#include "raw.h"
+#include "common/frame_tags.h"
+#include "report/model/raw.h"
 
 namespace cudaleak::report {
 

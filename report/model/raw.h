@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "kinds.h"
-#include "report.h"
+#include "common/kinds.h"
+#include "report/model/report.h"
 
 namespace cudaleak::report {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "interned_string.h"
+#include "report/model/interned_string.h"
 
-#include "enum_names.h"
+#include "common/enum_names.h"
 
 namespace cudaleak::report {
 

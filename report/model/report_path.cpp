@@ -1,4 +1,4 @@
-#include "report_path.h"
+#include "report/model/report_path.h"
 
 #include <cstring>
 

@@ -1,6 +1,6 @@
-#include "summary.h"
+#include "report/model/summary.h"
 
-#include "kinds.h"
+#include "common/kinds.h"
 
 namespace cudaleak::report {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "report.h"
+#include "report/model/report.h"
 
 namespace cudaleak::report {
 

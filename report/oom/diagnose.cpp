@@ -1,23 +1,23 @@
-#include "diagnose.h"
+#include "report/oom/diagnose.h"
 
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
-#include "caching.h"
-#include "cuda_frames.h"
-#include "text_summary.h"
+#include "report/gate/caching.h"
+#include "report/model/cuda_frames.h"
+#include "common/quantities.h"
 
 namespace cudaleak::oom {
 
-using report::format_bytes;
+using cudaleak::format_bytes;
 
 constexpr const char* kPyTorchCache = "PyTorch caching allocator";  // gate/caching.cpp's name
 
 namespace {
 
 // A moment of the process's life, as the text says it everywhere.
-std::string seconds(uint64_t ns) { return report::format_duration(ns); }
+std::string seconds(uint64_t ns) { return cudaleak::format_duration(ns); }
 
 // Causes that decide the matter outright come first, then the rest by bytes.
 int weight(report::Cause cause) {
@@ -299,44 +299,6 @@ std::string describe_heap_exhausted(const report::Note& n, const std::vector<rep
   s += ": raise it with cudaDeviceSetLimit(cudaLimitMallocHeapSize, bytes) before the first kernel that allocates, "
        "or free device-side allocations (a leak there fills it)";
   return s;
-}
-
-std::string render_event(const report::OomEvent& e) {
-  std::string out;
-  if (e.has_pytorch) {
-    out = "out of memory: PyTorch could not allocate " + format_bytes(e.request_bytes) + " on device " +
-          std::to_string(e.device);
-  } else {
-    out = "out of memory: " + e.api + " of " + format_bytes(e.request_bytes) + " on device " +
-          std::to_string(e.device) + " failed";
-  }
-  if (const report::Frame* f = user_frame(e.stack)) out += " in " + frame_line(*f);
-  if (e.device_info)
-    out += " (free " + format_bytes(e.free_bytes) + " of " + format_bytes(e.total_bytes) + ")";
-  out += " at " + seconds(e.time_ns) + "\n";
-  if (!e.attempts.empty()) {
-    const report::OomAttempt& a = e.attempts.front();
-    out += "  Before it, " + std::to_string(e.attempts.size()) + (e.attempts.size() == 1 ? " call" : " calls") + " (" +
-           a.api + " of " + format_bytes(a.request_bytes) + ", from " + seconds(a.time_ns) + ") failed and " +
-           (e.attempts.size() == 1 ? "was" : "were") + " retried after the allocator freed its cache (attempts in the report).\n";
-  }
-  if (e.diagnosis.empty()) {
-    out += "  No single cause stands out; the numbers are in the report.\n";
-  } else {
-    out += "  Likely causes, most likely first:\n";
-    for (size_t i = 0; i < e.diagnosis.size(); ++i)
-      out += "  " + std::to_string(i + 1) + ". " + e.diagnosis[i].message + "\n";
-  }
-  uint64_t others = 0;
-  for (const auto& o : e.other_processes) others += o.bytes_known ? o.bytes : 0;
-  out += "  This process: " + format_bytes(e.tracked_bytes) + " tracked (" + format_bytes(e.recent_bytes) +
-         " allocated in the last " + seconds(e.recent_window_ns) + ", " + format_bytes(e.old_bytes) + " before); other processes: " +
-         (e.nvml == "ok" ? format_bytes(others) : "unknown (" + e.nvml + ")") + "; untracked: " +
-         format_bytes(e.untracked_bytes) + ".\n";
-  if (e.has_pytorch)
-    out += "  PyTorch: " + format_bytes(e.pytorch.reserved) + " reserved, " + format_bytes(e.pytorch.allocated) +
-           " allocated, largest free block " + format_bytes(e.pytorch.largest_free_block) + ".\n";
-  return out;
 }
 
 }  // namespace cudaleak::oom

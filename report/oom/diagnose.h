@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "report.h"
+#include "report/model/report.h"
 
 namespace cudaleak::oom {
 
@@ -31,8 +31,5 @@ std::string describe_reservation(const report::Reservation& reservation);
 // the device heap limit in effect in that context, with where it was set
 // (a reservation of `reservations`) or the default.
 std::string describe_heap_exhausted(const report::Note& note, const std::vector<report::Reservation>& reservations);
-
-// The text block the summary prints for one event.
-std::string render_event(const report::OomEvent& event);
 
 }  // namespace cudaleak::oom

@@ -1,6 +1,6 @@
-#include "oom_story.h"
+#include "report/oom/oom_story.h"
 
-#include "caching.h"
+#include "report/gate/caching.h"
 
 namespace cudaleak::oom {
 

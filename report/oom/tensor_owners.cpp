@@ -1,9 +1,9 @@
-#include "tensor_owners.h"
+#include "report/oom/tensor_owners.h"
 
 #include <algorithm>
 #include <map>
 
-#include "diagnose.h"
+#include "report/oom/diagnose.h"
 
 namespace cudaleak::report {
 

@@ -9,8 +9,8 @@
 #include <functional>
 #include <vector>
 
-#include "raw.h"
-#include "report.h"
+#include "report/model/raw.h"
+#include "report/model/report.h"
 
 namespace cudaleak::report {
 

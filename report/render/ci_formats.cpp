@@ -1,4 +1,4 @@
-#include "ci_formats.h"
+#include "report/render/ci_formats.h"
 
 #include <algorithm>
 #include <cctype>
@@ -7,9 +7,10 @@
 #include <utility>
 #include <nlohmann/json.hpp>
 
-#include "cuda_frames.h"
-#include "diagnose.h"
-#include "text_summary.h"
+#include "report/model/cuda_frames.h"
+#include "report/oom/diagnose.h"
+#include "report/render/oom_text.h"
+#include "report/render/text_report.h"
 
 namespace cudaleak::render {
 
@@ -34,7 +35,7 @@ std::string xml_escape(const std::string& s) {
 
 std::string headline(const report::LeakGroup& g) {
   std::string s = report::text_of(g.kind) + " leak: " + std::to_string(g.count) + (g.count == 1 ? " resource" : " resources");
-  if (g.bytes) s += ", " + report::format_bytes(g.bytes);
+  if (g.bytes) s += ", " + cudaleak::format_bytes(g.bytes);
   return s + ", created by " + g.api;
 }
 

@@ -1,7 +1,7 @@
-#include "html_report.h"
+#include "report/render/html_report.h"
 
 #include "html_assets.h"
-#include "json_io.h"
+#include "report/model/json_io.h"
 
 namespace cudaleak::render {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "report.h"
+#include "report/model/report.h"
 
 namespace cudaleak::render {
 inline constexpr size_t kHtmlAllocationsPerGroup = 16;

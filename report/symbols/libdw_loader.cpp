@@ -1,9 +1,9 @@
-#include "libdw_loader.h"
+#include "report/symbols/libdw_loader.h"
 
 #include <dlfcn.h>
 
 #include <mutex>
-#include "bundled_library.h"
+#include "common/private_library.h"
 
 namespace cudaleak::symbols {
 

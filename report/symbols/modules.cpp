@@ -1,4 +1,4 @@
-#include "modules.h"
+#include "report/symbols/modules.h"
 
 #include <elf.h>
 #include <link.h>
@@ -11,7 +11,7 @@
 #include <iterator>
 #include <vector>
 
-#include "io/input_file.h"
+#include "report/io/input_file.h"
 
 namespace cudaleak::symbols {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <vector>
 
-#include "../model/report.h"
+#include "report/model/report.h"
 
 namespace cudaleak::symbols {
 

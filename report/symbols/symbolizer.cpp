@@ -1,8 +1,8 @@
-#include "symbolizer.h"
+#include "report/symbols/symbolizer.h"
 
-#include "cuda_frames.h"
-#include "libdw_loader.h"
-#include "modules.h"
+#include "report/model/cuda_frames.h"
+#include "report/symbols/libdw_loader.h"
+#include "report/symbols/modules.h"
 
 #include <cxxabi.h>
 #include <dwarf.h>

@@ -4,7 +4,7 @@
 #pragma once
 #include <memory>
 
-#include "../model/raw.h"
+#include "report/model/raw.h"
 
 namespace cudaleak::symbols {
 

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "json_io.h"
+#include "report/model/json_io.h"
 
 namespace e2e {
 

@@ -4,7 +4,7 @@
 #include <unistd.h>
 #include <filesystem>
 
-#include "harness.h"
+#include "tests/e2e/harness.h"
 
 using namespace e2e;
 

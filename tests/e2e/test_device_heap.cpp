@@ -6,7 +6,7 @@
 
 #include <fstream>
 
-#include "harness.h"
+#include "tests/e2e/harness.h"
 
 using namespace e2e;
 using cudaleak::report::LeakGroup;

@@ -4,7 +4,7 @@
 
 #include <fstream>
 
-#include "harness.h"
+#include "tests/e2e/harness.h"
 
 using namespace e2e;
 

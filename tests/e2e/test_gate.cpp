@@ -5,7 +5,7 @@
 #include <csignal>
 #include <fstream>
 
-#include "harness.h"
+#include "tests/e2e/harness.h"
 
 using namespace e2e;
 

@@ -6,8 +6,8 @@
 
 #include <set>
 
-#include "harness.h"
-#include "text_summary.h"
+#include "tests/e2e/harness.h"
+#include "report/render/text_report.h"
 
 using namespace e2e;
 using cudaleak::report::LeakGroup;

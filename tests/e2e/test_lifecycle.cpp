@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <csignal>
 
-#include "harness.h"
+#include "tests/e2e/harness.h"
 
 using namespace e2e;
 

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "harness.h"
+#include "tests/e2e/harness.h"
 
 using namespace e2e;
 using cudaleak::report::Frame;

@@ -9,7 +9,7 @@
 
 #include <sys/stat.h>
 
-#include "harness.h"
+#include "tests/e2e/harness.h"
 
 using namespace e2e;
 namespace fs = std::filesystem;

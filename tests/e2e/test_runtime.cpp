@@ -12,7 +12,7 @@
 #include <map>
 #include <set>
 
-#include "harness.h"
+#include "tests/e2e/harness.h"
 
 using namespace e2e;
 

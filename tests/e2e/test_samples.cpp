@@ -1,8 +1,8 @@
 // Every sample under the simulated GPU, its report checked field by field.
 #include <catch2/catch.hpp>
 
-#include "cuda_frames.h"
-#include "harness.h"
+#include "report/model/cuda_frames.h"
+#include "tests/e2e/harness.h"
 
 using namespace e2e;
 using cudaleak::report::Report;

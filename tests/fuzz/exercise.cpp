@@ -1,20 +1,20 @@
-#include "exercise.h"
+#include "tests/fuzz/exercise.h"
 
 #include <optional>
 #include <sstream>
 #include <stdexcept>
 
-#include "baseline.h"
-#include "capture/crash_report.h"
-#include "gate.h"
-#include "html_report.h"
-#include "json_io.h"
-#include "json_tokens.h"
-#include "merge.h"
-#include "options.h"
-#include "suppressions.h"
-#include "text_summary.h"
-#include "views.h"
+#include "report/gate/baseline.h"
+#include "report/capture/crash_report.h"
+#include "report/gate/gate.h"
+#include "report/render/html_report.h"
+#include "report/model/json_io.h"
+#include "report/model/json_tokens.h"
+#include "report/model/merge.h"
+#include "common/options.h"
+#include "report/gate/suppressions.h"
+#include "report/render/text_report.h"
+#include "report/analyze/views.h"
 
 namespace cudaleak::fuzz {
 

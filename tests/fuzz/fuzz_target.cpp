@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "exercise.h"
+#include "tests/fuzz/exercise.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const cudaleak::fuzz::Exercise exercise = cudaleak::fuzz::exercise_for(CUDALEAK_FUZZ_TARGET);

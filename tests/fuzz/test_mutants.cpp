@@ -8,7 +8,7 @@
 #include <random>
 #include <regex>
 
-#include "exercise.h"
+#include "tests/fuzz/exercise.h"
 
 namespace {
 

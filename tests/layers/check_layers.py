@@ -1,35 +1,122 @@
 #!/usr/bin/env python3
-"""The preload library's folders are layers, each including only those below:
-    base < driver < pyframes < track < runtime < hooks
-(base: options and lifecycle state, logging, the real dlsym, the library's own
-code range; driver: the table of hooked entry points and the real functions
-behind them; pyframes: reading Python frames; track: records and stacks;
-runtime: reports, signals, fork, out-of-memory; hooks: the exported entry
-points). config/ and include/ sit beside them, usable by all. Prints every
-include that points up or sideways and exits 1 when there is one."""
+"""The source tree's folders are floors, each including only itself and the
+floors below it (FLOORS). Every include of the project's own headers is
+written from the repository root ("common/kinds.h", "report/model/report.h"),
+so a folder's dependencies can be read off its includes.
+
+    common                              kinds, enum names, options, words, colour,
+                                        private loading, safe output
+    report/io < report/model            reading files; the report's schema
+    report/symbols, report/gate         symbolization; suppression, baseline, verdict
+    report/oom, report/analyze          out-of-memory diagnosis; filters, aggregates, diffs
+    report/render                       text, out-of-memory text, diff, HTML, JUnit, SARIF
+    report/capture                      report::assemble: a capture into a report
+    report/cli                          the cudaleak command
+    interpose/base < driver < pyframes < track < runtime < hooks
+                                        the preload library; it records into
+                                        track/ and hands a capture to
+                                        report/capture from runtime/
+
+interpose/include holds the public headers a program includes by their own
+names (cudaleak_gtest.h includes "cudaleak.h" beside it).
+
+Prints every include that points up or sideways, and every project header
+included by a name not written from the root, and exits 1 when there is one.
+`--self-test` plants an upward include in a copy of the tree and fails unless
+the check finds it."""
 import pathlib
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 
-ORDER = ["base", "driver", "pyframes", "track", "runtime", "hooks"]
-root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).resolve().parents[2]) / "interpose"
+REPORT_BELOW_CAPTURE = ["report/io", "report/model", "report/symbols", "report/gate", "report/oom"]
+FLOORS = {
+    "common": [],
+    "report/io": ["common"],
+    "report/model": ["common", "report/io"],
+    "report/symbols": ["common", "report/io", "report/model"],
+    "report/gate": ["common", "report/io", "report/model"],
+    "report/oom": ["common", "report/io", "report/model", "report/gate"],
+    "report/analyze": ["common", "report/io", "report/model", "report/gate"],
+    "report/render": REPORT_BELOW_CAPTURE + ["common", "report/analyze"],
+    "report/capture": REPORT_BELOW_CAPTURE + ["common"],
+    "report/cli": REPORT_BELOW_CAPTURE + ["common", "report/analyze", "report/render", "report/capture"],
+    "report/compat": [],
+    "interpose/include": [],
+    "interpose/device": [],
+    "interpose/base": ["common"],
+    "interpose/driver": ["common", "interpose/base"],
+    "interpose/pyframes": ["common", "interpose/base", "interpose/driver"],
+    "interpose/track": ["common", "report/model", "interpose/base", "interpose/driver", "interpose/pyframes"],
+    "interpose/runtime": REPORT_BELOW_CAPTURE + ["common", "report/render", "report/capture", "interpose/include",
+                                                 "interpose/device", "interpose/base", "interpose/driver",
+                                                 "interpose/pyframes", "interpose/track"],
+    "interpose/hooks": ["common", "report/model", "interpose/base", "interpose/driver", "interpose/pyframes",
+                        "interpose/track", "interpose/runtime"],
+}
+SOURCES = (".h", ".cpp", ".S", ".def", ".in")
 include = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
-problems = []
-for layer in ORDER:
-    for path in sorted((root / layer).glob("*")):
-        if path.suffix not in (".h", ".cpp", ".S"):
-            continue
-        for name in include.findall(path.read_text()):
-            target = (path.parent / name).resolve()
-            if not target.exists():
-                continue  # a header of report/, the CUDA toolkit or a system library
-            try:
-                other = target.relative_to(root.resolve()).parts[0]
-            except ValueError:
+
+
+def floor_of(relative: pathlib.PurePath) -> str:
+    parts = relative.parts
+    return parts[0] if parts[0] == "common" else "/".join(parts[:2])
+
+
+def check(root: pathlib.Path) -> list[str]:
+    problems = []
+    for top in ("common", "report", "interpose"):
+        for path in sorted((root / top).rglob("*")):
+            if path.suffix not in SOURCES or not path.is_file():
                 continue
-            if other in ORDER and ORDER.index(other) > ORDER.index(layer):
-                problems.append(f"{path.relative_to(root.parent)}: includes {name} ({other} is above {layer})")
-for p in problems:
-    print(p)
-print(f"layers: {len(problems)} includes pointing up" if problems else "layers: every include points down")
-sys.exit(1 if problems else 0)
+            relative = path.relative_to(root)
+            floor = floor_of(relative)
+            if floor not in FLOORS:
+                problems.append(f"{relative}: folder {floor} has no place in tests/layers/check_layers.py")
+                continue
+            for name in include.findall(path.read_text(errors="replace")):
+                target = root / name
+                if not target.is_file():
+                    if (path.parent / name).is_file() and floor != "interpose/include":
+                        problems.append(f"{relative}: includes {name} by a relative name; write it from the root")
+                    continue  # generated (html_assets.h), the CUDA toolkit or a system library
+                other = floor_of(pathlib.PurePath(name))
+                if other != floor and other not in FLOORS[floor]:
+                    problems.append(f"{relative}: includes {name} ({other} is not below {floor})")
+    return problems
+
+
+def self_test(root: pathlib.Path) -> int:
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = pathlib.Path(scratch)
+        for top in ("common", "report", "interpose"):
+            shutil.copytree(root / top, copy / top, ignore=shutil.ignore_patterns("*.js", "*.css", "*.html", "*.py"))
+        planted = copy / "report/model/report.h"
+        planted.write_text(planted.read_text() + '\n#include "report/render/text_report.h"\n')
+        relative = copy / "common/kinds.cpp"
+        relative.write_text(relative.read_text() + '\n#include "kinds.h"\n')
+        found = check(copy)
+        wanted = ["report/model/report.h: includes report/render/text_report.h", "common/kinds.cpp: includes kinds.h"]
+        missing = [w for w in wanted if not any(p.startswith(w) for p in found)]
+        for w in missing:
+            print(f"self-test: the check missed '{w}'")
+        print("self-test: " + ("the check found both planted includes" if not missing else "FAILED"))
+        return 1 if missing else 0
+
+
+def main() -> int:
+    args = [a for a in sys.argv[1:] if a != "--self-test"]
+    root = pathlib.Path(args[0] if args else pathlib.Path(__file__).resolve().parents[2]).resolve()
+    if "--self-test" in sys.argv[1:]:
+        return self_test(root)
+    problems = check(root)
+    for p in problems:
+        print(p)
+    print(f"layers: {len(problems)} includes out of place" if problems else "layers: every include points down")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -3,7 +3,7 @@
 
 #include <thread>
 
-#include "track/bound_context.h"
+#include "interpose/track/bound_context.h"
 
 using namespace cudaleak::tracker;
 

@@ -3,8 +3,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "diagnose.h"
-#include "json_io.h"
+#include "report/oom/diagnose.h"
+#include "report/render/oom_text.h"
+#include "report/model/json_io.h"
 
 using namespace cudaleak::report;
 using cudaleak::oom::diagnose;

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "json_io.h"
+#include "report/model/json_io.h"
 
 using namespace cudaleak::report;
 

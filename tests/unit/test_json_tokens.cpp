@@ -6,10 +6,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "exercise.h"
-#include "json_io.h"
-#include "json_tokens.h"
-#include "summary.h"
+#include "tests/fuzz/exercise.h"
+#include "report/model/json_io.h"
+#include "report/model/json_tokens.h"
+#include "report/model/summary.h"
 
 using namespace cudaleak::report;
 using schema::TextTokens;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/module_image.h"
+#include "interpose/driver/module_image.h"
 
 using cudaleak::module_image::device_global_bytes;
 

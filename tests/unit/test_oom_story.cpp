@@ -2,10 +2,10 @@
 // allocations that reserved their memory.
 #include <catch2/catch.hpp>
 
-#include "caching.h"
-#include "diagnose.h"
-#include "oom_story.h"
-#include "tensor_owners.h"
+#include "report/gate/caching.h"
+#include "report/oom/diagnose.h"
+#include "report/oom/oom_story.h"
+#include "report/oom/tensor_owners.h"
 
 using namespace cudaleak::report;
 using cudaleak::Kind;

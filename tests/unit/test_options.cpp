@@ -2,7 +2,7 @@
 
 #include <csignal>
 
-#include "options.h"
+#include "common/options.h"
 
 using namespace cudaleak;
 

@@ -5,10 +5,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "diagnose.h"
-#include "json_io.h"
-#include "site.h"
-#include "text_summary.h"
+#include "report/oom/diagnose.h"
+#include "report/render/oom_text.h"
+#include "report/model/json_io.h"
+#include "report/gate/site.h"
+#include "report/render/text_report.h"
 
 using namespace cudaleak;
 using namespace cudaleak::report;

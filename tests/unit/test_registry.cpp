@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "track/registry.h"
+#include "interpose/track/registry.h"
 
 using namespace cudaleak;
 

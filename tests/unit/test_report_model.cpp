@@ -5,17 +5,17 @@
 #include <map>
 #include <set>
 
-#include "capture/crash_report.h"
-#include "json_io.h"
-#include "caching.h"
-#include "cuda_frames.h"
-#include "site.h"
-#include "python_frame_ip.h"
-#include "text_summary.h"
-#include "raw.h"
-#include "text_summary.h"
-#include "library_handles.h"
-#include "driver/hook_table.h"
+#include "report/capture/crash_report.h"
+#include "report/model/json_io.h"
+#include "report/gate/caching.h"
+#include "report/model/cuda_frames.h"
+#include "report/gate/site.h"
+#include "common/frame_tags.h"
+#include "report/render/text_report.h"
+#include "report/model/raw.h"
+#include "report/render/text_report.h"
+#include "report/model/library_handles.h"
+#include "interpose/driver/hook_table.h"
 
 using namespace cudaleak;
 using namespace cudaleak::report;
@@ -470,9 +470,9 @@ TEST_CASE("device-side allocations group by kernel above the launch's host stack
 }
 
 TEST_CASE("words: sizes, durations and counts come from one helper each, in the unit a reader expects", "[report][words]") {
-  using cudaleak::report::count_of;
-  using cudaleak::report::format_bytes;
-  using cudaleak::report::format_duration;
+  using cudaleak::count_of;
+  using cudaleak::format_bytes;
+  using cudaleak::format_duration;
   CHECK(format_bytes(0) == "0 B");
   CHECK(format_bytes(1023) == "1023 B");
   CHECK(format_bytes(1024) == "1.0 KiB");

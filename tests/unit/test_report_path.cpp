@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "report_path.h"
+#include "report/model/report_path.h"
 
 using cudaleak::report::expand_report_path;
 

@@ -9,8 +9,8 @@
 #include <fstream>
 #include <random>
 
-#include "compiled_rules.h"
-#include "suppressions.h"
+#include "report/gate/compiled_rules.h"
+#include "report/gate/suppressions.h"
 
 using namespace cudaleak;
 using namespace cudaleak::gate;

@@ -3,7 +3,7 @@
 #include <thread>
 #include <vector>
 
-#include "track/stack_depot.h"
+#include "interpose/track/stack_depot.h"
 
 using cudaleak::StackDepot;
 

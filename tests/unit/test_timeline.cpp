@@ -3,7 +3,7 @@
 #include <thread>
 #include <vector>
 
-#include "track/timeline.h"
+#include "interpose/track/timeline.h"
 
 using namespace cudaleak;
 

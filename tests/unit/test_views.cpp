@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "ci_formats.h"
-#include "merge.h"
-#include "views.h"
+#include "report/render/ci_formats.h"
+#include "report/model/merge.h"
+#include "report/analyze/views.h"
 
 using namespace cudaleak::report;
 

@@ -1,8 +1,8 @@
 // Contexts of the simulated driver: created, primary (refcounted per device),
 // green, and the per-thread current context. Destroying a context releases what
 // the real driver releases with it (memory, arrays, streams, events).
-#include "sim_cuda.h"
-#include "sim_state.h"
+#include "tests/simcuda/driver/sim_cuda.h"
+#include "tests/simcuda/driver/sim_state.h"
 
 #include <cerrno>
 #include <cstdlib>

@@ -7,9 +7,9 @@
 #include <string>
 #include <unordered_map>
 
-#include "../include/simcuda_device.h"
-#include "sim_cuda.h"
-#include "sim_state.h"
+#include "tests/simcuda/include/simcuda_device.h"
+#include "tests/simcuda/driver/sim_cuda.h"
+#include "tests/simcuda/driver/sim_state.h"
 
 using namespace simcuda;
 

@@ -2,8 +2,8 @@
 // instantiation, and allocation nodes whose memory is allocated when the node
 // is added (the real driver reserves the address then) and freed by a free
 // node, cuMemFree, or destroying a graph that was never instantiated.
-#include "sim_cuda.h"
-#include "sim_state.h"
+#include "tests/simcuda/driver/sim_cuda.h"
+#include "tests/simcuda/driver/sim_state.h"
 
 using namespace simcuda;
 

@@ -8,8 +8,8 @@
 #include <cstring>
 #include <string>
 
-#include "sim_cuda.h"
-#include "sim_state.h"
+#include "tests/simcuda/driver/sim_cuda.h"
+#include "tests/simcuda/driver/sim_state.h"
 
 using simcuda::State;
 

@@ -4,8 +4,8 @@
 #include <vector>
 #include <cstdlib>
 
-#include "sim_cuda.h"
-#include "sim_state.h"
+#include "tests/simcuda/driver/sim_cuda.h"
+#include "tests/simcuda/driver/sim_state.h"
 
 using namespace simcuda;
 

@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "sim_cuda.h"
-#include "sim_state.h"
+#include "tests/simcuda/driver/sim_cuda.h"
+#include "tests/simcuda/driver/sim_state.h"
 
 using namespace simcuda;
 

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <iterator>
 
-#include "sim_cuda.h"
-#include "sim_state.h"
+#include "tests/simcuda/driver/sim_cuda.h"
+#include "tests/simcuda/driver/sim_state.h"
 
 // Every entry point the simulated runtime (or a test) may look up.
 // X(name looked up, ABI version, per-thread variant, function)

@@ -1,4 +1,4 @@
-#include "sim_state.h"
+#include "tests/simcuda/driver/sim_state.h"
 
 #include <pthread.h>
 

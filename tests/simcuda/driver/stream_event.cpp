@@ -1,7 +1,7 @@
 // Streams and events of the simulated driver. Work is synchronous, so
 // synchronisation calls only validate their handles.
-#include "sim_cuda.h"
-#include "sim_state.h"
+#include "tests/simcuda/driver/sim_cuda.h"
+#include "tests/simcuda/driver/sim_state.h"
 
 using namespace simcuda;
 

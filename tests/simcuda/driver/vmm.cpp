@@ -2,8 +2,8 @@
 // reference count, address reservations and mappings.
 #include <cstdlib>
 
-#include "sim_cuda.h"
-#include "sim_state.h"
+#include "tests/simcuda/driver/sim_cuda.h"
+#include "tests/simcuda/driver/sim_state.h"
 
 using namespace simcuda;
 

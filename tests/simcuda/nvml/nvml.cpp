@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <cstring>
 
-#include "../../../interpose/runtime/nvml_abi.h"
-#include "../driver/sim_cuda.h"
-#include "../driver/sim_state.h"
+#include "interpose/runtime/nvml_abi.h"
+#include "tests/simcuda/driver/sim_cuda.h"
+#include "tests/simcuda/driver/sim_state.h"
 
 #define NVML_EXPORT extern "C" __attribute__((visibility("default")))
 

@@ -1,4 +1,4 @@
-#include "driver_table.h"
+#include "tests/simcuda/runtime/driver_table.h"
 
 #include <pthread.h>
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <unordered_map>
 
-#include "../include/simcuda_device.h"
-#include "driver_table.h"
+#include "tests/simcuda/include/simcuda_device.h"
+#include "tests/simcuda/runtime/driver_table.h"
 
 #define RT_EXPORT extern "C" __attribute__((visibility("default")))
 

@@ -1,13 +1,13 @@
 // The CUDA runtime API of the simulated GPU: what the samples and the tests
 // call, mapped onto driver entry points the way cudart 13 maps them
 // (cudaMallocHost -> cuMemHostAlloc, cudaDeviceReset -> cuDevicePrimaryCtxReset, ...).
-#include "driver_table.h"
+#include "tests/simcuda/runtime/driver_table.h"
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
 #include <cstring>
 
-#include "driver_table.h"
+#include "tests/simcuda/runtime/driver_table.h"
 
 #define RT_EXPORT extern "C" __attribute__((visibility("default")))
 

@@ -21,9 +21,9 @@
 #define __CUDA_API_VERSION_INTERNAL 1
 #include <cuda.h>
 
-#include "../../../interpose/device/device_heap_events.h"
-#include "../../../interpose/driver/sanitizer_api.h"
-#include "../include/simcuda_device.h"
+#include "interpose/device/device_heap_events.h"
+#include "interpose/driver/sanitizer_api.h"
+#include "tests/simcuda/include/simcuda_device.h"
 
 #define SAN_EXPORT extern "C" __attribute__((visibility("default")))
 

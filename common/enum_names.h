@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "kinds.h"
+#include "common/kinds.h"
 
 namespace cudaleak::report {
 

@@ -6,8 +6,8 @@
 #pragma once
 #include <initializer_list>
 
-namespace cudaleak::symbols {
+namespace cudaleak {
 
 void* open_private_library(const char* soname, std::initializer_list<const char*> dependencies);
 
-}  // namespace cudaleak::symbols
+}  // namespace cudaleak

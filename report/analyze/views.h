@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "report.h"
+#include "report/model/report.h"
 
 namespace cudaleak::report {
 

@@ -1,4 +1,4 @@
-#include "kinds.h"
+#include "common/kinds.h"
 
 #include <array>
 

@@ -10,7 +10,7 @@ namespace cudaleak {
 
 struct Options {
 #define CUDALEAK_OPTION(type, key, def, help) type key = def;
-#include "options.def"
+#include "common/options.def"
 #undef CUDALEAK_OPTION
 };
 

@@ -1,14 +1,14 @@
-#include "views.h"
+#include "report/analyze/views.h"
 
 #include <algorithm>
 #include <map>
 #include <stdexcept>
 
-#include "cuda_frames.h"
-#include "kinds.h"
-#include "pattern.h"
-#include "site.h"
-#include "summary.h"
+#include "report/model/cuda_frames.h"
+#include "common/kinds.h"
+#include "report/gate/pattern.h"
+#include "report/gate/site.h"
+#include "report/model/summary.h"
 
 namespace cudaleak::report {
 

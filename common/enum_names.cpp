@@ -1,4 +1,4 @@
-#include "enum_names.h"
+#include "common/enum_names.h"
 
 #include <array>
 

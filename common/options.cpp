@@ -1,6 +1,6 @@
-#include "options.h"
+#include "common/options.h"
 
-#include "kinds.h"
+#include "common/kinds.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -152,14 +152,14 @@ const std::vector<OptionInfo>& option_table() {
   static const Options defaults;
   static const std::vector<std::string> default_texts = {
 #define CUDALEAK_OPTION(type, key, def, help) to_text(defaults.key),
-#include "options.def"
+#include "common/options.def"
 #undef CUDALEAK_OPTION
   };
   static const std::vector<OptionInfo> table = [] {
     std::vector<OptionInfo> t;
     size_t i = 0;
 #define CUDALEAK_OPTION(type, key, def, help) t.push_back({#key, type_label(#type), default_texts[i++].c_str(), help});
-#include "options.def"
+#include "common/options.def"
 #undef CUDALEAK_OPTION
     return t;
   }();
@@ -171,7 +171,7 @@ std::string set_option(Options& options, const std::string& key, const std::stri
   std::optional<std::string> problem;
 #define CUDALEAK_OPTION(type, name, def, help) \
   if (key == #name) problem = parse_value(value, candidate.name);
-#include "options.def"
+#include "common/options.def"
 #undef CUDALEAK_OPTION
   if (!problem) {
     std::vector<std::string> keys;
@@ -244,7 +244,7 @@ std::string escape_option_value(const std::string& value) {
 std::string describe_options(const Options& o) {
   std::string out;
 #define CUDALEAK_OPTION(type, key, def, help) out += std::string(#key) + "=" + to_text(o.key) + "\n";
-#include "options.def"
+#include "common/options.def"
 #undef CUDALEAK_OPTION
   return out;
 }

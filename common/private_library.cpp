@@ -1,10 +1,10 @@
-#include "bundled_library.h"
+#include "common/private_library.h"
 
 #include <dlfcn.h>
 
 #include <string>
 
-namespace cudaleak::symbols {
+namespace cudaleak {
 
 namespace {
 std::string own_directory() {
@@ -28,4 +28,4 @@ void* open_private_library(const char* soname, std::initializer_list<const char*
   return nullptr;
 }
 
-}  // namespace cudaleak::symbols
+}  // namespace cudaleak

@@ -3,7 +3,9 @@
 #pragma once
 #include <string>
 
-#include "report.h"
+#include "common/quantities.h"
+#include "common/tty_color.h"
+#include "report/model/report.h"
 
 namespace cudaleak::report {
 
@@ -22,15 +24,4 @@ std::string render_text(const Report& report, const TextOptions& options);
 // stack from the program's innermost frame (frames keep their numbers): the
 // message of a per-test gate (GoogleTest listener, pytest plugin).
 std::string render_gate_failures(const Report& report, const TextOptions& options);
-// The words for quantities, in one place for every rendering: sizes in the
-// largest binary unit under 1024 ("1.0 GiB", never "1024.0 MiB"), durations
-// in the unit that keeps them readable ("850 ns", "12.5 ms", "2.50 s",
-// "3 min 05 s"), and counts with their noun ("1 leak group", "2 leak groups").
-std::string format_bytes(uint64_t bytes);
-std::string format_duration(uint64_t ns);
-std::string count_of(uint64_t n, const std::string& one, const std::string& many);
-// The color option's answer for text written to `fd` (-1: a file of its own):
-// always, never, or auto = a terminal with NO_COLOR unset (no-color.org).
-bool color_wanted(const std::string& mode, int fd);
-
 }  // namespace cudaleak::report

@@ -1,0 +1,46 @@
+#include "report/render/oom_text.h"
+
+#include "common/quantities.h"
+#include "report/oom/diagnose.h"
+
+namespace cudaleak::oom {
+
+std::string render_event(const report::OomEvent& e) {
+  std::string out;
+  if (e.has_pytorch) {
+    out = "out of memory: PyTorch could not allocate " + format_bytes(e.request_bytes) + " on device " +
+          std::to_string(e.device);
+  } else {
+    out = "out of memory: " + e.api + " of " + format_bytes(e.request_bytes) + " on device " +
+          std::to_string(e.device) + " failed";
+  }
+  if (const report::Frame* f = user_frame(e.stack)) out += " in " + frame_line(*f);
+  if (e.device_info)
+    out += " (free " + format_bytes(e.free_bytes) + " of " + format_bytes(e.total_bytes) + ")";
+  out += " at " + format_duration(e.time_ns) + "\n";
+  if (!e.attempts.empty()) {
+    const report::OomAttempt& a = e.attempts.front();
+    out += "  Before it, " + std::to_string(e.attempts.size()) + (e.attempts.size() == 1 ? " call" : " calls") + " (" +
+           a.api + " of " + format_bytes(a.request_bytes) + ", from " + format_duration(a.time_ns) + ") failed and " +
+           (e.attempts.size() == 1 ? "was" : "were") + " retried after the allocator freed its cache (attempts in the report).\n";
+  }
+  if (e.diagnosis.empty()) {
+    out += "  No single cause stands out; the numbers are in the report.\n";
+  } else {
+    out += "  Likely causes, most likely first:\n";
+    for (size_t i = 0; i < e.diagnosis.size(); ++i)
+      out += "  " + std::to_string(i + 1) + ". " + e.diagnosis[i].message + "\n";
+  }
+  uint64_t others = 0;
+  for (const auto& o : e.other_processes) others += o.bytes_known ? o.bytes : 0;
+  out += "  This process: " + format_bytes(e.tracked_bytes) + " tracked (" + format_bytes(e.recent_bytes) +
+         " allocated in the last " + format_duration(e.recent_window_ns) + ", " + format_bytes(e.old_bytes) + " before); other processes: " +
+         (e.nvml == "ok" ? format_bytes(others) : "unknown (" + e.nvml + ")") + "; untracked: " +
+         format_bytes(e.untracked_bytes) + ".\n";
+  if (e.has_pytorch)
+    out += "  PyTorch: " + format_bytes(e.pytorch.reserved) + " reserved, " + format_bytes(e.pytorch.allocated) +
+           " allocated, largest free block " + format_bytes(e.pytorch.largest_free_block) + ".\n";
+  return out;
+}
+
+}  // namespace cudaleak::oom
