@@ -110,11 +110,6 @@ constexpr size_t kMaxRecovered = 8;   // recovered calls kept; older ones droppe
 
 }  // namespace
 
-std::string where_of(const std::vector<report::Frame>& stack, const std::string& api) {
-  const report::Frame* f = user_frame(stack);
-  return f ? frame_line(*f) : api;
-}
-
 bool Monitor::measure_and_keep(RawEvent raw) {
   report::OomEvent& e = raw.event;
   raw.stack_id = tracker::capture_here();

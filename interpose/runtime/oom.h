@@ -96,8 +96,5 @@ class Monitor {
 };
 
 inline constexpr const char* kPyTorchApi = "PyTorch caching allocator";
-// "function (file:line)" of the program's frame nearest the allocation, past
-// the frames of frameworks and caching allocators (diagnose.h: user_frame).
-std::string where_of(const std::vector<report::Frame>& stack, const std::string& api);
 
 }  // namespace cudaleak::oom

@@ -13,7 +13,7 @@
 
 #include "common/kinds.h"
 #include "interpose/runtime/oom.h"
-#include "report/oom/diagnose.h"
+#include "report/capture/assemble.h"
 #include "report/render/oom_text.h"
 #include "report/model/json_io.h"
 #include "interpose/runtime/lifecycle.h"
@@ -23,7 +23,6 @@
 #include "report/model/cuda_frames.h"
 #include "report/symbols/modules.h"
 #include "report/symbols/symbolizer.h"
-#include "report/oom/tensor_owners.h"
 #include "report/render/text_report.h"
 #include "interpose/runtime/runtime.h"
 #include "interpose/runtime/unseen_memory.h"
@@ -68,43 +67,6 @@ uint64_t now_ms() {
   return uint64_t(ts.tv_sec) * 1000 + uint64_t(ts.tv_nsec) / 1000000;
 }
 
-// A (kind, stack) of the timeline, resolved and named as the report's groups are.
-template <class Group>
-void describe_site(Group& g, Kind kind, uint32_t stack_id, report::FrameResolver* resolver) {
-  g.kind = kind;
-  g.stack = report::resolve_stack(tracker::stack(stack_id), resolver);
-  g.api = report::outermost_api(g.stack, "");
-  g.where = oom::where_of(g.stack, g.api);
-}
-
-// PyTorch's live tensors without their own stacks, named by the allocations
-// that hold them (tensor_owners.h).
-void attribute_tensors(report::PyTorchView& view, const report::RawSnapshot& raw, report::FrameResolver* resolver) {
-  for (report::AllocatorDevice& d : view.devices)
-    report::attribute_by_segment(d, report::blocks_by_owner(d, report::memory_ranges(raw, d.device)),
-                                 [&](uint32_t id) { return report::resolve_stack(tracker::stack(id), resolver); });
-}
-
-// Memory over time, its marks, what was live at each peak and the sites the
-// points name.
-void add_timeline(report::Report& r, report::FrameResolver* resolver) {
-  std::vector<std::vector<Timeline::SiteKey>> site_keys;
-  r.timeline = tracker::timeline(&site_keys);
-  r.timeline.marks = runtime().marks.all();
-  auto at_peak = tracker::peak_groups();
-  for (size_t i = 0; i < r.timeline.devices.size(); ++i) {
-    report::DeviceTimeline& d = r.timeline.devices[i];
-    for (const auto& g : at_peak[d.device]) {
-      report::PeakGroup& p = d.peak.groups.emplace_back();
-      describe_site(p, g.kind, g.stack_id, resolver);
-      p.bytes = g.bytes;
-      p.count = g.count;
-    }
-    for (size_t n = 0; n < d.sites.size() && i < site_keys.size() && n < site_keys[i].size(); ++n)
-      describe_site(d.sites[n], site_keys[i][n].kind, site_keys[i][n].stack_id, resolver);
-  }
-}
-
 }  // namespace
 
 // Symbols are looked up once per process: later reports reuse them.
@@ -116,10 +78,24 @@ std::unique_ptr<report::FrameResolver> make_frame_resolver() {
 
 namespace {
 
-report::Report build(const report::RawSnapshot& raw, report::FrameResolver* resolver) {
-  report::BuildOptions build;
-  build.max_allocations = size_t(options().max_allocations);
-  return report::build_report(raw, tracker::stack, resolver, build);
+// What this process recorded, for report::assemble: the tracker's records
+// and stacks, resolved by this process's symbols and Python frames.
+report::Capture gather(report::RawSnapshot raw, Reason reason) {
+  report::Capture c;
+  c.snapshot = std::move(raw);
+  c.stacks = tracker::stack;
+  c.resolver = make_frame_resolver();
+  c.symbolized = options().symbolize;
+  c.reason = reason;
+  c.tool_version = CUDALEAK_VERSION;
+  return c;
+}
+
+report::AssembleSettings settings_for_reports() {
+  report::AssembleSettings s;
+  s.max_allocations = size_t(options().max_allocations);
+  s.gate = &runtime().gate.get();
+  return s;
 }
 
 Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
@@ -127,37 +103,40 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   uint64_t t0 = now_ms();
   if (reason == Reason::Signal) runtime().mark("snapshot", "");
   if (reason == Reason::Checkpoint) runtime().mark("report", checkpoint ? checkpoint : "");
-  report::RawSnapshot raw = tracker::snapshot();
+  report::Capture c = gather(tracker::snapshot(), reason);
   uint64_t t_snapshot = now_ms();
-  std::unique_ptr<report::FrameResolver> resolver = make_frame_resolver();
-  report::Report r = build(raw, resolver.get());
-  r.symbolized = opt.symbolize;
-  r.tool_version = CUDALEAK_VERSION;
-  r.reason = reason;
-  if (checkpoint) r.checkpoint = checkpoint;
-  r.timestamp = std::time(nullptr);
-  r.process = symbols::current_process();
-  r.process.start_unix_ns = tracker::start_unix_ns();
-  r.process.run_id = tracker::run_id();
-  r.modules = symbols::loaded_modules();
-  add_timeline(r, resolver.get());
-  r.oom_events = runtime().oom.events(resolver.get());
-  r.has_pytorch = runtime().python_view.latest(r.pytorch);
-  if (r.has_pytorch) attribute_tensors(r.pytorch, raw, resolver.get());
-  r.has_cupy = runtime().python_view.latest_cupy(r.cupy);
-  if (r.has_pytorch) runtime().growth.annotate_tensors(r.pytorch);  // against the earlier views, as leak groups below
-  if (r.has_pytorch && fresh_view) runtime().growth.observe_tensors(r.pytorch);
+  if (checkpoint) c.checkpoint = checkpoint;
+  c.timestamp = std::time(nullptr);
+  c.process = symbols::current_process();
+  c.process.start_unix_ns = tracker::start_unix_ns();
+  c.process.run_id = tracker::run_id();
+  c.modules = symbols::loaded_modules();
+  c.timeline = tracker::timeline(&c.timeline_sites);
+  c.timeline.marks = runtime().marks.all();
+  c.peak_groups = tracker::peak_groups();
+  c.oom_events = runtime().oom.events(c.resolver.get());
+  if (report::PyTorchView view; runtime().python_view.latest(view)) c.pytorch = std::move(view);
+  if (report::CupyPool pool; runtime().python_view.latest_cupy(pool)) c.cupy = std::move(pool);
   pyframes::Status py = pyframes::report_status();
-  if (py.present) r.python = report::PythonInfo{py.version, py.frames && opt.python_frames,
+  if (py.present) c.python = report::PythonInfo{py.version, py.frames && opt.python_frames,
                                                 opt.python_frames ? py.note : "python_frames=false"};
-  r.duration_ns = tracker::elapsed_ns();
-  const gate::GateConfig& gate_config = runtime().gate.get();
-  report::GateResult verdict = gate::judge(r, gate_config);  // the launcher's, asked or not
-  if (reason == Reason::Exit && verdict.error.empty() && unseen_memory::wanted())
-    verdict.error = unseen_memory::check(raw);
-  r.gate = gate::as_reported(verdict, gate_config.asked);
-  runtime().growth.annotate(r);
-  if (reason == Reason::Signal || reason == Reason::Checkpoint) runtime().growth.observe(raw);
+  c.duration_ns = tracker::elapsed_ns();
+  if (reason == Reason::Exit && unseen_memory::wanted()) c.gate_error = unseen_memory::check(c.snapshot);
+  const size_t resources = c.snapshot.resources.size();
+  uint64_t live = 0;  // every live resource, those caching allocators hold and suppressed ones too
+  for (const report::RawResource& x : c.snapshot.resources) live += !x.released_by;
+  report::RawSnapshot observed;
+  if (reason == Reason::Signal || reason == Reason::Checkpoint) observed = c.snapshot;
+  report::AssembleSettings settings = settings_for_reports();
+  settings.history = [fresh_view](report::Report& r) {
+    if (r.has_pytorch) runtime().growth.annotate_tensors(r.pytorch);  // against the earlier views
+    if (r.has_pytorch && fresh_view) runtime().growth.observe_tensors(r.pytorch);
+    runtime().growth.annotate(r);
+  };
+  report::Assembled assembled = report::assemble(std::move(c), settings);
+  report::Report& r = assembled.report;
+  report::GateResult verdict = assembled.verdict;
+  if (reason == Reason::Signal || reason == Reason::Checkpoint) runtime().growth.observe(observed);
 
   uint64_t t_built = now_ms();
   unsigned n = next_report_sequence();
@@ -166,7 +145,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   std::string problem;
   w.written = write_file(w.path, report::to_json(r), &problem, &w.path);
   log_verbose("%s report of %zu resources in %llu ms (snapshot %llu, build and symbolize %llu, JSON %llu)",
-              report::text_of(reason).c_str(), raw.resources.size(), static_cast<unsigned long long>(now_ms() - t0),
+              report::text_of(reason).c_str(), resources, static_cast<unsigned long long>(now_ms() - t0),
               static_cast<unsigned long long>(t_snapshot - t0), static_cast<unsigned long long>(t_built - t_snapshot),
               static_cast<unsigned long long>(now_ms() - t_built));
   symbols::SymbolizerCounts symbols = symbols::process_symbolizer_counts();
@@ -184,10 +163,8 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
     print("==" + std::to_string(r.process.pid) + "==cudaleak: " + oom::render_event(r.oom_events.back()) +
           "  Report: " + w.path + "\n");
   } else if (reason == Reason::Signal || reason == Reason::Checkpoint) {
-    // Every live resource, those caching allocators hold and suppressed ones
-    // too: "0 live" for a process whose memory is all PyTorch's cache misleads.
-    uint64_t live = 0;
-    for (const report::RawResource& x : raw.resources) live += !x.released_by;
+    // "0 live" for a process whose memory is all PyTorch's cache misleads:
+    // `live` counts every live resource.
     log_message("%s of %llu live resources (%llu counted as leaks) written to %s",
                 reason == Reason::Signal ? "snapshot" : "checkpoint report", static_cast<unsigned long long>(live),
                 static_cast<unsigned long long>(r.summary.leaked_count), w.path.c_str());
@@ -275,9 +252,10 @@ Verdict judge_since(uint64_t since) {
   int saved = errno;
   try {
     std::lock_guard lock(runtime().reports.mutex);
-    std::unique_ptr<report::FrameResolver> resolver = make_frame_resolver();
-    report::Report r = build(raw, resolver.get());
-    r.gate = gate::judge(r, runtime().gate.get());  // a checkpoint judges whether or not the run gates
+    // A checkpoint judges whether or not the run gates: the verdict, not r.gate.
+    report::Assembled assembled = report::assemble(gather(std::move(raw), Reason::Checkpoint), settings_for_reports());
+    report::Report& r = assembled.report;
+    r.gate = assembled.verdict;
     if (r.gate.failed) {  // below min_bytes the gate counts groups but passes
       v.failing.count = r.gate.failing_count;
       v.failing.bytes = r.gate.failing_bytes;

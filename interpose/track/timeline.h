@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/kinds.h"
+#include "report/model/raw.h"
 #include "report/model/report.h"
 
 namespace cudaleak {
@@ -42,17 +43,10 @@ class Timeline {
   void add(int device, Kind kind, uint32_t stack_id, int64_t delta, uint64_t time_ns);
   // The sites of a device's points, in the order of report's
   // DeviceTimeline::sites (one list per device of the snapshot).
-  struct SiteKey {
-    Kind kind;
-    uint32_t stack_id;
-  };
+  using SiteKey = report::RawSite;
   report::Timeline snapshot(std::vector<std::vector<SiteKey>>* site_keys = nullptr) const;
   // The groups live at each device's peak, by (kind, stack id), biggest first.
-  struct PeakGroup {
-    Kind kind;
-    uint32_t stack_id;
-    uint64_t bytes, count;
-  };
+  using PeakGroup = report::RawPeakGroup;
   std::map<int, std::vector<PeakGroup>> peak_groups() const;
 
   // For the crash handler: the points of each device as numbers, nothing

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "report/capture/assemble.h"
 #include "report/model/json_io.h"
 #include "report/model/json_visitors.h"
 #include "common/kinds.h"
@@ -200,28 +201,28 @@ CrashCapture parse_crash_capture(const std::string& text) {
 }
 
 report::Report build_crash_report(const CrashCapture& c, const BuildSettings& settings, const gate::GateConfig& gate) {
-  std::vector<std::string> missing;
-  std::vector<report::Module> modules = modules_from_maps(c.maps);
-  auto resolver = report::with_python_frames(symbols::make_offline_symbolizer(modules, {}, &missing),
-                                             c.python_frames);
-  report::BuildOptions build;
-  build.max_allocations = settings.max_allocations;
-  auto lookup = [&](uint32_t id) -> std::span<const uint64_t> {
+  report::Capture capture;
+  capture.snapshot = c.snapshot;
+  capture.stacks = [&](uint32_t id) -> std::span<const uint64_t> {
     auto it = c.stacks.find(id);
     return it == c.stacks.end() ? std::span<const uint64_t>() : std::span<const uint64_t>(it->second);
   };
   // Always resolved offline: the dying process could not, and the files are still here.
-  report::Report r = report::build_report(c.snapshot, lookup, resolver.get(), build);
-  r.symbolized = true;
-  r.tool_version = c.tool_version;
-  r.reason = report::Reason::Crash;
-  r.timestamp = c.timestamp;
-  r.process = c.process;
-  r.modules = std::move(modules);
-  r.duration_ns = c.elapsed_ns;
-  if (!c.timeline.devices.empty() || !c.timeline.marks.empty()) r.timeline = c.timeline;
-  gate::evaluate(r, gate);
-  return r;
+  std::vector<std::string> missing;
+  capture.modules = modules_from_maps(c.maps);
+  capture.resolver = report::with_python_frames(symbols::make_offline_symbolizer(capture.modules, {}, &missing),
+                                                c.python_frames);
+  capture.symbolized = true;
+  capture.tool_version = c.tool_version;
+  capture.reason = report::Reason::Crash;
+  capture.timestamp = c.timestamp;
+  capture.process = c.process;
+  capture.duration_ns = c.elapsed_ns;
+  if (!c.timeline.devices.empty() || !c.timeline.marks.empty()) capture.timeline = c.timeline;
+  report::AssembleSettings assemble;
+  assemble.max_allocations = settings.max_allocations;
+  assemble.gate = &gate;
+  return report::assemble(std::move(capture), assemble).report;
 }
 
 }  // namespace cudaleak::capture

@@ -57,6 +57,19 @@ std::string limit_name(int limit);
 // The report's reservation, with its stack resolved.
 Reservation resolve_reservation(const RawReservation& raw, std::vector<Frame> stack);
 
+// A site of the timeline: the kind and the interned stack that created it,
+// named in the report as leak groups are.
+struct RawSite {
+  Kind kind;
+  uint32_t stack_id;
+};
+// A group live at a device's peak, by (kind, stack id).
+struct RawPeakGroup {
+  Kind kind;
+  uint32_t stack_id;
+  uint64_t bytes, count;
+};
+
 struct RawSnapshot {
   std::vector<RawResource> resources;
   std::vector<RawNote> notes;

@@ -152,6 +152,11 @@ std::string frame_line(const report::Frame& f) {
   return line;
 }
 
+std::string where_of(const std::vector<report::Frame>& stack, const std::string& api) {
+  const report::Frame* f = user_frame(stack);
+  return f ? frame_line(*f) : api;
+}
+
 const report::Frame* user_frame(const std::vector<report::Frame>& stack) {
   const report::Frame* first = nullptr;
   for (const report::Frame* f : report::program_frames(stack)) {

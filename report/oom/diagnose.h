@@ -16,6 +16,8 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& event);
 const report::Frame* user_frame(const std::vector<report::Frame>& stack);
 // "function (file:line)" of a frame; the function alone where no file is known.
 std::string frame_line(const report::Frame& frame);
+// frame_line of the user_frame of `stack`; `api` when it has none.
+std::string where_of(const std::vector<report::Frame>& stack, const std::string& api);
 // Where a live-tensor group was made, as the text says it: "from train_step
 // (train.py:7)" with PyTorch's per-tensor stacks, "in segments reserved by
 // train_step (train.py:7)" when attributed by segment, or why it is unknown.

@@ -1,0 +1,83 @@
+#include "report/capture/assemble.h"
+
+#include "report/oom/diagnose.h"
+#include "report/oom/tensor_owners.h"
+
+namespace cudaleak::report {
+
+namespace {
+
+// A (kind, stack) of the timeline, resolved and named as the report's groups are.
+template <class Group>
+void describe_site(Group& g, const RawSite& site, const Capture& c) {
+  g.kind = site.kind;
+  g.stack = resolve_stack(c.stacks(site.stack_id), c.resolver.get());
+  g.api = outermost_api(g.stack, "");
+  g.where = oom::where_of(g.stack, g.api);
+}
+
+// Memory over time, its marks, what was live at each peak and the sites the
+// points name.
+void add_timeline(Report& r, Capture& c) {
+  r.timeline = std::move(c.timeline);
+  for (size_t i = 0; i < r.timeline.devices.size(); ++i) {
+    DeviceTimeline& d = r.timeline.devices[i];
+    auto peak = c.peak_groups.find(d.device);
+    if (peak != c.peak_groups.end())
+      for (const RawPeakGroup& g : peak->second) {
+        PeakGroup& p = d.peak.groups.emplace_back();
+        describe_site(p, RawSite{g.kind, g.stack_id}, c);
+        p.bytes = g.bytes;
+        p.count = g.count;
+      }
+    for (size_t n = 0; n < d.sites.size() && i < c.timeline_sites.size() && n < c.timeline_sites[i].size(); ++n)
+      describe_site(d.sites[n], c.timeline_sites[i][n], c);
+  }
+}
+
+// PyTorch's live tensors without their own stacks, named by the allocations
+// that hold them (tensor_owners.h).
+void attribute_tensors(PyTorchView& view, const Capture& c) {
+  for (AllocatorDevice& d : view.devices)
+    attribute_by_segment(d, blocks_by_owner(d, memory_ranges(c.snapshot, d.device)),
+                         [&](uint32_t id) { return resolve_stack(c.stacks(id), c.resolver.get()); });
+}
+
+}  // namespace
+
+Assembled assemble(Capture c, const AssembleSettings& settings) {
+  BuildOptions build;
+  build.max_allocations = settings.max_allocations;
+  Assembled out;
+  Report& r = out.report;
+  r = build_report(c.snapshot, c.stacks, c.resolver.get(), build);
+  r.symbolized = c.symbolized;
+  r.tool_version = std::move(c.tool_version);
+  r.reason = c.reason;
+  r.checkpoint = std::move(c.checkpoint);
+  r.timestamp = c.timestamp;
+  r.process = std::move(c.process);
+  r.duration_ns = c.duration_ns;
+  add_timeline(r, c);
+  r.oom_events = std::move(c.oom_events);
+  if (c.pytorch) {
+    r.has_pytorch = true;
+    r.pytorch = std::move(*c.pytorch);
+    attribute_tensors(r.pytorch, c);
+  }
+  if (c.cupy) {
+    r.has_cupy = true;
+    r.cupy = std::move(*c.cupy);
+  }
+  if (c.python) r.python = std::move(*c.python);
+  r.modules = std::move(c.modules);  // last: nothing below resolves frames
+  if (settings.history) settings.history(r);
+  if (settings.gate) {
+    out.verdict = gate::judge(r, *settings.gate);
+    if (out.verdict.error.empty()) out.verdict.error = c.gate_error;
+    r.gate = gate::as_reported(out.verdict, settings.gate->asked);
+  }
+  return out;
+}
+
+}  // namespace cudaleak::report
