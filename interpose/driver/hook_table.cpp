@@ -86,6 +86,8 @@ void* resolve(const HookInfo& row) {
 }  // namespace
 
 const HookInfo& hook_info(HookId id) { return kHooks[static_cast<int>(id)]; }
+const char* creator_name(uint16_t api) { return api < uint16_t(HookId::Count) ? hook_name(HookId(api)) : "malloc"; }
+
 const char* hook_name(HookId id) { return kHooks[static_cast<int>(id)].symbol; }
 
 int hook_by_symbol(const char* symbol) {

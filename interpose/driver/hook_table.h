@@ -8,7 +8,7 @@
 
 #include "interpose/driver/cuda_api.h"
 #include "interpose/driver/library_api.h"
-#include "interpose/driver/space.h"
+#include "common/space.h"
 #include "common/kinds.h"
 
 // X(exported symbol, name looked up with cuGetProcAddress, ABI version, per-thread stream variant, PFN type,
@@ -218,6 +218,9 @@ struct HookInfo {
 
 const HookInfo& hook_info(HookId id);
 const char* hook_name(HookId id);
+// What created a record (Record::api): a hook's name, or "malloc" for
+// HookId::Count, a kernel's own malloc (device_heap).
+const char* creator_name(uint16_t api);
 
 // Hook for an exported name passed to dlsym, or -1.
 int hook_by_symbol(const char* symbol);

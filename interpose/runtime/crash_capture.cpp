@@ -98,7 +98,7 @@ class Writer final : public tracker::CrashVisitor, public Timeline::CrashVisitor
     auto kind = kind_name(r.kind);
     string(kind.data(), kind.size());
     text(",");
-    string(r.api == HookId::Count ? "malloc" : hook_name(r.api));  // Count: a kernel's malloc (device_heap)
+    string(creator_name(r.api));
     for (uint64_t v : {r.handle, r.bytes, r.sequence, r.time_ns, r.context, r.stream, uint64_t(r.stack_id),
                        uint64_t(r.thread)}) {
       text(",");

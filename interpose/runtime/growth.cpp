@@ -49,7 +49,7 @@ bool growing(const std::vector<uint64_t>& history, uint64_t now) {
 void History::observe(const report::RawSnapshot& snapshot) {
   std::map<Key, uint64_t> now;
   for (const auto& r : snapshot.resources)
-    if (!r.released_by) ++now[Key{int(r.kind), r.stack_id, r.device}];
+    if (!r.torn_down()) ++now[Key{int(r.kind), r.stack_id, r.device}];
   std::lock_guard lock(mutex_);
   uint64_t index = observations_++;
   for (const auto& [key, count] : now) {

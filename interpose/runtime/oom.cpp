@@ -54,7 +54,7 @@ void measure_pools(report::OomEvent& e, const report::RawSnapshot& snap) {
     if (e.device >= 0 && get_default(&pool, e.device) == CUDA_SUCCESS) pools.emplace_back(uint64_t(pool), true);
   }
   for (const auto& r : snap.resources)
-    if (r.kind == Kind::Pool && r.device == e.device && !r.released_by) pools.emplace_back(r.handle, false);
+    if (r.kind == Kind::Pool && r.device == e.device && !r.torn_down()) pools.emplace_back(r.handle, false);
   for (auto [handle, is_default] : pools) {
     cuuint64_t reserved = 0, used = 0;
     auto pool = reinterpret_cast<CUmemoryPool>(handle);
@@ -80,11 +80,11 @@ void measure_process(RawEvent& raw, const report::RawSnapshot& snap) {
   e.recent_window_ns = std::max<uint64_t>(e.time_ns / 10, 1);
   std::map<std::pair<int, uint32_t>, RawSite> sites;
   for (const auto& r : snap.resources) {
-    if (r.released_by || r.device != e.device || !kind_holds_memory(r.kind)) continue;
+    if (r.torn_down() || r.device != e.device || !kind_holds_memory(r.kind)) continue;
     e.tracked_bytes += r.bytes;
     e.tracked_by_kind[r.kind] += r.bytes;
     (r.time_ns + e.recent_window_ns >= e.time_ns ? e.recent_bytes : e.old_bytes) += r.bytes;
-    RawSite& s = sites.try_emplace({int(r.kind), r.stack_id}, RawSite{r.kind, r.stack_id, r.hook}).first->second;
+    RawSite& s = sites.try_emplace({int(r.kind), r.stack_id}, RawSite{r.kind, r.stack_id, snap.hook_of(r)}).first->second;
     s.bytes += r.bytes;
     ++s.count;
     s.first_ns = std::min(s.first_ns, r.time_ns);

@@ -124,7 +124,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   if (reason == Reason::Exit && unseen_memory::wanted()) c.gate_error = unseen_memory::check(c.snapshot);
   const size_t resources = c.snapshot.resources.size();
   uint64_t live = 0;  // every live resource, those caching allocators hold and suppressed ones too
-  for (const report::RawResource& x : c.snapshot.resources) live += !x.released_by;
+  for (const Record& x : c.snapshot.resources) live += !x.torn_down();
   report::RawSnapshot observed;
   if (reason == Reason::Signal || reason == Reason::Checkpoint) observed = c.snapshot;
   report::AssembleSettings settings = settings_for_reports();
@@ -229,7 +229,7 @@ Written write_report(Reason reason, const char* checkpoint) {
 
 report::RawSnapshot snapshot_since(uint64_t since) {
   report::RawSnapshot raw = tracker::snapshot();
-  std::erase_if(raw.resources, [&](const report::RawResource& r) { return r.sequence <= since || r.released_by; });
+  std::erase_if(raw.resources, [&](const Record& r) { return r.sequence <= since || r.torn_down(); });
   raw.notes.clear();
   raw.notes_total = 0;
   return raw;
@@ -237,7 +237,7 @@ report::RawSnapshot snapshot_since(uint64_t since) {
 
 Totals totals(const report::RawSnapshot& raw) {
   Totals t;
-  for (const report::RawResource& r : raw.resources) {
+  for (const Record& r : raw.resources) {
     ++t.count;
     if (kind_holds_memory(r.kind)) t.bytes += r.bytes;
   }

@@ -83,8 +83,8 @@ bool stack_growth(int device, const report::RawSnapshot& raw, uint64_t* bytes) {
   bool read = false;
   *bytes = 0;
   size_t stack = 0;
-  for (const report::RawResource& r : raw.resources)
-    if (r.kind == Kind::Context && r.device == device && !r.released_by &&
+  for (const Record& r : raw.resources)
+    if (r.kind == Kind::Context && r.device == device && !r.torn_down() &&
         stack_limit_of(reinterpret_cast<CUcontext>(r.handle), &stack)) {
       *bytes += growth(stack);
       read = true;
@@ -150,7 +150,7 @@ uint64_t default_pool_cache(int device) {
 
 bool has_own_pool(int device, const report::RawSnapshot& raw) {
   for (const auto& r : raw.resources)
-    if (r.kind == Kind::Pool && r.device == device && !r.released_by) return true;
+    if (r.kind == Kind::Pool && r.device == device && !r.torn_down()) return true;
   return false;
 }
 
@@ -169,8 +169,8 @@ std::string check_now(const report::RawSnapshot& raw) {
     }
     const uint64_t slack = loads_libraries_with_hidden_memory() ? kLibrarySlackBytes : kSlackBytes;
     uint64_t explained = slack + stack + default_pool_cache(d);
-    for (const report::RawResource& r : raw.resources) {
-      if (r.released_by || r.device != d) continue;
+    for (const Record& r : raw.resources) {
+      if (r.torn_down() || r.device != d) continue;
       if (kind_holds_memory(r.kind)) explained += round_up(r.bytes);
       if (r.kind == Kind::Module || r.kind == Kind::Library) explained += kPerModuleBytes;
     }

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "interpose/track/record.h"
+#include "report/model/record.h"
 
 namespace cudaleak {
 

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <vector>
 
-#include "interpose/track/record.h"
+#include "report/model/record.h"
 #include "interpose/track/record_table.h"
 #include "interpose/base/spin_lock.h"
 

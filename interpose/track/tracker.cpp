@@ -241,7 +241,7 @@ void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes
     r.device = int16_t(where.device);
     r.kind = kind;
     r.space = space;
-    r.api = api;
+    r.api = uint16_t(api);
     r.scope = t_library_scope;
     Record replaced;
     // The driver handed out a handle we still hold: it was released by a path
@@ -405,7 +405,7 @@ void device_allocated(uint32_t launch_stack, uint32_t device_frame, uint64_t add
     r.device = int16_t(where.device);
     r.kind = Kind::DeviceHeap;
     r.space = Space::DeviceHeap;
-    r.api = HookId::Count;
+    r.api = uint16_t(HookId::Count);  // a kernel's malloc (creator_name)
     Record replaced;
     if (state().registry.insert(r, &replaced)) forget_bytes(replaced);
     state().timeline.add(r.device, r.kind, r.stack_id, int64_t(bytes), r.time_ns);
@@ -436,26 +436,15 @@ void device_malloc_failed(uint32_t launch_stack, uint32_t device_frame, uint64_t
 report::RawSnapshot snapshot() {
   State& s = state();
   report::RawSnapshot out;
-  auto convert = [](const Record& r, const char* released_by) {
-    report::RawResource x;
-    x.kind = r.kind;
-    x.handle = r.handle;
-    x.bytes = r.bytes;
-    x.sequence = r.sequence;
-    x.time_ns = r.time_ns;
-    x.context = r.context;
-    x.stream = r.stream;
-    x.stack_id = r.stack_id;
-    x.thread = r.thread;
-    x.device = r.device;
-    x.hook = r.api == HookId::Count ? "malloc" : hook_name(r.api);  // Count: a kernel's malloc (device_heap)
-    x.released_by = released_by;
-    x.scope = r.scope;
-    return x;
-  };
-  for (const Record& r : s.registry.snapshot()) out.resources.push_back(convert(r, nullptr));
+  // Names by index: every hook's, then "malloc" (creator_name), then the
+  // ways contexts were torn down, as met.
+  for (uint16_t api = 0; api <= uint16_t(HookId::Count); ++api) out.names.push_back(creator_name(api));
+  out.resources = s.registry.snapshot();
   std::lock_guard lock(s.side_mutex);
-  for (const auto& [r, reason] : s.torn_down) out.resources.push_back(convert(r, reason));
+  for (const auto& [r, reason] : s.torn_down) {
+    Record& x = out.resources.emplace_back(r);
+    x.teardown = out.intern(reason);
+  }
   for (const auto& [key, note] : s.notes) out.notes.push_back(note);
   out.notes_total = s.notes_total;
   for (const auto& [device, p] : s.primary)

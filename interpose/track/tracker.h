@@ -7,7 +7,8 @@
 #include <cstdint>
 #include <span>
 
-#include "interpose/track/record.h"
+#include "interpose/driver/hook_table.h"
+#include "report/model/record.h"
 #include "interpose/track/timeline.h"
 #include "report/model/raw.h"
 

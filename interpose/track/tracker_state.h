@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "report/model/raw.h"
-#include "interpose/track/record.h"
+#include "report/model/record.h"
 #include "interpose/track/registry.h"
 #include "interpose/track/stack_depot.h"
 #include "interpose/track/timeline.h"

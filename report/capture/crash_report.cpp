@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <cinttypes>
+#include <cstdint>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -87,6 +88,12 @@ CrashCapture parse_crash_capture(const std::string& text) {
     }
   };
   auto name = [&](const std::string& v) { return c.names.emplace_back(v).c_str(); };
+  // A record's name as an index of the snapshot's names (RawSnapshot::names).
+  auto index_of = [&](const std::string& v) -> uint16_t {
+    for (size_t i = 0; i < c.snapshot.names.size(); ++i)
+      if (v == c.snapshot.names[i]) return uint16_t(i);
+    return c.snapshot.intern(name(v));
+  };
   try {
     report::schema::TreeObject top(j, root);
     std::string cmdline;
@@ -113,12 +120,15 @@ CrashCapture parse_crash_capture(const std::string& text) {
       field(r, at, 0, kind_text);
       auto kind = kind_from_name(kind_text);
       if (!kind) report::schema::fail(Path{&at, nullptr, 0}, "unknown kind \"" + kind_text + "\"");
-      report::RawResource x;
+      Record x;
       x.kind = *kind;
+      int device = -1;
       fields(r, at, 1, hook, x.handle, x.bytes, x.sequence, x.time_ns, x.context, x.stream, x.stack_id, x.thread,
-             x.device, released);
-      x.hook = name(hook);
-      x.released_by = released.empty() ? nullptr : name(released);
+             device, released);
+      if (device < INT16_MIN || device > INT16_MAX) report::schema::fail(Path{&at, nullptr, 10}, "device out of range");
+      x.device = int16_t(device);
+      x.api = index_of(hook);
+      if (!released.empty()) x.teardown = index_of(released);
       if (r.size() == 13) field(r, at, 12, x.scope);
       c.snapshot.resources.push_back(x);
     });

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -39,6 +40,11 @@ class FrameCache {
   std::map<std::pair<uint64_t, bool>, std::vector<Frame>> cache_;
 };
 
+const char* released_or_empty(const RawSnapshot& snapshot, const Record& r) {
+  const char* by = snapshot.released_by(r);
+  return by ? by : "";
+}
+
 // (kind, stack, device, teardown reason, API that created the owning library handle)
 using GroupKey = std::tuple<Kind, uint32_t, int, std::string, std::string>;
 
@@ -48,10 +54,10 @@ void add_holdings(Report& report, const RawSnapshot& snapshot, const OwnerOf& ow
   std::map<std::tuple<uint32_t, int, std::string>, LeakGroup*> handle_groups;  // (stack, device, teardown)
   for (LeakGroup& g : report.leaks)
     if (g.kind == Kind::LibraryHandle) handle_groups[{g.stack_id, g.device, g.released_by}] = &g;
-  for (const RawResource& r : snapshot.resources) {
-    const RawResource* owner = owner_of(r);
+  for (const Record& r : snapshot.resources) {
+    const Record* owner = owner_of(r);
     if (!owner || skip(r)) continue;
-    auto it = handle_groups.find({owner->stack_id, owner->device, owner->released_by ? owner->released_by : ""});
+    auto it = handle_groups.find({owner->stack_id, owner->device, released_or_empty(snapshot, *owner)});
     if (it == handle_groups.end()) continue;
     KindTotal& t = it->second->holds[r.kind];
     t.bytes += r.bytes;
@@ -102,6 +108,14 @@ std::vector<Frame> resolve_stack(std::span<const uint64_t> ips, FrameResolver* r
   return FrameCache(resolver).frames(ips);
 }
 
+uint16_t RawSnapshot::intern(const char* text) {
+  for (size_t i = 0; i < names.size(); ++i)
+    if (std::strcmp(names[i], text) == 0) return uint16_t(i);
+  if (names.size() >= kNoName) return kNoName;  // an unnamed record rather than a wrong name
+  names.push_back(text);
+  return uint16_t(names.size() - 1);
+}
+
 std::string limit_name(int limit) {
   switch (limit) {
     case 0: return "stack_size";
@@ -146,10 +160,10 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
 
   // Library handles still alive, by the scope their creation opened: what
   // the driver made inside that scope is theirs.
-  std::unordered_map<uint32_t, const RawResource*> handle_of_scope;
-  for (const RawResource& r : snapshot.resources)
+  std::unordered_map<uint32_t, const Record*> handle_of_scope;
+  for (const Record& r : snapshot.resources)
     if (r.kind == Kind::LibraryHandle && r.scope) handle_of_scope.emplace(r.scope, &r);
-  auto owner_of = [&](const RawResource& r) -> const RawResource* {
+  auto owner_of = [&](const Record& r) -> const Record* {
     if (r.kind == Kind::LibraryHandle || !r.scope) return nullptr;
     auto it = handle_of_scope.find(r.scope);
     return it == handle_of_scope.end() ? nullptr : it->second;
@@ -158,7 +172,7 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
   // Modules and libraries the CUDA runtime loaded for its own device code
   // are not the program's to unload (cuda_frames.h).
   std::map<uint32_t, bool> runtime_loads;  // by stack
-  auto runtime_load = [&](const RawResource& r) {
+  auto runtime_load = [&](const Record& r) {
     if (r.kind != Kind::Module && r.kind != Kind::Library) return false;
     auto [it, fresh] = runtime_loads.emplace(r.stack_id, false);
     if (fresh) it->second = is_runtime_own_load(cache.frames(stacks(r.stack_id)));
@@ -166,32 +180,31 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
   };
 
   // One group per (kind, stack, device, teardown reason, owner), members in creation order.
-  std::map<GroupKey, std::vector<const RawResource*>> groups;
-  for (const RawResource& r : snapshot.resources) {
+  std::map<GroupKey, std::vector<const Record*>> groups;
+  for (const Record& r : snapshot.resources) {
     if (runtime_load(r)) continue;
-    const RawResource* owner = owner_of(r);
-    groups[GroupKey{r.kind, r.stack_id, r.device, r.released_by ? r.released_by : "", owner ? owner->hook : ""}]
+    const Record* owner = owner_of(r);
+    groups[GroupKey{r.kind, r.stack_id, r.device, released_or_empty(snapshot, r), owner ? snapshot.hook_of(*owner) : ""}]
         .push_back(&r);
   }
 
   for (auto& [key, members] : groups) {
     std::sort(members.begin(), members.end(),
-              [](const RawResource* a, const RawResource* b) { return a->sequence < b->sequence; });
+              [](const Record* a, const Record* b) { return a->sequence < b->sequence; });
     LeakGroup g;
     g.kind = std::get<0>(key);
     g.device = std::get<2>(key);
     g.released_by = std::get<3>(key);
     g.stack_id = std::get<1>(key);
     g.stack = cache.frames(stacks(std::get<1>(key)));
-    g.api = outermost_api(g.stack, members.front()->hook);
+    g.api = outermost_api(g.stack, snapshot.hook_of(*members.front()));
     g.owner = std::get<4>(key);
-    for (const RawResource* r : members) {
+    for (const Record* r : members) {
       g.bytes += r->bytes;
       ++g.count;
-      const RawResource* owner = owner_of(*r);
+      const Record* owner = owner_of(*r);
       if (options.max_allocations == 0 || g.allocations.size() < options.max_allocations)
-        g.allocations.push_back(Allocation{r->handle, r->bytes, r->thread, r->sequence, r->time_ns, r->context,
-                                           r->stream, owner ? owner->handle : 0});
+        g.allocations.push_back(Allocation{*r, owner ? owner->handle : 0});
     }
     report.leaks.push_back(std::move(g));
   }

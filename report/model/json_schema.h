@@ -47,13 +47,13 @@ void fields(V& v, Frame& f) {
 
 template <class V>
 void fields(V& v, Allocation& a) {
-  v("address", Hex{a.address}, Required);
-  v("bytes", a.bytes, Required);
-  v("thread", a.thread);
-  v("sequence", a.sequence);
-  v("time_ns", a.time_ns);
-  v("context", Hex{a.context});
-  v("stream", Hex{a.stream}, IfSet);
+  v("address", Hex{a.record.handle}, Required);
+  v("bytes", a.record.bytes, Required);
+  v("thread", a.record.thread);
+  v("sequence", a.record.sequence);
+  v("time_ns", a.record.time_ns);
+  v("context", Hex{a.record.context});
+  v("stream", Hex{a.record.stream}, IfSet);
   v("owner", Hex{a.owner}, IfSet);
 }
 

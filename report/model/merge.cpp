@@ -121,7 +121,7 @@ Report merge_reports(std::vector<Report> all) {
     for (LeakGroup& moved : r.leaks) {
       LeakGroup g = std::move(moved);
       if (r.processes.empty()) g.pid = r.process.pid, g.rank = r.process.rank;
-      for (Allocation& a : g.allocations) a.time_ns += shift;
+      for (Allocation& a : g.allocations) a.record.time_ns += shift;
       m.leaks.push_back(std::move(g));
     }
     for (const Module& mod : r.modules)

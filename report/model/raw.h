@@ -10,27 +10,10 @@
 #include <vector>
 
 #include "common/kinds.h"
+#include "report/model/record.h"
 #include "report/model/report.h"
 
 namespace cudaleak::report {
-
-struct RawResource {
-  Kind kind;
-  uint64_t handle = 0;
-  uint64_t bytes = 0;
-  uint64_t sequence = 0;
-  uint64_t time_ns = 0;
-  uint64_t context = 0;
-  uint64_t stream = 0;
-  uint32_t stack_id = 0;
-  uint32_t thread = 0;
-  int device = -1;
-  const char* hook = "";          // driver entry point that created it
-  const char* released_by = nullptr;  // set when its context was torn down
-  // The library-handle creation it happened in (a library handle: the one it
-  // opened); 0 for none. Pairs a handle with the driver resources it holds.
-  uint32_t scope = 0;
-};
 
 struct RawNote {
   std::string type;
@@ -71,11 +54,23 @@ struct RawPeakGroup {
 };
 
 struct RawSnapshot {
-  std::vector<RawResource> resources;
+  // Every resource alive, and those torn down with their context (Record::teardown).
+  std::vector<Record> resources;
+  // What a record's api and teardown name, by index: the entry points of
+  // the process's hook table, "malloc" (a kernel's), how contexts were torn down.
+  std::vector<const char*> names;
   std::vector<RawNote> notes;
   uint64_t notes_total = 0;
   std::vector<PrimaryContext> primary_contexts;
   std::vector<RawReservation> reservations;
+
+  const char* name(uint16_t index) const { return index < names.size() ? names[index] : ""; }
+  // The entry point that created `r`, or "".
+  const char* hook_of(const Record& r) const { return name(r.api); }
+  // What tore `r` down with its context; nullptr while it lives.
+  const char* released_by(const Record& r) const { return r.torn_down() ? name(r.teardown) : nullptr; }
+  // The index of `text` in names, added when new.
+  uint16_t intern(const char* text);
 };
 
 // Raw instruction pointers of an interned stack, innermost first.

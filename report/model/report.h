@@ -10,6 +10,7 @@
 #include "report/model/interned_string.h"
 
 #include "common/enum_names.h"
+#include "report/model/record.h"
 
 namespace cudaleak::report {
 
@@ -31,15 +32,11 @@ struct Frame {
   bool operator==(const Frame&) const = default;
 };
 
+// A record as the report lists it under its group: the record, and the
+// library handle whose creation made it (its handle; 0 for none).
 struct Allocation {
-  uint64_t address = 0;  // device/host address or handle
-  uint64_t bytes = 0;
-  uint32_t thread = 0;   // kernel thread id of the creating thread
-  uint64_t sequence = 0; // order of creation across the process, from 1
-  uint64_t time_ns = 0;  // since the tracker started
-  uint64_t context = 0;
-  uint64_t stream = 0;  // graph_memory: the graph it belongs to
-  uint64_t owner = 0;   // the library handle whose creation made it; 0 for none
+  Record record;
+  uint64_t owner = 0;
   bool operator==(const Allocation&) const = default;
 };
 

@@ -26,8 +26,8 @@ constexpr int kHasFrames = 4;    // PyTorch recorded the block's stack
 
 std::vector<MemoryRange> memory_ranges(const RawSnapshot& snapshot, int device) {
   std::vector<MemoryRange> out;
-  for (const RawResource& r : snapshot.resources)
-    if (!r.released_by && r.device == device && addressable(r.kind) && r.bytes)
+  for (const Record& r : snapshot.resources)
+    if (!r.torn_down() && r.device == device && addressable(r.kind) && r.bytes)
       out.push_back({r.handle, r.bytes, r.stack_id});
   std::sort(out.begin(), out.end(), [](const MemoryRange& a, const MemoryRange& b) { return a.address < b.address; });
   return out;

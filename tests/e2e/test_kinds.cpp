@@ -96,7 +96,7 @@ TEST_CASE("every kind: graph memory lives on after instantiation and dies with a
   const LeakGroup* captured = group_by_api(r, "graph_memory", "cuMemAllocAsync");
   REQUIRE(captured);
   CHECK(captured->bytes == 64 << 10);
-  CHECK(captured->allocations.at(0).stream != 0);  // the graph it belongs to
+  CHECK(captured->allocations.at(0).record.stream != 0);  // the graph it belongs to
   CHECK(count_of(r, "async") == 0);
   CHECK(r.notes.empty());
 }

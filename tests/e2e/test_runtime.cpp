@@ -273,7 +273,7 @@ TEST_CASE("stacks: twin call paths at the same stack pointer are never mixed up 
       if (!stack_has(g, function)) continue;
       INFO(function << " group of " << g.count);
       CHECK(g.bytes == g.count * size);
-      for (const auto& a : g.allocations) CHECK(a.bytes == size);
+      for (const auto& a : g.allocations) CHECK(a.record.bytes == size);
       count += g.count;
     }
     CHECK(count == 5 * 200);  // four threads and the main thread

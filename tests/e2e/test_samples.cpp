@@ -160,7 +160,7 @@ TEST_CASE("loop_leak: one group of 50 allocations in creation order", "[e2e][sam
   CHECK(r.leaks[0].bytes == 50u * (16u << 10));
   REQUIRE(r.leaks[0].allocations.size() == 16);  // max_allocations default
   for (size_t i = 1; i < r.leaks[0].allocations.size(); ++i)
-    CHECK(r.leaks[0].allocations[i].sequence > r.leaks[0].allocations[i - 1].sequence);
+    CHECK(r.leaks[0].allocations[i].record.sequence > r.leaks[0].allocations[i - 1].record.sequence);
 }
 
 TEST_CASE("clean: nothing leaked", "[e2e][samples]") {

@@ -112,7 +112,7 @@ TEST_CASE("json tokens: a report's members are read in any order and unknown one
   g.kind = Kind::Device;
   g.bytes = 4;
   g.count = 1;
-  g.allocations.push_back(Allocation{0x10, 4});
+  g.allocations.push_back(Allocation{cudaleak::Record{.handle = 0x10, .bytes = 4}});
   r.leaks.push_back(g);
   r.summary = summarize(r.leaks);
   auto j = nlohmann::json::parse(to_json(r));

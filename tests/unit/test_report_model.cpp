@@ -49,15 +49,25 @@ struct Fixture {
   StackLookup lookup = [this](uint32_t id) -> std::span<const uint64_t> { return stacks[id]; };
 };
 
-RawResource resource(Kind kind, uint32_t stack, uint64_t bytes, uint64_t seq, const char* hook = "cuMemAlloc_v2") {
-  RawResource r{kind};
+// Names for the records below live here: a record carries indices.
+RawSnapshot names;
+
+Record resource(Kind kind, uint32_t stack, uint64_t bytes, uint64_t seq, const char* hook = "cuMemAlloc_v2") {
+  Record r;
+  r.kind = kind;
   r.stack_id = stack;
   r.bytes = bytes;
   r.sequence = seq;
   r.handle = 0x7000 + seq;
   r.device = 0;
-  r.hook = hook;
+  r.api = names.intern(hook);
   return r;
+}
+
+// build_report over `snap` with the names its records index.
+Report build_named(RawSnapshot snap, const StackLookup& stacks, FrameResolver* resolver, const BuildOptions& options) {
+  snap.names = names.names;
+  return build_report(snap, stacks, resolver, options);
 }
 
 }  // namespace
@@ -70,13 +80,13 @@ TEST_CASE("resources group by kind and stack, biggest first, with totals", "[rep
   for (int i = 0; i < 3; ++i) snap.resources.push_back(resource(Kind::Device, 1, 100, 10 + i));
   snap.resources.push_back(resource(Kind::Device, 2, 1000, 5));
   snap.resources.push_back(resource(Kind::Stream, 2, 0, 6, "cuStreamCreate"));
-  Report r = build_report(snap, fx.lookup, &fx.resolver, BuildOptions{2});
+  Report r = build_named(snap, fx.lookup, &fx.resolver, BuildOptions{2});
   REQUIRE(r.leaks.size() == 3);
   CHECK(r.leaks[0].bytes == 1000);
   CHECK(r.leaks[1].bytes == 300);
   CHECK(r.leaks[1].count == 3);
   CHECK(r.leaks[1].allocations.size() == 2);  // capped
-  CHECK(r.leaks[1].allocations[0].sequence == 10);
+  CHECK(r.leaks[1].allocations[0].record.sequence == 10);
   CHECK(r.leaks[2].kind == Kind::Stream);
   CHECK(r.summary.leaked_bytes == 1300);
   CHECK(r.summary.leaked_count == 5);
@@ -90,7 +100,7 @@ TEST_CASE("address-space kinds are listed but not added to leaked bytes", "[repo
   snap.resources.push_back(resource(Kind::Vmm, 0, 4096, 1, "cuMemCreate"));
   snap.resources.push_back(resource(Kind::VaReservation, 0, 4096, 2, "cuMemAddressReserve"));
   snap.resources.push_back(resource(Kind::Mapping, 0, 4096, 3, "cuMemMap"));
-  Report r = build_report(snap, fx.lookup, &fx.resolver, {});
+  Report r = build_named(snap, fx.lookup, &fx.resolver, {});
   CHECK(r.summary.leaked_bytes == 4096);
   CHECK(r.summary.by_kind[Kind::Mapping].bytes == 4096);
 }
@@ -127,7 +137,7 @@ TEST_CASE("an ip inside inlined code expands into one frame per function", "[rep
   fx.resolver.names[0x20] = {"__libc_start_main", "/lib/libc.so.6"};
   RawSnapshot snap;
   snap.resources.push_back(resource(Kind::Device, 1, 8, 1));
-  Report r = build_report(snap, fx.lookup, &fx.resolver, {});
+  Report r = build_named(snap, fx.lookup, &fx.resolver, {});
   auto& stack = r.leaks.at(0).stack;
   REQUIRE(stack.size() == 3);
   CHECK(stack[0].function == "process_batch(int)");
@@ -142,10 +152,10 @@ TEST_CASE("torn-down resources form their own groups, marked with the teardown",
   Fixture fx;
   RawSnapshot snap;
   snap.resources.push_back(resource(Kind::Device, 0, 64, 1));
-  RawResource torn = resource(Kind::Device, 0, 64, 2);
-  torn.released_by = "context_destroy";
+  Record torn = resource(Kind::Device, 0, 64, 2);
+  torn.teardown = names.intern("context_destroy");
   snap.resources.push_back(torn);
-  Report r = build_report(snap, fx.lookup, &fx.resolver, {});
+  Report r = build_named(snap, fx.lookup, &fx.resolver, {});
   REQUIRE(r.leaks.size() == 2);
   int marked = 0;
   for (const auto& g : r.leaks) marked += g.released_by == "context_destroy";
@@ -161,7 +171,7 @@ TEST_CASE("JSON round trip keeps every field", "[report][json]") {
   snap.notes.push_back(RawNote{"unknown_release", "cuMemFree_v2", 0x1234, 1, 1, 3});
   snap.notes_total = 3;
   snap.primary_contexts.push_back(PrimaryContext{0, 1, 0, 0, 1});
-  Report r = build_report(snap, fx.lookup, &fx.resolver, {});
+  Report r = build_named(snap, fx.lookup, &fx.resolver, {});
   r.reason = Reason::Exit;
   r.process = Process{42, 1, "/app/prog", {"/app/prog", "--x"}, -1, 1'700'000'000'123'456'789ull, "42-1-ff"};
   r.modules.push_back(Module{"/app/prog", 0x400000, "abcd"});
@@ -184,7 +194,7 @@ TEST_CASE("JSON round trip keeps every field", "[report][json]") {
   CHECK(back.leaks[0].api == "cuMemHostAlloc");
   CHECK(back.leaks[0].stack[0].ip == 0xdeadbeef00ull);
   CHECK(back.leaks[0].stack[0].function == "main");
-  CHECK(back.leaks[0].allocations[0].address == 0x7001);
+  CHECK(back.leaks[0].allocations[0].record.handle == 0x7001);
   CHECK(back.summary.by_kind.at(Kind::Pinned).bytes == 2048);
   CHECK(back.notes.at(0).count == 3);
   CHECK(back.notes_total == 3);
@@ -247,7 +257,7 @@ TEST_CASE("text summary: groups with stacks and one SUMMARY line", "[report][tex
   fx.resolver.names[0x10] = {"train_step(int)", "/app/prog"};
   RawSnapshot snap;
   snap.resources.push_back(resource(Kind::Device, 1, 3 << 20, 1));
-  Report r = build_report(snap, fx.lookup, &fx.resolver, {});
+  Report r = build_named(snap, fx.lookup, &fx.resolver, {});
   r.reason = Reason::Exit;
   r.process.pid = 7;
   std::string text = render_text(r, TextOptions{10, 16, "out.json"});
@@ -451,7 +461,7 @@ TEST_CASE("device-side allocations group by kernel above the launch's host stack
   RawSnapshot snap;
   for (int i = 0; i < 3; ++i) snap.resources.push_back(resource(Kind::DeviceHeap, 1, 4096, 1 + i, "malloc"));
   snap.resources.push_back(resource(Kind::DeviceHeap, 2, 1000, 4, "malloc"));
-  Report r = build_report(snap, fx.lookup, resolver.get(), {});
+  Report r = build_named(snap, fx.lookup, resolver.get(), {});
   REQUIRE(r.leaks.size() == 2);
   CHECK(r.leaks[0].kind == Kind::DeviceHeap);
   CHECK(r.leaks[0].count == 3);

@@ -196,7 +196,7 @@ TEST_CASE("merge puts processes started apart on one time axis from the earliest
   b.timeline.devices = {DeviceTimeline{0, 0, 10, Peak{40, 9, {}, {}}, {TimelinePoint{20, {9}, 9}}}};
   b.timeline.marks = {TimelineMark{30, "checkpoint", "epoch 1", 0}};
   a.timeline.marks = {TimelineMark{400'000'000, "snapshot", "", 0}};
-  b.leaks[0].allocations = {Allocation{0x10, 8, 1, 1, 25}};
+  b.leaks[0].allocations = {Allocation{cudaleak::Record{.handle = 0x10, .bytes = 8, .sequence = 1, .time_ns = 25, .thread = 1}}};
   OomEvent e;
   e.time_ns = 50;
   e.top_sites = {OomSite{Kind::Device, "cudaMalloc", "f", 8, 1, 10, 20, {}}};
@@ -215,7 +215,7 @@ TEST_CASE("merge puts processes started apart on one time axis from the earliest
   CHECK(m.oom_events[0].top_sites[0].first_ns == shift + 10);
   bool found = false;
   for (const auto& g : m.leaks)
-    if (g.pid == 200 && !g.allocations.empty()) found = g.allocations[0].time_ns == shift + 25;
+    if (g.pid == 200 && !g.allocations.empty()) found = g.allocations[0].record.time_ns == shift + 25;
   CHECK(found);
   CHECK(m.processes[1].process.start_unix_ns == 5'300'000'000);
   // A merged report merged again keeps its processes' times (origin: its earliest start).
