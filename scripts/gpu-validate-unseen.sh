@@ -32,8 +32,14 @@ grep -h 'saw can explain\|holds about' "$W"/unseen_*.err | head -4
 if [ -n "${3:-}" ]; then
   others=$(find "$3" -name '*.json' ! -path "$W/*")
   n=$(printf '%s\n' "$others" | grep -c . || true)
-  alarms=$(printf '%s\n' "$others" | grep . | xargs -r grep -l "calls cudaleak did not see" | wc -l)
+  alarming=$(printf '%s\n' "$others" | grep . | xargs -r grep -l "calls cudaleak did not see" || true)
+  alarms=$(printf '%s\n' "$alarming" | grep -c . || true)
   check "$n reports of the other suites: none says memory was unseen ($alarms do)" [ "$alarms" = 0 ]
+  # Each false alarm with what it says and what the process loaded, to tell why.
+  for f in $alarming; do
+    echo "  unseen in $f:"
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print("   ", r["gate"].get("error","")); print("    argv:", " ".join(r["process"].get("argv",[]))[:200]); print("    modules:", ", ".join(sorted({m["path"].rsplit("/",1)[-1] for m in r.get("modules",[])}))[:600])' "$f" || true
+  done
 fi
 echo "unseen memory: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -20,6 +20,7 @@ def report(name, argv_has=None):
         if argv_has is None or argv_has in r["process"].get("argv", []):
             reports.append(r)
     if len(reports) != 1:
+        print(f"FAIL {name}{' ' + argv_has if argv_has else ''}: {len(reports)} reports (expected 1)")
         failures.append(f"{name} {argv_has or ''}: {len(reports)} reports")
         return None
     return reports[0]
@@ -119,19 +120,24 @@ for mode in ["leak", "clean"]:
 
 # Modules never unloaded hold their device globals: the bytes cudaleak read
 # from the image equal what the driver says (cuModuleGetGlobal), for a cubin
-# file, a cubin in memory (library) and an uncompressed fatbin; a compressed
-# fatbin and PTX are not known (0). Nothing is left in `clean`.
+# file, a cubin in memory (library), an uncompressed fatbin and PTX text (its
+# .global declarations); a compressed fatbin is not known (0). Nothing is left
+# in `clean`.
 import re
 for run, fatbin_known in [("module_globals", True), ("module_globals_compressed", False)]:
     r = report(f"{run}.leak")
     with open(f"{out}/{run}.leak.out") as f:
-        said = re.search(r"device globals by cuModuleGetGlobal: (\d+)", f.read())
+        printed = f.read()
+    said = re.search(r"device globals by cuModuleGetGlobal: (\d+)", printed)
     driver = int(said.group(1)) if said else None
     expect(f"{run}.leak", "the driver's device globals", driver, (1 << 20) + (4 << 10))
+    said = re.search(r"PTX module's globals by cuModuleGetGlobal: (\d+)", printed)
+    ptx = int(said.group(1)) if said else None
+    expect(f"{run}.leak", "the driver's globals of the PTX module", ptx, 4 << 10)
     if r:
         got = sorted((g["kind"], g["api"], g["bytes"]) for g in r["leaks"])
         want = sorted([("module", "cuModuleLoad", driver), ("library", "cuLibraryLoadData", driver),
-                       ("module", "cuModuleLoadData", driver if fatbin_known else 0), ("module", "cuModuleLoadData", 0)])
+                       ("module", "cuModuleLoadData", driver if fatbin_known else 0), ("module", "cuModuleLoadData", ptx)])
         expect(f"{run}.leak", "modules and libraries with their globals", got, want)
         expect(f"{run}.leak", "notes", len(r.get("notes", [])), 0)
     r = report(f"{run}.clean")
@@ -152,32 +158,41 @@ if r:
 # executable graphs leaked); simpleCudaGraphs never destroys stream3 and its
 # three events. No sample leaves module or library records of the runtime's
 # own device code.
+samples_run = bool(glob.glob(f"{out}/sample.*.out"))  # CUDA_SAMPLES_DIR given
+if not samples_run:
+    print("skip cuda-samples: none ran (gpu-validate-kinds.sh STAGE OUT CUDA_SAMPLES_DIR runs them)")
+
+
+def sample_report(name):
+    return report(name) if samples_run else None
+
+
 for name, graphs, execs in [("simpleCudaGraphs", 0, 0), ("graphMemoryNodes", 0, 2), ("graphMemoryFootprint", 0, 0),
                             ("simpleTexture", 0, 0), ("simpleSurfaceWrite", 0, 0), ("simpleCubemapTexture", 0, 0),
                             ("conjugateGradientCudaGraphs", 0, 0)]:
-    r = report(f"sample.{name}")
+    r = sample_report(f"sample.{name}")
     if r:
         expect(f"sample.{name}", "graphs, executable graphs", (count(r, "graph"), count(r, "graph_exec")),
                (graphs, execs))
         expect(f"sample.{name}", "graph memory, modules, libraries",
                (count(r, "graph_memory"), count(r, "module"), count(r, "library")), (0, 0, 0))
-r = report("sample.simpleCudaGraphs")
+r = sample_report("sample.simpleCudaGraphs")
 if r:
     expect("sample.simpleCudaGraphs", "streams, events", (count(r, "stream"), count(r, "event")), (1, 3))
 # jacobiCudaGraphs: method 0 builds one graph and never destroys it or its
 # executable graph; method 1 captures a new graph on every iteration and
 # destroys none of them.
-r = report("sample.jacobiCudaGraphs")
+r = sample_report("sample.jacobiCudaGraphs")
 if r:
     expect("sample.jacobiCudaGraphs", "graphs, executable graphs", (count(r, "graph"), count(r, "graph_exec")), (1, 1))
-r = report("sample.jacobiCudaGraphs_capture")
+r = sample_report("sample.jacobiCudaGraphs_capture")
 if r:
     import re
     with open(f"{out}/sample.jacobiCudaGraphs_capture.out") as f:
         iterations = int(re.search(r"GPU iterations : (\d+)", f.read()).group(1))
     expect("sample.jacobiCudaGraphs_capture", "graphs", count(r, "graph"), iterations)
 # vectorAddDrv loads its module and never unloads it; cuCtxDestroy takes it.
-r = report("sample.vectorAddDrv")
+r = sample_report("sample.vectorAddDrv")
 if r:
     torn = [g for g in r["leaks"] if g["kind"] == "module" and g.get("released_by") == "context_destroy"]
     expect("sample.vectorAddDrv", "modules torn down with the context", len(torn), 1)
