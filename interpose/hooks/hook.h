@@ -1,10 +1,13 @@
 // The one shape of every hook:
 //   Hook<HookId::x> hook;                  // re-entrancy guard, lazy init
 //   CUresult r = hook.real(args...);       // the real driver call, outside any lock
-//   if (r == CUDA_SUCCESS && hook.tracking()) tracker::created(...);
+//   if (r == CUDA_SUCCESS && hook.tracking()) hook.created(handle, bytes, where);
 //   return r;                              // always the real result
 // and of every release:
-//   return hook.release(space, handle, args...);
+//   return hook.release(handle, args...);
+// What a hook records is of its row's kind, in its row's space
+// (driver/hook_table.h): Hook<id> reads both from HookTraits<id> at compile
+// time, so no hook body names them and none can say otherwise than its row.
 #pragma once
 #include <atomic>
 #include <cerrno>
@@ -25,8 +28,12 @@ inline __attribute__((tls_model("initial-exec"))) thread_local int t_hook_depth 
 
 template <HookId id>
 class Hook {
+  using Row = HookTraits<id>;
+
  public:
-  using Fn = typename HookTraits<id>::Fn;
+  using Fn = typename Row::Fn;
+  static constexpr Kind kind = Row::kind;
+  static constexpr Space space = Row::space;
 
   Hook() : nested_(detail::t_hook_depth++ > 0) {
     ensure_initialized();
@@ -52,10 +59,26 @@ class Hook {
 
   bool tracking() const { return !nested_ && tracking_enabled(); }
 
-  // The real release of `handle` in `space`, with its record taken out before
-  // the call (tracker::begin_release says why). Returns the real result.
+  // What a successful create made: a record of the row's kind in its space.
+  void created(uint64_t handle, uint64_t bytes, tracker::Placement where, uint64_t stream = 0) const {
+    static_assert(Row::role == HookRole::Create);
+    tracker::created(id, kind, space, handle, bytes, where, stream);
+  }
+  // Memory of a graph allocation node: added by the row's call, or allocated
+  // by a stream-ordered allocation on a stream being captured into `graph`.
+  void created_graph_memory(uint64_t dptr, uint64_t bytes, tracker::Placement where, uint64_t graph) const {
+    static_assert(Row::role == HookRole::Create && space == Space::DevicePtr &&
+                  (kind == Kind::GraphMemory || kind == Kind::Async));
+    tracker::created(id, Kind::GraphMemory, space, dptr, bytes, where, graph);
+    tracker::graph_memory_added(graph);
+  }
+
+  // The real release of `handle` in the row's space, with its record taken
+  // out before the call (tracker::begin_release says why). Returns the real
+  // result.
   template <typename... Args>
-  CUresult release(Space space, uint64_t handle, Args... args) const {
+  CUresult release(uint64_t handle, Args... args) const {
+    static_assert(space != space_column::NoSpace);
     if (!handle || !tracking()) return real(args...);
     tracker::PendingRelease pending = tracker::begin_release(space, handle);
     CUresult r = real(args...);
@@ -76,18 +99,15 @@ inline uint64_t as_handle(H h) requires std::is_integral_v<H> {
 }
 
 // The hooks that the table describes completely: a create whose first
-// argument receives the new handle (of the row's kind, in its space), and a
-// release of the handle passed first. `bytes` is asked only once the create
-// succeeded and is tracked (a module's device globals, read from its image);
-// create_into_first records none.
+// argument receives the new handle, and a release of the handle passed first.
+// `bytes` is asked only once the create succeeded and is tracked (a module's
+// device globals, read from its image); create_into_first records none.
 template <HookId id, typename Out, typename Bytes, typename... Args>
 CUresult create_into_first_sized(Out* out, Bytes bytes, Args... args) {
-  static_assert(HookTraits<id>::role == HookRole::Create);
   Hook<id> hook;
   CUresult r = hook.real(out, args...);
   if (r == CUDA_SUCCESS && hook.tracking() && out)
-    tracker::created(id, HookTraits<id>::kind, HookTraits<id>::space, as_handle(*out), bytes(),
-                     tracker::current_placement());
+    hook.created(as_handle(*out), bytes(), tracker::current_placement());
   return r;
 }
 template <HookId id, typename Out, typename... Args>
@@ -98,7 +118,7 @@ template <HookId id, typename Handle, typename... Args>
 CUresult release_first(Handle handle, Args... args) {
   static_assert(HookTraits<id>::role == HookRole::Release);
   Hook<id> hook;
-  return hook.release(HookTraits<id>::space, as_handle(handle), handle, args...);
+  return hook.release(as_handle(handle), handle, args...);
 }
 
 // Bytes of a (mipmapped) array from its descriptor, summed over `levels`.
