@@ -193,6 +193,7 @@ struct HookTraits;
     static constexpr HookRole role = HookRole::role_;                             \
     static constexpr Kind kind = kind_column::kind_;                              \
     static constexpr Space space = space_column::space_;                          \
+    static constexpr bool from_library = false;                                        \
   };
 #define CUDALEAK_LIBRARY_TRAITS(sym, library, pfn, role_, space_) \
   template <>                                                    \
@@ -201,6 +202,7 @@ struct HookTraits;
     static constexpr HookRole role = HookRole::role_;            \
     static constexpr Kind kind = Kind::LibraryHandle;            \
     static constexpr Space space = Space::space_;                \
+    static constexpr bool from_library = true;                        \
   };
 CUDALEAK_HOOKS(CUDALEAK_HOOK_TRAITS)
 CUDALEAK_LIBRARY_HOOKS(CUDALEAK_LIBRARY_TRAITS)

@@ -8,39 +8,20 @@ using tracker::current_placement;
 
 namespace {
 
-// Stream-ordered memory, or graph memory when the stream is being captured.
-template <HookId id>
-void record_async(CUdeviceptr dptr, size_t bytes, CUstream stream) {
-  if (uint64_t graph = capturing_graph(stream, hook_info(id).per_thread)) {
-    tracker::created(id, Kind::GraphMemory, Space::DevicePtr, dptr, bytes, current_placement(), graph);
-    tracker::graph_memory_added(graph);
-    return;
+// Stream-ordered memory, or graph memory when the stream is being captured;
+// cuMemAllocFromPoolAsync names its pool before the stream.
+template <HookId id, typename... Pool>
+CUresult alloc_async(CUdeviceptr* dptr, size_t bytes, CUstream stream, Pool... pool) {
+  Hook<id> hook;
+  CUresult r = hook.real(dptr, bytes, pool..., stream);
+  check_out_of_memory(hook, r, bytes, as_handle(stream));
+  if (r == CUDA_SUCCESS && hook.tracking() && dptr) {
+    if (uint64_t graph = capturing_graph(stream, hook_info(id).per_thread))
+      hook.created_graph_memory(*dptr, bytes, current_placement(), graph);
+    else
+      hook.created(*dptr, bytes, current_placement(), as_handle(stream));
   }
-  tracker::created(id, Kind::Async, Space::DevicePtr, dptr, bytes, current_placement(), as_handle(stream));
-}
-
-template <HookId id>
-CUresult alloc_async(CUdeviceptr* dptr, size_t bytes, CUstream stream) {
-  Hook<id> hook;
-  CUresult r = hook.real(dptr, bytes, stream);
-  check_out_of_memory(hook, r, bytes, as_handle(stream));
-  if (r == CUDA_SUCCESS && hook.tracking() && dptr) record_async<id>(*dptr, bytes, stream);
   return r;
-}
-
-template <HookId id>
-CUresult alloc_from_pool(CUdeviceptr* dptr, size_t bytes, CUmemoryPool pool, CUstream stream) {
-  Hook<id> hook;
-  CUresult r = hook.real(dptr, bytes, pool, stream);
-  check_out_of_memory(hook, r, bytes, as_handle(stream));
-  if (r == CUDA_SUCCESS && hook.tracking() && dptr) record_async<id>(*dptr, bytes, stream);
-  return r;
-}
-
-template <HookId id>
-CUresult free_async(CUdeviceptr dptr, CUstream stream) {
-  Hook<id> hook;
-  return hook.release(Space::DevicePtr, dptr, dptr, stream);
 }
 
 }  // namespace
@@ -53,17 +34,17 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocAsync_ptsz(CUdeviceptr* dptr, size_t 
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocFromPoolAsync(CUdeviceptr* dptr, size_t bytes, CUmemoryPool pool,
                                                          CUstream stream) {
-  return alloc_from_pool<HookId::cuMemAllocFromPoolAsync>(dptr, bytes, pool, stream);
+  return alloc_async<HookId::cuMemAllocFromPoolAsync>(dptr, bytes, stream, pool);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocFromPoolAsync_ptsz(CUdeviceptr* dptr, size_t bytes, CUmemoryPool pool,
                                                               CUstream stream) {
-  return alloc_from_pool<HookId::cuMemAllocFromPoolAsync_ptsz>(dptr, bytes, pool, stream);
+  return alloc_async<HookId::cuMemAllocFromPoolAsync_ptsz>(dptr, bytes, stream, pool);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream stream) {
-  return free_async<HookId::cuMemFreeAsync>(dptr, stream);
+  return release_first<HookId::cuMemFreeAsync>(dptr, stream);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream stream) {
-  return free_async<HookId::cuMemFreeAsync_ptsz>(dptr, stream);
+  return release_first<HookId::cuMemFreeAsync_ptsz>(dptr, stream);
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool* pool, const CUmemPoolProps* props) {
@@ -72,7 +53,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool* pool, const CUmem
   if (r == CUDA_SUCCESS && hook.tracking() && pool) {
     tracker::Placement where = current_placement();
     if (props && props->location.type == CU_MEM_LOCATION_TYPE_DEVICE) where.device = props->location.id;
-    tracker::created(HookId::cuMemPoolCreate, Kind::Pool, Space::Pool, as_handle(*pool), 0, where);
+    hook.created(as_handle(*pool), 0, where);
   }
   return r;
 }
@@ -85,6 +66,5 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolImportFromShareableHandle(CUmemoryPool
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool) {
-  Hook<HookId::cuMemPoolDestroy> hook;
-  return hook.release(Space::Pool, as_handle(pool), pool);
+  return release_first<HookId::cuMemPoolDestroy>(pool);
 }

@@ -20,50 +20,51 @@ CUresult create_context(CUcontext* pctx, CUdevice dev, Args... args) {
     tracker::bound::learn_device(as_handle(*pctx), dev);
   }
   if (r == CUDA_SUCCESS && hook.tracking() && pctx) {
-    tracker::created(id, Kind::Context, Space::Context, as_handle(*pctx), 0, tracker::Placement{as_handle(*pctx), dev});
+    hook.created(as_handle(*pctx), 0, tracker::Placement{as_handle(*pctx), dev});
     if (unseen_memory::wanted()) unseen_memory::context_appeared(dev);
   }
   return r;
 }
 
-template <HookId id>
-CUresult destroy_context(CUcontext ctx) {
+// A context or a green context destroyed, with what it owned; only a context
+// can be a thread's current one.
+template <HookId id, typename Context>
+CUresult destroy_context(Context ctx) {
+  constexpr bool green = Hook<id>::space == Space::GreenContext;
   Hook<id> hook;
   CUresult r = hook.real(ctx);
-  if (r == CUDA_SUCCESS) tracker::bound::destroyed(as_handle(ctx));
-  if (hook.tracking() && ctx) tracker::context_destroyed(id, Space::Context, as_handle(ctx), r, "context_destroy");
+  if constexpr (!green)
+    if (r == CUDA_SUCCESS) tracker::bound::destroyed(as_handle(ctx));
+  if (hook.tracking() && ctx)
+    tracker::context_destroyed(id, hook.space, as_handle(ctx), r, green ? "green_context_destroy" : "context_destroy");
   return r;
 }
 
+// A call that changes the thread's current context: `learn` it once the call
+// succeeded, tracking or not.
+template <HookId id, typename Arg, typename Learn>
+CUresult bind(Arg arg, Learn learn) {
+  static_assert(HookTraits<id>::role == HookRole::Bind);
+  Hook<id> hook;
+  CUresult r = hook.real(arg);
+  if (r == CUDA_SUCCESS) learn(arg);
+  return r;
+}
 template <HookId id>
 CUresult push_current(CUcontext ctx) {
-  Hook<id> hook;
-  CUresult r = hook.real(ctx);
-  if (r == CUDA_SUCCESS) tracker::bound::push(as_handle(ctx));
-  return r;
+  return bind<id>(ctx, [](CUcontext c) { tracker::bound::push(as_handle(c)); });
 }
-
 template <HookId id>
 CUresult pop_current(CUcontext* pctx) {
-  Hook<id> hook;
-  CUresult r = hook.real(pctx);
-  if (r == CUDA_SUCCESS) tracker::bound::pop();
-  return r;
+  return bind<id>(pctx, [](CUcontext*) { tracker::bound::pop(); });
 }
 
-template <HookId id>
-CUresult primary_release(CUdevice dev) {
+// A primary context released or reset: `record(device)` once the call succeeded.
+template <HookId id, void (*record)(int)>
+CUresult primary_changed(CUdevice dev) {
   Hook<id> hook;
   CUresult r = hook.real(dev);
-  if (r == CUDA_SUCCESS && hook.tracking()) tracker::primary_released(dev);
-  return r;
-}
-
-template <HookId id>
-CUresult primary_reset(CUdevice dev) {
-  Hook<id> hook;
-  CUresult r = hook.real(dev);
-  if (r == CUDA_SUCCESS && hook.tracking()) tracker::primary_reset(dev);
+  if (r == CUDA_SUCCESS && hook.tracking()) record(dev);
   return r;
 }
 
@@ -89,10 +90,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx) {
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx) {
-  Hook<HookId::cuCtxSetCurrent> hook;
-  CUresult r = hook.real(ctx);
-  if (r == CUDA_SUCCESS) tracker::bound::set_current(as_handle(ctx));
-  return r;
+  return bind<HookId::cuCtxSetCurrent>(ctx, [](CUcontext c) { tracker::bound::set_current(as_handle(c)); });
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx) { return push_current<HookId::cuCtxPushCurrent>(ctx); }
 CUDALEAK_EXPORT CUresult CUDAAPI cuCtxPushCurrent_v2(CUcontext ctx) {
@@ -108,18 +106,12 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuGreenCtxCreate(CUgreenCtx* phCtx, CUdevResour
   Hook<HookId::cuGreenCtxCreate> hook;
   CUresult r = hook.real(phCtx, desc, dev, flags);
   if (r == CUDA_SUCCESS && hook.tracking() && phCtx)
-    tracker::created(HookId::cuGreenCtxCreate, Kind::Context, Space::GreenContext, as_handle(*phCtx), 0,
-                     tracker::Placement{as_handle(*phCtx), dev});
+    hook.created(as_handle(*phCtx), 0, tracker::Placement{as_handle(*phCtx), dev});
   return r;
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuGreenCtxDestroy(CUgreenCtx ctx) {
-  Hook<HookId::cuGreenCtxDestroy> hook;
-  CUresult r = hook.real(ctx);
-  if (hook.tracking() && ctx)
-    tracker::context_destroyed(HookId::cuGreenCtxDestroy, Space::GreenContext, as_handle(ctx), r,
-                               "green_context_destroy");
-  return r;
+  return destroy_context<HookId::cuGreenCtxDestroy>(ctx);
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev) {
@@ -134,14 +126,14 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdev
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice dev) {
-  return primary_release<HookId::cuDevicePrimaryCtxRelease>(dev);
+  return primary_changed<HookId::cuDevicePrimaryCtxRelease, tracker::primary_released>(dev);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
-  return primary_release<HookId::cuDevicePrimaryCtxRelease_v2>(dev);
+  return primary_changed<HookId::cuDevicePrimaryCtxRelease_v2, tracker::primary_released>(dev);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxReset(CUdevice dev) {
-  return primary_reset<HookId::cuDevicePrimaryCtxReset>(dev);
+  return primary_changed<HookId::cuDevicePrimaryCtxReset, tracker::primary_reset>(dev);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxReset_v2(CUdevice dev) {
-  return primary_reset<HookId::cuDevicePrimaryCtxReset_v2>(dev);
+  return primary_changed<HookId::cuDevicePrimaryCtxReset_v2, tracker::primary_reset>(dev);
 }

@@ -26,8 +26,7 @@ CUresult end_capture(CUstream stream, CUgraph* graph) {
   CUresult r = hook.real(stream, graph);
   // Capturing into an existing graph (cuStreamBeginCaptureToGraph) hands back
   // that graph: its record is replaced, the count stays one.
-  if (r == CUDA_SUCCESS && hook.tracking() && graph && *graph)
-    tracker::created(id, Kind::Graph, Space::Graph, as_handle(*graph), 0, current_placement());
+  if (r == CUDA_SUCCESS && hook.tracking() && graph && *graph) hook.created(as_handle(*graph), 0, current_placement());
   return r;
 }
 
@@ -36,7 +35,7 @@ CUresult instantiate(CUgraphExec* exec, CUgraph graph, Args... args) {
   Hook<id> hook;
   CUresult r = hook.real(exec, graph, args...);
   if (r == CUDA_SUCCESS && hook.tracking() && exec) {
-    tracker::created(id, Kind::GraphExec, Space::GraphExec, as_handle(*exec), 0, current_placement());
+    hook.created(as_handle(*exec), 0, current_placement());
     tracker::graph_instantiated(as_handle(graph));
   }
   return r;
@@ -44,11 +43,11 @@ CUresult instantiate(CUgraphExec* exec, CUgraph graph, Args... args) {
 
 // An allocation node's memory: its address is fixed when the node is added.
 template <HookId id>
-void record_graph_memory(CUgraph graph, CUdeviceptr dptr, size_t bytes, const CUmemLocation& location) {
+void record_graph_memory(const Hook<id>& hook, CUgraph graph, CUdeviceptr dptr, size_t bytes,
+                         const CUmemLocation& location) {
   tracker::Placement where = current_placement();
   if (location.type == CU_MEM_LOCATION_TYPE_DEVICE) where.device = location.id;
-  tracker::created(id, Kind::GraphMemory, Space::DevicePtr, dptr, bytes, where, as_handle(graph));
-  tracker::graph_memory_added(as_handle(graph));
+  hook.created_graph_memory(dptr, bytes, where, as_handle(graph));
 }
 
 template <HookId id, typename... Deps>
@@ -56,10 +55,10 @@ CUresult add_node(CUgraphNode* node, CUgraph graph, Deps... deps_then_params) {
   Hook<id> hook;
   CUgraphNodeParams* params = std::get<sizeof...(Deps) - 1>(std::tuple<Deps...>(deps_then_params...));
   if (params && params->type == CU_GRAPH_NODE_TYPE_MEM_FREE && hook.tracking())
-    return hook.release(Space::DevicePtr, params->free.dptr, node, graph, deps_then_params...);
+    return hook.release(params->free.dptr, node, graph, deps_then_params...);
   CUresult r = hook.real(node, graph, deps_then_params...);
   if (r == CUDA_SUCCESS && hook.tracking() && params && params->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC)
-    record_graph_memory<id>(graph, params->alloc.dptr, params->alloc.bytesize, params->alloc.poolProps.location);
+    record_graph_memory(hook, graph, params->alloc.dptr, params->alloc.bytesize, params->alloc.poolProps.location);
   return r;
 }
 
@@ -89,7 +88,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuGraphClone(CUgraph* clone, CUgraph original) 
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuGraphDestroy(CUgraph graph) {
   Hook<HookId::cuGraphDestroy> hook;
-  CUresult r = hook.release(Space::Graph, as_handle(graph), graph);
+  CUresult r = hook.release(as_handle(graph), graph);
   if (r == CUDA_SUCCESS && hook.tracking()) tracker::graph_destroyed(as_handle(graph));
   return r;
 }
@@ -154,15 +153,14 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode* node, CUgra
   CUresult r = hook.real(node, graph, deps, count, params);
   check_out_of_memory(hook, r, params ? params->bytesize : 0);
   if (r == CUDA_SUCCESS && hook.tracking() && params)
-    record_graph_memory<HookId::cuGraphAddMemAllocNode>(graph, params->dptr, params->bytesize,
-                                                        params->poolProps.location);
+    record_graph_memory(hook, graph, params->dptr, params->bytesize, params->poolProps.location);
   return r;
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode* node, CUgraph graph, const CUgraphNode* deps,
                                                        size_t count, CUdeviceptr dptr) {
   // The free is counted when the node is added: from then on the graph owns it.
   Hook<HookId::cuGraphAddMemFreeNode> hook;
-  return hook.release(Space::DevicePtr, dptr, node, graph, deps, count, dptr);
+  return hook.release(dptr, node, graph, deps, count, dptr);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuGraphAddNode(CUgraphNode* node, CUgraph graph, const CUgraphNode* deps,
                                                 size_t count, CUgraphNodeParams* params) {

@@ -1,13 +1,17 @@
-// The one shape of every hook:
+// The one shape of every hook, driver entry point or library function alike:
 //   Hook<HookId::x> hook;                  // re-entrancy guard, lazy init
-//   CUresult r = hook.real(args...);       // the real driver call, outside any lock
-//   if (r == CUDA_SUCCESS && hook.tracking()) tracker::created(...);
+//   auto r = hook.real(args...);           // the real call, outside any lock
+//   if (r == CUDA_SUCCESS && hook.tracking()) hook.created(handle, bytes, where);
 //   return r;                              // always the real result
 // and of every release:
-//   return hook.release(space, handle, args...);
+//   return hook.release(handle, args...);
+// What a hook records is of its row's kind, in its row's space
+// (driver/hook_table.h): Hook<id> reads both from HookTraits<id> at compile
+// time, so no hook body names them and none can say otherwise than its row.
 #pragma once
 #include <atomic>
 #include <cerrno>
+#include <optional>
 #include <type_traits>
 
 #include "interpose/driver/hook_table.h"
@@ -17,54 +21,162 @@
 namespace cudaleak {
 
 namespace detail {
-// Depth of hook calls on this thread: a hook reached from inside another hook
-// (a driver that calls its own public entry points, the tracker's own lookups)
-// passes through untracked.
+// Depth of driver hook calls on this thread: a driver hook reached from inside
+// another (a driver that calls its own public entry points, the tracker's own
+// lookups) passes through untracked.
 inline __attribute__((tls_model("initial-exec"))) thread_local int t_hook_depth = 0;
-}  // namespace detail
 
+template <typename Fn>
+struct ResultOf;
+template <typename R, typename... Args>
+struct ResultOf<R (*)(Args...)> {
+  using type = R;
+};
+
+// What each library returns for "not initialized" (its headers' values).
+constexpr libapi::Status missing_library_status(Space space) {
+  switch (space) {
+    case Space::Cudnn: return 1001;  // CUDNN_STATUS_NOT_INITIALIZED
+    case Space::Cufft: return 5;     // CUFFT_INTERNAL_ERROR
+    case Space::Curand: return 203;  // CURAND_STATUS_INITIALIZATION_FAILED
+    case Space::Nccl: return 3;      // ncclInternalError
+    default: return 1;               // CUBLAS/CUSPARSE/CUSOLVER_STATUS_NOT_INITIALIZED
+  }
+}
+// Says once per row that the library behind an export is not loaded (our
+// export was reached without it, e.g. through a stale function pointer).
+void say_library_missing(HookId id);
+
+// Where a hook's real function comes from and how it knows it is nested.
+template <HookId id, bool library = HookTraits<id>::from_library>
+class Entry;
+
+// A driver entry point: nested when reached from inside another driver hook.
+// The real function is read at the call (hook_table.h resolves it lazily).
 template <HookId id>
-class Hook {
- public:
+class Entry<id, false> {
+ protected:
   using Fn = typename HookTraits<id>::Fn;
+  static constexpr CUresult kMissing = CUDA_ERROR_NOT_INITIALIZED;  // no driver loaded behind this export
 
-  Hook() : nested_(detail::t_hook_depth++ > 0) {
+  Entry() : nested_(t_hook_depth++ > 0) {
     ensure_initialized();
     note_cuda_seen();
   }
+  ~Entry() { --t_hook_depth; }
+  Fn function() const { return reinterpret_cast<Fn>(real_function(id)); }
+  bool outermost() const { return !nested_; }
+
+ private:
+  bool nested_;
+};
+
+// A library function: its call opens a library scope (tracker::LibraryCall),
+// so that what the library makes through the driver for the handle is the
+// handle's, and a library call made by another library call (cuSOLVER creating
+// its cuBLAS handle) is nested in the outer one. Driver hooks inside it stay
+// tracked. No scope is opened when the library is not loaded.
+template <HookId id>
+class Entry<id, true> {
+ protected:
+  using Fn = typename HookTraits<id>::Fn;
+  static constexpr libapi::Status kMissing = missing_library_status(HookTraits<id>::space);
+
+  Entry() {
+    ensure_initialized();
+    note_cuda_seen();
+    fn_ = reinterpret_cast<Fn>(real_function(id));
+    if (fn_) call_.emplace();
+    else say_library_missing(id);
+  }
+  Fn function() const { return fn_; }
+  bool outermost() const { return call_ && call_->outermost(); }
+
+ private:
+  Fn fn_;
+  std::optional<tracker::LibraryCall> call_;
+};
+
+}  // namespace detail
+
+template <HookId id>
+class Hook : detail::Entry<id> {
+  using Row = HookTraits<id>;
+
+ public:
+  using Fn = typename Row::Fn;
+  using Result = typename detail::ResultOf<Fn>::type;  // CUresult, or a library's status (0: success)
+  static constexpr Kind kind = Row::kind;
+  static constexpr Space space = Row::space;
+
+  Hook() = default;
   // errno is left exactly as the real call left it, whatever bookkeeping did since.
   ~Hook() {
-    --detail::t_hook_depth;
     if (called_) errno = errno_after_call_;
   }
   Hook(const Hook&) = delete;
   Hook& operator=(const Hook&) = delete;
 
+  static bool succeeded(Result r) { return r == Result{}; }
+
   template <typename... Args>
-  CUresult real(Args... args) const {
-    auto fn = reinterpret_cast<Fn>(real_function(id));
-    if (!fn) return CUDA_ERROR_NOT_INITIALIZED;  // no driver loaded behind this exported symbol
-    CUresult r = fn(args...);
+  Result real(Args... args) const {
+    Fn fn = this->function();
+    if (!fn) return this->kMissing;
+    Result r = fn(args...);
     errno_after_call_ = errno;
     called_ = true;
     return r;
   }
 
-  bool tracking() const { return !nested_ && tracking_enabled(); }
+  bool tracking() const { return this->outermost() && tracking_enabled(); }
 
-  // The real release of `handle` in `space`, with its record taken out before
-  // the call (tracker::begin_release says why). Returns the real result.
+  // What a successful create made: a record of the row's kind in its space.
+  void created(uint64_t handle, uint64_t bytes, tracker::Placement where, uint64_t stream = 0) const
+    requires(!Row::from_library)
+  {
+    static_assert(Row::role == HookRole::Create);
+    tracker::created(id, kind, space, handle, bytes, where, stream);
+  }
+  // A library may hand out the same handle again while it is alive (cuBLASLt
+  // returns one reference-counted context): a second create is a reference,
+  // and the handle lives until as many destroys.
+  void created(uint64_t handle) const
+    requires(Row::from_library)
+  {
+    static_assert(Row::role == HookRole::Create);
+    tracker::reference_or_create(id, kind, space, handle);
+  }
+  // Memory of a graph allocation node: added by the row's call, or allocated
+  // by a stream-ordered allocation on a stream being captured into `graph`.
+  void created_graph_memory(uint64_t dptr, uint64_t bytes, tracker::Placement where, uint64_t graph) const {
+    static_assert(Row::role == HookRole::Create && space == Space::DevicePtr &&
+                  (kind == Kind::GraphMemory || kind == Kind::Async));
+    tracker::created(id, Kind::GraphMemory, space, dptr, bytes, where, graph);
+    tracker::graph_memory_added(graph);
+  }
+
+  // The real release of `handle` in the row's space. A driver handle's record
+  // is taken out before the call (tracker::begin_release says why); a library
+  // handle, which may carry references, loses one once the call succeeded.
+  // Returns the real result.
   template <typename... Args>
-  CUresult release(Space space, uint64_t handle, Args... args) const {
+  Result release(uint64_t handle, Args... args) const {
+    static_assert(space != space_column::NoSpace);
     if (!handle || !tracking()) return real(args...);
-    tracker::PendingRelease pending = tracker::begin_release(space, handle);
-    CUresult r = real(args...);
-    tracker::end_release(id, pending, r);
-    return r;
+    if constexpr (Row::from_library) {
+      Result r = real(args...);
+      if (succeeded(r)) tracker::reference_dropped(id, space, handle, CUDA_SUCCESS);
+      return r;
+    } else {
+      tracker::PendingRelease pending = tracker::begin_release(space, handle);
+      CUresult r = real(args...);
+      tracker::end_release(id, pending, r);
+      return r;
+    }
   }
 
  private:
-  bool nested_;
   mutable bool called_ = false;
   mutable int errno_after_call_ = 0;
 };
@@ -76,29 +188,28 @@ inline uint64_t as_handle(H h) requires std::is_integral_v<H> {
 }
 
 // The hooks that the table describes completely: a create whose first
-// argument receives the new handle (of the row's kind, in its space), and a
-// release of the handle passed first. `bytes` is asked only once the create
-// succeeded and is tracked (a module's device globals, read from its image);
-// create_into_first records none.
+// argument receives the new handle, and a release of the handle passed first.
+// `bytes` is asked only once the create succeeded and is tracked (a module's
+// device globals, read from its image); create_into_first records none.
 template <HookId id, typename Out, typename Bytes, typename... Args>
-CUresult create_into_first_sized(Out* out, Bytes bytes, Args... args) {
-  static_assert(HookTraits<id>::role == HookRole::Create);
+typename Hook<id>::Result create_into_first_sized(Out* out, Bytes bytes, Args... args) {
   Hook<id> hook;
-  CUresult r = hook.real(out, args...);
-  if (r == CUDA_SUCCESS && hook.tracking() && out)
-    tracker::created(id, HookTraits<id>::kind, HookTraits<id>::space, as_handle(*out), bytes(),
-                     tracker::current_placement());
+  auto r = hook.real(out, args...);
+  if (hook.succeeded(r) && hook.tracking() && out) {
+    if constexpr (HookTraits<id>::from_library) hook.created(as_handle(*out));
+    else hook.created(as_handle(*out), bytes(), tracker::current_placement());
+  }
   return r;
 }
 template <HookId id, typename Out, typename... Args>
-CUresult create_into_first(Out* out, Args... args) {
+typename Hook<id>::Result create_into_first(Out* out, Args... args) {
   return create_into_first_sized<id>(out, [] { return uint64_t(0); }, args...);
 }
 template <HookId id, typename Handle, typename... Args>
-CUresult release_first(Handle handle, Args... args) {
+typename Hook<id>::Result release_first(Handle handle, Args... args) {
   static_assert(HookTraits<id>::role == HookRole::Release);
   Hook<id> hook;
-  return hook.release(HookTraits<id>::space, as_handle(handle), handle, args...);
+  return hook.release(as_handle(handle), handle, args...);
 }
 
 // Bytes of a (mipmapped) array from its descriptor, summed over `levels`.

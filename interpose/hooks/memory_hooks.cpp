@@ -23,15 +23,6 @@ uint64_t array_bytes(size_t w, size_t h, size_t d, unsigned channels, CUarray_fo
   return uint64_t(w) * std::max<size_t>(h, 1) * std::max<size_t>(d, 1) * channels * format_bytes(format);
 }
 
-template <HookId id>
-CUresult host_register(void* p, size_t bytes, unsigned int flags) {
-  Hook<id> hook;
-  CUresult r = hook.real(p, bytes, flags);
-  if (r == CUDA_SUCCESS && hook.tracking())
-    tracker::created(id, Kind::Registered, Space::Registered, as_handle(p), bytes, current_placement());
-  return r;
-}
-
 }  // namespace
 
 namespace cudaleak {
@@ -46,13 +37,48 @@ uint64_t array3d_bytes(const CUDA_ARRAY3D_DESCRIPTOR& desc, unsigned levels) {
 }
 }  // namespace cudaleak
 
-CUDALEAK_EXPORT CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytes) {
-  Hook<HookId::cuMemAlloc_v2> hook;
-  CUresult r = hook.real(dptr, bytes);
+namespace {
+
+// Memory of `bytes` handed back in the first argument, out-of-memory explained.
+template <HookId id, typename Out, typename... Args>
+CUresult allocate(Out* out, size_t bytes, Args... args) {
+  Hook<id> hook;
+  CUresult r = hook.real(out, bytes, args...);
   check_out_of_memory(hook, r, bytes);
-  if (r == CUDA_SUCCESS && hook.tracking() && dptr)
-    tracker::created(HookId::cuMemAlloc_v2, Kind::Device, Space::DevicePtr, *dptr, bytes, current_placement());
+  if (r == CUDA_SUCCESS && hook.tracking() && out) hook.created(as_handle(*out), bytes, current_placement());
   return r;
+}
+
+template <HookId id>
+CUresult host_register(void* p, size_t bytes, unsigned int flags) {
+  Hook<id> hook;
+  CUresult r = hook.real(p, bytes, flags);
+  if (r == CUDA_SUCCESS && hook.tracking()) hook.created(as_handle(p), bytes, current_placement());
+  return r;
+}
+
+uint64_t descriptor_bytes(const CUDA_ARRAY_DESCRIPTOR& desc) {
+  return array_bytes(desc.Width, desc.Height, 1, desc.NumChannels, desc.Format);
+}
+// A 3D array is a mipmapped one of one level.
+uint64_t descriptor_bytes(const CUDA_ARRAY3D_DESCRIPTOR& desc, unsigned levels = 1) {
+  return array3d_bytes(desc, levels);
+}
+
+// An array (2D, 3D or mipmapped) sized from its descriptor.
+template <HookId id, typename Handle, typename Descriptor, typename... Levels>
+CUresult create_array(Handle* handle, const Descriptor* desc, Levels... levels) {
+  Hook<id> hook;
+  CUresult r = hook.real(handle, desc, levels...);
+  if (r == CUDA_SUCCESS && hook.tracking() && handle && desc)
+    hook.created(as_handle(*handle), descriptor_bytes(*desc, levels...), current_placement());
+  return r;
+}
+
+}  // namespace
+
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr* dptr, size_t bytes) {
+  return allocate<HookId::cuMemAlloc_v2>(dptr, bytes);
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr* dptr, size_t* pitch, size_t width, size_t height,
@@ -61,39 +87,19 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr* dptr, size_t* p
   CUresult r = hook.real(dptr, pitch, width, height, element_bytes);
   check_out_of_memory(hook, r, uint64_t(width) * height);
   if (r == CUDA_SUCCESS && hook.tracking() && dptr && pitch)
-    tracker::created(HookId::cuMemAllocPitch_v2, Kind::Device, Space::DevicePtr, *dptr, uint64_t(*pitch) * height,
-                     current_placement());
+    hook.created(*dptr, uint64_t(*pitch) * height, current_placement());
   return r;
 }
 
-CUDALEAK_EXPORT CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr) {
-  Hook<HookId::cuMemFree_v2> hook;
-  return hook.release(Space::DevicePtr, dptr, dptr);
-}
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr) { return release_first<HookId::cuMemFree_v2>(dptr); }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocHost_v2(void** pp, size_t bytes) {
-  Hook<HookId::cuMemAllocHost_v2> hook;
-  CUresult r = hook.real(pp, bytes);
-  check_out_of_memory(hook, r, bytes);
-  if (r == CUDA_SUCCESS && hook.tracking() && pp)
-    tracker::created(HookId::cuMemAllocHost_v2, Kind::Pinned, Space::HostPtr, as_handle(*pp), bytes,
-                     current_placement());
-  return r;
+  return allocate<HookId::cuMemAllocHost_v2>(pp, bytes);
 }
-
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemHostAlloc(void** pp, size_t bytes, unsigned int flags) {
-  Hook<HookId::cuMemHostAlloc> hook;
-  CUresult r = hook.real(pp, bytes, flags);
-  check_out_of_memory(hook, r, bytes);
-  if (r == CUDA_SUCCESS && hook.tracking() && pp)
-    tracker::created(HookId::cuMemHostAlloc, Kind::Pinned, Space::HostPtr, as_handle(*pp), bytes, current_placement());
-  return r;
+  return allocate<HookId::cuMemHostAlloc>(pp, bytes, flags);
 }
-
-CUDALEAK_EXPORT CUresult CUDAAPI cuMemFreeHost(void* p) {
-  Hook<HookId::cuMemFreeHost> hook;
-  return hook.release(Space::HostPtr, as_handle(p), p);
-}
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemFreeHost(void* p) { return release_first<HookId::cuMemFreeHost>(p); }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemHostRegister(void* p, size_t bytes, unsigned int flags) {
   return host_register<HookId::cuMemHostRegister>(p, bytes, flags);
@@ -101,52 +107,26 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemHostRegister(void* p, size_t bytes, unsign
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemHostRegister_v2(void* p, size_t bytes, unsigned int flags) {
   return host_register<HookId::cuMemHostRegister_v2>(p, bytes, flags);
 }
-
-CUDALEAK_EXPORT CUresult CUDAAPI cuMemHostUnregister(void* p) {
-  Hook<HookId::cuMemHostUnregister> hook;
-  return hook.release(Space::Registered, as_handle(p), p);
-}
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemHostUnregister(void* p) { return release_first<HookId::cuMemHostUnregister>(p); }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr* dptr, size_t bytes, unsigned int flags) {
-  Hook<HookId::cuMemAllocManaged> hook;
-  CUresult r = hook.real(dptr, bytes, flags);
-  check_out_of_memory(hook, r, bytes);
-  if (r == CUDA_SUCCESS && hook.tracking() && dptr)
-    tracker::created(HookId::cuMemAllocManaged, Kind::Managed, Space::DevicePtr, *dptr, bytes, current_placement());
-  return r;
+  return allocate<HookId::cuMemAllocManaged>(dptr, bytes, flags);
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuArrayCreate_v2(CUarray* handle, const CUDA_ARRAY_DESCRIPTOR* desc) {
-  Hook<HookId::cuArrayCreate_v2> hook;
-  CUresult r = hook.real(handle, desc);
-  if (r == CUDA_SUCCESS && hook.tracking() && handle && desc)
-    tracker::created(HookId::cuArrayCreate_v2, Kind::Array, Space::Array, as_handle(*handle),
-                     array_bytes(desc->Width, desc->Height, 1, desc->NumChannels, desc->Format), current_placement());
-  return r;
+  return create_array<HookId::cuArrayCreate_v2>(handle, desc);
 }
-
 CUDALEAK_EXPORT CUresult CUDAAPI cuArray3DCreate_v2(CUarray* handle, const CUDA_ARRAY3D_DESCRIPTOR* desc) {
-  Hook<HookId::cuArray3DCreate_v2> hook;
-  CUresult r = hook.real(handle, desc);
-  if (r == CUDA_SUCCESS && hook.tracking() && handle && desc)
-    tracker::created(HookId::cuArray3DCreate_v2, Kind::Array, Space::Array, as_handle(*handle),
-                     array_bytes(desc->Width, desc->Height, desc->Depth, desc->NumChannels, desc->Format),
-                     current_placement());
-  return r;
+  return create_array<HookId::cuArray3DCreate_v2>(handle, desc);
 }
-
-CUDALEAK_EXPORT CUresult CUDAAPI cuArrayDestroy(CUarray handle) { return release_first<HookId::cuArrayDestroy>(handle); }
+CUDALEAK_EXPORT CUresult CUDAAPI cuArrayDestroy(CUarray handle) {
+  return release_first<HookId::cuArrayDestroy>(handle);
+}
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMipmappedArrayCreate(CUmipmappedArray* handle, const CUDA_ARRAY3D_DESCRIPTOR* desc,
                                                         unsigned int levels) {
-  Hook<HookId::cuMipmappedArrayCreate> hook;
-  CUresult r = hook.real(handle, desc, levels);
-  if (r == CUDA_SUCCESS && hook.tracking() && handle && desc)
-    tracker::created(HookId::cuMipmappedArrayCreate, Kind::Array, Space::Mipmapped, as_handle(*handle),
-                     array3d_bytes(*desc, levels), current_placement());
-  return r;
+  return create_array<HookId::cuMipmappedArrayCreate>(handle, desc, levels);
 }
-
 CUDALEAK_EXPORT CUresult CUDAAPI cuMipmappedArrayDestroy(CUmipmappedArray handle) {
   return release_first<HookId::cuMipmappedArrayDestroy>(handle);
 }

@@ -24,8 +24,14 @@ CUresult import_pointer(CUdeviceptr* dptr, Args... args) {
   Hook<id> hook;
   CUresult r = hook.real(dptr, args...);
   if (r == CUDA_SUCCESS && hook.tracking() && dptr)
-    tracker::created(id, Kind::IpcMapping, HookTraits<id>::space, *dptr, range_bytes(*dptr), current_placement());
+    hook.created(*dptr, range_bytes(*dptr), current_placement());
   return r;
+}
+
+// The bytes an external memory descriptor names (0 without one).
+template <typename Descriptor>
+auto size_in(const Descriptor* desc) {
+  return [desc] { return uint64_t(desc ? desc->size : 0); };
 }
 
 }  // namespace
@@ -51,32 +57,17 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemImportFromShareableHandle(CUmemGenericAllo
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuImportExternalMemory(CUexternalMemory* memory,
                                                         const CUDA_EXTERNAL_MEMORY_HANDLE_DESC* desc) {
-  Hook<HookId::cuImportExternalMemory> hook;
-  CUresult r = hook.real(memory, desc);
-  if (r == CUDA_SUCCESS && hook.tracking() && memory)
-    tracker::created(HookId::cuImportExternalMemory, Kind::ExternalMemory, Space::ExternalMemory,
-                     as_handle(*memory), desc ? desc->size : 0, current_placement());
-  return r;
+  return create_into_first_sized<HookId::cuImportExternalMemory>(memory, size_in(desc), desc);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuExternalMemoryGetMappedBuffer(CUdeviceptr* dptr, CUexternalMemory memory,
                                                                  const CUDA_EXTERNAL_MEMORY_BUFFER_DESC* desc) {
   // Device memory to the program: cuMemFree releases it.
-  Hook<HookId::cuExternalMemoryGetMappedBuffer> hook;
-  CUresult r = hook.real(dptr, memory, desc);
-  if (r == CUDA_SUCCESS && hook.tracking() && dptr)
-    tracker::created(HookId::cuExternalMemoryGetMappedBuffer, Kind::Device, Space::DevicePtr, *dptr,
-                     desc ? desc->size : 0, current_placement());
-  return r;
+  return create_into_first_sized<HookId::cuExternalMemoryGetMappedBuffer>(dptr, size_in(desc), memory, desc);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuExternalMemoryGetMappedMipmappedArray(
     CUmipmappedArray* array, CUexternalMemory memory, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC* desc) {
-  Hook<HookId::cuExternalMemoryGetMappedMipmappedArray> hook;
-  CUresult r = hook.real(array, memory, desc);
-  if (r == CUDA_SUCCESS && hook.tracking() && array)
-    tracker::created(HookId::cuExternalMemoryGetMappedMipmappedArray, Kind::Array, Space::Mipmapped,
-                     as_handle(*array), desc ? array3d_bytes(desc->arrayDesc, desc->numLevels) : 0,
-                     current_placement());
-  return r;
+  auto bytes = [desc] { return desc ? array3d_bytes(desc->arrayDesc, desc->numLevels) : 0; };
+  return create_into_first_sized<HookId::cuExternalMemoryGetMappedMipmappedArray>(array, bytes, memory, desc);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuDestroyExternalMemory(CUexternalMemory memory) {
   return release_first<HookId::cuDestroyExternalMemory>(memory);

@@ -19,7 +19,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuGreenCtxStreamCreate(CUstream* stream, CUgree
   if (r == CUDA_SUCCESS && hook.tracking() && stream) {
     // Owned by the green context: destroying it tears the stream down.
     tracker::Placement where{as_handle(green), current_placement().device};
-    tracker::created(HookId::cuGreenCtxStreamCreate, Kind::Stream, Space::Stream, as_handle(*stream), 0, where);
+    hook.created(as_handle(*stream), 0, where);
   }
   return r;
 }

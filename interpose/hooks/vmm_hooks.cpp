@@ -13,7 +13,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle* handl
   if (r == CUDA_SUCCESS && hook.tracking() && handle) {
     tracker::Placement where = current_placement();
     if (prop && prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE) where.device = prop->location.id;
-    tracker::created(HookId::cuMemCreate, Kind::Vmm, Space::Vmm, *handle, size, where);
+    hook.created(*handle, size, where);
   }
   return r;
 }
@@ -21,14 +21,14 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle* handl
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemRetainAllocationHandle(CUmemGenericAllocationHandle* handle, void* addr) {
   Hook<HookId::cuMemRetainAllocationHandle> hook;
   CUresult r = hook.real(handle, addr);
-  if (r == CUDA_SUCCESS && hook.tracking() && handle) tracker::reference_added(Space::Vmm, *handle);
+  if (r == CUDA_SUCCESS && hook.tracking() && handle) tracker::reference_added(hook.space, *handle);
   return r;
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handle) {
   Hook<HookId::cuMemRelease> hook;
   CUresult r = hook.real(handle);
-  if (hook.tracking()) tracker::reference_dropped(HookId::cuMemRelease, Space::Vmm, handle, r);
+  if (hook.tracking()) tracker::reference_dropped(HookId::cuMemRelease, hook.space, handle, r);
   return r;
 }
 
@@ -37,14 +37,12 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr* ptr, size_t si
   Hook<HookId::cuMemAddressReserve> hook;
   CUresult r = hook.real(ptr, size, alignment, addr, flags);
   if (r == CUDA_SUCCESS && hook.tracking() && ptr)
-    tracker::created(HookId::cuMemAddressReserve, Kind::VaReservation, Space::VaReservation, *ptr, size,
-                     current_placement());
+    hook.created(*ptr, size, current_placement());
   return r;
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size) {
-  Hook<HookId::cuMemAddressFree> hook;
-  return hook.release(Space::VaReservation, ptr, ptr, size);
+  return release_first<HookId::cuMemAddressFree>(ptr, size);
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
@@ -52,11 +50,10 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t o
   Hook<HookId::cuMemMap> hook;
   CUresult r = hook.real(ptr, size, offset, handle, flags);
   if (r == CUDA_SUCCESS && hook.tracking())
-    tracker::created(HookId::cuMemMap, Kind::Mapping, Space::Mapping, ptr, size, current_placement());
+    hook.created(ptr, size, current_placement());
   return r;
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size) {
-  Hook<HookId::cuMemUnmap> hook;
-  return hook.release(Space::Mapping, ptr, ptr, size);
+  return release_first<HookId::cuMemUnmap>(ptr, size);
 }
