@@ -125,8 +125,8 @@ report::Report build(const report::RawSnapshot& raw, report::FrameResolver* reso
 Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   const Options& opt = options();
   uint64_t t0 = now_ms();
-  if (reason == Reason::Signal) runtime().mark("snapshot", "");
-  if (reason == Reason::Checkpoint) runtime().mark("report", checkpoint ? checkpoint : "");
+  if (reason == Reason::Signal) runtime().mark(report::MarkType::Snapshot, "");
+  if (reason == Reason::Checkpoint) runtime().mark(report::MarkType::Report, checkpoint ? checkpoint : "");
   report::RawSnapshot raw = tracker::snapshot();
   uint64_t t_snapshot = now_ms();
   std::unique_ptr<report::FrameResolver> resolver = make_frame_resolver();

@@ -39,7 +39,7 @@ const Frame* allocation_frame(const LeakGroup& group);
 struct SiteChange {
   std::string site;
   Kind kind = Kind::Device;
-  std::string change;  // "new", "gone", "grown", "shrunk", "same"
+  Change change = Change::Same;
   uint64_t old_bytes = 0, new_bytes = 0, old_count = 0, new_count = 0;
 };
 std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const std::vector<Report>& new_runs);

@@ -106,17 +106,17 @@ int run_diff(const std::vector<std::string>& old_files, const std::vector<std::s
   if (!before || !after) return 2;
   auto changes = report::diff_reports(*before, *after);
   size_t worse = 0;
-  for (const auto& c : changes) worse += c.change == "new" || c.change == "grown";
+  for (const auto& c : changes) worse += c.change == report::Change::New || c.change == report::Change::Grown;
   if (format == "json") {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& c : changes)
-      out.push_back({{"change", c.change}, {"kind", report::text_of(c.kind)}, {"site", c.site}, {"old_bytes", c.old_bytes},
+      out.push_back({{"change", report::text_of(c.change)}, {"kind", report::text_of(c.kind)}, {"site", c.site}, {"old_bytes", c.old_bytes},
                      {"new_bytes", c.new_bytes}, {"old_count", c.old_count}, {"new_count", c.new_count}});
     std::printf("%s\n", out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   } else {
     for (const auto& c : changes) {
-      if (c.change == "same") continue;
-      std::printf("%-7s %-14s %10s -> %-10s  %" PRIu64 " -> %" PRIu64 "  %s\n", c.change.c_str(), report::text_of(c.kind).c_str(),
+      if (c.change == report::Change::Same) continue;
+      std::printf("%-7s %-14s %10s -> %-10s  %" PRIu64 " -> %" PRIu64 "  %s\n", report::text_of(c.change).c_str(), report::text_of(c.kind).c_str(),
                   cudaleak::format_bytes(c.old_bytes).c_str(), cudaleak::format_bytes(c.new_bytes).c_str(), c.old_count,
                   c.new_count, c.site.c_str());
     }

@@ -33,7 +33,7 @@ struct RawResource {
 };
 
 struct RawNote {
-  std::string type;
+  NoteType type = NoteType::UnknownRelease;
   const char* hook = "";
   uint64_t handle = 0;
   int result = 0;

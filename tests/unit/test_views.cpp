@@ -90,19 +90,25 @@ TEST_CASE("diff classifies sites new, gone, grown, shrunk and same", "[views]") 
   before.leaks.push_back(group("array", 64, 1, "make_tex", "/src/tex.cpp", 7));    // gone
   before.leaks.push_back(group("managed", 64, 1, "same_site", "/src/s.cpp", 1));   // same
   after.leaks.push_back(group("managed", 64, 1, "same_site", "/src/s.cpp", 1));
-  std::map<std::string, std::string> seen;
-  for (const auto& c : diff_reports({before}, {after})) seen[text_of(c.kind)] = c.change;
-  CHECK(seen["device"] == "grown");
-  CHECK(seen["stream"] == "shrunk");
-  CHECK(seen["event"] == "new");
-  CHECK(seen["array"] == "gone");
-  CHECK(seen["managed"] == "same");
-  CHECK(seen.count("pinned") == 0);  // suppressed on both sides
+  std::map<std::string, Change> seen;
+  std::vector<Change> order;
+  for (const auto& c : diff_reports({before}, {after})) {
+    seen[text_of(c.kind)] = c.change;
+    order.push_back(c.change);
+  }
+  CHECK(seen.at("device") == Change::Grown);
+  CHECK(seen.at("stream") == Change::Shrunk);
+  CHECK(seen.at("event") == Change::New);
+  CHECK(seen.at("array") == Change::Gone);
+  CHECK(seen.at("managed") == Change::Same);
+  CHECK(seen.count("pinned") == 0);
+  // Listed new, grown, gone, shrunk, same.
+  CHECK(order == std::vector<Change>{Change::New, Change::Grown, Change::Gone, Change::Shrunk, Change::Same});  // suppressed on both sides
   // Sites are identities, not addresses: another run at other addresses matches.
   Report moved = before;
   for (auto& g : moved.leaks)
     for (auto& f : g.stack) f.ip += 0x10000;
-  for (const auto& c : diff_reports({before}, {moved})) CHECK(c.change == "same");
+  for (const auto& c : diff_reports({before}, {moved})) CHECK(c.change == Change::Same);
 }
 
 TEST_CASE("merge keeps each group's process and rank and adds up totals", "[views]") {
@@ -194,8 +200,8 @@ TEST_CASE("merge puts processes started apart on one time axis from the earliest
   b.duration_ns = 1'000'000'000;
   b.timeline.kinds = {Kind::Device};
   b.timeline.devices = {DeviceTimeline{0, 0, 10, Peak{40, 9, {}, {}}, {TimelinePoint{20, {9}, 9}}}};
-  b.timeline.marks = {TimelineMark{30, "checkpoint", "epoch 1", 0}};
-  a.timeline.marks = {TimelineMark{400'000'000, "snapshot", "", 0}};
+  b.timeline.marks = {TimelineMark{30, MarkType::Checkpoint, "epoch 1", 0}};
+  a.timeline.marks = {TimelineMark{400'000'000, MarkType::Snapshot, "", 0}};
   b.leaks[0].allocations = {Allocation{0x10, 8, 1, 1, 25}};
   OomEvent e;
   e.time_ns = 50;
