@@ -108,4 +108,9 @@ std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const 
   return changes;
 }
 
+size_t new_or_grown(const std::vector<SiteChange>& changes) {
+  return size_t(std::count_if(changes.begin(), changes.end(),
+                              [](const SiteChange& c) { return c.change == Change::New || c.change == Change::Grown; }));
+}
+
 }  // namespace cudaleak::report
