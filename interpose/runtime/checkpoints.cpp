@@ -36,7 +36,7 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_checkpoint(c
   cudaleak::ensure_initialized();
   cudaleak::Runtime& runtime = cudaleak::runtime();
   runtime.checkpoints.set(name, cudaleak::tracker::current_sequence());
-  runtime.mark("checkpoint", name);
+  runtime.mark(cudaleak::report::MarkType::Checkpoint, name);
   cudaleak::observe_now();
   return 0;
 }

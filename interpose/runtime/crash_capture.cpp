@@ -175,7 +175,8 @@ class Writer final : public tracker::CrashVisitor, public Timeline::CrashVisitor
     auto& w = *static_cast<Writer*>(self);
     w.separator(w.first);
     w.text("[");
-    w.string(m.type.data(), m.type.size());
+    const std::string_view type = report::name_of(m.type);
+    w.string(type.data(), type.size());
     w.text(",");
     w.string(m.name.data(), m.name.size());
     w.text(",");
@@ -200,7 +201,8 @@ class Writer final : public tracker::CrashVisitor, public Timeline::CrashVisitor
       const report::RawNote& n = *notes_[i];
       separator(f);
       text("[");
-      string(n.type.c_str());
+      const std::string_view type = report::name_of(n.type);
+      string(type.data(), type.size());
       text(",");
       string(n.hook);
       text(",");

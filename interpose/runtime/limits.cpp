@@ -58,7 +58,7 @@ void context_limit_set(HookId api, CUlimit limit, tracker::Placement where) {
                        (limit == CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT ? std::to_string(value)
                                                                             : format_bytes(value));
     if (bytes) name += ": " + format_bytes(bytes) + " reserved";
-    runtime().mark("limit", name);
+    runtime().mark(report::MarkType::Limit, name);
   } catch (...) {
     internal_failure("recording a context limit");
   }

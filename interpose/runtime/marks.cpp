@@ -6,7 +6,7 @@ namespace {
 constexpr size_t kKept = 4096;  // a loop that checkpoints every step must not grow without bound
 }  // namespace
 
-void Log::add(uint64_t now, const char* type, const std::string& name) {
+void Log::add(uint64_t now, report::MarkType type, const std::string& name) {
   std::lock_guard lock(mutex_);
   if (list_.size() < kKept) list_.push_back(report::TimelineMark{now, type, name, 0});
 }

@@ -12,9 +12,8 @@ namespace cudaleak::marks {
 
 class Log {
  public:
-  // type: "checkpoint", "report" or "snapshot"; `now`: tracker::elapsed_ns().
-  // Keeps the first 4096 marks.
-  void add(uint64_t now, const char* type, const std::string& name);
+  // `now`: tracker::elapsed_ns(). Keeps the first 4096 marks.
+  void add(uint64_t now, report::MarkType type, const std::string& name);
   std::vector<report::TimelineMark> all();
   // For the crash handler: fn(ctx, mark) for each mark, oldest first, when the
   // lock is free (false when it is held, maybe by the crashed thread).

@@ -101,8 +101,8 @@ report::AssembleSettings settings_for_reports() {
 Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   const Options& opt = options();
   uint64_t t0 = now_ms();
-  if (reason == Reason::Signal) runtime().mark("snapshot", "");
-  if (reason == Reason::Checkpoint) runtime().mark("report", checkpoint ? checkpoint : "");
+  if (reason == Reason::Signal) runtime().mark(report::MarkType::Snapshot, "");
+  if (reason == Reason::Checkpoint) runtime().mark(report::MarkType::Report, checkpoint ? checkpoint : "");
   report::Capture c = gather(tracker::snapshot(), reason);
   uint64_t t_snapshot = now_ms();
   if (checkpoint) c.checkpoint = checkpoint;

@@ -15,7 +15,7 @@ Runtime& runtime() {
   return *r;
 }
 
-void Runtime::mark(const char* type, const std::string& name) { marks.add(tracker::elapsed_ns(), type, name); }
+void Runtime::mark(report::MarkType type, const std::string& name) { marks.add(tracker::elapsed_ns(), type, name); }
 
 void Runtime::lock_all() {
   reports.mutex.lock();

@@ -43,8 +43,8 @@ class Runtime {
   // (pyframes' interned Python frames: their lock comes here, see lock_all())
   tracker::State tracker;
 
-  // A mark on the timeline now: "checkpoint", "report" or "snapshot".
-  void mark(const char* type, const std::string& name);
+  // A mark on the timeline now.
+  void mark(report::MarkType type, const std::string& name);
 
   // The fork protocol's three steps.
   void lock_all();

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <tuple>
 #include <unordered_set>
 #include <vector>
@@ -112,12 +113,12 @@ void guarded(const char* what, F&& body) {
   }
 }
 
-void add_note(const char* type, HookId api, uint64_t handle, CUresult result) {
+void add_note(report::NoteType type, HookId api, uint64_t handle, CUresult result) {
   uint32_t stack = capture();
   State& s = state();
   std::lock_guard lock(s.side_mutex);
   ++s.notes_total;
-  auto key = std::make_tuple(std::string(type), api, stack);
+  auto key = std::make_tuple(type, api, stack);
   auto it = s.notes.find(key);
   if (it != s.notes.end()) {
     ++it->second.count;
@@ -204,16 +205,16 @@ void check_placement(HookId api, Kind kind, const Placement& where) {
   state().placements_checked.fetch_add(1, std::memory_order_relaxed);
   if (where.context_asked) {
     state().contexts_unseen.fetch_add(1, std::memory_order_relaxed);
-    add_note("context_unseen", api, where.context, CUDA_SUCCESS);
+    add_note(report::NoteType::ContextUnseen, api, where.context, CUDA_SUCCESS);
   }
-  const char* wrong = nullptr;
+  std::optional<report::NoteType> wrong;
   if (asked_context() != where.context)
-    wrong = "context_mismatch";
+    wrong = report::NoteType::ContextMismatch;
   else if (where.context && driver_device() != where.device)
-    wrong = "device_mismatch";
+    wrong = report::NoteType::DeviceMismatch;
   if (!wrong) return;
   state().placements_wrong.fetch_add(1, std::memory_order_relaxed);
-  add_note(wrong, api, where.context, CUDA_SUCCESS);
+  add_note(*wrong, api, where.context, CUDA_SUCCESS);
 }
 
 }  // namespace
@@ -268,7 +269,7 @@ void end_release(HookId api, PendingRelease& p, CUresult result) {
     }
     if (result == CUDA_SUCCESS || result == CUDA_ERROR_INVALID_VALUE || result == CUDA_ERROR_INVALID_HANDLE ||
         result == CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED)
-      add_note("unknown_release", api, p.handle, result);
+      add_note(report::NoteType::UnknownRelease, api, p.handle, result);
   });
 }
 
@@ -290,7 +291,7 @@ void reference_dropped(HookId api, Space space, uint64_t handle, CUresult result
       if (gone) forget_bytes(removed);
       return;
     }
-    add_note("unknown_release", api, handle, result);
+    add_note(report::NoteType::UnknownRelease, api, handle, result);
   });
 }
 
@@ -335,7 +336,7 @@ void context_destroyed(HookId api, Space space, uint64_t context, CUresult resul
     return end_release(api, unknown, result);
   }
   guarded("recording a context teardown", [&] {
-    if (!state().registry.erase(space, context)) add_note("unknown_release", api, context, result);
+    if (!state().registry.erase(space, context)) add_note(report::NoteType::UnknownRelease, api, context, result);
     tear_down(context, reason, space == Space::GreenContext);
   });
 }
@@ -425,11 +426,11 @@ void device_malloc_failed(uint32_t launch_stack, uint32_t device_frame, uint64_t
     State& s = state();
     std::lock_guard lock(s.side_mutex);
     s.notes_total += count;
-    auto key = std::make_tuple(std::string("device_heap_exhausted"), HookId::Count, stack);
+    auto key = std::make_tuple(report::NoteType::DeviceHeapExhausted, HookId::Count, stack);
     auto it = s.notes.find(key);
     if (it != s.notes.end()) it->second.count += count;
     else if (s.notes.size() < kMaxDistinctNotes)
-      s.notes.emplace(key, report::RawNote{"device_heap_exhausted", "malloc", context, 0, stack, count});
+      s.notes.emplace(key, report::RawNote{report::NoteType::DeviceHeapExhausted, "malloc", context, 0, stack, count});
   });
 }
 

@@ -44,7 +44,7 @@ struct State {
 
   std::mutex side_mutex;  // guards everything below
   std::vector<std::pair<Record, const char*>> torn_down;
-  std::map<std::tuple<std::string, HookId, uint32_t>, report::RawNote> notes;
+  std::map<std::tuple<report::NoteType, HookId, uint32_t>, report::RawNote> notes;
   uint64_t notes_total = 0;
   struct Primary {
     uint64_t context = 0;

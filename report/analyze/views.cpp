@@ -88,24 +88,29 @@ std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const 
   std::vector<SiteChange> changes;
   for (const auto& [site, n] : after) {
     auto it = before.find(site);
-    SiteChange c{site, n.kind, "new", 0, n.bytes, 0, n.count};
+    SiteChange c{site, n.kind, Change::New, 0, n.bytes, 0, n.count};
     if (it != before.end()) {
       c.old_bytes = it->second.bytes;
       c.old_count = it->second.count;
-      c.change = (n.bytes > c.old_bytes || n.count > c.old_count)   ? "grown"
-                 : (n.bytes < c.old_bytes || n.count < c.old_count) ? "shrunk"
-                                                                     : "same";
+      c.change = (n.bytes > c.old_bytes || n.count > c.old_count)   ? Change::Grown
+                 : (n.bytes < c.old_bytes || n.count < c.old_count) ? Change::Shrunk
+                                                                     : Change::Same;
     }
     changes.push_back(c);
   }
   for (const auto& [site, o] : before)
-    if (!after.count(site)) changes.push_back(SiteChange{site, o.kind, "gone", o.bytes, 0, o.count, 0});
-  auto rank = [](const std::string& c) { return c == "new" ? 0 : c == "grown" ? 1 : c == "gone" ? 2 : c == "shrunk" ? 3 : 4; };
+    if (!after.count(site)) changes.push_back(SiteChange{site, o.kind, Change::Gone, o.bytes, 0, o.count, 0});
+  // Change's values come in the order a diff lists them; biggest first within each.
   std::stable_sort(changes.begin(), changes.end(), [&](const SiteChange& a, const SiteChange& b) {
-    return std::make_tuple(rank(a.change), std::max(b.new_bytes, b.old_bytes)) <
-           std::make_tuple(rank(b.change), std::max(a.new_bytes, a.old_bytes));
+    return std::make_tuple(a.change, std::max(b.new_bytes, b.old_bytes)) <
+           std::make_tuple(b.change, std::max(a.new_bytes, a.old_bytes));
   });
   return changes;
+}
+
+size_t new_or_grown(const std::vector<SiteChange>& changes) {
+  return size_t(std::count_if(changes.begin(), changes.end(),
+                              [](const SiteChange& c) { return c.change == Change::New || c.change == Change::Grown; }));
 }
 
 }  // namespace cudaleak::report

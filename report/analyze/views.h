@@ -39,9 +39,11 @@ const Frame* allocation_frame(const LeakGroup& group);
 struct SiteChange {
   std::string site;
   Kind kind = Kind::Device;
-  std::string change;  // "new", "gone", "grown", "shrunk", "same"
+  Change change = Change::Same;
   uint64_t old_bytes = 0, new_bytes = 0, old_count = 0, new_count = 0;
 };
 std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const std::vector<Report>& new_runs);
+// How many are new or grown: what makes `cudaleak diff` exit with 1.
+size_t new_or_grown(const std::vector<SiteChange>& changes);
 
 }  // namespace cudaleak::report

@@ -59,12 +59,11 @@ std::string finish_capture(const std::string& path) {
   auto b = build(text, path);
   if (!b) return "error";
   std::string json = report::to_json(b->report);
+  // In place of the capture just read, which was a regular file: as every
+  // output of the command line, never through a link, into a FIFO or a device.
   safe_output::File f;
-  bool ok = safe_output::open(f, path.c_str()) && safe_output::write(f, json.data(), json.size()) &&
-            safe_output::commit(f);
-  if (!ok) {
-    safe_output::abandon(f);
-    spdlog::error("cudaleak: cannot write the crash report to {}: {}", path, f.problem ? f.problem : "");
+  if (!safe_output::write_whole(f, path.c_str(), json.data(), json.size(), safe_output::Targets::RegularFilesOnly)) {
+    spdlog::error("cudaleak: cannot write {}: {}", path, safe_output::problem_of(f));
     return "error";
   }
   if (b->options.print_summary) {

@@ -4,11 +4,11 @@
 
 #include <unistd.h>
 
-#include <cinttypes>
 #include <cstdio>
 #include <memory>
-#include <nlohmann/json.hpp>
 
+#include "report/render/aggregate_text.h"
+#include "report/render/diff_output.h"
 #include "report/render/html_report.h"
 #include "report/model/json_io.h"
 #include "common/kinds.h"
@@ -39,21 +39,6 @@ struct ReportArgs {
   std::vector<std::string> debug_dirs;
 };
 
-std::string aggregate_text(const std::vector<report::Aggregate>& rows, const std::string& by, size_t top) {
-  std::string out = "bytes        count  groups  kinds            " + by + "\n";
-  size_t shown = 0;
-  for (const auto& a : rows) {
-    if (top && shown++ == top) break;
-    std::string kinds;
-    for (Kind k : a.kinds) kinds += (kinds.empty() ? "" : ",") + report::text_of(k);
-    char line[96];
-    std::snprintf(line, sizeof line, "%-12s %5" PRIu64 "  %6zu  %-16s ", cudaleak::format_bytes(a.bytes).c_str(), a.count,
-                  a.groups, kinds.c_str());
-    out += line + a.key + "\n";
-  }
-  return out;
-}
-
 bool symbolize_in_place(std::vector<report::Report>& reports, const std::vector<std::string>& debug_dirs) {
   for (auto& r : reports) {
     std::vector<std::string> missing;
@@ -83,7 +68,7 @@ int run_report(ReportArgs& a) {
     text = render::html_report(std::move(view));
   } else if (a.by != "stack") {
     try {
-      text = aggregate_text(report::aggregate(view, a.by), a.by, a.top);
+      text = render::aggregate_text(report::aggregate(view, a.by), a.by, a.top);
     } catch (const std::invalid_argument& e) {
       spdlog::error("cudaleak: {}", e.what());
       return 2;
@@ -104,25 +89,10 @@ int run_diff(const std::vector<std::string>& old_files, const std::vector<std::s
   auto before = load_reports(old_files);
   auto after = load_reports(new_files);
   if (!before || !after) return 2;
-  auto changes = report::diff_reports(*before, *after);
-  size_t worse = 0;
-  for (const auto& c : changes) worse += c.change == "new" || c.change == "grown";
-  if (format == "json") {
-    nlohmann::json out = nlohmann::json::array();
-    for (const auto& c : changes)
-      out.push_back({{"change", c.change}, {"kind", report::text_of(c.kind)}, {"site", c.site}, {"old_bytes", c.old_bytes},
-                     {"new_bytes", c.new_bytes}, {"old_count", c.old_count}, {"new_count", c.new_count}});
-    std::printf("%s\n", out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-  } else {
-    for (const auto& c : changes) {
-      if (c.change == "same") continue;
-      std::printf("%-7s %-14s %10s -> %-10s  %" PRIu64 " -> %" PRIu64 "  %s\n", c.change.c_str(), report::text_of(c.kind).c_str(),
-                  cudaleak::format_bytes(c.old_bytes).c_str(), cudaleak::format_bytes(c.new_bytes).c_str(), c.old_count,
-                  c.new_count, c.site.c_str());
-    }
-    std::printf("%zu leak sites new or grown, %zu compared\n", worse, changes.size());
-  }
-  return worse ? 1 : 0;
+  const auto changes = report::diff_reports(*before, *after);
+  const std::string text = format == "json" ? render::diff_json(changes) : render::diff_text(changes);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return report::new_or_grown(changes) ? 1 : 0;
 }
 
 }  // namespace

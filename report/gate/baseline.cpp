@@ -91,11 +91,12 @@ Baseline load_baseline(const std::string& path) {
   }
 }
 
-std::string compare_with_baseline(const Baseline& baseline, const report::LeakGroup& g) {
+report::BaselineState compare_with_baseline(const Baseline& baseline, const report::LeakGroup& g) {
+  using enum report::BaselineState;
   auto it = baseline.sites.find(g.site.empty() ? site_of(g) : g.site);
-  if (it == baseline.sites.end()) return "new";
-  if (g.bytes > it->second.bytes || g.count > it->second.count) return "grown";
-  return "known";
+  if (it == baseline.sites.end()) return New;
+  if (g.bytes > it->second.bytes || g.count > it->second.count) return Grown;
+  return Known;
 }
 
 }  // namespace cudaleak::gate

@@ -36,7 +36,7 @@ std::string baseline_to_json(const Baseline& baseline);
 Baseline load_baseline(const std::string& path);
 Baseline parse_baseline(const std::string& text, const std::string& source_name);
 
-// "known", "grown" or "new" for one group against the baseline.
-std::string compare_with_baseline(const Baseline& baseline, const report::LeakGroup& group);
+// Known, Grown or New for one group against the baseline.
+report::BaselineState compare_with_baseline(const Baseline& baseline, const report::LeakGroup& group);
 
 }  // namespace cudaleak::gate

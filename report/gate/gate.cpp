@@ -63,7 +63,7 @@ report::GateResult judge(report::Report& report, const GateConfig& config) {
     if (config.baseline) g.baseline = compare_with_baseline(*config.baseline, g);
     if (!g.suppressed_by.empty() || !g.cached_by.empty()) continue;
     if (!counts_kind(config, g.kind)) continue;
-    if (config.baseline && g.baseline == "known") continue;
+    if (config.baseline && g.baseline == report::BaselineState::Known) continue;
     g.fails_gate = true;
     ++result.failing_groups;
     result.failing_count += g.count;

@@ -214,7 +214,7 @@ void fields(V& v, DeviceTimeline& d) {
 template <class V>
 void fields(V& v, TimelineMark& m) {
   v("time_ns", m.time_ns);
-  v("type", m.type);
+  v("type", m.type, Required);
   v("name", m.name, IfSet);
   v("pid", m.pid, IfSet);
 }

@@ -275,7 +275,7 @@ class Writer {
  private:
   template <class T>
   static bool is_default(const T& v) {
-    if constexpr (std::is_arithmetic_v<T>) return v == T{};
+    if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) return v == T{};
     else if constexpr (std::same_as<T, Hex>) return v.value == 0;
     else if constexpr (std::same_as<T, Language>) return !v.python;
     else if constexpr (requires { v.empty(); }) return v.empty();

@@ -16,7 +16,7 @@
 namespace cudaleak::report {
 
 struct RawNote {
-  std::string type;
+  NoteType type = NoteType::UnknownRelease;
   const char* hook = "";
   uint64_t handle = 0;
   int result = 0;

@@ -70,7 +70,7 @@ struct LeakGroup {
   std::string site;            // identity that survives ASLR and rebuilds
   std::string suppressed_by;   // the rule that hid it, e.g. "leak:foo (supp.txt:3)"
   std::string cached_by;       // the caching allocator that holds it, e.g. "PyTorch caching allocator"
-  std::string baseline;        // "new", "grown" or "known" when a baseline was given
+  BaselineState baseline = BaselineState::None;  // set when a baseline was given
   bool growing = false;        // its count rose at least twice over the observations and never fell
   std::vector<uint64_t> count_history;  // counts at earlier checkpoints/snapshots, oldest first
   bool fails_gate = false;     // counted by the gate
@@ -142,7 +142,7 @@ struct Process {
 
 // A call that released something the tracker never saw, or failed to release.
 struct Note {
-  std::string type;  // "unknown_release"
+  NoteType type = NoteType::UnknownRelease;
   std::string api;
   uint64_t handle = 0;
   int result = 0;    // CUresult of the real call
@@ -211,7 +211,7 @@ struct DeviceTimeline {
 // cudaleak_report) or a snapshot report asked for by a signal.
 struct TimelineMark {
   uint64_t time_ns = 0;
-  std::string type;  // "checkpoint", "report" or "snapshot"
+  MarkType type = MarkType::Checkpoint;
   std::string name;  // the checkpoint's name; empty for snapshots
   int pid = 0;       // in merged reports
   bool operator==(const TimelineMark&) const = default;

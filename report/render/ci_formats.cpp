@@ -126,11 +126,11 @@ std::string junit_xml(const std::vector<report::Report>& reports) {
         ++suite_failures;
         cases += "      <failure type=\"" + report::text_of(g.kind) + "-leak\" message=\"" + xml_escape(headline(g)) +
                  "\">" + xml_escape(stack_text(g)) + "</failure>\n";
-      } else if (!g.suppressed_by.empty() || !g.cached_by.empty() || g.baseline == "known" || r.gate.evaluated) {
+      } else if (!g.suppressed_by.empty() || !g.cached_by.empty() || g.baseline == report::BaselineState::Known || r.gate.evaluated) {
         ++suite_skipped;
         std::string why = !g.suppressed_by.empty() ? "suppressed by " + g.suppressed_by
                           : !g.cached_by.empty()    ? "held by the " + g.cached_by + " (not a leak)"
-                          : g.baseline == "known"   ? "in the baseline"
+                          : g.baseline == report::BaselineState::Known ? "in the baseline"
                                                     : "not counted by the gate";
         cases += "      <skipped message=\"" + xml_escape(why) + "\"/>\n";
       }

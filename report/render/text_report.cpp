@@ -83,9 +83,9 @@ std::string group_headline(const LeakGroup& g) {
     for (uint64_t c : g.count_history) s += " " + std::to_string(c) + " ->";
     s += " " + std::to_string(g.count) + "]";
   }
-  if (g.baseline == "new") s += " [new: not in the baseline]";
-  if (g.baseline == "grown") s += " [grown beyond the baseline]";
-  if (g.baseline == "known") s += " [in the baseline]";
+  if (g.baseline == BaselineState::New) s += " [new: not in the baseline]";
+  if (g.baseline == BaselineState::Grown) s += " [grown beyond the baseline]";
+  if (g.baseline == BaselineState::Known) s += " [in the baseline]";
   return s;
 }
 
@@ -296,10 +296,10 @@ std::string render_text(const Report& r, const TextOptions& options) {
            " of the same processes (snapshots, checkpoints, out-of-memory) not counted: each process counts once, by "
            "its latest report (history in the report)\n";
   for (const Note& n : r.notes)
-    if (n.type == "device_heap_exhausted") out += "\n" + prefix + oom::describe_heap_exhausted(n, r.reservations) + "\n";
+    if (n.type == NoteType::DeviceHeapExhausted) out += "\n" + prefix + oom::describe_heap_exhausted(n, r.reservations) + "\n";
   if (r.notes_total) {
     // check_context adds notes of its own (placements checked against the driver).
-    bool only_releases = std::all_of(r.notes.begin(), r.notes.end(), [](const Note& n) { return n.type == "unknown_release"; });
+    bool only_releases = std::all_of(r.notes.begin(), r.notes.end(), [](const Note& n) { return n.type == NoteType::UnknownRelease; });
     out += "\n" + prefix + std::to_string(r.notes_total) +
            (only_releases ? " release calls of resources it never saw" : " notes") + " (see notes in the report)\n";
   }

@@ -10,6 +10,8 @@ namespace e2e {
 
 using cudaleak::Kind;
 using cudaleak::report::Cause;
+using cudaleak::report::MarkType;
+using cudaleak::report::NoteType;
 using cudaleak::report::Reason;
 
 struct Result {

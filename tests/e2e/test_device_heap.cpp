@@ -131,7 +131,7 @@ TEST_CASE("device_heap: mallocs that find the heap full are counted per kernel, 
   CHECK(kept->bytes == (1u << 20));
   const cudaleak::report::Note* full = nullptr;
   for (const auto& n : r.notes)
-    if (n.type == "device_heap_exhausted") full = &n;
+    if (n.type == NoteType::DeviceHeapExhausted) full = &n;
   REQUIRE(full);
   CHECK(full->count == 4);  // each of the 4 threads's last malloc
   REQUIRE(!full->stack.empty());

@@ -235,10 +235,10 @@ TEST_CASE("checkpoints: cudaleak.h works with and without cudaleak, growth is fl
   // Every checkpoint and the checkpoint report are marked on the timeline, in order.
   const auto& marks = final_report.timeline.marks;
   REQUIRE(marks.size() == 6);
-  CHECK(marks[0].type == "checkpoint");
+  CHECK(marks[0].type == MarkType::Checkpoint);
   CHECK(marks[0].name == "start");
   CHECK(marks[4].name == "step");
-  CHECK(marks[5].type == "report");
+  CHECK(marks[5].type == MarkType::Report);
   CHECK(marks[5].name == "after-loop");
   for (size_t i = 1; i < marks.size(); ++i) CHECK(marks[i].time_ns >= marks[i - 1].time_ns);
   CHECK(marks[5].time_ns <= final_report.duration_ns);

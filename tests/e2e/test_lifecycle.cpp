@@ -40,7 +40,7 @@ TEST_CASE("crash: a report of live resources, then death by the same signal", "[
   REQUIRE(size_t(device_kind) < r.timeline.kinds.size());
   CHECK(device.points.back().bytes.at(size_t(device_kind)) == (1u << 20));
   REQUIRE(r.timeline.marks.size() == 1);
-  CHECK(r.timeline.marks[0].type == "checkpoint");
+  CHECK(r.timeline.marks[0].type == MarkType::Checkpoint);
   CHECK(r.timeline.marks[0].name == "allocated");
 }
 
@@ -68,7 +68,7 @@ TEST_CASE("signal: SIGUSR1 writes a snapshot, the exit report follows", "[e2e][l
   CHECK(final_report.reason == Reason::Exit);
   CHECK(final_report.leaks.empty());
   REQUIRE(final_report.timeline.marks.size() == 1);  // the snapshot, on the timeline
-  CHECK(final_report.timeline.marks[0].type == "snapshot");
+  CHECK(final_report.timeline.marks[0].type == MarkType::Snapshot);
 }
 
 TEST_CASE("fork: each process reports only what it created, under its own pid", "[e2e][lifecycle]") {
@@ -120,7 +120,7 @@ TEST_CASE("driver API edges: ptsz look-ups, NULL arguments, unknown frees, OOM, 
   CHECK(torn->released_by == "primary_context_reset");
   CHECK(r.summary.leaked_count == 2);  // the failed allocations left nothing behind
   REQUIRE(r.notes.size() == 1);
-  CHECK(r.notes[0].type == "unknown_release");
+  CHECK(r.notes[0].type == NoteType::UnknownRelease);
   CHECK(r.notes[0].api == "cuMemFree_v2");
   CHECK(r.notes[0].handle == 0x1234);
   REQUIRE(r.primary_contexts.size() == 1);

@@ -235,7 +235,7 @@ TEST_CASE("limits: a device heap the program sets is reported as reserved by the
   // Both settings are moments on the timeline.
   std::vector<std::string> marks;
   for (const auto& m : r.timeline.marks)
-    if (m.type == "limit") marks.push_back(m.name);
+    if (m.type == MarkType::Limit) marks.push_back(m.name);
   REQUIRE(marks.size() == 2);
   CHECK(marks[0] == "cudaLimitMallocHeapSize = 128.0 MiB: 128.0 MiB reserved");
   CHECK(marks[1] == "cudaLimitMallocHeapSize = 256.0 MiB: 256.0 MiB reserved");

@@ -168,14 +168,14 @@ TEST_CASE("JSON round trip keeps every field", "[report][json]") {
   fx.resolver.names[0xdeadbeef00ull] = {"main", "/app/prog"};
   RawSnapshot snap;
   snap.resources.push_back(resource(Kind::Pinned, 1, 2048, 1, "cuMemHostAlloc"));
-  snap.notes.push_back(RawNote{"unknown_release", "cuMemFree_v2", 0x1234, 1, 1, 3});
+  snap.notes.push_back(RawNote{NoteType::UnknownRelease, "cuMemFree_v2", 0x1234, 1, 1, 3});
   snap.notes_total = 3;
   snap.primary_contexts.push_back(PrimaryContext{0, 1, 0, 0, 1});
   Report r = build_named(snap, fx.lookup, &fx.resolver, {});
   r.reason = Reason::Exit;
   r.process = Process{42, 1, "/app/prog", {"/app/prog", "--x"}, -1, 1'700'000'000'123'456'789ull, "42-1-ff"};
   r.modules.push_back(Module{"/app/prog", 0x400000, "abcd"});
-  r.timeline.marks = {TimelineMark{7, "checkpoint", "epoch 1", 0}, TimelineMark{9, "snapshot", "", 0}};
+  r.timeline.marks = {TimelineMark{7, MarkType::Checkpoint, "epoch 1", 0}, TimelineMark{9, MarkType::Snapshot, "", 0}};
   r.timeline.kinds = {Kind::Device};
   DeviceTimeline& lane = r.timeline.devices.emplace_back();
   lane.points = {TimelinePoint{5, {300}, 300}, TimelinePoint{9, {100}, 300}};
@@ -196,6 +196,7 @@ TEST_CASE("JSON round trip keeps every field", "[report][json]") {
   CHECK(back.leaks[0].stack[0].function == "main");
   CHECK(back.leaks[0].allocations[0].record.handle == 0x7001);
   CHECK(back.summary.by_kind.at(Kind::Pinned).bytes == 2048);
+  CHECK(back.notes.at(0).type == NoteType::UnknownRelease);
   CHECK(back.notes.at(0).count == 3);
   CHECK(back.notes_total == 3);
   CHECK(back.primary_contexts.at(0).outstanding == 1);
@@ -397,39 +398,6 @@ TEST_CASE("library handles: every interposed create function names its object an
   CHECK(!cudaleak::report::is_library_api_name("cudaLibraryLoadData"));
   CHECK(cudaleak::report::is_library_api_name("cufftPlan1d"));
   CHECK(cudaleak::report::is_library_api_name("ncclCommInitRank"));
-}
-
-TEST_CASE("enum names: every value has one name and reads back to itself", "[model]") {
-  auto round_trip = [](auto first, int count) {
-    using E = decltype(first);
-    std::set<std::string_view> names;
-    for (int i = 0; i < count; ++i) {
-      E value = static_cast<E>(i), back{};
-      std::string_view name = name_of(value);
-      INFO(name);
-      CHECK(!name.empty());
-      CHECK(names.insert(name).second);
-      CHECK(parse_name(name, back));
-      CHECK(back == value);
-    }
-    E untouched = first;
-    CHECK_FALSE(parse_name("no_such_name", untouched));
-    CHECK(untouched == first);
-  };
-  round_trip(Kind::Device, kKindCount);
-  round_trip(Reason::Exit, int(Reason::Merged) + 1);
-  round_trip(Cause::RequestTooLarge, int(Cause::ContextReservation) + 1);
-  // The JSON reader refuses a name of no value, with the path.
-  Report r;
-  Diagnosis d;
-  d.cause = Cause::Fragmentation;
-  OomEvent e;
-  e.diagnosis.push_back(d);
-  r.oom_events.push_back(e);
-  std::string text = to_json(r);
-  CHECK(from_json(text).oom_events.at(0).diagnosis.at(0).cause == Cause::Fragmentation);
-  text.replace(text.find("\"fragmentation\""), 15, "\"fragmented\"");
-  CHECK_THROWS_WITH(from_json(text), Catch::Contains("$.oom_events[0].diagnosis[0].cause: unknown cause \"fragmented\""));
 }
 
 TEST_CASE("a crash capture with a stack longer than cudaleak records is refused, not symbolized", "[report][json]") {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/render/ci_formats.h"
+#include "report/render/diff_output.h"
 #include "report/model/merge.h"
 #include "report/analyze/views.h"
 
@@ -90,19 +91,48 @@ TEST_CASE("diff classifies sites new, gone, grown, shrunk and same", "[views]") 
   before.leaks.push_back(group("array", 64, 1, "make_tex", "/src/tex.cpp", 7));    // gone
   before.leaks.push_back(group("managed", 64, 1, "same_site", "/src/s.cpp", 1));   // same
   after.leaks.push_back(group("managed", 64, 1, "same_site", "/src/s.cpp", 1));
-  std::map<std::string, std::string> seen;
-  for (const auto& c : diff_reports({before}, {after})) seen[text_of(c.kind)] = c.change;
-  CHECK(seen["device"] == "grown");
-  CHECK(seen["stream"] == "shrunk");
-  CHECK(seen["event"] == "new");
-  CHECK(seen["array"] == "gone");
-  CHECK(seen["managed"] == "same");
-  CHECK(seen.count("pinned") == 0);  // suppressed on both sides
+  std::map<std::string, Change> seen;
+  std::vector<Change> order;
+  for (const auto& c : diff_reports({before}, {after})) {
+    seen[text_of(c.kind)] = c.change;
+    order.push_back(c.change);
+  }
+  CHECK(seen.at("device") == Change::Grown);
+  CHECK(seen.at("stream") == Change::Shrunk);
+  CHECK(seen.at("event") == Change::New);
+  CHECK(seen.at("array") == Change::Gone);
+  CHECK(seen.at("managed") == Change::Same);
+  CHECK(seen.count("pinned") == 0);
+  // Listed new, grown, gone, shrunk, same.
+  CHECK(order == std::vector<Change>{Change::New, Change::Grown, Change::Gone, Change::Shrunk, Change::Same});  // suppressed on both sides
   // Sites are identities, not addresses: another run at other addresses matches.
   Report moved = before;
   for (auto& g : moved.leaks)
     for (auto& f : g.stack) f.ip += 0x10000;
-  for (const auto& c : diff_reports({before}, {moved})) CHECK(c.change == "same");
+  for (const auto& c : diff_reports({before}, {moved})) CHECK(c.change == Change::Same);
+}
+
+TEST_CASE("diff output: text lines for changed sites, JSON for every site, as cudaleak diff printed them", "[views]") {
+  std::vector<SiteChange> changes = {
+      {"new \xf0\x9f\x98\x80 site", Kind::Pinned, Change::New, 0, 4096, 0, 1},
+      {"grown \"q\" \\ site", Kind::Device, Change::Grown, 100, 200, 1, 1},
+      {"gone\tsite\x01", Kind::Stream, Change::Gone, 0, 0, 2, 0},
+      {"same site", Kind::Device, Change::Same, 100, 100, 1, 1},
+  };
+  CHECK(new_or_grown(changes) == 2);
+  // The JSON is the document nlohmann wrote for it before the diff had a renderer.
+  nlohmann::json expected = nlohmann::json::array();
+  for (const auto& c : changes)
+    expected.push_back({{"change", text_of(c.change)}, {"kind", text_of(c.kind)}, {"site", c.site}, {"old_bytes", c.old_bytes},
+                        {"new_bytes", c.new_bytes}, {"old_count", c.old_count}, {"new_count", c.new_count}});
+  CHECK(cudaleak::render::diff_json(changes) ==
+        expected.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  CHECK(cudaleak::render::diff_json({}) == "[]\n");
+  const std::string text = cudaleak::render::diff_text(changes);
+  CHECK(text.find("new     pinned                0 B -> 4.0 KiB     0 -> 1  new \xf0\x9f\x98\x80 site\n") == 0);
+  CHECK(text.find("grown   device              100 B -> 200 B       1 -> 1  grown \"q\" \\ site\n") != std::string::npos);
+  CHECK(text.find("same site") == std::string::npos);  // unchanged sites are counted, not listed
+  CHECK(text.ends_with("\n2 leak sites new or grown, 4 compared\n"));
 }
 
 TEST_CASE("merge keeps each group's process and rank and adds up totals", "[views]") {
@@ -194,8 +224,8 @@ TEST_CASE("merge puts processes started apart on one time axis from the earliest
   b.duration_ns = 1'000'000'000;
   b.timeline.kinds = {Kind::Device};
   b.timeline.devices = {DeviceTimeline{0, 0, 10, Peak{40, 9, {}, {}}, {TimelinePoint{20, {9}, 9}}}};
-  b.timeline.marks = {TimelineMark{30, "checkpoint", "epoch 1", 0}};
-  a.timeline.marks = {TimelineMark{400'000'000, "snapshot", "", 0}};
+  b.timeline.marks = {TimelineMark{30, MarkType::Checkpoint, "epoch 1", 0}};
+  a.timeline.marks = {TimelineMark{400'000'000, MarkType::Snapshot, "", 0}};
   b.leaks[0].allocations = {Allocation{cudaleak::Record{.handle = 0x10, .bytes = 8, .sequence = 1, .time_ns = 25, .thread = 1}}};
   OomEvent e;
   e.time_ns = 50;
