@@ -3,7 +3,8 @@
 # its own log and output folder, and prints one line per suite and a total.
 # Exits non-zero when any suite failed. The suites are the scripts' names
 # without "gpu-validate-" and ".sh" ("scenarios" is gpu-scenarios.sh);
-# "unseen" reads the reports the earlier suites of the run wrote.
+# "unseen" reads the reports the earlier suites of the run wrote; "kinds"
+# builds and runs NVIDIA's cuda-samples too when CUDA_SAMPLES names a checkout.
 # Usage: scripts/gpu-validate-suites.sh STAGE_DIR OUT_DIR SUITE...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,7 @@ for suite in "$@"; do
   case "$suite" in
     scenarios) cmd=(scripts/gpu-scenarios.sh "$stage") ;;
     unseen) cmd=(scripts/gpu-validate-unseen.sh "$stage" "$work" "$out") ;;
+    kinds) cmd=(scripts/gpu-validate-kinds.sh "$stage" "$work" ${CUDA_SAMPLES:+"$(realpath "$CUDA_SAMPLES")"}) ;;
     *) script="scripts/gpu-validate-$suite.sh"
        [ -x "$script" ] || { echo "gpu-validate-suites.sh: no suite '$suite' ($script)" >&2; exit 2; }
        cmd=("$script" "$stage" "$work") ;;
