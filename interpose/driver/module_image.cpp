@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <string>
+#include <atomic>
 #include <cstring>
 #include <string_view>
 
@@ -53,8 +54,30 @@ bool read(const Bytes& b, uint64_t offset, T& out) {
   return true;
 }
 
+std::atomic<bool> g_device_malloc{false};
+
+// Whether the symbol table section `symtab` of a cubin names an undefined
+// function "malloc": the kernels of a cubin that call malloc import it.
+bool imports_malloc(const Bytes& image, const Elf64_Ehdr& eh, const Elf64_Shdr& symtab) {
+  Elf64_Shdr strings;
+  if (symtab.sh_link >= eh.e_shnum ||
+      !read(image, eh.e_shoff + uint64_t(symtab.sh_link) * sizeof(Elf64_Shdr), strings) ||
+      !image.has(strings.sh_offset, strings.sh_size) || !image.has(symtab.sh_offset, symtab.sh_size))
+    return false;
+  std::string_view names(reinterpret_cast<const char*>(image.data + strings.sh_offset), strings.sh_size);
+  for (uint64_t at = 0; at + sizeof(Elf64_Sym) <= symtab.sh_size; at += sizeof(Elf64_Sym)) {
+    Elf64_Sym s;
+    if (!read(image, symtab.sh_offset + at, s)) return false;
+    if (s.st_shndx != SHN_UNDEF || ELF64_ST_TYPE(s.st_info) != STT_FUNC || s.st_name >= names.size()) continue;
+    std::string_view name = names.substr(s.st_name);
+    if (name.substr(0, name.find('\0')) == "malloc") return true;
+  }
+  return false;
+}
+
 // A 64-bit cubin: the sizes of its global-variable sections. `known` is
-// false when the bytes are not a well-formed ELF image.
+// false when the bytes are not a well-formed ELF image. A cubin whose kernels
+// call malloc sets device_malloc_loaded().
 uint64_t cubin_globals(const Bytes& b, bool& known) {
   known = false;
   Elf64_Ehdr eh;
@@ -76,6 +99,8 @@ uint64_t cubin_globals(const Bytes& b, bool& known) {
     std::string_view name = table.substr(sh.sh_name);
     name = name.substr(0, name.find('\0'));
     if (name == ".nv.global" || name == ".nv.global.init") total += sh.sh_size;
+    if (sh.sh_type == SHT_SYMTAB && !g_device_malloc.load(std::memory_order_relaxed) && imports_malloc(image, eh, sh))
+      g_device_malloc.store(true, std::memory_order_relaxed);
   }
   known = true;
   return total;
@@ -255,6 +280,8 @@ uint64_t device_global_bytes(const void* image, size_t size) {
   if (!starts_with(b, ELFMAG, SELFMAG)) return ptx_globals(b, known);  // PTX, or nothing known
   return cubin_globals(b, known);
 }
+
+bool device_malloc_loaded() { return g_device_malloc.load(std::memory_order_relaxed); }
 
 uint64_t device_global_bytes_of_file(const char* path) {
   if (!path) return 0;

@@ -18,4 +18,11 @@ uint64_t device_global_bytes(const void* image, size_t size = SIZE_MAX);
 // The same for a file (cuModuleLoad, cuLibraryLoadFromFile).
 uint64_t device_global_bytes_of_file(const char* path);
 
+// Whether an image read by the two above was a cubin whose kernels call
+// device-side malloc (an undefined "malloc" function in its symbol table):
+// the first such kernel makes the driver set up the device heap, which holds
+// more than the heap's size (about 140 MiB on an H100) without any call the
+// process makes. Compressed cubins are not read, so false says nothing.
+bool device_malloc_loaded();
+
 }  // namespace cudaleak::module_image

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/kinds.h"
+#include "interpose/driver/module_image.h"
 #include "interpose/runtime/limits.h"
 #include "interpose/runtime/nvml.h"
 #include "interpose/runtime/runtime.h"
@@ -183,8 +184,8 @@ std::string check_now(const report::RawSnapshot& raw) {
       }
     for (const auto& [limit, bytes] : limits) explained += limit == CU_LIMIT_STACK_SIZE ? 0 : bytes;  // stacks: read above
     // The first kernel that calls malloc sets up the heap beyond its size
-    // (about 140 MiB more on an H100).
-    if (heap) explained += 256ull << 20;
+    // (about 140 MiB more on an H100), at the default size too.
+    if (heap || module_image::device_malloc_loaded()) explained += 256ull << 20;
     const uint64_t grown = now > g_baseline[size_t(d)] ? now - g_baseline[size_t(d)] : 0;
     log_verbose("device %d: this process holds %llu bytes, %llu more than when its first context appeared; the seen "
                 "calls explain %llu", d, static_cast<unsigned long long>(now), static_cast<unsigned long long>(grown),

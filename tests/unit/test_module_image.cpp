@@ -146,3 +146,51 @@ TEST_CASE("module images: PTX text counts the global variables it defines, as th
   const char no_globals[] = ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n";
   CHECK(device_global_bytes(no_globals) == 0);
 }
+
+namespace {
+
+// A 64-bit ELF whose symbol table imports one function (undefined, as a
+// cubin imports the device runtime's malloc).
+std::vector<unsigned char> cubin_importing(const std::string& function) {
+  const std::string section_names = std::string("\0.shstrtab\0.strtab\0.symtab\0", 27);
+  const std::string symbol_names = std::string(1, '\0') + function + '\0';
+  Elf64_Sym symbols[2] = {};
+  symbols[1].st_name = 1;
+  symbols[1].st_info = ELF64_ST_INFO(STB_GLOBAL, STT_FUNC);
+  symbols[1].st_shndx = SHN_UNDEF;
+  std::vector<unsigned char> out(sizeof(Elf64_Ehdr));
+  const uint64_t shstrtab_at = out.size();
+  put(out, section_names.data(), section_names.size());
+  const uint64_t strtab_at = out.size();
+  put(out, symbol_names.data(), symbol_names.size());
+  const uint64_t symtab_at = out.size();
+  put(out, symbols, sizeof symbols);
+  Elf64_Shdr headers[4] = {};
+  headers[1] = Elf64_Shdr{1, SHT_STRTAB, 0, 0, shstrtab_at, section_names.size(), 0, 0, 1, 0};
+  headers[2] = Elf64_Shdr{11, SHT_STRTAB, 0, 0, strtab_at, symbol_names.size(), 0, 0, 1, 0};
+  headers[3] = Elf64_Shdr{19, SHT_SYMTAB, 0, 0, symtab_at, sizeof symbols, 2, 1, 8, sizeof(Elf64_Sym)};
+  Elf64_Ehdr eh{};
+  std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
+  eh.e_ident[EI_CLASS] = ELFCLASS64;
+  eh.e_shentsize = sizeof(Elf64_Shdr);
+  eh.e_shnum = 4;
+  eh.e_shstrndx = 1;
+  eh.e_shoff = out.size();
+  put(out, headers, sizeof headers);
+  std::memcpy(out.data(), &eh, sizeof eh);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("module images: a cubin that imports malloc tells that kernels may set up the device heap") {
+  using cudaleak::module_image::device_malloc_loaded;
+  auto printf_only = cubin_importing("vprintf");
+  device_global_bytes(printf_only.data(), printf_only.size());
+  CHECK_FALSE(device_malloc_loaded());
+  auto with_malloc = cubin_importing("malloc");
+  for (size_t n = 0; n < with_malloc.size(); ++n) device_global_bytes(with_malloc.data(), n);  // truncated: in bounds
+  CHECK_FALSE(device_malloc_loaded());
+  CHECK(device_global_bytes(with_malloc.data(), with_malloc.size()) == 0);
+  CHECK(device_malloc_loaded());
+}
