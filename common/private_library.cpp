@@ -6,7 +6,6 @@
 
 namespace cudaleak {
 
-namespace {
 std::string own_directory() {
   Dl_info info{};
   if (!dladdr(reinterpret_cast<void*>(&own_directory), &info) || !info.dli_fname) return ".";
@@ -14,7 +13,6 @@ std::string own_directory() {
   auto slash = path.rfind('/');
   return slash == std::string::npos ? "." : path.substr(0, slash);
 }
-}  // namespace
 
 void* open_private_library(const char* soname, std::initializer_list<const char*> dependencies) {
   if (void* h = dlopen(soname, RTLD_NOW | RTLD_LOCAL)) return h;

@@ -5,8 +5,13 @@
 // host program's symbol scope.
 #pragma once
 #include <initializer_list>
+#include <string>
 
 namespace cudaleak {
+
+// The folder of the object that contains this code (libcudaleak.so in the
+// preload library, the cudaleak binary in the command), or ".".
+std::string own_directory();
 
 void* open_private_library(const char* soname, std::initializer_list<const char*> dependencies);
 

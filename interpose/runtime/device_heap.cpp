@@ -11,6 +11,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "common/private_library.h"
 #include "interpose/base/log.h"
 #include "interpose/base/real_dlsym.h"
 #include "interpose/base/state.h"
@@ -53,14 +54,6 @@ struct Launch {
 thread_local std::unordered_map<CUcontext, CudaleakDeviceHeapBuffer*>* t_buffers = nullptr;
 thread_local Launch* t_launch = nullptr;
 
-std::string self_directory() {
-  Dl_info info{};
-  if (!dladdr(reinterpret_cast<void*>(&start), &info) || !info.dli_fname) return ".";
-  std::string path = info.dli_fname;
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
 bool readable(const std::string& path) { return !path.empty() && access(path.c_str(), R_OK) == 0; }
 
 // The Sanitizer API library: the option's path, else that of the CUDA
@@ -78,7 +71,7 @@ std::string find_library() {
 // The patches: the option's path, else lib/cudaleak/ beside the preload.
 std::string find_patches() {
   if (!options().device_heap_patches.empty()) return options().device_heap_patches;
-  return self_directory() + "/cudaleak/device_heap_patches.fatbin";
+  return own_directory() + "/cudaleak/device_heap_patches.fatbin";
 }
 
 std::string demangled(const char* name) {
