@@ -3,8 +3,9 @@
 # its own log and output folder, and prints one line per suite and a total.
 # Exits non-zero when any suite failed. The suites are the scripts' names
 # without "gpu-validate-" and ".sh" ("scenarios" is gpu-scenarios.sh);
-# "unseen" reads the reports the earlier suites of the run wrote; "kinds"
-# builds and runs NVIDIA's cuda-samples too when CUDA_SAMPLES names a checkout.
+# "unseen" and "reading" read the reports the earlier suites of the run
+# wrote; "kinds" builds and runs NVIDIA's cuda-samples too when CUDA_SAMPLES
+# names a checkout, which "context" needs; "whole" is scripts/gpu-validate.sh.
 # Usage: scripts/gpu-validate-suites.sh STAGE_DIR OUT_DIR SUITE...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +23,9 @@ for suite in "$@"; do
     scenarios) cmd=(scripts/gpu-scenarios.sh "$stage") ;;
     unseen) cmd=(scripts/gpu-validate-unseen.sh "$stage" "$work" "$out") ;;
     kinds) cmd=(scripts/gpu-validate-kinds.sh "$stage" "$work" ${CUDA_SAMPLES:+"$(realpath "$CUDA_SAMPLES")"}) ;;
+    context) cmd=(scripts/gpu-validate-context.sh "$stage" "$work" "$(realpath "${CUDA_SAMPLES:?context needs CUDA_SAMPLES}")") ;;
+    reading) cmd=(scripts/gpu-validate-reading.sh "$stage" "$work" "$out") ;;
+    whole) cmd=(scripts/gpu-validate.sh "$stage" "$work") ;;
     *) script="scripts/gpu-validate-$suite.sh"
        [ -x "$script" ] || { echo "gpu-validate-suites.sh: no suite '$suite' ($script)" >&2; exit 2; }
        cmd=("$script" "$stage" "$work") ;;
