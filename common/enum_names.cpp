@@ -20,6 +20,7 @@ constexpr std::array<std::string_view, 4> kMarkTypes = {"checkpoint", "report", 
 // None has no name: the writer leaves the member out, and the reader takes no "".
 constexpr std::array<std::string_view, 4> kBaselineStates = {"", "new", "grown", "known"};
 constexpr std::array<std::string_view, 5> kChanges = {"new", "grown", "gone", "shrunk", "same"};
+constexpr std::array<std::string_view, 3> kViewMoments = {"exit", "oom", "snapshot"};
 
 template <class E, size_t N>
 constexpr bool names_every_value(const std::array<std::string_view, N>&, E last) {
@@ -31,6 +32,7 @@ static_assert(names_every_value(kNoteTypes, NoteType::UnknownRelease));
 static_assert(names_every_value(kMarkTypes, MarkType::Limit));
 static_assert(names_every_value(kBaselineStates, BaselineState::Known));
 static_assert(names_every_value(kChanges, Change::Same));
+static_assert(names_every_value(kViewMoments, ViewMoment::Snapshot));
 // The tracker's map of notes is ordered by type: in name order, a report
 // lists notes as it did when the type was a string.
 static_assert([] {
@@ -58,6 +60,7 @@ std::string_view name_of(NoteType type) { return kNoteTypes[static_cast<size_t>(
 std::string_view name_of(MarkType type) { return kMarkTypes[static_cast<size_t>(type)]; }
 std::string_view name_of(BaselineState state) { return kBaselineStates[static_cast<size_t>(state)]; }
 std::string_view name_of(Change change) { return kChanges[static_cast<size_t>(change)]; }
+std::string_view name_of(ViewMoment moment) { return kViewMoments[static_cast<size_t>(moment)]; }
 
 bool parse_name(std::string_view name, Kind& kind) {
   auto k = kind_from_name(name);
@@ -70,5 +73,6 @@ bool parse_name(std::string_view name, NoteType& type) { return find(kNoteTypes,
 bool parse_name(std::string_view name, MarkType& type) { return find(kMarkTypes, name, type); }
 bool parse_name(std::string_view name, BaselineState& state) { return !name.empty() && find(kBaselineStates, name, state); }
 bool parse_name(std::string_view name, Change& change) { return find(kChanges, name, change); }
+bool parse_name(std::string_view name, ViewMoment& moment) { return find(kViewMoments, name, moment); }
 
 }  // namespace cudaleak::report

@@ -66,6 +66,9 @@ enum class BaselineState : uint8_t {
 // A leak site between two runs (cudaleak diff), in the order a diff lists them.
 enum class Change : uint8_t { New, Grown, Gone, Shrunk, Same };
 
+// When a framework's view of its allocator (PyTorch, CuPy) was taken.
+enum class ViewMoment : uint8_t { Exit, Oom, Snapshot };
+
 std::string_view name_of(Kind kind);
 std::string_view name_of(Reason reason);
 std::string_view name_of(Cause cause);
@@ -73,6 +76,7 @@ std::string_view name_of(NoteType type);
 std::string_view name_of(MarkType type);
 std::string_view name_of(BaselineState state);  // None: ""
 std::string_view name_of(Change change);
+std::string_view name_of(ViewMoment moment);
 // What a value of the enum is called in an error ("unknown cause ...").
 constexpr const char* noun_of(Kind) { return "kind"; }
 constexpr const char* noun_of(Reason) { return "reason"; }
@@ -81,6 +85,7 @@ constexpr const char* noun_of(NoteType) { return "note type"; }
 constexpr const char* noun_of(MarkType) { return "mark type"; }
 constexpr const char* noun_of(BaselineState) { return "baseline state"; }
 constexpr const char* noun_of(Change) { return "change"; }
+constexpr const char* noun_of(ViewMoment) { return "view moment"; }
 // The name as a std::string, for text built with +.
 template <class E>
 std::string text_of(E value) {
@@ -93,5 +98,6 @@ bool parse_name(std::string_view name, NoteType& type);
 bool parse_name(std::string_view name, MarkType& type);
 bool parse_name(std::string_view name, BaselineState& state);  // never None
 bool parse_name(std::string_view name, Change& change);
+bool parse_name(std::string_view name, ViewMoment& moment);
 
 }  // namespace cudaleak::report

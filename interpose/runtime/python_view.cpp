@@ -112,11 +112,13 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_python_view(
       runtime().oom.attach_pytorch_observer();
       return 0;
     }
+    report::ViewMoment moment;
+    if (!report::parse_name(when, moment)) return -1;  // not a moment the report names
     report::PyTorchOom info;
     report::PyTorchView view = report::pytorch_view_from_json(json, &info);
-    view.when = when;
+    view.when = moment;
     runtime().python_view.keep(view);
-    if (std::strcmp(when, "oom") == 0) {
+    if (moment == report::ViewMoment::Oom) {
       const report::AllocatorDevice* device = view.device(info.device);
       report::AllocatorDevice empty;
       empty.device = info.device;
@@ -133,8 +135,10 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_python_view(
 extern "C" __attribute__((visibility("default"))) int cudaleak_impl_cupy_view(const char* json, const char* when) {
   if (!json || !when || !tracking_enabled()) return -1;
   try {
+    report::ViewMoment moment;
+    if (!report::parse_name(when, moment)) return -1;
     report::CupyPool pool = report::cupy_pool_from_json(json);
-    pool.when = when;
+    pool.when = moment;
     runtime().python_view.keep_cupy(pool);
     return 0;
   } catch (const std::exception& e) {

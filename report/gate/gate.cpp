@@ -73,7 +73,7 @@ report::GateResult judge(report::Report& report, const GateConfig& config) {
   // (suppressions and baselines name leak groups, not these). All of them at
   // exit with count_live_tensors; with count_growing_tensors, those whose
   // bytes grew across snapshots, in any report.
-  const bool all_at_exit = config.count_live_tensors && report.pytorch.when == "exit";
+  const bool all_at_exit = config.count_live_tensors && report.pytorch.when == report::ViewMoment::Exit;
   if ((all_at_exit || config.count_growing_tensors) && counts_kind(config, Kind::Device) && report.has_pytorch)
     for (const auto& d : report.pytorch.devices)
       for (const auto& t : d.live_tensors) {

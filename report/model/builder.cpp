@@ -109,8 +109,10 @@ std::vector<Frame> resolve_stack(std::span<const uint64_t> ips, FrameResolver* r
 }
 
 uint16_t RawSnapshot::intern(const char* text) {
-  for (size_t i = 0; i < names.size(); ++i)
-    if (std::strcmp(names[i], text) == 0) return uint16_t(i);
+  // From the end: names added by intern (teardown reasons) come after the
+  // creators' table, and each is asked for again for every record it names.
+  for (size_t i = names.size(); i-- > 0;)
+    if (names[i] == text || std::strcmp(names[i], text) == 0) return uint16_t(i);
   if (names.size() >= kNoName) return kNoName;  // an unnamed record rather than a wrong name
   names.push_back(text);
   return uint16_t(names.size() - 1);

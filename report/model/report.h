@@ -292,7 +292,7 @@ struct AllocatorDevice {
 };
 
 struct PyTorchView {
-  std::string when;      // "exit", "oom", "snapshot"
+  ViewMoment when = ViewMoment::Exit;
   std::string settings;  // PYTORCH_CUDA_ALLOC_CONF
   std::vector<AllocatorDevice> devices;
   const AllocatorDevice* device(int d) const {
@@ -306,7 +306,7 @@ struct PyTorchView {
 // CuPy's default memory pool as CuPy counts it (the device current when read),
 // sent by cudaleak_cupy.py at exit.
 struct CupyPool {
-  std::string when;           // "exit"
+  ViewMoment when = ViewMoment::Exit;
   int device = 0;
   uint64_t used_bytes = 0;    // in blocks that live arrays hold
   uint64_t total_bytes = 0;   // held by the pool: used plus its cache of free blocks

@@ -240,10 +240,10 @@ std::string render_text(const Report& r, const TextOptions& options) {
   }
   // What PyTorch holds for live tensors: not leaks, not gated, but the
   // answer to "who holds the memory?".
-  if (r.has_pytorch && r.pytorch.when != "oom") {
+  if (r.has_pytorch && r.pytorch.when != ViewMoment::Oom) {
     for (const AllocatorDevice& d : r.pytorch.devices) {
       if (!d.reserved) continue;
-      out += "\n" + prefix + "PyTorch at " + r.pytorch.when + " on device " + std::to_string(d.device) + ": " +
+      out += "\n" + prefix + "PyTorch at " + text_of(r.pytorch.when) + " on device " + std::to_string(d.device) + ": " +
              format_bytes(d.reserved) + " reserved, " + format_bytes(d.allocated) +
              " held by live tensors" +
              (!r.gate.failing_tensor_groups ? " (not leaks, not gated)"
@@ -269,7 +269,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
   if (r.has_cupy && r.cupy.total_bytes) {
     const CupyPool& c = r.cupy;
     uint64_t cached = c.total_bytes > c.used_bytes ? c.total_bytes - c.used_bytes : 0;
-    out += "\n" + prefix + "CuPy's memory pool at " + c.when + " on device " + std::to_string(c.device) + ": " +
+    out += "\n" + prefix + "CuPy's memory pool at " + text_of(c.when) + " on device " + std::to_string(c.device) + ": " +
            format_bytes(c.total_bytes) + " held, " + format_bytes(c.used_bytes) + " by live arrays, " +
            format_bytes(cached) + " cached in " + std::to_string(c.free_blocks) +
            (c.free_blocks == 1 ? " free block" : " free blocks") + " (not leaks" +

@@ -214,7 +214,7 @@ TEST_CASE("python: the PyTorch view comes through sitecustomize and a backend th
   CHECK(n.out.find("trained") != std::string::npos);
   auto r = only_report(native);
   REQUIRE(r.has_pytorch);
-  CHECK(r.pytorch.when == "exit");
+  CHECK(r.pytorch.when == cudaleak::report::ViewMoment::Exit);
   REQUIRE(r.pytorch.devices.size() == 1);
   CHECK(r.pytorch.devices[0].reserved == 2u << 20);
   REQUIRE(r.pytorch.devices[0].live_tensors.size() == 1);
@@ -290,7 +290,7 @@ TEST_CASE("python: snapshots and reports the program asks for carry a fresh PyTo
     auto r = load(dir + "/report." + std::to_string(n) + ".json");
     CAPTURE(n);
     CHECK(r.checkpoint == "step" + std::to_string(n));
-    CHECK(r.pytorch.when == "snapshot");
+    CHECK(r.pytorch.when == cudaleak::report::ViewMoment::Snapshot);
     CHECK(keep_loss(r) == std::pair<uint64_t, bool>{uint64_t(n + 1), n >= 2});
   }
   auto snapshot = load(dir + "/report.4.json");
@@ -328,7 +328,7 @@ TEST_CASE("python: CuPy's pool numbers at exit and its segments as cached memory
   CHECK(res.out == "arrays made\n");
   auto r = only_report(dir);
   REQUIRE(r.has_cupy);
-  CHECK(r.cupy.when == "exit");
+  CHECK(r.cupy.when == cudaleak::report::ViewMoment::Exit);
   CHECK(r.cupy.device == 0);
   CHECK(r.cupy.used_bytes == 1u << 20);
   CHECK(r.cupy.total_bytes == 3u << 20);

@@ -71,6 +71,7 @@ TEST_CASE("enum names: every value has one name and reads back to itself", "[mod
   round_trip(NoteType::ContextMismatch, NoteType::UnknownRelease);
   round_trip(MarkType::Checkpoint, MarkType::Limit);
   round_trip(Change::New, Change::Same);
+  round_trip(ViewMoment::Exit, ViewMoment::Snapshot);
   round_trip(BaselineState::New, BaselineState::Known);
 }
 
@@ -93,6 +94,9 @@ TEST_CASE("enum names: the names the report format documents", "[model][enum]") 
   CHECK(name_of(Change::Grown) == "grown");
   CHECK(name_of(Change::Shrunk) == "shrunk");
   CHECK(name_of(Change::Same) == "same");
+  CHECK(name_of(ViewMoment::Exit) == "exit");
+  CHECK(name_of(ViewMoment::Oom) == "oom");
+  CHECK(name_of(ViewMoment::Snapshot) == "snapshot");
 }
 
 TEST_CASE("enum names: no baseline has no name, and the reader takes none for it", "[model][enum]") {

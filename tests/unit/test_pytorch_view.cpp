@@ -64,7 +64,7 @@ TEST_CASE("a per-process memory fraction is named as PyTorch's own limit", "[pyt
 TEST_CASE("tensors kept by stored exceptions are named at exit as live tensors, not leaks", "[pytorch]") {
   Report r = load_python_fixture("scenario_exceptions.504.0.json");
   REQUIRE(r.has_pytorch);
-  CHECK(r.pytorch.when == "exit");
+  CHECK(r.pytorch.when == ViewMoment::Exit);
   const AllocatorDevice* d = r.pytorch.device(0);
   REQUIRE(d);
   REQUIRE(!d->live_tensors.empty());
