@@ -14,35 +14,48 @@ S="$cuda/bin/compute-sanitizer --leak-check full --print-level error"
 P="$B/tests/bench/bench_api_costs"
 echo "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); $("$cuda/bin/nvcc" --version | tail -1)"
 
-runs="${RUNS:-3}"
-# PIN_CPUS=2-5: every side runs under `taskset -c 2-5`, so that the scheduler
-# cannot place one process's threads far from another's (plain driver times
-# moved by 1.5-2x between processes on the H100 machine).
-pin=()
-[ -n "${PIN_CPUS:-}" ] && pin=(taskset -c "$PIN_CPUS") && echo "every side pinned to CPUs $PIN_CPUS"
-echo "== per-call cost (ns; each run's median of 11 rounds, best of $runs runs): plain / cudaleak / compute-sanitizer"
-# The runs alternate, so that a slow spell of the driver falls on every side.
-for depth in 8 32 64; do
-  rm -f "$O/plain.$depth" "$O/leak.$depth" "$O/san.$depth"
-  for ((i = 0; i < runs; ++i)); do
-    "${pin[@]}" $P $depth >>"$O/plain.$depth" 2>&1
-    "${pin[@]}" $L $P $depth >>"$O/leak.$depth" 2>&1
-    [ "${SKIP_SANITIZER:-0}" = 1 ] || "${pin[@]}" $S $P $depth >>"$O/san.$depth" 2>&1
+runs="${RUNS:-5}"
+# Each side runs unpinned, then pinned to one CPU (`taskset -c $PIN_CPU`, 3
+# by default), as many training jobs run; PIN_CPU= skips the pinned runs.
+pin_cpu="${PIN_CPU-3}"
+placements=(unpinned)
+[ -n "$pin_cpu" ] && placements+=(pinned)
+# stats NAME FILE: "median min max" of NAME's per-call times (column 3) over the runs.
+stats() {
+  awk -v n="$1" '$1==n {print $3}' "$2" 2>/dev/null | sort -n | awk '{v[NR]=$1} END {if (NR) print v[int((NR+1)/2)], v[1], v[NR]}'
+}
+for placement in "${placements[@]}"; do
+  pin=() && [ "$placement" = pinned ] && pin=(taskset -c "$pin_cpu")
+  echo
+  echo "== per-call cost, $placement${pin[*]:+ (${pin[*]})}: ns per operation over $runs runs (each the median of"
+  echo "   11 rounds): median [min-max]; added and ratios from the medians"
+  # The runs alternate, so that a slow spell of the driver falls on every side.
+  for depth in 8 32 64; do
+    rm -f "$O/plain.$depth" "$O/leak.$depth" "$O/san.$depth"
+    for ((i = 0; i < runs; ++i)); do
+      "${pin[@]}" $P $depth >>"$O/plain.$depth" 2>&1
+      "${pin[@]}" $L $P $depth >>"$O/leak.$depth" 2>&1
+      [ "${SKIP_SANITIZER:-0}" = 1 ] || "${pin[@]}" $S $P $depth >>"$O/san.$depth" 2>&1
+    done
+  done
+  printf "%-28s %5s %20s %20s %7s %6s %20s %6s\n" op depth plain cudaleak added ratio sanitizer ratio
+  for depth in 8 32 64; do
+    for name in $(awk '/^cuda/ && !seen[$1]++ {print $1}' "$O/plain.$depth"); do
+      read -r pm pl ph <<<"$(stats "$name" "$O/plain.$depth")"
+      read -r lm ll lh <<<"$(stats "$name" "$O/leak.$depth")"
+      read -r sm sl sh <<<"$(stats "$name" "$O/san.$depth")"
+      [ -n "${pm:-}" ] && [ -n "${lm:-}" ] || continue
+      printf "%-28s %5s %20s %20s %7s %6s %20s %6s\n" "$name" "$depth" "$pm [$pl-$ph]" "$lm [$ll-$lh]" \
+        "$((lm - pm))" "$(awk -v a="$lm" -v b="$pm" 'BEGIN{printf "%.2f", a/b}')" \
+        "$([ -n "${sm:-}" ] && echo "$sm [$sl-$sh]" || echo -)" \
+        "$([ -n "${sm:-}" ] && awk -v a="$sm" -v b="$pm" 'BEGIN{printf "%.2f", a/b}' || echo -)"
+      unset pm lm sm
+    done
   done
 done
+
 # best NAME FILE [COLUMN]: the lowest value of NAME's lines (column 3 by default)
 best() { awk -v n="$1" -v c="${3:-3}" '$1==n && (b=="" || $c<b) {b=$c} END {print b}' "$2" 2>/dev/null; }
-printf "%-28s %5s %10s %10s %8s %12s %8s\n" op depth plain cudaleak ratio sanitizer ratio
-for depth in 8 32 64; do
-  for name in $(awk '/^cuda/ && !seen[$1]++ {print $1}' "$O/plain.$depth"); do
-    plain=$(best "$name" "$O/plain.$depth")
-    leak=$(best "$name" "$O/leak.$depth")
-    san=$(best "$name" "$O/san.$depth")
-    printf "%-28s %5s %10s %10s %8s %12s %8s\n" "$name" "$depth" "$plain" "$leak" \
-      "$(awk -v a="$leak" -v b="$plain" 'BEGIN{printf "%.2f", a/b}')" "${san:--}" \
-      "$( [ -n "$san" ] && awk -v a="$san" -v b="$plain" 'BEGIN{printf "%.2f", a/b}' || echo -)"
-  done
-done
 
 echo "== tracker memory and exit report with 1,000,000 live allocations"
 $P memory 1000000 | sed 's/^/plain:    /'

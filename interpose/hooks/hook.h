@@ -14,6 +14,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "interpose/base/phase_timer.h"
 #include "interpose/driver/hook_table.h"
 #include "interpose/runtime/lifecycle.h"
 #include "interpose/track/tracker.h"
@@ -60,12 +61,14 @@ class Entry<id, false> {
   static constexpr CUresult kMissing = CUDA_ERROR_NOT_INITIALIZED;  // no driver loaded behind this export
 
   Entry() : nested_(t_hook_depth++ > 0) {
+    PhaseScope timed(Phase::HookEntry);
     ensure_initialized();
     note_cuda_seen();
   }
   ~Entry() { --t_hook_depth; }
   Fn function() const { return reinterpret_cast<Fn>(real_function(id)); }
   bool outermost() const { return !nested_; }
+  [[no_unique_address]] mutable HookTimer timer_{int(id)};  // first: constructed first, destroyed last
 
  private:
   bool nested_;
@@ -83,6 +86,7 @@ class Entry<id, true> {
   static constexpr libapi::Status kMissing = missing_library_status(HookTraits<id>::space);
 
   Entry() {
+    PhaseScope timed(Phase::HookEntry);
     ensure_initialized();
     note_cuda_seen();
     fn_ = reinterpret_cast<Fn>(real_function(id));
@@ -91,6 +95,7 @@ class Entry<id, true> {
   }
   Fn function() const { return fn_; }
   bool outermost() const { return call_ && call_->outermost(); }
+  [[no_unique_address]] mutable HookTimer timer_{int(id)};
 
  private:
   Fn fn_;
@@ -123,13 +128,21 @@ class Hook : detail::Entry<id> {
   Result real(Args... args) const {
     Fn fn = this->function();
     if (!fn) return this->kMissing;
+#if defined(CUDALEAK_PHASE_TIMING) && defined(__x86_64__)
+    const uint64_t start = phase_timing::cycles();
     Result r = fn(args...);
+    const uint64_t spent = phase_timing::cycles() - start;
+    phase_timing::add(Phase::RealCall, spent);
+    this->timer_.real(spent);
+#else
+    Result r = fn(args...);
+#endif
     errno_after_call_ = errno;
     called_ = true;
     return r;
   }
 
-  bool tracking() const { return this->outermost() && tracking_enabled(); }
+  bool tracking() const { return this->outermost() && tracking_enabled() && !CUDALEAK_PHASE_SKIP(track); }
 
   // What a successful create made: a record of the row's kind in its space.
   void created(uint64_t handle, uint64_t bytes, tracker::Placement where, uint64_t stream = 0) const

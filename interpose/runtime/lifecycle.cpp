@@ -13,6 +13,7 @@
 #include "interpose/runtime/fork_protocol.h"
 #include "common/safe_output.h"
 #include "interpose/base/log.h"
+#include "interpose/base/phase_timer.h"
 #include "interpose/runtime/runtime.h"
 #include "interpose/runtime/reporter.h"
 #include "interpose/runtime/signals.h"
@@ -57,6 +58,9 @@ void initialize() {
   if (!options.trace_children) stop_tracing_children();
   signals::install();
   tracker::set_creation_observer(signals::ensure_reporter_thread);
+#if defined(CUDALEAK_PHASE_TIMING) && defined(__x86_64__)
+  phase_timing::name_hooks([](int id) { return hook_name(HookId(id)); });
+#endif
   fork_protocol::install();
   device_heap::start();  // before the program's first context: the Sanitizer API subscribes now
   if (options.verbose)

@@ -23,6 +23,7 @@
 #include "interpose/track/timeline.h"
 #include "interpose/track/tracker_state.h"
 #include "common/frame_tags.h"
+#include "interpose/base/phase_timer.h"
 #include "interpose/base/real_dlsym.h"
 #include "interpose/pyframes/python_frames.h"
 #include "interpose/base/state.h"
@@ -176,6 +177,7 @@ int driver_device() {
 }  // namespace
 
 Placement current_placement() {
+  PhaseScope timed(Phase::Placement);
   Placement p;
   bound::Current learned = bound::current();
   p.context = learned.context;
@@ -227,40 +229,62 @@ PlacementChecks placement_checks() {
 void set_creation_observer(void (*observer)()) { g_creation_observer.store(observer, std::memory_order_release); }
 
 void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes, Placement where, uint64_t stream) {
+  PhaseScope timed(Phase::Created);
   guarded("recording a resource", [&] {
-    if (options().check_context) check_placement(api, kind, where);
-    notify_creation();
+    {
+      PhaseScope timed_notify(Phase::Notify);
+      if (options().check_context) check_placement(api, kind, where);
+      notify_creation();
+    }
     Record r;
-    r.stack_id = capture();  // outside every tracker lock
-    r.handle = handle;
-    r.bytes = bytes;
-    r.sequence = state().sequence.fetch_add(1, std::memory_order_relaxed) + 1;
-    r.time_ns = monotonic_ns() - state().start_ns;
-    r.context = where.context;
-    r.stream = stream;
-    r.thread = thread_id();
-    r.device = int16_t(where.device);
-    r.kind = kind;
-    r.space = space;
-    r.api = uint16_t(api);
-    r.scope = t_library_scope;
+    {
+      PhaseScope timed_capture(Phase::Capture);
+      r.stack_id = CUDALEAK_PHASE_SKIP(capture) ? 1 : capture();  // outside every tracker lock
+    }
+    {
+      PhaseScope timed_stamp(Phase::Stamp);
+      r.handle = handle;
+      r.bytes = bytes;
+      r.sequence = state().sequence.fetch_add(1, std::memory_order_relaxed) + 1;
+      r.time_ns = CUDALEAK_PHASE_SKIP(clock) ? 0 : monotonic_ns() - state().start_ns;
+      r.context = where.context;
+      r.stream = stream;
+      r.thread = thread_id();
+      r.device = int16_t(where.device);
+      r.kind = kind;
+      r.space = space;
+      r.api = uint16_t(api);
+      r.scope = t_library_scope;
+    }
     Record replaced;
     // The driver handed out a handle we still hold: it was released by a path
     // cudaleak does not see, so the old record's bytes leave the timeline.
-    if (state().registry.insert(r, &replaced)) forget_bytes(replaced);
-    if (on_timeline(kind, bytes)) state().timeline.add(r.device, kind, r.stack_id, int64_t(bytes), r.time_ns);
+    bool was_replaced;
+    {
+      PhaseScope timed_insert(Phase::Insert);
+      was_replaced = !CUDALEAK_PHASE_SKIP(registry) && state().registry.insert(r, &replaced);
+    }
+    if (was_replaced) forget_bytes(replaced);
+    if (on_timeline(kind, bytes)) {
+      PhaseScope timed_timeline(Phase::Timeline);
+      state().timeline.add(r.device, kind, r.stack_id, int64_t(bytes), r.time_ns);
+    }
   });
 }
 
 PendingRelease begin_release(Space space, uint64_t handle) {
+  PhaseScope timed(Phase::BeginRelease);
   PendingRelease p;
   p.space = space;
   p.handle = handle;
+  if (CUDALEAK_PHASE_SKIP(registry)) return p;
   guarded("recording a release", [&] { p.found = state().registry.erase(space, handle, &p.record); });
   return p;
 }
 
 void end_release(HookId api, PendingRelease& p, CUresult result) {
+  PhaseScope timed(Phase::EndRelease);
+  if (CUDALEAK_PHASE_SKIP(registry)) return;
   guarded("recording a release", [&] {
     if (p.found) {
       if (result == CUDA_SUCCESS) forget_bytes(p.record);

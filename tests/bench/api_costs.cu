@@ -1,10 +1,19 @@
 // Per-call costs of the CUDA calls cudaleak intercepts, made from a stack of
 // a chosen depth (capture cost grows with it). Prints one line per operation:
 //   NAME DEPTH median_ns_per_op
-// Usage: bench_api_costs DEPTH [ROUNDS]   (also: bench_api_costs memory N)
+// Usage: bench_api_costs DEPTH [ROUNDS [THREADS]]   (also: bench_api_costs memory N)
+// With THREADS > 1 every operation runs in that many threads at once, each
+// from its own stack of DEPTH frames; the line gives the median over the
+// threads of each thread's cost per operation. The last line counts the
+// process's context switches and threads, which tell a CPU shared with
+// other threads (the driver's, cudaleak's) from a slower call.
 #include <cuda_runtime.h>
 
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <atomic>
+#include <filesystem>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +21,7 @@
 #include <fstream>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 using Clock = std::chrono::steady_clock;
@@ -47,6 +57,23 @@ static long rss_kib() {
   return 0;
 }
 
+// Runs `body` in `threads` threads started together (one: in this thread);
+// each returns its cost per operation, and the median of them is returned.
+static double in_threads(int threads, const std::function<double()>& body) {
+  if (threads <= 1) return body();
+  std::vector<double> costs(threads);
+  std::atomic<int> ready{0};
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      ready.fetch_add(1);
+      while (ready.load() < threads) std::this_thread::yield();
+      costs[t] = body();
+    });
+  for (auto& th : pool) th.join();
+  return median(costs);
+}
+
 int main(int argc, char** argv) {
   cudaFree(nullptr);  // context creation outside the measurements
   if (argc > 2 && std::strcmp(argv[1], "memory") == 0) {
@@ -64,61 +91,82 @@ int main(int argc, char** argv) {
   }
   int depth = argc > 1 ? std::atoi(argv[1]) : 8;
   int rounds = argc > 2 ? std::atoi(argv[2]) : 11;
-  cudaStream_t stream;
-  cudaStreamCreate(&stream);
+  int threads = argc > 3 ? std::max(1, std::atoi(argv[3])) : 1;
+  // One operation measured from DEPTH frames down, in every thread.
+  auto timed = [&](int per_round, const std::function<void()>& op) {
+    return in_threads(threads, [&] {
+      double cost = 0;
+      at_depth(depth, [&] { cost = measure(rounds, per_round, op); });
+      return cost;
+    });
+  };
   auto report = [&](const char* name, double ns) { std::printf("%-28s %3d %10.0f\n", name, depth, ns); };
   double r;
 
   for (size_t bytes : {size_t(256), size_t(1) << 20}) {
-    std::vector<void*> ptrs(200);
-    std::vector<double> alloc_rounds, free_rounds;
-    for (int round = 0; round < rounds; ++round) {
-      at_depth(depth, [&] {
-        auto t0 = Clock::now();
-        for (auto& p : ptrs) cudaMalloc(&p, bytes);
-        auto t1 = Clock::now();
-        for (auto p : ptrs) cudaFree(p);
-        auto t2 = Clock::now();
-        alloc_rounds.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / double(ptrs.size()));
-        free_rounds.push_back(std::chrono::duration<double, std::nano>(t2 - t1).count() / double(ptrs.size()));
-      });
-    }
-    report(bytes == 256 ? "cudaMalloc_256B" : "cudaMalloc_1MiB", median(alloc_rounds));
-    report(bytes == 256 ? "cudaFree_256B" : "cudaFree_1MiB", median(free_rounds));
+    // Allocations and frees timed apart: 200 of each per round.
+    std::vector<double> alloc_costs(threads), free_costs(threads);
+    std::atomic<int> slot{0};
+    in_threads(threads, [&] {
+      int me = slot.fetch_add(1);
+      std::vector<void*> ptrs(200);
+      std::vector<double> alloc_rounds, free_rounds;
+      for (int round = 0; round < rounds; ++round) {
+        at_depth(depth, [&] {
+          auto t0 = Clock::now();
+          for (auto& p : ptrs) cudaMalloc(&p, bytes);
+          auto t1 = Clock::now();
+          for (auto p : ptrs) cudaFree(p);
+          auto t2 = Clock::now();
+          alloc_rounds.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / double(ptrs.size()));
+          free_rounds.push_back(std::chrono::duration<double, std::nano>(t2 - t1).count() / double(ptrs.size()));
+        });
+      }
+      alloc_costs[me] = median(alloc_rounds);
+      free_costs[me] = median(free_rounds);
+      return 0.0;
+    });
+    report(bytes == 256 ? "cudaMalloc_256B" : "cudaMalloc_1MiB", median(alloc_costs));
+    report(bytes == 256 ? "cudaFree_256B" : "cudaFree_1MiB", median(free_costs));
   }
-  at_depth(depth, [&] {
-    r = measure(rounds, 1000, [&] {
-      void* p;
-      cudaMallocAsync(&p, 4096, stream);
-      cudaFreeAsync(p, stream);
+  r = in_threads(threads, [&] {
+    cudaStream_t stream;  // one per thread, as a data loader's workers have
+    cudaStreamCreate(&stream);
+    double cost = 0;
+    at_depth(depth, [&] {
+      cost = measure(rounds, 1000, [&] {
+        void* p;
+        cudaMallocAsync(&p, 4096, stream);
+        cudaFreeAsync(p, stream);
+      });
     });
+    cudaStreamSynchronize(stream);
+    cudaStreamDestroy(stream);
+    return cost;
   });
-  cudaStreamSynchronize(stream);
   report("cudaMallocAsync+FreeAsync", r);
-  at_depth(depth, [&] {
-    r = measure(rounds, 200, [] {
-      cudaStream_t s;
-      cudaStreamCreate(&s);
-      cudaStreamDestroy(s);
-    });
+  r = timed(200, [] {
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    cudaStreamDestroy(s);
   });
   report("cudaStreamCreate+Destroy", r);
-  at_depth(depth, [&] {
-    r = measure(rounds, 1000, [] {
-      cudaEvent_t e;
-      cudaEventCreate(&e);
-      cudaEventDestroy(e);
-    });
+  r = timed(1000, [] {
+    cudaEvent_t e;
+    cudaEventCreate(&e);
+    cudaEventDestroy(e);
   });
   report("cudaEventCreate+Destroy", r);
-  at_depth(depth, [&] {
-    r = measure(rounds, 20, [] {
-      void* p;
-      cudaMallocHost(&p, 64 << 10);
-      cudaFreeHost(p);
-    });
+  r = timed(20, [] {
+    void* p;
+    cudaMallocHost(&p, 64 << 10);
+    cudaFreeHost(p);
   });
   report("cudaMallocHost+FreeHost_64K", r);
-  cudaStreamDestroy(stream);
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  long tasks = std::distance(std::filesystem::directory_iterator("/proc/self/task"), {});
+  std::printf("process bench_threads %d tasks %ld voluntary_switches %ld involuntary_switches %ld\n", threads, tasks,
+              usage.ru_nvcsw, usage.ru_nivcsw);
   return 0;
 }
