@@ -54,9 +54,10 @@ done
 
 # Each part left out in turn (CUDALEAK_PHASE_SKIP, timing off), one thread,
 # unpinned and pinned to CPU 3: what the pair costs without the part,
-# including what the part does to the driver's own time. Medians of RUNS
+# including what the part does to the driver's own time; touch:N adds N
+# pages to what each record touches (a larger footprint). Medians of RUNS
 # alternating runs [min-max].
-sides=(plain full timing-build skip:clock skip:capture skip:registry skip:track)
+sides=(${SIDES:-plain full timing-build skip:clock skip:capture skip:registry skip:track touch:16 touch:64})
 for cpus in "" 3; do
   pin=() && [ -n "$cpus" ] && pin=(taskset -c "$cpus")
   rm -f "$out"/ablate.*
@@ -65,6 +66,8 @@ for cpus in "" 3; do
       case "$side" in
         plain) "${pin[@]}" "$P" "$depth" 7 ;;
         full) "${pin[@]}" "$stage/bin/cudaleak" run -o "$out/r.%p.json" --print-summary false -- "$P" "$depth" 7 ;;
+        touch:*) CUDALEAK_PHASES=off CUDALEAK_PHASE_TOUCH="${side#touch:}" "${pin[@]}" "$timed/bin/cudaleak" run \
+             -o "$out/r.%p.json" --print-summary false -- "$P" "$depth" 7 ;;
         *) CUDALEAK_PHASES=off CUDALEAK_PHASE_SKIP="${side#skip:}" "${pin[@]}" "$timed/bin/cudaleak" run \
              -o "$out/r.%p.json" --print-summary false -- "$P" "$depth" 7 ;;
       esac >>"$out/ablate.$side" 2>&1

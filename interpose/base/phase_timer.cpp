@@ -26,12 +26,20 @@ Switches read_switches() {
     s.skip_clock = strstr(skip, "clock") != nullptr;
     s.skip_registry = strstr(skip, "registry") != nullptr;
   }
+  if (const char* touch = getenv("CUDALEAK_PHASE_TOUCH")) s.touch_pages = std::clamp(atoi(touch), 0, 256);
   return s;
 }
+
+alignas(4096) volatile char g_touched[256 * 4096];
 
 }  // namespace
 
 const Switches g_switches = read_switches();
+
+void touch_pages() {
+  // A different line of each page, so that the lines do not share cache sets.
+  for (int i = 0; i < g_switches.touch_pages; ++i) (void)g_touched[i * 4096 + (i % 64) * 64];
+}
 
 namespace {
 

@@ -33,12 +33,18 @@ namespace phase_timing {
 // and without it measures the part together with what it does to the
 // driver's caches: track, every hook passes through after the real call;
 // capture, every record gets one fixed stack; clock, records carry time 0;
-// registry, nothing is inserted or looked up. Read once, at load.
+// registry, nothing is inserted or looked up. CUDALEAK_PHASE_TOUCH=N: each
+// record also reads one line in each of N fixed pages of its own, so that
+// what a larger footprint costs after the driver's work can be measured.
+// Read once, at load.
 struct Switches {
   bool timing = true;
   bool skip_track = false, skip_capture = false, skip_clock = false, skip_registry = false;
+  int touch_pages = 0;
 };
 extern const Switches g_switches;
+// Reads one line in each of g_switches.touch_pages pages.
+void touch_pages();
 inline uint64_t cycles() { return g_switches.timing ? __builtin_ia32_rdtsc() : 0; }
 void add(Phase phase, uint64_t cycles);
 // Per entry point: calls, whole-hook cycles and the real call's cycles.

@@ -233,6 +233,9 @@ void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes
   guarded("recording a resource", [&] {
     {
       PhaseScope timed_notify(Phase::Notify);
+#if defined(CUDALEAK_PHASE_TIMING) && defined(__x86_64__)
+      phase_timing::touch_pages();
+#endif
       if (options().check_context) check_placement(api, kind, where);
       notify_creation();
     }
