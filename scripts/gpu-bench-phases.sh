@@ -25,6 +25,7 @@ P="$stage/tests/bench/bench_api_costs"
 echo "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); $(nproc) CPUs"
 
 configs=(${CONFIGS:-1: 1:3 4: 4:2-5 16:})
+[ "${CONFIGS:-}" = none ] && configs=()
 for config in "${configs[@]}"; do
   threads="${config%%:*}" cpus="${config#*:}"
   pin=() && [ -n "$cpus" ] && pin=(taskset -c "$cpus")
@@ -58,7 +59,9 @@ done
 # pages to what each record touches (a larger footprint). Medians of RUNS
 # alternating runs [min-max].
 sides=(${SIDES:-plain full timing-build skip:clock skip:capture skip:registry skip:track touch:16 touch:64})
-for cpus in "" 3; do
+ablate_cpus=("" 3)
+[ "${SIDES:-}" = none ] && ablate_cpus=()
+for cpus in "${ablate_cpus[@]}"; do
   pin=() && [ -n "$cpus" ] && pin=(taskset -c "$cpus")
   rm -f "$out"/ablate.*
   for ((i = 0; i < runs; ++i)); do
@@ -80,6 +83,40 @@ for cpus in "" 3; do
     printf "%-16s" "$side"
     for op in cudaEventCreate+Destroy cudaStreamCreate+Destroy cudaMallocAsync+FreeAsync cudaMalloc_256B cudaFree_256B; do
       printf " %26s" "$(awk -v n="$op" '$1==n {print $3}' "$out/ablate.$side" | sort -n |
+        awk '{v[NR]=$1} END {if (NR) printf "%d [%d-%d]", v[int((NR+1)/2)], v[1], v[NR]}')"
+    done
+    echo
+  done
+done
+rm -f "$out"/r.*.json
+
+# Tracked and passed-through rounds alternating in one process
+# (BENCH_ALTERNATE, the phase build's switch, timers off): what tracking adds
+# without the spread between processes, with every part, then with one part
+# left out or more pages touched (ALTERNATE_PARTS). Median [min-max] over RUNS
+# processes of each process's difference of medians; unpinned for the whole
+# tracking, pinned to CPU 3 for every variant.
+parts=(${ALTERNATE_PARTS:-all skip:clock skip:capture skip:registry touch:16})
+for variant in unpinned:all $(for p in "${parts[@]}"; do echo "pinned:$p"; done); do
+  placement="${variant%%:*}" part="${variant#*:}"
+  pin=() && [ "$placement" = pinned ] && pin=(taskset -c 3)
+  env=(CUDALEAK_PHASES=off BENCH_ALTERNATE=1)
+  case "$part" in
+    skip:*) env+=(CUDALEAK_PHASE_SKIP="${part#skip:}") ;;
+    touch:*) env+=(CUDALEAK_PHASE_TOUCH="${part#touch:}") ;;
+  esac
+  rm -f "$out/alternate"
+  for ((i = 0; i < runs; ++i)); do
+    env "${env[@]}" "${pin[@]}" "$timed/bin/cudaleak" run -o "$out/r.%p.json" \
+      --print-summary false -- "$P" "$depth" 7 >>"$out/alternate" 2>&1
+  done
+  echo
+  echo "== tracked ($part) against passed through in one process, $placement${pin[*]:+ (${pin[*]})}: ns per operation, median [min-max] of $runs runs"
+  printf "%-28s %20s %20s %20s\n" op tracked passed-through added
+  for op in $(awk '/^cuda/ && NF == 5 && !seen[$1]++ {print $1}' "$out/alternate"); do
+    printf "%-28s" "$op"
+    for col in 3 4 5; do
+      printf " %20s" "$(awk -v n="$op" -v c=$col '$1==n && NF == 5 {print $c}' "$out/alternate" | sort -n |
         awk '{v[NR]=$1} END {if (NR) printf "%d [%d-%d]", v[int((NR+1)/2)], v[1], v[NR]}')"
     done
     echo

@@ -16,8 +16,7 @@ namespace cudaleak::phase_timing {
 
 namespace {
 
-Switches read_switches() {
-  Switches s;
+void read_switches(Switches& s) {
   const char* phases = getenv("CUDALEAK_PHASES");
   s.timing = !(phases && strcmp(phases, "off") == 0);
   if (const char* skip = getenv("CUDALEAK_PHASE_SKIP")) {
@@ -27,14 +26,16 @@ Switches read_switches() {
     s.skip_registry = strstr(skip, "registry") != nullptr;
   }
   if (const char* touch = getenv("CUDALEAK_PHASE_TOUCH")) s.touch_pages = std::clamp(atoi(touch), 0, 256);
-  return s;
 }
 
 alignas(4096) volatile char g_touched[256 * 4096];
 
 }  // namespace
 
-const Switches g_switches = read_switches();
+Switches g_switches;
+namespace {
+[[maybe_unused]] const bool g_switches_read = (read_switches(g_switches), true);
+}  // namespace
 
 void touch_pages() {
   // A different line of each page, so that the lines do not share cache sets.
@@ -185,5 +186,9 @@ void add_hook(int id, uint64_t total, uint64_t real) {
 void name_hooks(const char* (*name)(int)) { g_hook_name.store(name); }
 
 }  // namespace cudaleak::phase_timing
+
+extern "C" __attribute__((visibility("default"))) void cudaleak_phase_tracking(int on) {
+  cudaleak::phase_timing::g_switches.skip_track.store(!on, std::memory_order_relaxed);
+}
 
 #endif

@@ -4,6 +4,7 @@
 // per-phase medians are printed to stderr at exit. Built without it (the
 // default), a PhaseScope is empty and costs nothing.
 #pragma once
+#include <atomic>
 #include <cstdint>
 
 namespace cudaleak {
@@ -37,12 +38,16 @@ namespace phase_timing {
 // record also reads one line in each of N fixed pages of its own, so that
 // what a larger footprint costs after the driver's work can be measured.
 // Read once, at load.
+// cudaleak_phase_tracking(0/1), looked up by a benchmark with dlsym, turns
+// skip_track on and off while the process runs: tracked and passed-through
+// rounds then alternate in one process (tests/bench/api_costs.cu).
 struct Switches {
   bool timing = true;
-  bool skip_track = false, skip_capture = false, skip_clock = false, skip_registry = false;
+  std::atomic<bool> skip_track{false};
+  bool skip_capture = false, skip_clock = false, skip_registry = false;
   int touch_pages = 0;
 };
-extern const Switches g_switches;
+extern Switches g_switches;
 // Reads one line in each of g_switches.touch_pages pages.
 void touch_pages();
 inline uint64_t cycles() { return g_switches.timing ? __builtin_ia32_rdtsc() : 0; }
@@ -81,7 +86,7 @@ class HookTimer {
   uint64_t real_ = 0;
 };
 
-#define CUDALEAK_PHASE_SKIP(part) (::cudaleak::phase_timing::g_switches.skip_##part)
+#define CUDALEAK_PHASE_SKIP(part) bool(::cudaleak::phase_timing::g_switches.skip_##part)
 
 #else
 

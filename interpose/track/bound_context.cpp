@@ -11,10 +11,12 @@ namespace {
 // context unknown (the tracker then asks the driver), never wrong.
 constexpr int kStackDepth = 16;
 
+// The depth first: it and the first entries share a cache line, read by
+// every tracked call.
 struct ThreadStack {
-  uint64_t contexts[kStackDepth];
   int depth;        // entries in use
   bool overflowed;  // the stack ran deeper than kStackDepth at some point
+  uint64_t contexts[kStackDepth];
 };
 __attribute__((tls_model("initial-exec"))) thread_local ThreadStack t_stack{};
 

@@ -7,8 +7,13 @@
 // threads of each thread's cost per operation. The last line counts the
 // process's context switches and threads, which tell a CPU shared with
 // other threads (the driver's, cudaleak's) from a slower call.
+// BENCH_ALTERNATE=1 under a cudaleak built with -DCUDALEAK_PHASE_TIMING=ON
+// (one thread): rounds alternate between tracked and passed through
+// (cudaleak_phase_tracking), and each line adds the passed-through median and
+// the difference: what tracking adds, measured in one process.
 #include <cuda_runtime.h>
 
+#include <dlfcn.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -31,15 +36,31 @@ static double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// BENCH_ALTERNATE: cudaleak's switch between tracked and passed-through rounds.
+static void (*g_set_tracking)(int) = nullptr;
+static double g_passthrough = 0;  // the passed-through median of the last measurement
+
+// Runs `round` (which returns its cost per operation) `rounds` times; the
+// median. Alternating, as many passed-through rounds in between, their median
+// in g_passthrough.
+static double rounds_median(int rounds, const std::function<double()>& round) {
+  std::vector<double> tracked, passed;
+  for (int r = 0; r < (g_set_tracking ? 2 * rounds : rounds); ++r) {
+    bool on = r % 2 == 0 || !g_set_tracking;
+    if (g_set_tracking) g_set_tracking(on);
+    (on ? tracked : passed).push_back(round());
+  }
+  if (g_set_tracking) g_set_tracking(1), g_passthrough = median(passed);
+  return median(tracked);
+}
+
 // Runs `op` `per_round` times per round; the median of the rounds' mean cost.
 static double measure(int rounds, int per_round, const std::function<void()>& op) {
-  std::vector<double> means;
-  for (int r = 0; r < rounds; ++r) {
+  return rounds_median(rounds, [&] {
     auto t0 = Clock::now();
     for (int i = 0; i < per_round; ++i) op();
-    means.push_back(std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / per_round);
-  }
-  return median(means);
+    return std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / per_round;
+  });
 }
 
 // Calls `body` from `depth` frames down.
@@ -100,33 +121,48 @@ int main(int argc, char** argv) {
       return cost;
     });
   };
-  auto report = [&](const char* name, double ns) { std::printf("%-28s %3d %10.0f\n", name, depth, ns); };
+  if (threads == 1 && std::getenv("BENCH_ALTERNATE"))
+    g_set_tracking = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "cudaleak_phase_tracking"));
+  auto report = [&](const char* name, double ns) {
+    if (g_set_tracking) std::printf("%-28s %3d %10.0f %10.0f %8.0f\n", name, depth, ns, g_passthrough, ns - g_passthrough);
+    else std::printf("%-28s %3d %10.0f\n", name, depth, ns);
+  };
   double r;
 
   for (size_t bytes : {size_t(256), size_t(1) << 20}) {
     // Allocations and frees timed apart: 200 of each per round.
     std::vector<double> alloc_costs(threads), free_costs(threads);
+    double alloc_pass = 0;
     std::atomic<int> slot{0};
     in_threads(threads, [&] {
       int me = slot.fetch_add(1);
       std::vector<void*> ptrs(200);
-      std::vector<double> alloc_rounds, free_rounds;
-      for (int round = 0; round < rounds; ++round) {
-        at_depth(depth, [&] {
-          auto t0 = Clock::now();
-          for (auto& p : ptrs) cudaMalloc(&p, bytes);
-          auto t1 = Clock::now();
-          for (auto p : ptrs) cudaFree(p);
-          auto t2 = Clock::now();
-          alloc_rounds.push_back(std::chrono::duration<double, std::nano>(t1 - t0).count() / double(ptrs.size()));
-          free_rounds.push_back(std::chrono::duration<double, std::nano>(t2 - t1).count() / double(ptrs.size()));
+      double free_cost = 0;
+      // Allocations and frees are two measurements of one round each.
+      for (bool allocations : {true, false}) {
+        double cost = rounds_median(rounds, [&] {
+          double alloc_ns = 0, free_ns = 0;
+          at_depth(depth, [&] {
+            auto t0 = Clock::now();
+            for (auto& p : ptrs) cudaMalloc(&p, bytes);
+            auto t1 = Clock::now();
+            for (auto p : ptrs) cudaFree(p);
+            auto t2 = Clock::now();
+            alloc_ns = std::chrono::duration<double, std::nano>(t1 - t0).count() / double(ptrs.size());
+            free_ns = std::chrono::duration<double, std::nano>(t2 - t1).count() / double(ptrs.size());
+          });
+          return allocations ? alloc_ns : free_ns;
         });
+        if (allocations) alloc_costs[me] = cost, alloc_pass = g_passthrough;
+        else free_cost = cost;
       }
-      alloc_costs[me] = median(alloc_rounds);
-      free_costs[me] = median(free_rounds);
+      free_costs[me] = free_cost;
       return 0.0;
     });
+    double free_pass = g_passthrough;
+    g_passthrough = alloc_pass;
     report(bytes == 256 ? "cudaMalloc_256B" : "cudaMalloc_1MiB", median(alloc_costs));
+    g_passthrough = free_pass;
     report(bytes == 256 ? "cudaFree_256B" : "cudaFree_1MiB", median(free_costs));
   }
   r = in_threads(threads, [&] {
