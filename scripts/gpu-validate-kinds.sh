@@ -20,12 +20,14 @@ K=tests/gpu/kinds
 nvcc -arch=$ARCH -O2 -o "$O/bin/kinds" $K/kinds.cu -lcuda || exit 1
 nvcc -arch=$ARCH -O2 -o "$O/bin/sharing" $K/sharing.cu -lcuda || exit 1
 # Modules with device globals (the simulated GPU's program and kernels):
-# a cubin, an uncompressed fatbin and a compressed one.
+# a cubin, an uncompressed fatbin and compressed ones (Zstandard, LZ4).
 M=tests/e2e/programs
 g++ -std=c++20 -O2 -I"$CUDA/include" -o "$O/bin/module_globals" $M/module_globals.cpp -L"$CUDA/lib64/stubs" -lcuda || exit 1
 nvcc -arch=$ARCH -cubin -o "$O/bin/globals.cubin" $M/module_globals_kernels.cu || exit 1
 nvcc -arch=$ARCH -fatbin -compress-mode=none -o "$O/bin/globals.fatbin" $M/module_globals_kernels.cu || exit 1
 nvcc -arch=$ARCH -fatbin -compress-mode=size -Xfatbin -compress-all -o "$O/bin/globals.compressed.fatbin" \
+  $M/module_globals_kernels.cu || exit 1
+nvcc -arch=$ARCH -fatbin -compress-mode=speed -Xfatbin -compress-all -o "$O/bin/globals.lz4.fatbin" \
   $M/module_globals_kernels.cu || exit 1
 quiet="-Xcompiler -Wno-deprecated-declarations"  # cuSOLVER sparse
 nvcc -arch=$ARCH -O2 $quiet -o "$O/bin/library_handles" $K/library_handles.cu \
@@ -55,6 +57,8 @@ for mode in leak clean; do
   SANITIZER=0 run module_globals.$mode "$O/bin/module_globals" $mode "$O/bin/globals.cubin" "$O/bin/globals.fatbin" verify
   SANITIZER=0 run module_globals_compressed.$mode "$O/bin/module_globals" $mode "$O/bin/globals.cubin" \
     "$O/bin/globals.compressed.fatbin" verify
+  SANITIZER=0 run module_globals_lz4.$mode "$O/bin/module_globals" $mode "$O/bin/globals.cubin" \
+    "$O/bin/globals.lz4.fatbin" verify
   SANITIZER=0 run python_handles.$mode python3 $K/library_handles.py $mode
 done
 

@@ -13,6 +13,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "interpose/driver/decompress.h"
+
 namespace cudaleak::module_image {
 
 namespace {
@@ -27,19 +29,28 @@ struct FatbinHeader {
   uint16_t header_size;
   uint64_t entries_size;
 };
+// Entries as nvcc 13.0 writes them (docs/design.md#module-images): a
+// compressed entry's payload is one LZ4 block or one Zstandard frame of
+// `compressed_size` bytes, padded to `payload_size`, that decodes to
+// `uncompressed_size` bytes.
 struct FatbinEntry {
   uint16_t kind;  // 1 PTX, 2 cubin
   uint16_t version;
   uint32_t header_size;
-  uint64_t payload_size;  // padded
-  uint32_t unknown0, compressed_size, unknown1, sm_version, name_offset, name_size;
-  uint64_t flags;  // 0x2000 LZ4, 0x8000 Zstandard
+  uint64_t payload_size;  // padded to 8
+  uint32_t compressed_size;  // 0 unless compressed
+  uint32_t unknown0, unknown1, sm_version, name_offset, name_size;
+  uint64_t flags;  // 0x2000 LZ4 block, 0x8000 Zstandard frame; 0x4000 (not seen from nvcc 13) is not read
   uint64_t unknown2;
   uint64_t uncompressed_size;  // 0 unless compressed
 };
 static_assert(sizeof(FatbinHeader) == 16 && sizeof(FatbinEntry) == 64);
-constexpr uint16_t kCubin = 2;
-constexpr uint64_t kCompressed = 0x2000 | 0x4000 | 0x8000;
+constexpr uint16_t kPtx = 1, kCubin = 2;
+constexpr uint64_t kLz4 = 0x2000, kZstd = 0x8000;
+constexpr uint64_t kCompressed = kLz4 | 0x4000 | kZstd;
+// The largest entry decompressed (a 300-kernel cubin is 28 MiB): past it the
+// entry's globals are not known rather than a gigabyte mapped for them.
+constexpr uint64_t kMaxDecompressed = 1ull << 30;
 
 struct Bytes {
   const unsigned char* data;
@@ -236,23 +247,66 @@ uint64_t ptx_globals(const Bytes& b, bool& known) {
   return known ? total : 0;
 }
 
+// A compressed entry's payload decoded into pages of its own (not the
+// heap: module loads can come from anywhere the program calls the driver),
+// unmapped when it goes.
+class Decompressed {
+ public:
+  Decompressed(const FatbinEntry& e, const Bytes& payload) {
+    if (!(e.flags & (kLz4 | kZstd)) || e.uncompressed_size == 0 || e.uncompressed_size > kMaxDecompressed) return;
+    uint64_t in = e.compressed_size && e.compressed_size <= payload.size ? e.compressed_size : payload.size;
+    void* map = mmap(nullptr, e.uncompressed_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED) return;
+    bytes_ = Bytes{static_cast<unsigned char*>(map), e.uncompressed_size};
+    auto* out = static_cast<unsigned char*>(map);
+    decompress::Result r = (e.flags & kLz4) ? decompress::lz4_block(payload.data, in, out, bytes_.size)
+                                            : decompress::zstd_frame(payload.data, in, out, bytes_.size);
+    ok_ = r == decompress::Result::ok;
+  }
+  ~Decompressed() {
+    if (bytes_.data) munmap(const_cast<unsigned char*>(bytes_.data), bytes_.size);
+  }
+  Decompressed(const Decompressed&) = delete;
+  Decompressed& operator=(const Decompressed&) = delete;
+  bool ok() const { return ok_; }
+  const Bytes& bytes() const { return bytes_; }
+
+ private:
+  Bytes bytes_{nullptr, 0};
+  bool ok_ = false;
+};
+
+// The globals of the first cubin entry whose image can be read (plain, or
+// decompressed), else of the first PTX entry's text: every architecture's
+// code declares the same variables. An entry in a compression that cannot be
+// decoded here (0x4000, or Zstandard without libzstd) is passed over.
 uint64_t fatbin_globals(const Bytes& b) {
   FatbinHeader h;
   if (!read(b, 0, h) || h.magic != kFatbinMagic || h.header_size < sizeof h) return 0;
   Bytes fatbin = b;
   if (fatbin.size == SIZE_MAX) fatbin.size = uint64_t(h.header_size) + h.entries_size;
   if (!fatbin.has(h.header_size, h.entries_size)) return 0;
+  bool ptx_known = false;
+  uint64_t ptx_bytes = 0;
   for (uint64_t at = h.header_size; at < uint64_t(h.header_size) + h.entries_size;) {
     FatbinEntry e;
     if (!read(fatbin, at, e) || e.header_size < sizeof e || !fatbin.has(at + e.header_size, e.payload_size)) return 0;
-    if (e.kind == kCubin && !(e.flags & kCompressed) && e.uncompressed_size == 0) {
-      bool known;
-      uint64_t bytes = cubin_globals(Bytes{fatbin.data + at + e.header_size, e.payload_size}, known);
-      if (known) return bytes;
-    }
+    const Bytes payload{fatbin.data + at + e.header_size, e.payload_size};
     at += e.header_size + e.payload_size;
+    if (e.kind != kCubin && (e.kind != kPtx || ptx_known)) continue;
+    bool known = false;
+    uint64_t bytes = 0;
+    const bool plain = !(e.flags & kCompressed) && e.uncompressed_size == 0;
+    if (plain) {
+      bytes = e.kind == kCubin ? cubin_globals(payload, known) : ptx_globals(payload, known);
+    } else {
+      Decompressed image(e, payload);
+      if (image.ok()) bytes = e.kind == kCubin ? cubin_globals(image.bytes(), known) : ptx_globals(image.bytes(), known);
+    }
+    if (known && e.kind == kCubin) return bytes;
+    if (known) ptx_known = true, ptx_bytes = bytes;
   }
-  return 0;
+  return ptx_bytes;
 }
 
 // Whether the image starts with `magic`, read one byte at a time and no

@@ -8,11 +8,12 @@
 namespace cudaleak::module_image {
 
 // Bytes of the .nv.global (zero-initialised) and .nv.global.init sections of
-// a cubin, or of the first uncompressed cubin in a fatbin (every
-// architecture's cubin declares the same variables). 0 when they cannot be
-// known without compiling or decompressing: PTX, compressed fatbin entries,
-// anything else. `size` bounds the reads; an image passed to the driver by
-// pointer has no size (SIZE_MAX), and its own headers bound it.
+// a cubin, or of the first cubin in a fatbin that can be read, decompressing
+// LZ4 and Zstandard entries (decompress.h; every architecture's cubin
+// declares the same variables), else of the variables its PTX defines. 0 when
+// they cannot be known: an entry compressed in another way, Zstandard without
+// libzstd.so.1, anything else. `size` bounds the reads; an image passed to
+// the driver by pointer has no size (SIZE_MAX), and its own headers bound it.
 uint64_t device_global_bytes(const void* image, size_t size = SIZE_MAX);
 
 // The same for a file (cuModuleLoad, cuLibraryLoadFromFile).
@@ -22,7 +23,8 @@ uint64_t device_global_bytes_of_file(const char* path);
 // device-side malloc (an undefined "malloc" function in its symbol table):
 // the first such kernel makes the driver set up the device heap, which holds
 // more than the heap's size (about 140 MiB on an H100) without any call the
-// process makes. Compressed cubins are not read, so false says nothing.
+// process makes. A cubin that could not be decompressed is not read, so
+// false says nothing about it.
 bool device_malloc_loaded();
 
 }  // namespace cudaleak::module_image

@@ -58,6 +58,9 @@ struct Api {
   Result (*set_launch_callback_data)(LaunchHandle, CUfunction, StreamHandle, const void*);  // may be absent
   Result (*alloc_host)(CUcontext, void**, size_t);
   Result (*stream_synchronize)(StreamHandle);
+  // Where a function's code starts in device memory (the base of a patch's
+  // pc) and its size; may be absent, then no device line is read.
+  Result (*get_function_pc_and_size)(CUmodule, const char*, uint64_t*, uint64_t*);
 };
 
 }  // namespace cudaleak::sanitizer

@@ -116,13 +116,14 @@ size_t interleave(uint64_t* ips, size_t n, size_t capacity) {
   return o;
 }
 
-uint32_t intern_device_frame(const std::string& kernel, uint64_t pc) {
-  std::string key = "\1device\0" + kernel + '\0' + std::to_string(pc);
+uint32_t intern_device_frame(const std::string& kernel, uint64_t pc, const std::string& file, int line) {
+  std::string key = "\1device\0" + kernel + '\0' +
+                    (line > 0 ? file + '\0' + std::to_string(line) : "pc\0" + std::to_string(pc));
   std::lock_guard lock(g_mutex);
   if (!g_table) g_table = new Table();
   Table& t = *g_table;
   auto [it, added] = t.ids.try_emplace(std::move(key), uint32_t(t.frames.size() + 1));
-  if (added) t.frames.push_back(Frame{"", kernel, 0});
+  if (added) t.frames.push_back(line > 0 ? Frame{file, kernel, line} : Frame{"", kernel, 0});
   return it->second;
 }
 

@@ -42,8 +42,10 @@ struct Frame {
 
 // A kernel's device-side malloc at `pc` (device_heap): a frame named by the
 // kernel, interned in the same table under its own key; its id goes into a
-// stack as report::device_frame_ip(id).
-uint32_t intern_device_frame(const std::string& kernel, uint64_t pc);
+// stack as report::device_frame_ip(id). With its source line known (`line`
+// > 0, from the cubin's line table) the frame carries it and the calls of one
+// line share one frame, so a report groups by kernel and line; else by pc.
+uint32_t intern_device_frame(const std::string& kernel, uint64_t pc, const std::string& file = {}, int line = 0);
 
 // Every interned frame; index = id - 1.
 std::vector<Frame> frames();

@@ -7,9 +7,12 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <unordered_map>
+#include <utility>
 
 #include "common/private_library.h"
 #include "interpose/base/log.h"
@@ -19,6 +22,7 @@
 #include "interpose/driver/sanitizer_api.h"
 #include "interpose/pyframes/python_frames.h"
 #include "interpose/track/tracker.h"
+#include "report/symbols/device_lines.h"
 
 namespace cudaleak::device_heap {
 
@@ -41,6 +45,16 @@ std::mutex g_mutex;
 std::set<CUcontext> g_contexts_with_patches;  // under g_mutex
 std::atomic<bool> g_dropped_told{false};
 
+// The line tables of loaded modules whose kernels call malloc and that were
+// built with line information (-lineinfo, -G): read from the cubin the
+// Sanitizer API hands over at the load, kept (12 bytes a row) until the
+// process ends, at most kMaxLineRows rows in all; a module past that has no
+// lines. Under g_mutex.
+using LineTable = symbols::DeviceLineTable;
+constexpr size_t kMaxLineRows = 4u << 20;
+std::map<CUmodule, std::shared_ptr<const LineTable>> g_line_tables;
+size_t g_line_rows = 0;
+
 struct Launch {
   CudaleakDeviceHeapBuffer* buffer = nullptr;
   uint32_t stack_id = 0;
@@ -48,6 +62,10 @@ struct Launch {
   tracker::Placement where;
   san::StreamHandle stream = nullptr;
   bool active = false;
+  // The kernel's line table, its symbol name and where its code lies.
+  std::shared_ptr<const LineTable> lines;
+  std::string symbol;
+  uint64_t function_pc = 0, function_bytes = 0;
 };
 // Per thread: a buffer per context (host memory the device writes), and the
 // launch under way (begin and end come on the launching thread).
@@ -84,7 +102,43 @@ std::string demangled(const char* name) {
   return out;
 }
 
+void keep_line_table(const san::ModuleData& m) {
+  {
+    // A handle the driver gives out again after an unload is another module.
+    std::lock_guard lock(g_mutex);
+    auto it = g_line_tables.find(m.module);
+    if (it != g_line_tables.end()) g_line_rows -= it->second->rows(), g_line_tables.erase(it);
+  }
+  if (!m.cubin || m.cubin_size == 0 || !g_api.get_function_pc_and_size) return;
+  auto table = std::make_shared<const LineTable>(LineTable::read(m.cubin, m.cubin_size));
+  if (table->empty() || !table->calls_malloc()) return;
+  std::lock_guard lock(g_mutex);
+  if (g_line_rows + table->rows() > kMaxLineRows) {
+    static bool told = false;
+    if (!std::exchange(told, true))
+      log_message("device_heap: the line tables of the modules loaded so far hold %zu rows; later modules' "
+                  "device-side mallocs are reported without their source line", g_line_rows);
+    return;
+  }
+  g_line_rows += table->rows();
+  g_line_tables[m.module] = std::move(table);
+}
+
+// The source line of a malloc at `pc`, when the launch's kernel has a line
+// table and the pc lies in its code (device functions of a whole-program
+// build lie there too).
+symbols::DeviceLine line_of(const Launch& launch, uint64_t pc) {
+  if (!launch.lines || pc < launch.function_pc || pc - launch.function_pc >= launch.function_bytes) return {};
+  return launch.lines->at(launch.symbol, pc - launch.function_pc);
+}
+
+uint32_t device_frame(const Launch& launch, uint64_t pc) {
+  symbols::DeviceLine where = line_of(launch, pc);
+  return pyframes::intern_device_frame(launch.kernel, pc, where.file, where.line);
+}
+
 void module_loaded(const san::ModuleData& m) {
+  keep_line_table(m);
   {
     std::lock_guard lock(g_mutex);
     if (g_contexts_with_patches.insert(m.context).second &&
@@ -127,6 +181,18 @@ void launch_begin(const san::LaunchData& l) {
   launch.where.context = reinterpret_cast<uint64_t>(l.context);
   launch.where.device = int(l.device);
   launch.stream = l.hstream;
+  launch.lines.reset();
+  {
+    std::lock_guard lock(g_mutex);
+    auto it = g_line_tables.find(l.module);
+    if (it != g_line_tables.end()) launch.lines = it->second;
+  }
+  if (launch.lines && l.function_name &&
+      g_api.get_function_pc_and_size(l.module, l.function_name, &launch.function_pc, &launch.function_bytes) == 0) {
+    launch.symbol = l.function_name;
+  } else {
+    launch.lines.reset();
+  }
   if (g_api.set_launch_callback_data)
     g_api.set_launch_callback_data(l.launch, l.function, l.hstream, launch.buffer);
   else
@@ -154,16 +220,14 @@ void launch_end() {
       if (e.address) tracker::device_freed(e.address);
     } else if (e.type == CUDALEAK_DEVICE_HEAP_MALLOC) {
       if (e.address)
-        tracker::device_allocated(launch.stack_id, pyframes::intern_device_frame(launch.kernel, e.pc), e.address,
-                                  e.bytes, launch.where);
+        tracker::device_allocated(launch.stack_id, device_frame(launch, e.pc), e.address, e.bytes, launch.where);
       else if (e.bytes)
         ++failed[e.pc];
     }
     e.type = 0;
   }
   for (const auto& [pc, count] : failed)
-    tracker::device_malloc_failed(launch.stack_id, pyframes::intern_device_frame(launch.kernel, pc), count,
-                                  launch.where.context);
+    tracker::device_malloc_failed(launch.stack_id, device_frame(launch, pc), count, launch.where.context);
   b.next = 0;
 }
 
@@ -206,6 +270,7 @@ void start() {
              bind(lib, a.alloc_host, "sanitizerAllocHost") &&
              bind(lib, a.stream_synchronize, "sanitizerStreamSynchronize");
   bind(lib, a.set_launch_callback_data, "sanitizerSetLaunchCallbackData");
+  bind(lib, a.get_function_pc_and_size, "sanitizerGetFunctionPcAndSize");
   if (!all) {
     log_message("device_heap: %s lacks entry points of the Sanitizer API", path.c_str());
     return;

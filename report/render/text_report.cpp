@@ -71,6 +71,9 @@ std::string group_headline(const LeakGroup& g) {
       s = format_bytes(g.bytes) + " of " + memory + " in " + allocations + " never freed";
     s += ", created by " + g.api;
   }
+  // A kernel's malloc read from a cubin with line information: its line.
+  if (kind == Kind::DeviceHeap && !g.stack.empty() && g.stack[0].module == "[device]" && g.stack[0].line > 0)
+    s += " at " + basename(g.stack[0].file) + ":" + std::to_string(g.stack[0].line);
   if (g.device >= 0) s += " on device " + std::to_string(g.device);
   if ((kind == Kind::Module || kind == Kind::Library) && g.bytes > 0)
     s += ", holding " + format_bytes(g.bytes) + " of device globals";

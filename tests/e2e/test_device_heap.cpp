@@ -141,3 +141,58 @@ TEST_CASE("device_heap: mallocs that find the heap full are counted per kernel, 
   CHECK(res.err.find("the device heap limit (cudaLimitMallocHeapSize) is 1.0 MiB, set by cudaDeviceSetLimit in "
                      "enlarge_heap (device_heap_kernels.cu:") != std::string::npos);
 }
+
+namespace {
+
+// The line of device_heap_kernels.cu that holds `text` (the kernel's malloc).
+int source_line(const std::string& text) {
+  std::ifstream in(std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs/device_heap_kernels.cu");
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n)
+    if (line.find(text) != std::string::npos) return n;
+  FAIL("no line with " << text);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("device_heap: a kernel built with -lineinfo names its malloc's source line in the group, text and SARIF",
+          "[e2e][device_heap]") {
+  auto dir = fresh_dir("device_heap_lines");
+  std::string sarif = dir + "/../device_heap_lines.sarif";
+  Result res = run_sim(dir, kernels("leaks"), {"--device-heap", "--sarif", sarif});
+  INFO(res.err);
+  REQUIRE(res.exit_code == 0);
+  Report r = only_report(dir);
+  const int rows_line = source_line("char* row = static_cast<char*>(malloc(bytes));");
+  const LeakGroup* rows = kernel_group(r, "keep_rows(int)");
+  REQUIRE(rows);
+  CHECK(rows->stack[0].line == rows_line);
+  CHECK(rows->stack[0].file.str().ends_with("tests/e2e/programs/device_heap_kernels.cu"));
+  CHECK(rows->count == 64);
+  const LeakGroup* odd = kernel_group(r, "odd_sizes()");
+  REQUIRE(odd);
+  CHECK(odd->stack[0].line == source_line("char* kept = static_cast<char*>(malloc(1000));"));
+  const std::string at = "created by malloc at device_heap_kernels.cu:" + std::to_string(rows_line) + " on device 0";
+  CHECK(res.err.find(at) != std::string::npos);
+  // SARIF's location is the first program frame with a file: the device line.
+  const std::string sarif_text = read_file(sarif);
+  CHECK(sarif_text.find("\"startLine\": " + std::to_string(rows_line)) != std::string::npos);
+}
+
+TEST_CASE("device_heap: a kernel built without line information shows no line and is grouped as before",
+          "[e2e][device_heap]") {
+  auto dir = fresh_dir("device_heap_no_lines");
+  Result res = run_sim(dir, {program("device_heap_kernels_no_lines"), "leaks"}, {"--device-heap"});
+  INFO(res.err);
+  REQUIRE(res.exit_code == 0);
+  Report r = only_report(dir);
+  const LeakGroup* rows = kernel_group(r, "keep_rows(int)");
+  REQUIRE(rows);
+  CHECK(rows->count == 64);
+  CHECK(rows->stack[0].line == 0);
+  CHECK(rows->stack[0].file.str().empty());
+  CHECK(res.err.find("created by malloc on device 0") != std::string::npos);
+  CHECK(res.err.find("created by malloc at") == std::string::npos);
+  CHECK(res.err.find("keep_rows(int) ([device])") != std::string::npos);
+}

@@ -34,9 +34,9 @@ Report run_every_kind(const std::string& name, const std::string& mode) {
   return run_program(name, {program("every_kind"), mode}).report;
 }
 
-std::vector<std::string> module_globals(const std::string& mode) {
+std::vector<std::string> module_globals(const std::string& mode, const std::string& fatbin = ".fatbin") {
   std::string kernels = std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/module_globals_kernels";
-  return {program("module_globals"), mode, kernels + ".cubin", kernels + ".fatbin"};
+  return {program("module_globals"), mode, kernels + ".cubin", kernels + fatbin};
 }
 
 uint64_t count_of(const Report& r, const std::string& kind) {
@@ -212,6 +212,18 @@ TEST_CASE("modules: a module never unloaded holds its device globals, read from 
   CHECK(r.summary.leaked_bytes == 0);
   CHECK(res.err.find("1 module never unloaded, created by cuModuleLoad on device 0, holding 1.0 MiB of device "
                      "globals") != std::string::npos);
+}
+
+TEST_CASE("modules: a fatbin that nvcc compressed (LZ4, Zstandard) holds the globals of the uncompressed one") {
+  constexpr uint64_t kGlobals = (1 << 20) + (4 << 10);
+  for (const char* fatbin : {".lz4.fatbin", ".zstd.fatbin"}) {
+    INFO(fatbin);
+    Report r = run_program(std::string("kinds_module_globals") + fatbin, module_globals("leak", fatbin)).report;
+    std::multiset<uint64_t> loaded_data;
+    for (const LeakGroup& g : r.leaks)
+      if (g.kind == Kind::Module && g.api == "cuModuleLoadData") loaded_data.insert(g.bytes);
+    CHECK(loaded_data == std::multiset<uint64_t>{4096, kGlobals});
+  }
 }
 
 TEST_CASE("modules: a program that unloads its modules reports nothing") {

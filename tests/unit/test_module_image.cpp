@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "interpose/driver/decompress.h"
 #include "interpose/driver/module_image.h"
 
 using cudaleak::module_image::device_global_bytes;
@@ -95,12 +96,12 @@ TEST_CASE("module images: a cubin's global sections are its device globals, cons
   CHECK(device_global_bytes(none.data(), none.size()) == 0);
 }
 
-TEST_CASE("module images: a fatbin's first uncompressed cubin counts, compressed ones are not known") {
+TEST_CASE("module images: a fatbin's first readable cubin counts, one marked compressed that does not decode is passed over") {
   auto globals = cubin({{".nv.global", 8192}});
   auto plain = fatbin({{0x11, globals}});
   CHECK(device_global_bytes(plain.data(), plain.size()) == 8192);
   CHECK(device_global_bytes(plain.data()) == 8192);
-  auto compressed = fatbin({{0x8011, globals}});  // Zstandard
+  auto compressed = fatbin({{0x8011, globals}});  // marked Zstandard, sizes not set: not decoded
   CHECK(device_global_bytes(compressed.data(), compressed.size()) == 0);
   auto mixed = fatbin({{0x2011, globals}, {0x11, globals}});  // LZ4 first, then a plain one
   CHECK(device_global_bytes(mixed.data(), mixed.size()) == 8192);
@@ -193,4 +194,32 @@ TEST_CASE("module images: a cubin that imports malloc tells that kernels may set
   CHECK_FALSE(device_malloc_loaded());
   CHECK(device_global_bytes(with_malloc.data(), with_malloc.size()) == 0);
   CHECK(device_malloc_loaded());
+}
+
+TEST_CASE("module images: the LZ4 block decoder writes exactly the declared size and refuses anything else") {
+  using cudaleak::decompress::lz4_block;
+  using cudaleak::decompress::Result;
+  // "abcabcabcabc!": 3 literals, a match of 9 at offset 3 (overlapping), then 1 literal.
+  const unsigned char block[] = {0x35, 'a', 'b', 'c', 0x03, 0x00, 0x10, '!'};
+  unsigned char out[13];
+  REQUIRE(lz4_block(block, sizeof block, out, sizeof out) == Result::ok);
+  CHECK(std::string(reinterpret_cast<char*>(out), sizeof out) == "abcabcabcabc!");
+  CHECK(lz4_block(block, sizeof block, out, 12) == Result::malformed);  // declared one short
+  unsigned char wide[14];
+  CHECK(lz4_block(block, sizeof block, wide, sizeof wide) == Result::malformed);  // one long
+  for (size_t n = 0; n < sizeof block; ++n) {
+    std::vector<unsigned char> cut(block, block + n);  // exactly n bytes
+    CHECK(lz4_block(cut.data(), cut.size(), out, sizeof out) == Result::malformed);
+  }
+  const unsigned char offset_zero[] = {0x10, 'a', 0x00, 0x00, 0x00};
+  const unsigned char before_start[] = {0x10, 'a', 0x02, 0x00, 0x00};
+  CHECK(lz4_block(offset_zero, sizeof offset_zero, out, 5) == Result::malformed);
+  CHECK(lz4_block(before_start, sizeof before_start, out, 5) == Result::malformed);
+  // A literal run of 15 + 255 + 2 bytes: the length continues while bytes are 255.
+  std::vector<unsigned char> long_run = {0xf0, 0xff, 0x02};
+  long_run.resize(long_run.size() + 272, 'x');
+  std::vector<unsigned char> big(272);
+  CHECK(lz4_block(long_run.data(), long_run.size(), big.data(), big.size()) == Result::ok);
+  const unsigned char endless[] = {0xf0, 0xff, 0xff, 0xff};  // a length that never ends
+  CHECK(lz4_block(endless, sizeof endless, big.data(), big.size()) == Result::malformed);
 }

@@ -8,6 +8,8 @@
 //   exhaust: the heap limited to 1 MiB (enlarge_heap), fill_until_full<<<1, 4>>>
 //            mallocs 64 KiB blocks until malloc returns NULL: 16 kept, 4 NULLs.
 //   clean:   scratch_only only.
+// Built with -lineinfo (device_heap_kernels) and without (device_heap_kernels_no_lines):
+// the report names the malloc's line, "device_heap_kernels.cu:N", only with it.
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
@@ -25,17 +27,24 @@
     }                                                                            \
   } while (0)
 
+// Each malloc and free sits on a line named below (kRows...): the simulated
+// GPU reports the pc of that line's first instruction in the cubin nvcc
+// built with -lineinfo, as a real GPU would report the call's pc.
+enum : unsigned { kRows = __LINE__ + 2 };
 __global__ void keep_rows(int bytes) {
   char* row = static_cast<char*>(malloc(bytes));
   if (row) row[0] = 1;
 }
+enum : unsigned { kKept = __LINE__ + 2, kScratch = kKept + 1, kScratchFree = kKept + 2 };
 __global__ void odd_sizes() {
   char* kept = static_cast<char*>(malloc(1000));
   void* scratch = malloc(24);
   free(scratch);
   if (kept) kept[0] = 1;
 }
+enum : unsigned { kScratchOnly = __LINE__ + 1 };
 __global__ void scratch_only() { free(malloc(512)); }
+enum : unsigned { kFill = __LINE__ + 2 };
 __global__ void fill_until_full(int bytes) {
   while (malloc(bytes)) {
   }
@@ -46,14 +55,14 @@ namespace sim {
 void* (*device_malloc)(size_t, unsigned);
 void (*device_free)(void*, unsigned);
 
-void keep_rows(const SimcudaThread* t) { device_malloc(size_t(*static_cast<int*>(t->args[0])), __LINE__); }
+void keep_rows(const SimcudaThread* t) { device_malloc(size_t(*static_cast<int*>(t->args[0])), kRows); }
 void odd_sizes(const SimcudaThread*) {
-  device_malloc(1000, __LINE__);
-  device_free(device_malloc(24, __LINE__), __LINE__);
+  device_malloc(1000, kKept);
+  device_free(device_malloc(24, kScratch), kScratchFree);
 }
-void scratch_only(const SimcudaThread*) { device_free(device_malloc(512, __LINE__), __LINE__); }
+void scratch_only(const SimcudaThread*) { device_free(device_malloc(512, kScratchOnly), kScratchOnly); }
 void fill_until_full(const SimcudaThread* t) {
-  while (device_malloc(size_t(*static_cast<int*>(t->args[0])), __LINE__)) {
+  while (device_malloc(size_t(*static_cast<int*>(t->args[0])), kFill)) {
   }
 }
 

@@ -3,10 +3,12 @@
 // simulated Sanitizer API (tests/simcuda/sanitizer).
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <string>
 #include <unordered_map>
 
+#include "report/symbols/device_lines.h"
 #include "tests/simcuda/include/simcuda_device.h"
 #include "tests/simcuda/driver/sim_cuda.h"
 #include "tests/simcuda/driver/sim_state.h"
@@ -33,6 +35,52 @@ struct Heap {
 };
 std::unordered_map<const void*, Heap> g_heaps;
 std::atomic<uint64_t> g_grid_id{0};
+// The line tables of loaded cubins built with -lineinfo, by module.
+std::map<const void*, cudaleak::symbols::DeviceLineTable> g_lines;
+
+// The cubin the real Sanitizer API hands over for a module: an image that is
+// one, or the first uncompressed cubin of a fatbin (or of the wrapper cudart
+// registers). Empty when there is none.
+std::pair<const void*, size_t> cubin_of(const void* image, size_t bytes) {
+  if (!image) return {nullptr, 0};
+  uint32_t magic;
+  std::memcpy(&magic, image, 4);
+  if (magic == 0x466243B1) {  // { magic, version, const void* fatbin, ... }
+    const void* inner;
+    std::memcpy(&inner, static_cast<const char*>(image) + 8, sizeof inner);
+    return cubin_of(inner, 0);
+  }
+  if (std::memcmp(image, "\x7f" "ELF", 4) == 0) return {image, bytes};
+  if (magic != 0xBA55ED50) return {nullptr, 0};
+  const auto* p = static_cast<const unsigned char*>(image);
+  uint16_t header;
+  uint64_t entries;
+  std::memcpy(&header, p + 6, 2);
+  std::memcpy(&entries, p + 8, 8);
+  for (uint64_t at = header; at < header + entries;) {
+    uint16_t kind;
+    uint32_t entry_header;
+    uint64_t payload, flags;
+    std::memcpy(&kind, p + at, 2);
+    std::memcpy(&entry_header, p + at + 4, 4);
+    std::memcpy(&payload, p + at + 8, 8);
+    std::memcpy(&flags, p + at + 40, 8);
+    if (kind == 2 && !(flags & 0xe000)) return {p + at + entry_header, payload};
+    at += entry_header + payload;
+  }
+  return {nullptr, 0};
+}
+
+// Where the call at `site` lies in `f`: a source line with a row in the
+// kernel's line table (the program passes the line of its kernel's malloc),
+// else the kernel's start + 16 x site.
+uint64_t pc_of(const SimcudaLaunch* l, unsigned site) {
+  std::lock_guard lock(g_mutex);
+  auto t = g_lines.find(l->module);
+  if (t != g_lines.end())
+    if (auto offset = t->second.offset_of(l->name, int(site))) return l->function_pc + *offset;
+  return l->function_pc + 16 * uint64_t(site);
+}
 thread_local const SimcudaLaunch* t_launch = nullptr;
 
 Function* function_of(CUmodule module, const std::string& name) {
@@ -50,7 +98,14 @@ Function* function_of(CUmodule module, const std::string& name) {
 namespace simcuda {
 // Called by every module load of the driver (objects.cpp).
 void module_loaded(CUcontext context, CUmodule module, const void* image, size_t bytes) {
-  if (const SimcudaSanitizerHooks* h = g_hooks.load()) h->module_loaded(context, module, image, bytes);
+  auto [cubin, cubin_bytes] = cubin_of(image, bytes);
+  if (cubin && cubin_bytes) {
+    auto table = cudaleak::symbols::DeviceLineTable::read(cubin, cubin_bytes);
+    std::lock_guard lock(g_mutex);
+    g_lines[module] = std::move(table);
+  }
+  if (const SimcudaSanitizerHooks* h = g_hooks.load())
+    h->module_loaded(context, module, cubin ? cubin : image, cubin ? cubin_bytes : bytes);
 }
 }  // namespace simcuda
 
@@ -126,7 +181,7 @@ SIM_EXPORT void* simcuda_device_malloc(size_t bytes, unsigned site) {
       heap.blocks[uintptr_t(p)] = bytes;
     }
   }
-  if (const SimcudaSanitizerHooks* h = g_hooks.load()) h->device_malloc(l, l->function_pc + 16 * uint64_t(site), p, bytes);
+  if (const SimcudaSanitizerHooks* h = g_hooks.load()) h->device_malloc(l, pc_of(l, site), p, bytes);
   return p;
 }
 
@@ -143,5 +198,5 @@ SIM_EXPORT void simcuda_device_free(void* address, unsigned site) {
       std::free(address);
     }
   }
-  if (const SimcudaSanitizerHooks* h = g_hooks.load()) h->device_free(l, l->function_pc + 16 * uint64_t(site), address);
+  if (const SimcudaSanitizerHooks* h = g_hooks.load()) h->device_free(l, pc_of(l, site), address);
 }

@@ -58,8 +58,10 @@ int simcuda_launch(struct CUmod_st* module, const char* name, const unsigned gri
                    struct CUstream_st* stream, SimcudaKernelBody body, void** args);
 // A kernel's malloc and free, from a body: the current context's device heap,
 // of the size its cudaLimitMallocHeapSize says (8 MiB by default); NULL when
-// full. `site` tells apart the calls of one kernel (its pc is the kernel's
-// start + 16 x site).
+// full. `site` tells apart the calls of one kernel: the source line of the
+// kernel's malloc or free when its cubin has a line table with a row there
+// (the pc is then that row's, as a real GPU's would be), else any number
+// (the pc is the kernel's start + 16 x site).
 void* simcuda_device_malloc(size_t bytes, unsigned site);
 void simcuda_device_free(void* address, unsigned site);
 // Where a kernel's code starts and how long it is (0: no such kernel loaded).
