@@ -2,8 +2,9 @@
 # Memory the context reserves, on a real GPU: what each limit reserves
 # (measured with cudaMemGetInfo, checked against what cudaleak records), a
 # per-thread stack size that makes a later cudaMalloc fail (named as the cause,
-# with its line), and a 512 MiB device heap reported with its call site; static
-# and shared cudart. compute-sanitizer's leak check on the same heap program is
+# with its line), a 512 MiB device heap reported with its call site, and
+# device-side leaks grouped by kernel and the source line of their malloc;
+# static and shared cudart. compute-sanitizer's leak check on the same heap program is
 # kept for comparison. Asserts; exits non-zero on a wrong result.
 # Usage: scripts/gpu-validate-device-heap.sh [BUILD_DIR] [WORK_DIR]
 set -uo pipefail
@@ -105,6 +106,14 @@ for rt in ("static", "shared"):
     check(by_kernel.get("keep_blocks(bool)") == (4096, 16777216) and by_kernel.get("odd_sizes()") == (64, 64000),
           f"{rt}: grouped by kernel {by_kernel}")
     check(all(any(f.get("function") == "main" for f in g["stack"]) for g in groups), f"{rt}: each group has the launch's host stack")
+    # Built with -lineinfo: each group names the device line of its malloc.
+    lines = {(g["stack"][0].get("function", ""), g["stack"][0].get("file", "").rsplit("/", 1)[-1], g["stack"][0].get("line"))
+             for g in groups if g["stack"]}
+    check(lines == {("keep_blocks(bool)", "device_heap.cu", 18), ("odd_sizes()", "device_heap.cu", 24)},
+          f"{rt}: device lines of the mallocs {sorted(lines, key=str)}")
+    text = open(f"{w}/dh_{rt}.out").read()
+    check("made by malloc in keep_blocks(bool) at device_heap.cu:18, launched by" in text
+          and "made by malloc in odd_sizes() at device_heap.cu:24, launched by" in text, f"{rt}: the text names the malloc lines")
     check(not any(k.startswith(("balanced", "keep_for_later", "free_kept")) for k in by_kernel), f"{rt}: freed device allocations not reported")
 print(f"device heap checks: {failures} failed")
 sys.exit(1 if failures else 0)

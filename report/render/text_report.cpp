@@ -69,11 +69,17 @@ std::string group_headline(const LeakGroup& g) {
       s = allocations + " of " + memory + " of unknown size never freed";
     else
       s = format_bytes(g.bytes) + " of " + memory + " in " + allocations + " never freed";
-    s += ", created by " + g.api;
+    if (kind == Kind::DeviceHeap && !g.stack.empty() && g.stack[0].module == "[device]") {
+      // A kernel's malloc: the kernel, the line of the malloc where the
+      // cubin has line information, and the launch the program made.
+      const Frame& kernel = g.stack[0];
+      s += ", made by malloc in " + kernel.function.str();
+      if (kernel.line > 0) s += " at " + basename(kernel.file) + ":" + std::to_string(kernel.line);
+      if (g.api != "malloc") s += ", launched by " + g.api;
+    } else {
+      s += ", created by " + g.api;
+    }
   }
-  // A kernel's malloc read from a cubin with line information: its line.
-  if (kind == Kind::DeviceHeap && !g.stack.empty() && g.stack[0].module == "[device]" && g.stack[0].line > 0)
-    s += " at " + basename(g.stack[0].file) + ":" + std::to_string(g.stack[0].line);
   if (g.device >= 0) s += " on device " + std::to_string(g.device);
   if ((kind == Kind::Module || kind == Kind::Library) && g.bytes > 0)
     s += ", holding " + format_bytes(g.bytes) + " of device globals";

@@ -173,7 +173,8 @@ TEST_CASE("device_heap: a kernel built with -lineinfo names its malloc's source 
   const LeakGroup* odd = kernel_group(r, "odd_sizes()");
   REQUIRE(odd);
   CHECK(odd->stack[0].line == source_line("char* kept = static_cast<char*>(malloc(1000));"));
-  const std::string at = "created by malloc at device_heap_kernels.cu:" + std::to_string(rows_line) + " on device 0";
+  const std::string at =
+      "made by malloc in keep_rows(int) at device_heap_kernels.cu:" + std::to_string(rows_line) + " on device 0";
   CHECK(res.err.find(at) != std::string::npos);
   // SARIF's location is the first program frame with a file: the device line.
   const std::string sarif_text = read_file(sarif);
@@ -192,7 +193,7 @@ TEST_CASE("device_heap: a kernel built without line information shows no line an
   CHECK(rows->count == 64);
   CHECK(rows->stack[0].line == 0);
   CHECK(rows->stack[0].file.str().empty());
-  CHECK(res.err.find("created by malloc on device 0") != std::string::npos);
-  CHECK(res.err.find("created by malloc at") == std::string::npos);
+  CHECK(res.err.find("made by malloc in keep_rows(int) on device 0") != std::string::npos);
+  CHECK(res.err.find("made by malloc in keep_rows(int) at") == std::string::npos);
   CHECK(res.err.find("keep_rows(int) ([device])") != std::string::npos);
 }
