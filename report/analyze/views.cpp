@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "report/model/cuda_frames.h"
+#include "report/model/merge.h"
 #include "common/kinds.h"
 #include "report/gate/pattern.h"
 #include "report/gate/site.h"
@@ -71,8 +72,11 @@ std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const 
   struct Totals {
     Kind kind = Kind::Device;
     uint64_t bytes = 0, count = 0;
+    std::vector<int> ranks;
   };
-  auto sites = [](const std::vector<Report>& runs) {
+  auto sites = [](const std::vector<Report>& all) {
+    std::vector<ProcessSummary> superseded;
+    const std::vector<Report> runs = latest_of_each_process(all, superseded);
     std::map<std::string, Totals> out;
     for (const Report& r : runs)
       for (const LeakGroup& g : r.leaks) {
@@ -81,17 +85,26 @@ std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const 
         t.kind = g.kind;
         t.bytes += g.bytes;
         t.count += g.count;
+        // A single rank's report, a merged group of one rank, or of several.
+        if (r.processes.empty() && r.process.rank >= 0) t.ranks.push_back(r.process.rank);
+        else if (g.rank >= 0) t.ranks.push_back(g.rank);
+        for (const RankShare& share : g.ranks) t.ranks.push_back(share.rank);
       }
+    for (auto& [site, t] : out) {
+      std::sort(t.ranks.begin(), t.ranks.end());
+      t.ranks.erase(std::unique(t.ranks.begin(), t.ranks.end()), t.ranks.end());
+    }
     return out;
   };
   auto before = sites(old_runs), after = sites(new_runs);
   std::vector<SiteChange> changes;
   for (const auto& [site, n] : after) {
     auto it = before.find(site);
-    SiteChange c{site, n.kind, Change::New, 0, n.bytes, 0, n.count};
+    SiteChange c{site, n.kind, Change::New, 0, n.bytes, 0, n.count, {}, n.ranks};
     if (it != before.end()) {
       c.old_bytes = it->second.bytes;
       c.old_count = it->second.count;
+      c.old_ranks = it->second.ranks;
       c.change = (n.bytes > c.old_bytes || n.count > c.old_count)   ? Change::Grown
                  : (n.bytes < c.old_bytes || n.count < c.old_count) ? Change::Shrunk
                                                                      : Change::Same;
@@ -99,7 +112,7 @@ std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const 
     changes.push_back(c);
   }
   for (const auto& [site, o] : before)
-    if (!after.count(site)) changes.push_back(SiteChange{site, o.kind, Change::Gone, o.bytes, 0, o.count, 0});
+    if (!after.count(site)) changes.push_back(SiteChange{site, o.kind, Change::Gone, o.bytes, 0, o.count, 0, o.ranks, {}});
   // Change's values come in the order a diff lists them; biggest first within each.
   std::stable_sort(changes.begin(), changes.end(), [&](const SiteChange& a, const SiteChange& b) {
     return std::make_tuple(a.change, std::max(b.new_bytes, b.old_bytes)) <

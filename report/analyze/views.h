@@ -41,7 +41,9 @@ struct SiteChange {
   Kind kind = Kind::Device;
   Change change = Change::Same;
   uint64_t old_bytes = 0, new_bytes = 0, old_count = 0, new_count = 0;
+  std::vector<int> old_ranks, new_ranks;  // the job's ranks that leaked there, sorted; empty without ranks
 };
+// Each side counts each process once, by its latest report (merge.h).
 std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const std::vector<Report>& new_runs);
 // How many are new or grown: what makes `cudaleak diff` exit with 1.
 size_t new_or_grown(const std::vector<SiteChange>& changes);
