@@ -76,7 +76,7 @@ TEST_CASE("ranks: each report records its rank, local rank, world size, launcher
   }
 }
 
-TEST_CASE("ranks: a leak on 7 of 8 ranks is one line in report and merge; a folder reads as one job", "[e2e][ranks]") {
+TEST_CASE("ranks: a leak on 7 of 8 ranks is one line in report and merge, a folder reads as one job", "[e2e][ranks]") {
   auto dir = fresh_dir("ranks_fold");
   Result res = run_job(dir, {"--nproc-per-node", "8"}, {"--leak-on", "0,1,2,3,5,6,7"}, {},
                        {"CUDALEAK_SIM_DEVICES=8"});
@@ -119,7 +119,7 @@ TEST_CASE("ranks: a leak on 7 of 8 ranks is one line in report and merge; a fold
   CHECK(read_file(dir + "/../ranks_fold.html").find("\"ranks\":[{") != std::string::npos);
 }
 
-TEST_CASE("ranks: the rank that ran out of memory says so first; merged, every rank at that moment", "[e2e][ranks]") {
+TEST_CASE("ranks: the rank that ran out of memory says so first, merged every rank at that moment", "[e2e][ranks]") {
   auto dir = fresh_dir("ranks_oom");
   auto sync = fresh_dir("ranks_oom_sync");
   Result res = run_job(dir, {"--nproc-per-node", "4"}, {"--oom-on", "2", "--sync", sync},

@@ -68,7 +68,7 @@ DeviceTimeline timeline(int device, std::vector<std::pair<uint64_t, uint64_t>> p
 
 }  // namespace
 
-TEST_CASE("ranks: each launcher's variables, innermost first; bad values ignored", "[ranks]") {
+TEST_CASE("ranks: each launcher's variables, innermost first, bad values ignored", "[ranks]") {
   CHECK(place_of({{"RANK", "3"}, {"LOCAL_RANK", "1"}, {"WORLD_SIZE", "8"}}) == JobPlace{3, 1, 8, "torchrun"});
   CHECK(place_of({{"OMPI_COMM_WORLD_RANK", "5"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}, {"OMPI_COMM_WORLD_SIZE", "6"}}) ==
         JobPlace{5, 1, 6, "openmpi"});
@@ -138,7 +138,7 @@ TEST_CASE("ranks: a site leaking on 7 of 8 ranks is one group, from several host
   CHECK(twice.leaks[0].ranks.size() == 8);
 }
 
-TEST_CASE("ranks: one rank's groups never fold together; gate states apart", "[ranks]") {
+TEST_CASE("ranks: one rank's groups never fold together, gate states apart", "[ranks]") {
   Report a = rank_report(100, 0, "h"), b = rank_report(101, 1, "h");
   a.leaks.push_back(a.leaks[0]);  // a second group of rank 0 at the same lines (another stack id)
   b.leaks[0].suppressed_by = "leak:leak_gradients (s.supp:1)";
