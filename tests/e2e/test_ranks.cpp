@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
+#include <csignal>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -139,6 +140,7 @@ TEST_CASE("ranks: the rank that ran out of memory says so first, merged every ra
   CHECK(text.out.find("The other ranks at that moment: rank 0 on device 0 held 32.0 MiB; rank 1 on device 1 held "
                       "32.0 MiB; rank 3 on device 3 held 32.0 MiB") != std::string::npos);
   CHECK(text.out.find("1 earlier report of the same processes") != std::string::npos);
+  CHECK(text.out.find("failed in (anonymous namespace)::grow_until_oom (rank_worker.cpp:") != std::string::npos);
   Result merged = run({cudaleak_tool(), "merge", dir, "-o", dir + "/../ranks_oom.merged.json"});
   auto m = load(dir + "/../ranks_oom.merged.json");
   CHECK(m.processes.size() == 4);
@@ -263,4 +265,20 @@ TEST_CASE("ranks: diff of two jobs' folders names the ranks of each changed site
   CHECK(diff.out.find("grown") != std::string::npos);
   CHECK(diff.out.find("leak_gradients") != std::string::npos);
   CHECK(diff.out.find("[ranks 1,2]") != std::string::npos);
+}
+
+TEST_CASE("ranks: a rank that crashed is named by its crash report", "[e2e][ranks]") {
+  auto dir = fresh_dir("ranks_crash");
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/rank.%p.json", "--", program("crash_after_leak")},
+                   {"OMPI_COMM_WORLD_RANK=5", "OMPI_COMM_WORLD_LOCAL_RANK=1", "OMPI_COMM_WORLD_SIZE=6"});
+  CHECK(res.signal == SIGSEGV);
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  auto r = load(files[0]);
+  CHECK(r.reason == Reason::Crash);
+  CHECK(r.process.rank == 5);
+  CHECK(r.process.local_rank == 1);
+  CHECK(r.process.world_size == 6);
+  CHECK(r.process.launcher == "openmpi");
+  CHECK(r.process.host == host_name());
 }

@@ -9,6 +9,7 @@
 
 #include "report/analyze/job.h"
 #include "report/analyze/views.h"
+#include "report/model/cuda_frames.h"
 #include "report/model/json_io.h"
 #include "report/model/merge.h"
 #include "report/render/diff_output.h"
@@ -229,4 +230,12 @@ TEST_CASE("ranks: the diff says which ranks leak at a site", "[ranks]") {
   CHECK(text.find("[ranks 0-2]") != std::string::npos);
   CHECK(text.find("[rank 1]") != std::string::npos);  // the gone site, on rank 1 before
   CHECK(cudaleak::render::diff_json(changes).find("\"new_ranks\": [") != std::string::npos);
+}
+
+TEST_CASE("ranks: a function in an anonymous namespace keeps its name in one-line places", "[ranks]") {
+  // The out-of-memory line of a rank names it ("in grow_until_oom (...)"), not an empty name.
+  CHECK(plain_name("(anonymous namespace)::grow_until_oom()") == "(anonymous namespace)::grow_until_oom");
+  CHECK(plain_name("ns::(anonymous namespace)::f<int>(int)") == "ns::(anonymous namespace)::f");
+  CHECK(plain_name("cudaMalloc") == "cudaMalloc");
+  CHECK(plain_name("train_step(unsigned long)") == "train_step");
 }
