@@ -19,11 +19,31 @@ const Frame* allocation_frame(const LeakGroup& g) {
   return nullptr;
 }
 
+namespace {
+
+// The group as far as it belongs to the ranks asked for: false when none.
+bool keep_ranks(LeakGroup& g, const std::vector<int>& wanted, int process_rank) {
+  auto asked = [&](int rank) { return std::find(wanted.begin(), wanted.end(), rank) != wanted.end(); };
+  if (g.ranks.empty()) return asked(g.rank >= 0 ? g.rank : process_rank);
+  std::erase_if(g.ranks, [&](const RankShare& s) { return !asked(s.rank); });
+  if (g.ranks.empty()) return false;
+  g.bytes = g.count = 0;
+  for (const RankShare& s : g.ranks) g.bytes += s.bytes, g.count += s.count;
+  if (g.ranks.size() == 1) {  // one rank left: said as a rank's own group
+    g.pid = g.ranks[0].pid, g.rank = g.ranks[0].rank, g.device = g.ranks[0].device;
+    g.ranks.clear();
+  }
+  return true;
+}
+
+}  // namespace
+
 Report filter_report(Report in, const Filter& f) {
   Report out = std::move(in);
   std::vector<LeakGroup> all = std::move(out.leaks);
   out.leaks.clear();
   for (LeakGroup& g : all) {
+    if (!f.ranks.empty() && !keep_ranks(g, f.ranks, out.process.rank)) continue;
     bool suppressed = !g.suppressed_by.empty();
     if (suppressed && !f.include_suppressed) continue;
     if (!f.kinds.empty() && std::find(f.kinds.begin(), f.kinds.end(), g.kind) == f.kinds.end()) continue;
@@ -42,10 +62,25 @@ Report filter_report(Report in, const Filter& f) {
 }
 
 std::vector<Aggregate> aggregate(const Report& r, const std::string& by) {
-  if (by != "stack" && by != "function" && by != "module" && by != "file" && by != "kind")
-    throw std::invalid_argument("--by must be one of stack, function, module, file, kind (got '" + by + "')");
+  if (by != "stack" && by != "function" && by != "module" && by != "file" && by != "kind" && by != "rank")
+    throw std::invalid_argument("--by must be one of stack, function, module, file, kind, rank (got '" + by + "')");
   std::map<std::string, Aggregate> folded;
+  auto add = [&](const std::string& key, Kind kind, uint64_t bytes, uint64_t count) {
+    Aggregate& a = folded[key];
+    a.key = key;
+    if (kind_holds_memory(kind)) a.bytes += bytes;  // address ranges are not memory of their own
+    a.count += count;
+    ++a.groups;
+    if (std::find(a.kinds.begin(), a.kinds.end(), kind) == a.kinds.end()) a.kinds.push_back(kind);
+  };
   for (const LeakGroup& g : r.leaks) {
+    if (by == "rank") {  // each rank's share; a process without a rank by its pid
+      for (const RankShare& s : g.ranks) add("rank " + std::to_string(s.rank), g.kind, s.bytes, s.count);
+      const int rank = g.rank >= 0 ? g.rank : r.processes.empty() ? r.process.rank : -1;
+      const int pid = g.pid ? g.pid : r.process.pid;
+      if (g.ranks.empty()) add(rank >= 0 ? "rank " + std::to_string(rank) : "pid " + std::to_string(pid), g.kind, g.bytes, g.count);
+      continue;
+    }
     std::string key;
     const Frame* f = allocation_frame(g);
     if (by == "kind") key = text_of(g.kind);
@@ -54,12 +89,7 @@ std::vector<Aggregate> aggregate(const Report& r, const std::string& by) {
     else if (by == "function") key = f->function.empty() ? "??" : f->function.str();
     else if (by == "module") key = f->module;
     else key = f->file.empty() ? "(" + f->module + ")" : f->file.str();
-    Aggregate& a = folded[key];
-    a.key = key;
-    if (kind_holds_memory(g.kind)) a.bytes += g.bytes;  // address ranges are not memory of their own
-    a.count += g.count;
-    ++a.groups;
-    if (std::find(a.kinds.begin(), a.kinds.end(), g.kind) == a.kinds.end()) a.kinds.push_back(g.kind);
+    add(key, g.kind, g.bytes, g.count);
   }
   std::vector<Aggregate> out;
   for (auto& [key, a] : folded) out.push_back(std::move(a));

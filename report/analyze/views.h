@@ -16,13 +16,17 @@ struct Filter {
   std::string module;    // pattern (suppression syntax) on any frame's module
   std::string function;  // pattern on any frame's function
   bool include_suppressed = false;
+  // Only these ranks of a job, any of; empty = all. A group of several ranks
+  // keeps only their shares (its bytes and count theirs).
+  std::vector<int> ranks;
 };
 
 // The report with only the groups that pass, totals recomputed.
 Report filter_report(Report report, const Filter& filter);  // moved from, as merge_reports
 
 // Leak groups folded by a key: "stack" (as recorded), "function" / "module" /
-// "file" (of the program's frame nearest the allocation), or "kind".
+// "file" (of the program's frame nearest the allocation), "kind", or "rank"
+// (each rank's share of every group; "pid N" for a process without a rank).
 struct Aggregate {
   std::string key;
   uint64_t bytes = 0;

@@ -117,8 +117,15 @@ void add_report_commands(CLI::App& app, int& status) {
   rep->add_option("--function", args->filter.function, "Only groups with a matching function in the stack (pattern)");
   rep->add_flag("--suppressed", args->filter.include_suppressed, "Include suppressed groups");
   rep->add_option("--top", args->top, "At most N groups (or rows)");
-  rep->add_option("--by", args->by, "Group by stack, function, module, file or kind")
-      ->check(CLI::IsMember({"stack", "function", "module", "file", "kind"}));
+  rep->add_option("--rank", args->filter.ranks, "Only these ranks of a job (repeatable)")
+      ->check(CLI::Validator(
+          [](std::string& rank) -> std::string {
+            bool digits = !rank.empty() && rank.size() < 8 && rank.find_first_not_of("0123456789") == std::string::npos;
+            return digits ? "" : "expected a rank (a number from 0), got '" + rank + "'";
+          },
+          "RANK", "rank"));
+  rep->add_option("--by", args->by, "Group by stack, function, module, file, kind or rank")
+      ->check(CLI::IsMember({"stack", "function", "module", "file", "kind", "rank"}));
   rep->add_option("--format", args->format, "text, json or html")->check(CLI::IsMember({"text", "json", "html"}));
   rep->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
   rep->add_flag("--symbolize", args->symbolize, "Symbolize frames again from the modules' files (offline)");

@@ -70,7 +70,7 @@ TreeOutcome collect(const std::string& dir) {
       if (line.rfind("report=", 0) == 0) out.reports.push_back(line.substr(7));
       if (line.rfind("raw=", 0) == 0) {
         // A crash capture: built into its report now that the process is gone.
-        std::string status = finish_capture(line.substr(4));
+        status = finish_capture(line.substr(4), &rank);
         out.failed += status == "fail";
         out.errors += status == "error";
         out.reports.push_back(line.substr(4));

@@ -107,6 +107,17 @@ TEST_CASE("ranks: a leak on 7 of 8 ranks is one line in report and merge, a fold
   }
   CHECK(gradient_groups == 1);
   CHECK(m.summary.leaked_count == 8);  // 7 buffers and rank 0's event
+  // One rank's view, each rank's totals, and a rank that is no number.
+  Result five = run({cudaleak_tool(), "report", dir, "--rank", "5"});
+  CHECK(five.out.find("2.0 MiB of device memory in 1 allocation never freed, created by cudaMalloc on device 5 in "
+                      "rank_worker (pid ") != std::string::npos);
+  CHECK(five.out.find("SUMMARY: cudaleak: 2.0 MiB leaked in 1 resource") != std::string::npos);
+  Result by_rank_text = run({cudaleak_tool(), "report", dir, "--by", "rank"});
+  CHECK(by_rank_text.out.find("2.0 MiB          2       2  device,event     rank 0\n") != std::string::npos);
+  CHECK(by_rank_text.out.find("rank 4") == std::string::npos);
+  Result bad = run({cudaleak_tool(), "report", dir, "--rank", "-1"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("--rank: expected a rank (a number from 0), got '-1'") != std::string::npos);
   // A folder with other files in it: those are passed over; an empty one is refused in one line.
   write_file(dir + "/notes.txt", "not a report\n");
   CHECK(run({cudaleak_tool(), "report", dir}).exit_code == 0);
@@ -281,4 +292,13 @@ TEST_CASE("ranks: a rank that crashed is named by its crash report", "[e2e][rank
   CHECK(r.process.world_size == 6);
   CHECK(r.process.launcher == "openmpi");
   CHECK(r.process.host == host_name());
+}
+
+TEST_CASE("ranks: the job's gate names a rank that crashed", "[e2e][ranks]") {
+  auto dir = fresh_dir("ranks_crash_gate");
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "9", "-o", dir + "/rank.%p.json", "--",
+                    "/usr/bin/python3", fake_torchrun(), "--nproc-per-node", "2", "--", program("crash_after_leak")});
+  CHECK(res.exit_code == 9);  // the launcher exited 1 (its ranks died); the gate's status wins
+  CHECK(res.err.find("leak gate over the job's 2 ranks: ranks 0,1 failed; exiting with status 9") != std::string::npos);
+  CHECK(files_in(dir).size() == 2);
 }

@@ -239,3 +239,34 @@ TEST_CASE("ranks: a function in an anonymous namespace keeps its name in one-lin
   CHECK(plain_name("cudaMalloc") == "cudaMalloc");
   CHECK(plain_name("train_step(unsigned long)") == "train_step");
 }
+
+TEST_CASE("ranks: report --rank keeps a rank's shares, --by rank adds up each rank", "[ranks]") {
+  std::vector<Report> reports;
+  for (int rank = 0; rank < 4; ++rank) reports.push_back(rank_report(100 + rank, rank, "h"));
+  reports.push_back(rank_report(200, 3, "h", "only_on_3"));
+  reports.back().process.run_id = "other";  // a second process claiming rank 3: its own group
+  Report m = merge_reports(reports);
+  REQUIRE(m.leaks.size() == 2);
+  Filter f;
+  f.ranks = {1, 2};
+  Report two = filter_report(m, f);
+  REQUIRE(two.leaks.size() == 1);
+  CHECK(two.leaks[0].ranks.size() == 2);
+  CHECK(two.leaks[0].bytes == 2u * (2u << 20));
+  f.ranks = {3};
+  Report three = filter_report(m, f);
+  REQUIRE(three.leaks.size() == 2);
+  for (const LeakGroup& g : three.leaks) {
+    CHECK(g.ranks.empty());
+    CHECK(g.rank == 3);
+  }
+  CHECK(three.summary.leaked_count == 2);
+  auto rows = aggregate(m, "rank");
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0].key == "rank 3");  // two groups: the most bytes
+  CHECK(rows[0].bytes == 2u * (2u << 20));
+  CHECK(rows[0].groups == 2);
+  Report solo = rank_report(7, -1, "h");
+  CHECK(aggregate(solo, "rank").at(0).key == "pid 7");
+  CHECK_THROWS_AS(aggregate(m, "host"), std::invalid_argument);
+}
