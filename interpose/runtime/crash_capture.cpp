@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +14,7 @@
 #include "interpose/runtime/lifecycle.h"
 #include "interpose/runtime/runtime.h"
 #include "report/model/report_path.h"
+#include "report/symbols/modules.h"
 #include "interpose/runtime/reporter.h"
 #include "common/safe_output.h"
 #include "interpose/base/log.h"
@@ -27,6 +29,9 @@ namespace {
 // Built outside the handler; read-only inside it.
 const std::string* g_options_text = nullptr;  // CUDALEAK_OPTIONS as this process got it
 char g_gate_file[PATH_MAX];                   // CUDALEAK_GATE_DIR/<pid>.gate, or ""
+// The process's place in a job (rank, local rank, world size, launcher, host)
+// as JSON members, so that a crashed rank's report says which rank it was.
+const std::string* g_job_members = nullptr;
 
 // JSON into a static buffer, flushed with write(2).
 class Writer final : public tracker::CrashVisitor, public Timeline::CrashVisitor {
@@ -316,6 +321,14 @@ void prepare() {
   delete g_options_text;
   g_options_text = new std::string(text ? text : "");
   g_gate_file[0] = '\0';
+  report::Process self = symbols::current_process();
+  std::string host;
+  for (char ch : self.host)  // a host name is letters, digits, '-' and '.': nothing to escape
+    if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '.' || ch == '_') host += ch;
+  delete g_job_members;
+  g_job_members = new std::string(",\"rank\":" + std::to_string(self.rank) + ",\"local_rank\":" +
+                                  std::to_string(self.local_rank) + ",\"world_size\":" + std::to_string(self.world_size) +
+                                  ",\"launcher\":\"" + self.launcher + "\",\"host\":\"" + host + "\"");
   if (const char* dir = std::getenv("CUDALEAK_GATE_DIR"); dir && *dir) {
     std::string path = std::string(dir) + "/" + std::to_string(getpid()) + ".gate";
     if (path.size() < sizeof g_gate_file) std::memcpy(g_gate_file, path.c_str(), path.size() + 1);
@@ -361,6 +374,7 @@ bool write(int signal) {
   w.number(tracker::start_unix_ns());
   w.text(",\"run_id\":");
   w.string(tracker::run_id(), std::strlen(tracker::run_id()));
+  if (g_job_members) w.text(g_job_members->c_str());
   w.text(",\n\"stacks\":[\n");
   w.section = Writer::Section::Stacks;
   w.first = true;

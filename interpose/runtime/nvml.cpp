@@ -8,6 +8,7 @@
 
 #include "interpose/runtime/nvml_abi.h"
 #include "interpose/base/real_dlsym.h"
+#include "report/symbols/launcher_env.h"
 
 namespace cudaleak::nvml {
 
@@ -107,6 +108,8 @@ std::vector<report::OtherProcessUsage> other_processes(const CUuuid& uuid, std::
     o.bytes = o.bytes_known ? infos[i].usedGpuMemory : 0;
     char name[256] = "";
     if (n.process_name && n.process_name(infos[i].pid, name, sizeof name) == NVML_SUCCESS) o.name = name;
+    // Another rank of the same job on this device: its launcher's variables say which.
+    o.rank = symbols::rank_of_process(o.pid);
     out.push_back(o);
   }
   // In a container NVML may list host pids: this process is then among the others.

@@ -21,6 +21,7 @@
 #include "report/model/report_path.h"
 #include "common/safe_output.h"
 #include "report/model/cuda_frames.h"
+#include "report/symbols/launcher_env.h"
 #include "report/symbols/modules.h"
 #include "report/symbols/symbolizer.h"
 #include "report/render/text_report.h"
@@ -197,6 +198,10 @@ void record_for_launcher(const std::string& status, const std::string& report_pa
   const char* dir = std::getenv("CUDALEAK_GATE_DIR");
   if (!dir || !*dir) return;
   std::string text = "status=" + status + "\n";
+  // Which rank of a job: the launcher gates the job and names its ranks.
+  const symbols::JobPlace place =
+      symbols::job_place([](const char* name) { return static_cast<const char*>(std::getenv(name)); });
+  if (place.rank >= 0) text += "rank=" + std::to_string(place.rank) + "\n";
   if (!report_path.empty()) {
     char abs[4096];
     text += "report=" + std::string(report_path[0] == '/' || !realpath(report_path.c_str(), abs) ? report_path : abs) + "\n";

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "report/model/cuda_frames.h"
+#include "report/model/merge.h"
 #include "common/kinds.h"
 #include "report/gate/pattern.h"
 #include "report/gate/site.h"
@@ -18,11 +19,31 @@ const Frame* allocation_frame(const LeakGroup& g) {
   return nullptr;
 }
 
+namespace {
+
+// The group as far as it belongs to the ranks asked for: false when none.
+bool keep_ranks(LeakGroup& g, const std::vector<int>& wanted, int process_rank) {
+  auto asked = [&](int rank) { return std::find(wanted.begin(), wanted.end(), rank) != wanted.end(); };
+  if (g.ranks.empty()) return asked(g.rank >= 0 ? g.rank : process_rank);
+  std::erase_if(g.ranks, [&](const RankShare& s) { return !asked(s.rank); });
+  if (g.ranks.empty()) return false;
+  g.bytes = g.count = 0;
+  for (const RankShare& s : g.ranks) g.bytes += s.bytes, g.count += s.count;
+  if (g.ranks.size() == 1) {  // one rank left: said as a rank's own group
+    g.pid = g.ranks[0].pid, g.rank = g.ranks[0].rank, g.device = g.ranks[0].device;
+    g.ranks.clear();
+  }
+  return true;
+}
+
+}  // namespace
+
 Report filter_report(Report in, const Filter& f) {
   Report out = std::move(in);
   std::vector<LeakGroup> all = std::move(out.leaks);
   out.leaks.clear();
   for (LeakGroup& g : all) {
+    if (!f.ranks.empty() && !keep_ranks(g, f.ranks, out.process.rank)) continue;
     bool suppressed = !g.suppressed_by.empty();
     if (suppressed && !f.include_suppressed) continue;
     if (!f.kinds.empty() && std::find(f.kinds.begin(), f.kinds.end(), g.kind) == f.kinds.end()) continue;
@@ -41,10 +62,25 @@ Report filter_report(Report in, const Filter& f) {
 }
 
 std::vector<Aggregate> aggregate(const Report& r, const std::string& by) {
-  if (by != "stack" && by != "function" && by != "module" && by != "file" && by != "kind")
-    throw std::invalid_argument("--by must be one of stack, function, module, file, kind (got '" + by + "')");
+  if (by != "stack" && by != "function" && by != "module" && by != "file" && by != "kind" && by != "rank")
+    throw std::invalid_argument("--by must be one of stack, function, module, file, kind, rank (got '" + by + "')");
   std::map<std::string, Aggregate> folded;
+  auto add = [&](const std::string& key, Kind kind, uint64_t bytes, uint64_t count) {
+    Aggregate& a = folded[key];
+    a.key = key;
+    if (kind_holds_memory(kind)) a.bytes += bytes;  // address ranges are not memory of their own
+    a.count += count;
+    ++a.groups;
+    if (std::find(a.kinds.begin(), a.kinds.end(), kind) == a.kinds.end()) a.kinds.push_back(kind);
+  };
   for (const LeakGroup& g : r.leaks) {
+    if (by == "rank") {  // each rank's share; a process without a rank by its pid
+      for (const RankShare& s : g.ranks) add("rank " + std::to_string(s.rank), g.kind, s.bytes, s.count);
+      const int rank = g.rank >= 0 ? g.rank : r.processes.empty() ? r.process.rank : -1;
+      const int pid = g.pid ? g.pid : r.process.pid;
+      if (g.ranks.empty()) add(rank >= 0 ? "rank " + std::to_string(rank) : "pid " + std::to_string(pid), g.kind, g.bytes, g.count);
+      continue;
+    }
     std::string key;
     const Frame* f = allocation_frame(g);
     if (by == "kind") key = text_of(g.kind);
@@ -53,12 +89,7 @@ std::vector<Aggregate> aggregate(const Report& r, const std::string& by) {
     else if (by == "function") key = f->function.empty() ? "??" : f->function.str();
     else if (by == "module") key = f->module;
     else key = f->file.empty() ? "(" + f->module + ")" : f->file.str();
-    Aggregate& a = folded[key];
-    a.key = key;
-    if (kind_holds_memory(g.kind)) a.bytes += g.bytes;  // address ranges are not memory of their own
-    a.count += g.count;
-    ++a.groups;
-    if (std::find(a.kinds.begin(), a.kinds.end(), g.kind) == a.kinds.end()) a.kinds.push_back(g.kind);
+    add(key, g.kind, g.bytes, g.count);
   }
   std::vector<Aggregate> out;
   for (auto& [key, a] : folded) out.push_back(std::move(a));
@@ -71,8 +102,11 @@ std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const 
   struct Totals {
     Kind kind = Kind::Device;
     uint64_t bytes = 0, count = 0;
+    std::vector<int> ranks;
   };
-  auto sites = [](const std::vector<Report>& runs) {
+  auto sites = [](const std::vector<Report>& all) {
+    std::vector<ProcessSummary> superseded;
+    const std::vector<Report> runs = latest_of_each_process(all, superseded);
     std::map<std::string, Totals> out;
     for (const Report& r : runs)
       for (const LeakGroup& g : r.leaks) {
@@ -81,17 +115,26 @@ std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const 
         t.kind = g.kind;
         t.bytes += g.bytes;
         t.count += g.count;
+        // A single rank's report, a merged group of one rank, or of several.
+        if (r.processes.empty() && r.process.rank >= 0) t.ranks.push_back(r.process.rank);
+        else if (g.rank >= 0) t.ranks.push_back(g.rank);
+        for (const RankShare& share : g.ranks) t.ranks.push_back(share.rank);
       }
+    for (auto& [site, t] : out) {
+      std::sort(t.ranks.begin(), t.ranks.end());
+      t.ranks.erase(std::unique(t.ranks.begin(), t.ranks.end()), t.ranks.end());
+    }
     return out;
   };
   auto before = sites(old_runs), after = sites(new_runs);
   std::vector<SiteChange> changes;
   for (const auto& [site, n] : after) {
     auto it = before.find(site);
-    SiteChange c{site, n.kind, Change::New, 0, n.bytes, 0, n.count};
+    SiteChange c{site, n.kind, Change::New, 0, n.bytes, 0, n.count, {}, n.ranks};
     if (it != before.end()) {
       c.old_bytes = it->second.bytes;
       c.old_count = it->second.count;
+      c.old_ranks = it->second.ranks;
       c.change = (n.bytes > c.old_bytes || n.count > c.old_count)   ? Change::Grown
                  : (n.bytes < c.old_bytes || n.count < c.old_count) ? Change::Shrunk
                                                                      : Change::Same;
@@ -99,7 +142,7 @@ std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const 
     changes.push_back(c);
   }
   for (const auto& [site, o] : before)
-    if (!after.count(site)) changes.push_back(SiteChange{site, o.kind, Change::Gone, o.bytes, 0, o.count, 0});
+    if (!after.count(site)) changes.push_back(SiteChange{site, o.kind, Change::Gone, o.bytes, 0, o.count, 0, o.ranks, {}});
   // Change's values come in the order a diff lists them; biggest first within each.
   std::stable_sort(changes.begin(), changes.end(), [&](const SiteChange& a, const SiteChange& b) {
     return std::make_tuple(a.change, std::max(b.new_bytes, b.old_bytes)) <

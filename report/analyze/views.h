@@ -16,13 +16,17 @@ struct Filter {
   std::string module;    // pattern (suppression syntax) on any frame's module
   std::string function;  // pattern on any frame's function
   bool include_suppressed = false;
+  // Only these ranks of a job, any of; empty = all. A group of several ranks
+  // keeps only their shares (its bytes and count theirs).
+  std::vector<int> ranks;
 };
 
 // The report with only the groups that pass, totals recomputed.
 Report filter_report(Report report, const Filter& filter);  // moved from, as merge_reports
 
 // Leak groups folded by a key: "stack" (as recorded), "function" / "module" /
-// "file" (of the program's frame nearest the allocation), or "kind".
+// "file" (of the program's frame nearest the allocation), "kind", or "rank"
+// (each rank's share of every group; "pid N" for a process without a rank).
 struct Aggregate {
   std::string key;
   uint64_t bytes = 0;
@@ -41,7 +45,9 @@ struct SiteChange {
   Kind kind = Kind::Device;
   Change change = Change::Same;
   uint64_t old_bytes = 0, new_bytes = 0, old_count = 0, new_count = 0;
+  std::vector<int> old_ranks, new_ranks;  // the job's ranks that leaked there, sorted; empty without ranks
 };
+// Each side counts each process once, by its latest report (merge.h).
 std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const std::vector<Report>& new_runs);
 // How many are new or grown: what makes `cudaleak diff` exit with 1.
 size_t new_or_grown(const std::vector<SiteChange>& changes);

@@ -60,6 +60,10 @@ Assembled assemble(Capture c, const AssembleSettings& settings) {
   r.duration_ns = c.duration_ns;
   add_timeline(r, c);
   r.oom_events = std::move(c.oom_events);
+  // Each event names its rank, so that the out-of-memory line of a job's
+  // failing rank says which rank it is, alone or merged.
+  for (OomEvent& e : r.oom_events)
+    if (e.rank < 0) e.rank = r.process.rank;
   if (c.pytorch) {
     r.has_pytorch = true;
     r.pytorch = std::move(*c.pytorch);

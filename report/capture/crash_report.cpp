@@ -104,6 +104,11 @@ CrashCapture parse_crash_capture(const std::string& text) {
     top("elapsed_ns", c.elapsed_ns, Required);
     top("start_unix_ns", c.process.start_unix_ns);  // captures of earlier versions lack it
     top("run_id", c.process.run_id);                // as start_unix_ns
+    top("rank", c.process.rank);                    // the process's place in a job; as start_unix_ns
+    top("local_rank", c.process.local_rank);
+    top("world_size", c.process.world_size);
+    top("launcher", c.process.launcher);
+    top("host", c.process.host);
     top("pid", c.process.pid, Required);
     top("ppid", c.process.ppid, Required);
     top("exe", c.process.exe, Required);

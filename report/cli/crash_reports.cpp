@@ -48,7 +48,8 @@ std::optional<report::Report> report_from_capture(const std::string& text, const
   return std::move(b->report);
 }
 
-std::string finish_capture(const std::string& path) {
+std::string finish_capture(const std::string& path, int* rank) {
+  if (rank) *rank = -1;
   std::string text;
   try {
     text = io::read_input_file(path, "crash capture");
@@ -58,6 +59,7 @@ std::string finish_capture(const std::string& path) {
   }
   auto b = build(text, path);
   if (!b) return "error";
+  if (rank) *rank = b->report.process.rank;
   std::string json = report::to_json(b->report);
   // In place of the capture just read, which was a regular file: as every
   // output of the command line, never through a link, into a FIFO or a device.

@@ -14,7 +14,8 @@ std::optional<report::Report> report_from_capture(const std::string& text, const
 
 // For `cudaleak run`: replaces the capture at `path` with its report, prints
 // the text summary as the process would have, and returns the gate status
-// ("pass", "fail" or "error").
-std::string finish_capture(const std::string& path);
+// ("pass", "fail" or "error"); `rank`, when given, gets the process's rank
+// in a job (-1 outside one or when the capture cannot be read).
+std::string finish_capture(const std::string& path, int* rank = nullptr);
 
 }  // namespace cudaleak::cli

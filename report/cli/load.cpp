@@ -6,7 +6,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 
 #include <cstdio>
 #include <istream>
@@ -89,12 +92,44 @@ std::optional<report::Report> load_report(const std::string& path) {
   }
 }
 
+std::vector<std::string> report_files_in(const std::string& dir, std::string& problem) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (!entry.is_regular_file(ec)) continue;
+    // A report's members come in key order: "format" is among the first few.
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::string start(4096, '\0');
+    in.read(start.data(), std::streamsize(start.size()));
+    start.resize(size_t(in.gcount()));
+    if (capture::is_crash_capture(start) || start.find("\"format\": \"cudaleak-report\"") != std::string::npos ||
+        start.find("\"format\":\"cudaleak-report\"") != std::string::npos)
+      files.push_back(entry.path().string());
+  }
+  if (ec) problem = "cannot read the directory " + dir + ": " + ec.message();
+  else if (files.empty()) problem = dir + ": no cudaleak reports in this directory";
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
 std::optional<std::vector<report::Report>> load_reports(const std::vector<std::string>& paths) {
   std::vector<report::Report> reports;
   for (const auto& p : paths) {
-    auto r = load_report(p);
-    if (!r) return std::nullopt;
-    reports.push_back(std::move(*r));
+    std::error_code ec;
+    std::vector<std::string> files{p};
+    if (std::filesystem::is_directory(p, ec)) {
+      std::string problem;
+      files = report_files_in(p, problem);
+      if (!problem.empty()) {
+        spdlog::error("cudaleak: {}", problem);
+        return std::nullopt;
+      }
+    }
+    for (const auto& f : files) {
+      auto r = load_report(f);
+      if (!r) return std::nullopt;
+      reports.push_back(std::move(*r));
+    }
   }
   return reports;
 }

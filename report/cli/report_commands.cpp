@@ -100,7 +100,7 @@ int run_diff(const std::vector<std::string>& old_files, const std::vector<std::s
 void add_report_commands(CLI::App& app, int& status) {
   auto args = std::make_shared<ReportArgs>();
   CLI::App* rep = app.add_subcommand("report", "Read reports: cudaleak report [options] FILE...");
-  rep->add_option("files", args->files, "Report files (several are merged)")->required();
+  rep->add_option("files", args->files, "Report files, or folders of them (a job's reports; several are merged)")->required();
   rep->add_option("--kind", args->kinds, "Only these kinds (repeatable)")
       ->check(CLI::Validator(
           [](std::string& kind) -> std::string {
@@ -117,8 +117,15 @@ void add_report_commands(CLI::App& app, int& status) {
   rep->add_option("--function", args->filter.function, "Only groups with a matching function in the stack (pattern)");
   rep->add_flag("--suppressed", args->filter.include_suppressed, "Include suppressed groups");
   rep->add_option("--top", args->top, "At most N groups (or rows)");
-  rep->add_option("--by", args->by, "Group by stack, function, module, file or kind")
-      ->check(CLI::IsMember({"stack", "function", "module", "file", "kind"}));
+  rep->add_option("--rank", args->filter.ranks, "Only these ranks of a job (repeatable)")
+      ->check(CLI::Validator(
+          [](std::string& rank) -> std::string {
+            bool digits = !rank.empty() && rank.size() < 8 && rank.find_first_not_of("0123456789") == std::string::npos;
+            return digits ? "" : "expected a rank (a number from 0), got '" + rank + "'";
+          },
+          "RANK", "rank"));
+  rep->add_option("--by", args->by, "Group by stack, function, module, file, kind or rank")
+      ->check(CLI::IsMember({"stack", "function", "module", "file", "kind", "rank"}));
   rep->add_option("--format", args->format, "text, json or html")->check(CLI::IsMember({"text", "json", "html"}));
   rep->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
   rep->add_flag("--symbolize", args->symbolize, "Symbolize frames again from the modules' files (offline)");
@@ -135,15 +142,15 @@ void add_report_commands(CLI::App& app, int& status) {
   auto diff_new = std::make_shared<std::string>();
   auto diff_format = std::make_shared<std::string>("text");
   CLI::App* diff = app.add_subcommand("diff", "Leak sites new, gone, grown and shrunk: cudaleak diff OLD NEW (status 1 when any is new or grown)");
-  diff->add_option("old", *diff_old, "Report of the earlier run")->required();
-  diff->add_option("new", *diff_new, "Report of the later run")->required();
+  diff->add_option("old", *diff_old, "Report, or folder of reports, of the earlier run")->required();
+  diff->add_option("new", *diff_new, "Report, or folder of reports, of the later run")->required();
   diff->add_option("--format", *diff_format, "text or json")->check(CLI::IsMember({"text", "json"}));
   diff->callback([=, &status] { status = run_diff({*diff_old}, {*diff_new}, *diff_format); });
 
   auto merge_files = std::make_shared<std::vector<std::string>>();
   auto merge_out = std::make_shared<std::string>();
   CLI::App* merge = app.add_subcommand("merge", "One report from many processes: cudaleak merge FILE... -o OUT");
-  merge->add_option("files", *merge_files, "Reports to merge")->required();
+  merge->add_option("files", *merge_files, "Reports, or folders of them, to merge")->required();
   merge->add_option("-o,--output", *merge_out, "Merged report")->required();
   merge->callback([=, &status] {
     auto loaded = load_reports(*merge_files);

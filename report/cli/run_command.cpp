@@ -19,6 +19,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "report/analyze/job.h"
 #include "report/render/ci_formats.h"
 #include "report/gate/compiled_rules.h"
 #include "report/cli/crash_reports.h"
@@ -41,6 +42,8 @@ std::string prepend(const char* existing, const std::string& value, char separat
 struct TreeOutcome {
   int failed = 0, errors = 0;
   std::vector<std::string> reports;
+  // The verdict of each rank of a job (processes whose launcher named a rank).
+  std::vector<int> failed_ranks, error_ranks, passed_ranks;
 };
 
 // Whether the dynamic loader finds the CUDA driver, as the program's would
@@ -57,22 +60,44 @@ TreeOutcome collect(const std::string& dir) {
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".gate") continue;
     std::ifstream in(entry.path());
-    std::string line;
+    std::string line, status;
+    int rank = -1;
     while (std::getline(in, line)) {
+      if (line.rfind("status=", 0) == 0) status = line.substr(7);
+      if (line.rfind("rank=", 0) == 0) rank = std::atoi(line.c_str() + 5);
       if (line == "status=fail") ++out.failed;
       if (line == "status=error") ++out.errors;
       if (line.rfind("report=", 0) == 0) out.reports.push_back(line.substr(7));
       if (line.rfind("raw=", 0) == 0) {
         // A crash capture: built into its report now that the process is gone.
-        std::string status = finish_capture(line.substr(4));
+        status = finish_capture(line.substr(4), &rank);
         out.failed += status == "fail";
         out.errors += status == "error";
         out.reports.push_back(line.substr(4));
       }
     }
+    if (rank >= 0)
+      (status == "fail" ? out.failed_ranks : status == "error" ? out.error_ranks : out.passed_ranks).push_back(rank);
   }
   std::sort(out.reports.begin(), out.reports.end());
   return out;
+}
+
+// One line for a job's gate: which ranks failed, which could not be judged,
+// which passed; each rank's own line said why.
+void tell_job_verdict(const TreeOutcome& tree, int status) {
+  const size_t ranks = tree.failed_ranks.size() + tree.error_ranks.size() + tree.passed_ranks.size();
+  if (ranks == 0) return;
+  auto part = [](const std::vector<int>& list, const char* what) {
+    return list.empty() ? std::string()
+                        : (list.size() == 1 ? "rank " : "ranks ") + report::rank_ranges(list) + " " + what;
+  };
+  std::string line;
+  for (const std::string& piece : {part(tree.failed_ranks, "failed"), part(tree.error_ranks, "could not be evaluated"),
+                                   part(tree.passed_ranks, "passed")})
+    if (!piece.empty()) line += (line.empty() ? "" : ", ") + piece;
+  spdlog::warn("cudaleak: leak gate over the job's {} ranks: {}{}", ranks, line,
+               status ? "; exiting with status " + std::to_string(status) : std::string());
 }
 
 void write_ci_files(const RunSettings& s, const TreeOutcome& tree) {
@@ -311,8 +336,9 @@ int run_program(const RunSettings& s) {
   }
   if (s.error_exitcode > 0) {
     // The main program already exited with its own verdict; children count too.
-    if (tree.errors) return s.gate_error_exitcode;
-    if (tree.failed) return s.error_exitcode;
+    const int verdict = tree.errors ? s.gate_error_exitcode : tree.failed ? s.error_exitcode : 0;
+    tell_job_verdict(tree, verdict);
+    if (verdict) return verdict;
   }
   return WEXITSTATUS(status);
 }

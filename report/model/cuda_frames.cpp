@@ -1,11 +1,17 @@
 #include "report/model/cuda_frames.h"
 
+#include <string_view>
+
 #include <cctype>
 
 namespace cudaleak::report {
 
 std::string plain_name(const std::string& function) {
-  auto end = function.find_first_of("(<");
+  // "(anonymous namespace)::f()" is f's name, not the start of its parameters.
+  static constexpr std::string_view anonymous = "(anonymous namespace)";
+  size_t end = function.find_first_of("(<");
+  while (end != std::string::npos && function.compare(end, anonymous.size(), anonymous) == 0)
+    end = function.find_first_of("(<", end + anonymous.size());
   return end == std::string::npos ? function : function.substr(0, end);
 }
 

@@ -64,6 +64,16 @@ void fields(V& v, KindTotal& t) {
 }
 
 template <class V>
+void fields(V& v, RankShare& r) {
+  v("rank", r.rank, Required);
+  v("pid", r.pid);
+  v("host", r.host, IfSet);
+  v.unless("device", r.device, -1);
+  v("bytes", r.bytes);
+  v("count", r.count);
+}
+
+template <class V>
 void fields(V& v, LeakGroup& g) {
   v("kind", g.kind, Required);
   v("api", g.api);
@@ -82,6 +92,7 @@ void fields(V& v, LeakGroup& g) {
   v("fails_gate", g.fails_gate, IfSet);
   v("pid", g.pid, IfSet);
   v.unless("rank", g.rank, -1);
+  v("ranks", g.ranks, IfSet);
   v("owner", g.owner, IfSet);
   v("holds", g.holds, IfSet);
   v("attributed_by_stack", g.attributed_by_stack, IfSet);
@@ -94,6 +105,10 @@ void fields(V& v, Process& p) {
   v("exe", p.exe);
   v("argv", p.argv);
   v.unless("rank", p.rank, -1);
+  v.unless("local_rank", p.local_rank, -1);
+  v("world_size", p.world_size, IfSet);
+  v("launcher", p.launcher, IfSet);
+  v("host", p.host, IfSet);
   v("start_unix_ns", p.start_unix_ns, IfSet);
   v("run_id", p.run_id, IfSet);
 }
@@ -196,6 +211,7 @@ template <class V>
 void fields(V& v, DeviceTimeline& d) {
   v("device", d.device, Required);
   v("pid", d.pid, IfSet);
+  v.unless("rank", d.rank, -1);
   v("resolution_ns", d.resolution_ns);
   v("peak", d.peak);
   v("points", d.points);
@@ -252,6 +268,7 @@ void fields(V& v, OtherProcessUsage& o) {
   v("name", o.name);
   v("bytes", o.bytes);
   v("bytes_known", o.bytes_known);
+  v.unless("rank", o.rank, -1);
 }
 
 template <class V>
@@ -363,6 +380,7 @@ void fields(V& v, OomEvent& e) {
   v("attempts", e.attempts, IfSet);
   v("recovered", e.recovered, IfSet);
   v("pid", e.pid, IfSet);
+  v.unless("rank", e.rank, -1);
 }
 
 template <class V>

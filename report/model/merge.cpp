@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "common/kinds.h"
+#include "report/model/cuda_frames.h"
 #include "report/model/summary.h"
 
 namespace cudaleak::report {
@@ -14,14 +15,14 @@ namespace {
 
 // Points carry one byte count per kind of their timeline's kind list; a
 // merged timeline has the union of the lists, so points are laid out again.
-void add_timeline(Timeline& into, const Timeline& from, int pid, uint64_t shift) {
+void add_timeline(Timeline& into, const Timeline& from, int pid, int rank, uint64_t shift) {
   for (Kind k : from.kinds)
     if (std::find(into.kinds.begin(), into.kinds.end(), k) == into.kinds.end()) into.kinds.push_back(k);
   std::vector<size_t> slot;
   for (Kind k : from.kinds)
     slot.push_back(size_t(std::find(into.kinds.begin(), into.kinds.end(), k) - into.kinds.begin()));
   for (DeviceTimeline d : from.devices) {
-    if (d.pid == 0) d.pid = pid;
+    if (d.pid == 0) d.pid = pid, d.rank = rank;
     d.peak.time_ns += shift;
     for (TimelinePoint& p : d.points) {
       p.time_ns += shift;
@@ -58,7 +59,8 @@ std::string identity(const Report& r) {
   return "";
 }
 
-// The latest report of each process, in the order given; the others go to `history`.
+}  // namespace
+
 std::vector<Report> latest_of_each_process(std::vector<Report> reports, std::vector<ProcessSummary>& history) {
   std::map<std::string, size_t> latest;
   std::vector<bool> superseded(reports.size());
@@ -80,11 +82,102 @@ std::vector<Report> latest_of_each_process(std::vector<Report> reports, std::vec
   return kept;
 }
 
+namespace {
+
 void shift_times(OomEvent& e, uint64_t shift) {
   e.time_ns += shift;
   for (OomSite& s : e.top_sites) s.first_ns += shift, s.last_ns += shift;
   for (OomAttempt& a : e.attempts) a.time_ns += shift;
   for (Reservation& v : e.reservations) v.time_ns += shift;
+}
+
+// What makes two ranks' groups one site: everything the builder and the gate
+// group by but the process, with each frame as its function and line (its
+// offset in its module where unsymbolized), which the ranks' address-space
+// layouts do not change.
+std::string site_key(const LeakGroup& g, const std::vector<Module>& modules) {
+  std::string key = std::string(kind_name(g.kind)) + '\n' + g.api + '\n' + g.released_by + '\n' + g.owner + '\n' +
+                    g.suppressed_by + '\n' + g.cached_by + '\n' + std::string(name_of(g.baseline)) +
+                    (g.attributed_by_stack ? "\nby stack" : "") + '\n';
+  for (const Frame& f : g.stack) {
+    if (!f.function.empty()) {
+      key += f.function.str() + '@' + f.file.str() + ':' + std::to_string(f.line) + (f.inlined ? "+" : "") + '\n';
+      continue;
+    }
+    uint64_t base = 0;
+    for (const Module& m : modules)
+      if (m.path == f.module.str() && m.base <= f.ip) base = std::max(base, m.base);
+    key += basename(f.module.str()) + '+' + std::to_string(f.ip - base) + '\n';
+  }
+  return key;
+}
+
+// The ranks' groups of one site as one group (merge.h).
+void add_share(LeakGroup& into, LeakGroup& g) {
+  const size_t cap = std::max(into.allocations.size(), g.allocations.size());
+  into.bytes += g.bytes;
+  into.count += g.count;
+  for (Allocation& a : g.allocations)
+    if (into.allocations.size() < cap) into.allocations.push_back(std::move(a));
+  for (const auto& [kind, t] : g.holds) into.holds[kind].bytes += t.bytes, into.holds[kind].count += t.count;
+  into.fails_gate |= g.fails_gate;
+  into.growing |= g.growing;
+  into.ranks.insert(into.ranks.end(), g.ranks.begin(), g.ranks.end());
+}
+
+bool shares_a_rank(const LeakGroup& a, const LeakGroup& b) {
+  for (const RankShare& x : a.ranks)
+    for (const RankShare& y : b.ranks)
+      if (x.rank == y.rank) return true;
+  return false;
+}
+
+// Groups of ranked processes with the same site key become one, listing each
+// rank's share; a rank's own groups are never folded together, and processes
+// without a rank keep a group each.
+std::vector<LeakGroup> fold_by_rank(std::vector<LeakGroup> groups, const std::vector<std::string>& keys) {
+  std::vector<LeakGroup> out;
+  std::map<std::string, size_t> first;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    LeakGroup& g = groups[i];
+    if (g.ranks.empty()) {
+      out.push_back(std::move(g));
+      continue;
+    }
+    auto it = first.find(keys[i]);
+    if (it != first.end() && !shares_a_rank(out[it->second], g)) {
+      add_share(out[it->second], g);
+      continue;
+    }
+    if (it == first.end()) first.emplace(keys[i], out.size());
+    out.push_back(std::move(g));
+  }
+  for (LeakGroup& g : out) {
+    if (g.ranks.size() == 1) {  // one rank: the group says it with pid and rank, as before
+      g.ranks.clear();
+      continue;
+    }
+    if (g.ranks.empty()) continue;
+    std::stable_sort(g.ranks.begin(), g.ranks.end(), [](const RankShare& a, const RankShare& b) { return a.rank < b.rank; });
+    g.pid = 0;
+    g.rank = -1;
+    g.device = g.ranks.front().device;
+    for (const RankShare& s : g.ranks)
+      if (s.device != g.device) g.device = -1;
+  }
+  return out;
+}
+
+// Another process an out-of-memory event names is a rank of the job when a
+// process of that pid on the event's host was merged.
+void name_other_ranks(std::vector<OomEvent>& events, const std::vector<std::string>& hosts,
+                      const std::vector<ProcessSummary>& processes) {
+  for (size_t i = 0; i < events.size(); ++i)
+    for (OtherProcessUsage& o : events[i].other_processes) {
+      if (o.rank >= 0) continue;
+      for (const ProcessSummary& p : processes)
+        if (p.process.pid == o.pid && p.process.host == hosts[i] && p.process.rank >= 0) o.rank = p.process.rank;
+    }
 }
 
 }  // namespace
@@ -97,11 +190,15 @@ Report merge_reports(std::vector<Report> all) {
     single.processes.push_back(ProcessSummary::of(single));
     single.history = std::move(history);
     for (auto& g : single.leaks) g.pid = single.process.pid, g.rank = single.process.rank;
+    for (OomEvent& e : single.oom_events)
+      if (e.rank < 0) e.rank = single.process.rank;
     return single;
   }
   Report m;
   m.reason = Reason::Merged;
   m.history = std::move(history);
+  std::vector<std::string> keys;         // of m.leaks, for folding by rank
+  std::vector<std::string> event_hosts;  // of m.oom_events, for naming other ranks
   std::vector<uint64_t> starts;
   for (const Report& r : reports) starts.push_back(start_of(r));
   uint64_t origin = 0;
@@ -121,7 +218,14 @@ Report merge_reports(std::vector<Report> all) {
     for (LeakGroup& moved : r.leaks) {
       LeakGroup g = std::move(moved);
       if (r.processes.empty()) g.pid = r.process.pid, g.rank = r.process.rank;
+      if (g.ranks.empty() && g.rank >= 0) {
+        std::string host = r.process.host;
+        for (const ProcessSummary& p : r.processes)  // a merged input's group: its process's host
+          if (p.process.pid == g.pid && p.process.rank == g.rank) host = p.process.host;
+        g.ranks.push_back(RankShare{g.rank, g.pid, host, g.device, g.bytes, g.count});
+      }
       for (Allocation& a : g.allocations) a.record.time_ns += shift;
+      keys.push_back(site_key(g, r.modules));
       m.leaks.push_back(std::move(g));
     }
     for (const Module& mod : r.modules)
@@ -140,7 +244,12 @@ Report merge_reports(std::vector<Report> all) {
     m.notes.insert(m.notes.end(), r.notes.begin(), r.notes.end());
     for (OomEvent e : r.oom_events) {
       if (!e.pid) e.pid = r.process.pid;
+      if (e.rank < 0 && r.processes.empty()) e.rank = r.process.rank;
       shift_times(e, shift);
+      std::string host = r.process.host;
+      for (const ProcessSummary& p : r.processes)
+        if (p.process.pid == e.pid && p.process.rank == e.rank) host = p.process.host;
+      event_hosts.push_back(host);
       m.oom_events.push_back(std::move(e));
     }
     for (Reservation v : r.reservations) {
@@ -149,7 +258,7 @@ Report merge_reports(std::vector<Report> all) {
       m.reservations.push_back(std::move(v));
     }
     m.notes_total += r.notes_total;
-    add_timeline(m.timeline, r.timeline, r.process.pid, shift);
+    add_timeline(m.timeline, r.timeline, r.process.pid, r.processes.empty() ? r.process.rank : -1, shift);
     if (r.gate.evaluated) {  // the gates the processes asked for; a process that asked none fails none
       m.gate.evaluated = true;
       m.gate.failed |= r.gate.failed;
@@ -160,6 +269,8 @@ Report merge_reports(std::vector<Report> all) {
       if (m.gate.error.empty()) m.gate.error = r.gate.error;
     }
   }
+  m.leaks = fold_by_rank(std::move(m.leaks), keys);
+  name_other_ranks(m.oom_events, event_hosts, m.processes);
   std::stable_sort(m.leaks.begin(), m.leaks.end(), [](const LeakGroup& a, const LeakGroup& b) {
     return std::tie(a.bytes, a.count) > std::tie(b.bytes, b.count);
   });

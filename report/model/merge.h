@@ -8,6 +8,13 @@
 // holds all that the earlier ones did that is still alive, and all the
 // process's out-of-memory events and timeline. The earlier ones are listed in
 // `history` and count in no total.
+//
+// Leak groups of a job's ranks are read against each other: the groups of
+// several ranks at one site (kind, API, stack by function and line, gate
+// state) become one group that lists each rank's share in `ranks`, so that a
+// leak on 7 of 8 ranks is one group. Out-of-memory events and device
+// timelines keep their rank, and the other processes an out-of-memory event
+// names get the rank of the merged process with that pid on the same host.
 #pragma once
 #include <vector>
 
@@ -15,6 +22,11 @@
 
 namespace cudaleak::report {
 
-Report merge_reports(std::vector<Report> reports);  // moved from: a million allocations are not copied
+Report merge_reports(std::vector<Report> reports);
+
+// The latest report of each process (the one merge_reports counts), in the
+// order given; the superseded ones are appended to `history`. Reports already
+// merged are kept as they are.
+std::vector<Report> latest_of_each_process(std::vector<Report> reports, std::vector<ProcessSummary>& history);  // moved from: a million allocations are not copied
 
 }  // namespace cudaleak::report

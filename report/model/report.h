@@ -46,6 +46,16 @@ struct KindTotal {
   bool operator==(const KindTotal&) const = default;
 };
 
+// One rank's part of a leak group merged from several ranks (LeakGroup::ranks).
+struct RankShare {
+  int rank = -1;
+  int pid = 0;
+  std::string host;
+  int device = -1;
+  uint64_t bytes = 0, count = 0;
+  bool operator==(const RankShare&) const = default;
+};
+
 struct LeakGroup {
   Kind kind = Kind::Device;
   std::string api;  // outermost CUDA API the program called
@@ -77,6 +87,10 @@ struct LeakGroup {
 
   int pid = 0;    // in merged reports: the process it belongs to
   int rank = -1;  // and that process's rank
+  // In merged reports, a site that leaked on several ranks of a job is one
+  // group: each rank's share (then pid is 0, rank -1, and device -1 unless
+  // every share is on one device). Empty otherwise.
+  std::vector<RankShare> ranks;
 
   uint32_t stack_id = 0;  // process-local interned stack; not written
   bool operator==(const LeakGroup&) const = default;
@@ -128,7 +142,9 @@ struct Process {
   int ppid = 0;
   std::string exe;
   std::vector<std::string> argv;
-  int rank = -1;  // RANK, OMPI_COMM_WORLD_RANK, SLURM_PROCID or LOCAL_RANK; -1 when none
+  // The rank in a distributed job, from its launcher's environment
+  // (report/symbols/launcher_env.h); -1 outside a job.
+  int rank = -1;
   // Wall clock (ns since the epoch) when the tracker started, the origin of
   // every time_ns of the report; lets a merge put processes on one axis.
   uint64_t start_unix_ns = 0;
@@ -137,6 +153,13 @@ struct Process {
   // process once, from its latest report (merge.h). Empty in reports written
   // before it existed: (pid, start_unix_ns) stands in.
   std::string run_id;
+  // The rest of its place in the job: the rank on its host, the number of
+  // ranks, and whose variables said so ("torchrun", "openmpi", "pmi",
+  // "slurm"); -1, 0 and "" when not known.
+  int local_rank = -1;
+  int world_size = 0;
+  std::string launcher;
+  std::string host;  // gethostname(): pids are unique only per host
   bool operator==(const Process&) const = default;
 };
 
@@ -204,6 +227,7 @@ struct DeviceTimeline {
   // that have none.
   std::vector<TimelineSite> sites;
   std::vector<std::vector<std::pair<uint32_t, uint64_t>>> site_points;
+  int rank = -1;  // in merged reports, the rank of the process (pid)
   bool operator==(const DeviceTimeline&) const = default;
 };
 
@@ -247,6 +271,9 @@ struct OtherProcessUsage {
   std::string name;
   uint64_t bytes = 0;
   bool bytes_known = true;
+  // Its rank in a job, read from its environment when it failed, or in a
+  // merged report from the process of that pid on the same host; -1 unknown.
+  int rank = -1;
   bool operator==(const OtherProcessUsage&) const = default;
 };
 
@@ -385,7 +412,8 @@ struct OomEvent {
   // saw no failure. Kept, not told as an out-of-memory.
   bool recovered = false;
   bool printed = false;  // shown on stderr when it happened (runtime only, not in the JSON)
-  int pid = 0;  // in merged reports: the process it happened in
+  int pid = 0;    // in merged reports: the process it happened in
+  int rank = -1;  // and that process's rank
   bool operator==(const OomEvent&) const = default;
 };
 

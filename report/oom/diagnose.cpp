@@ -146,6 +146,12 @@ bool in_torch(const report::Frame& f) {
 }
 }  // namespace
 
+std::string describe_other_process(const report::OtherProcessUsage& o) {
+  std::string inside = o.rank >= 0 ? "rank " + std::to_string(o.rank) : "";
+  if (!o.name.empty()) inside += (inside.empty() ? "" : ", ") + o.name;
+  return "pid " + std::to_string(o.pid) + (inside.empty() ? "" : " (" + inside + ")");
+}
+
 std::string frame_line(const report::Frame& f) {
   std::string line = f.python ? f.function.str() : report::plain_name(f.function);
   if (!f.file.empty()) line += " (" + report::basename(f.file) + ":" + std::to_string(f.line) + ")";
@@ -196,8 +202,7 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
     std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
     std::string who;
     for (size_t i = 0; i < sorted.size() && i < 2; ++i)
-      who += (i ? ", " : "") + std::string("pid ") + std::to_string(sorted[i].pid) +
-             (sorted[i].name.empty() ? "" : " (" + sorted[i].name + ")") + " holds " + format_bytes(sorted[i].bytes);
+      who += (i ? ", " : "") + describe_other_process(sorted[i]) + " holds " + format_bytes(sorted[i].bytes);
     out.push_back({report::Cause::OtherProcesses, others,
                    (sorted.size() == 1 ? "another process holds " : std::to_string(sorted.size()) + " other processes hold ") +
                        format_bytes(others) + " of the device: " + who});

@@ -23,6 +23,10 @@ std::string where_of(const std::vector<report::Frame>& stack, const std::string&
 // train_step (train.py:7)" when attributed by segment, or why it is unknown.
 std::string tensor_origin(const report::TensorGroup& group);
 
+// Another process on the device as the text names it: "pid 812 (rank 1,
+// python)", "pid 812 (python)", "pid 812".
+std::string describe_other_process(const report::OtherProcessUsage& other);
+
 // One reservation as the text says it: "512.0 MiB for the device heap
 // (malloc_heap_size = 512.0 MiB) on device 0, set by cudaDeviceSetLimit in
 // enlarge_heap (app.cu:10)".

@@ -56,8 +56,23 @@ const report::Frame* program_frame(const report::LeakGroup& g) {
   return nullptr;
 }
 
+// "train (rank 3, pid 812 on node2)": a job's processes are told apart by rank.
 std::string process_name(const report::Report& r) {
-  return report::basename(r.process.exe) + " (pid " + std::to_string(r.process.pid) + ")";
+  return report::basename(r.process.exe) + " (" +
+         (r.process.rank >= 0 ? "rank " + std::to_string(r.process.rank) + ", " : "") + "pid " +
+         std::to_string(r.process.pid) + (r.process.rank >= 0 && !r.process.host.empty() ? " on " + r.process.host : "") +
+         ")";
+}
+
+// SARIF result properties naming the process of a job: rank, local rank,
+// world size and host (each only where the report has it), and pid.
+nlohmann::json process_properties(const report::Report& r) {
+  nlohmann::json p{{"pid", r.process.pid}};
+  if (r.process.rank >= 0) p["rank"] = r.process.rank;
+  if (r.process.local_rank >= 0) p["localRank"] = r.process.local_rank;
+  if (r.process.world_size > 0) p["worldSize"] = r.process.world_size;
+  if (!r.process.host.empty()) p["host"] = r.process.host;
+  return p;
 }
 
 // Names CI history follows from run to run: the program (and its rank), the
@@ -143,9 +158,21 @@ std::string junit_xml(const std::vector<report::Report>& reports) {
     std::string suite = suite_name(r);
     int seen = suite_names[suite]++;  // one program run twice: numbered, in run order
     if (seen) suite += " #" + std::to_string(seen + 1);
+    // A job's rank: JUnit's hostname attribute and properties, for CI views that show them.
+    std::string properties;
+    if (r.process.rank >= 0) {
+      properties = "    <properties>\n      <property name=\"rank\" value=\"" + std::to_string(r.process.rank) + "\"/>\n";
+      if (r.process.local_rank >= 0)
+        properties += "      <property name=\"local_rank\" value=\"" + std::to_string(r.process.local_rank) + "\"/>\n";
+      if (r.process.world_size > 0)
+        properties += "      <property name=\"world_size\" value=\"" + std::to_string(r.process.world_size) + "\"/>\n";
+      properties += "      <property name=\"pid\" value=\"" + std::to_string(r.process.pid) + "\"/>\n    </properties>\n";
+    }
     suites += "  <testsuite name=\"" + xml_escape(suite) + "\" tests=\"" +
               std::to_string(suite_tests) + "\" failures=\"" + std::to_string(suite_failures) + "\" skipped=\"" +
-              std::to_string(suite_skipped) + "\" errors=\"0\">\n" + cases + "  </testsuite>\n";
+              std::to_string(suite_skipped) + "\" errors=\"0\"" +
+              (r.process.host.empty() ? "" : " hostname=\"" + xml_escape(r.process.host) + "\"") + ">\n" + properties +
+              cases + "  </testsuite>\n";
     tests += suite_tests, failures += suite_failures, skipped += suite_skipped;
   }
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cudaleak\" tests=\"" + std::to_string(tests) +
@@ -172,7 +199,8 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
       json result{{"ruleId", rule_id},
                   {"level", "error"},
                   {"message", {{"text", headline(g) + " in " + process_name(r) + "\n" + stack_text(g)}}},
-                  {"partialFingerprints", {{"cudaleakSite/v1", g.site}}}};
+                  {"partialFingerprints", {{"cudaleakSite/v1", g.site}}},
+                  {"properties", process_properties(r)}};
       if (const report::Frame* f = program_frame(g)) result["locations"] = locations(*f, source_root);
       results.push_back(result);
     }
@@ -189,7 +217,10 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
                              {"defaultConfiguration", {{"level", "warning"}}}});
       }
       std::string text = oom::render_event(e);
-      json result{{"ruleId", rule_id}, {"level", "warning"}, {"message", {{"text", text + "in " + process_name(r)}}}};
+      json result{{"ruleId", rule_id},
+                  {"level", "warning"},
+                  {"message", {{"text", text + "in " + process_name(r)}}},
+                  {"properties", process_properties(r)}};
       if (const report::Frame* f = oom::user_frame(e.stack); f && !f->file.empty())
         result["locations"] = locations(*f, source_root);
       results.push_back(result);

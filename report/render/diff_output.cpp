@@ -5,6 +5,7 @@
 
 #include "common/enum_names.h"
 #include "common/quantities.h"
+#include "report/analyze/job.h"
 #include "report/model/json_emit.h"
 
 namespace cudaleak::render {
@@ -20,6 +21,9 @@ std::string diff_text(const std::vector<report::SiteChange>& changes) {
     // The site up to its first NUL character, if it has one, as the text has always shown it.
     out += line;
     out += c.site.c_str();
+    // Which ranks of a job leak there now (before, for a site gone).
+    const std::vector<int>& ranks = c.change == report::Change::Gone ? c.old_ranks : c.new_ranks;
+    if (!ranks.empty()) out += std::string(ranks.size() == 1 ? "  [rank " : "  [ranks ") + report::rank_ranges(ranks) + "]";
     out += '\n';
   }
   out += std::to_string(report::new_or_grown(changes)) + " leak sites new or grown, " + std::to_string(changes.size()) +
@@ -41,10 +45,22 @@ std::string diff_json(const std::vector<report::SiteChange>& changes) {
     e.value(c.new_bytes);
     e.key("new_count");
     e.value(c.new_count);
+    if (!c.new_ranks.empty()) {
+      e.key("new_ranks");
+      e.begin_array();
+      for (int rank : c.new_ranks) e.value(uint64_t(rank));
+      e.end_array();
+    }
     e.key("old_bytes");
     e.value(c.old_bytes);
     e.key("old_count");
     e.value(c.old_count);
+    if (!c.old_ranks.empty()) {
+      e.key("old_ranks");
+      e.begin_array();
+      for (int rank : c.old_ranks) e.value(uint64_t(rank));
+      e.end_array();
+    }
     e.key("site");
     e.string(c.site);
     e.end_object();

@@ -7,11 +7,12 @@ namespace cudaleak::oom {
 
 std::string render_event(const report::OomEvent& e) {
   std::string out;
+  const std::string head = e.rank >= 0 ? "out of memory on rank " + std::to_string(e.rank) + ": " : "out of memory: ";
   if (e.has_pytorch) {
-    out = "out of memory: PyTorch could not allocate " + format_bytes(e.request_bytes) + " on device " +
+    out = head + "PyTorch could not allocate " + format_bytes(e.request_bytes) + " on device " +
           std::to_string(e.device);
   } else {
-    out = "out of memory: " + e.api + " of " + format_bytes(e.request_bytes) + " on device " +
+    out = head + e.api + " of " + format_bytes(e.request_bytes) + " on device " +
           std::to_string(e.device) + " failed";
   }
   if (const report::Frame* f = user_frame(e.stack)) out += " in " + frame_line(*f);

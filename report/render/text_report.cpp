@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "report/analyze/job.h"
 #include "report/model/cuda_frames.h"
 #include "report/oom/diagnose.h"
 #include "report/render/oom_text.h"
@@ -81,6 +82,10 @@ std::string group_headline(const LeakGroup& g) {
     }
   }
   if (g.device >= 0) s += " on device " + std::to_string(g.device);
+  std::vector<int> devices;  // a group of several ranks: each rank's own device
+  for (const RankShare& share : g.ranks)
+    if (share.device >= 0) devices.push_back(share.device);
+  if (g.device < 0 && !devices.empty()) s += " on devices " + rank_ranges(devices);
   if ((kind == Kind::Module || kind == Kind::Library) && g.bytes > 0)
     s += ", holding " + format_bytes(g.bytes) + " of device globals";
   if (!g.holds.empty()) s += ", holding " + holdings(g.holds);
@@ -150,9 +155,23 @@ void append_stack(std::string& out, const std::vector<Frame>& stack, size_t firs
   }
 }
 
-// In a merged report, the process a group belongs to: "train (pid 12, rank 0)".
+// In a merged report, the process a group belongs to: "train (pid 12, rank 0)";
+// for a site of several ranks, "train on ranks 0-3,5-7 (7 of 8)".
 std::string process_of(const Report& r, const LeakGroup& g) {
   if (r.processes.empty()) return "";
+  if (!g.ranks.empty()) {
+    std::vector<int> ranks;
+    std::string exe;
+    for (const RankShare& share : g.ranks) {
+      ranks.push_back(share.rank);
+      for (const ProcessSummary& p : r.processes)
+        if (exe.empty() && p.process.pid == share.pid && p.process.rank == share.rank) exe = basename(p.process.exe);
+    }
+    const JobShape job = job_shape(r);
+    const size_t of = job.world_size ? size_t(job.world_size) : job.ranks.size();
+    return (exe.empty() ? "" : exe + " ") + "on ranks " + rank_ranges(ranks) + " (" + std::to_string(g.ranks.size()) +
+           " of " + std::to_string(of) + ")";
+  }
   std::string exe;
   for (const ProcessSummary& p : r.processes)
     if (p.process.pid == g.pid) exe = basename(p.process.exe);
@@ -167,6 +186,69 @@ void append_group(std::string& out, const LeakGroup& g, const TextOptions& optio
   if (auto own = program_frames(g.stack); from_program && !own.empty()) first = size_t(own.front() - g.stack.data());
   append_stack(out, g.stack, first, options.max_frames, options.full_stacks);
   if (g.stack.empty()) out += "    <no stack>\n";
+}
+
+// "  job: ranks 0-7 of 8 (torchrun) on 2 hosts (a, b); no report from rank 5"
+std::string job_line(const JobShape& job) {
+  std::string line = "  job: " + std::string(job.ranks.size() == 1 ? "rank " : "ranks ") + rank_ranges(job.ranks);
+  if (job.world_size) line += " of " + std::to_string(job.world_size);
+  if (!job.launchers.empty()) {
+    line += " (";
+    for (size_t i = 0; i < job.launchers.size(); ++i) line += (i ? ", " : "") + job.launchers[i];
+    line += ")";
+  }
+  if (job.hosts.size() == 1) line += " on host " + job.hosts.front();
+  if (job.hosts.size() > 1) {
+    line += " on " + std::to_string(job.hosts.size()) + " hosts (";
+    for (size_t i = 0; i < job.hosts.size(); ++i) line += (i ? ", " : "") + job.hosts[i];
+    line += ")";
+  }
+  if (!job.missing.empty())
+    line += "; no report from " + std::string(job.missing.size() == 1 ? "rank " : "ranks ") + rank_ranges(job.missing);
+  if (!job.repeated.empty())
+    line += "; " + std::string(job.repeated.size() == 1 ? "rank " : "ranks ") + rank_ranges(job.repeated) +
+            " reported by more than one process (reports of another job or run in the same folder?)";
+  return line + "\n";
+}
+
+// The out-of-memory events of ranked processes, first failure first; in a
+// merged report with where every other rank stood at that moment. Marks the
+// events told in `told`.
+std::string ranked_ooms(const Report& r, std::vector<bool>& told) {
+  std::string out;
+  const bool merged = !r.processes.empty();
+  const std::string prefix = merged ? "cudaleak (" + count_of(r.processes.size(), "process", "processes") + " merged): "
+                                    : "==" + std::to_string(r.process.pid) + "==cudaleak: ";
+  if (!merged) {
+    for (size_t i = 0; i < r.oom_events.size(); ++i) {
+      const OomEvent& e = r.oom_events[i];
+      if (e.recovered || e.printed || e.rank < 0) continue;
+      out += "\n" + prefix + oom::render_event(e);
+      told[i] = true;
+    }
+    return out;
+  }
+  bool first = true;
+  for (const JobOom& j : job_ooms(r)) {
+    const OomEvent& e = r.oom_events[j.event];
+    out += "\n" + prefix + "rank " + std::to_string(e.rank) + " (pid " + std::to_string(e.pid) + ") ran out of memory" +
+           (first ? " first" : "") + ", at " + format_duration(e.time_ns) + ":\n  " + oom::render_event(e);
+    first = false;
+    told[j.event] = true;
+    if (j.others.empty()) continue;
+    out += "  The other ranks at that moment:";
+    for (size_t k = 0; k < j.others.size(); ++k) {
+      const RankMoment& m = j.others[k];
+      out += std::string(k ? ";" : "") + " rank " + std::to_string(m.rank);
+      if (m.device >= 0) out += " on device " + std::to_string(m.device);
+      out += m.known ? " held " + format_bytes(m.bytes) : m.device >= 0 ? " had not allocated yet" : ": no timeline";
+      if (m.failed)
+        out += m.failed_ns < e.time_ns ? " (it had run out of memory at " + format_duration(m.failed_ns) + ")"
+                                       : " (it ran out of memory too, at " + format_duration(m.failed_ns) + ")";
+    }
+    out += "\n";
+  }
+  return out;
 }
 
 }  // namespace
@@ -192,16 +274,23 @@ std::string render_text(const Report& r, const TextOptions& options) {
   const std::string prefix = r.processes.empty()
                                  ? "==" + std::to_string(r.process.pid) + "==cudaleak: "
                                  : "cudaleak (" + count_of(r.processes.size(), "process", "processes") + " merged): ";
+  // A job's report names the job, and a rank's out-of-memory comes first:
+  // it is what ended the job.
+  const JobShape job = job_shape(r);
+  std::string job_text = job.any() && !r.processes.empty() ? job_line(job) : "";
+  std::string oom_first;
+  std::vector<bool> told(r.oom_events.size());
+  if (job.any()) oom_first = ranked_ooms(r, told);
   std::vector<const LeakGroup*> visible;
   // What a leaked library handle holds is named in the handle's headline.
   for (const LeakGroup& g : r.leaks)
     if (g.suppressed_by.empty() && g.cached_by.empty() && g.owner.empty()) visible.push_back(&g);
   if (visible.empty()) {
     out += prefix + paint("no CUDA resources leaked", kGreen, options.color) +
-           (r.leaks.empty() ? "" : " (apart from suppressed ones)") + "\n";
+           (r.leaks.empty() ? "" : " (apart from suppressed ones)") + "\n" + job_text + oom_first;
   } else {
     out += prefix + paint("detected CUDA resource leaks", kRed, options.color) + " (" + text_of(r.reason) +
-           (r.checkpoint.empty() ? "" : " " + r.checkpoint) + ")\n";
+           (r.checkpoint.empty() ? "" : " " + r.checkpoint) + ")\n" + job_text + oom_first;
     size_t shown = 0;
     for (const LeakGroup* group : visible) {
       const LeakGroup& g = *group;
@@ -287,10 +376,11 @@ std::string render_text(const Report& r, const TextOptions& options) {
   // Each out-of-memory is printed once: those shown when they happened are
   // only counted here.
   size_t shown = 0, recovered = 0;
-  for (const OomEvent& e : r.oom_events) {
+  for (size_t i = 0; i < r.oom_events.size(); ++i) {
+    const OomEvent& e = r.oom_events[i];
     if (e.recovered) ++recovered;
     else if (e.printed) ++shown;
-    else out += "\n" + prefix + oom::render_event(e);
+    else if (!told[i]) out += "\n" + prefix + oom::render_event(e);
   }
   if (shown)
     out += "\n" + prefix + std::to_string(shown) + (shown == 1 ? " out-of-memory event" : " out-of-memory events") +

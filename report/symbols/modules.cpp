@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "report/io/input_file.h"
+#include "report/symbols/launcher_env.h"
 
 namespace cudaleak::symbols {
 
@@ -73,14 +74,13 @@ report::Process current_process() {
   p.pid = getpid();
   p.ppid = getppid();
   p.exe = self_exe();
-  // The rank of a distributed job, as the common launchers export it.
-  for (const char* name : {"RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID", "LOCAL_RANK", "PMI_RANK"}) {
-    const char* value = std::getenv(name);
-    if (value && *value) {
-      p.rank = std::atoi(value);
-      break;
-    }
-  }
+  JobPlace place = job_place([](const char* name) { return static_cast<const char*>(std::getenv(name)); });
+  p.rank = place.rank;
+  p.local_rank = place.local_rank;
+  p.world_size = place.world_size;
+  p.launcher = place.launcher;
+  char host[256] = "";
+  if (gethostname(host, sizeof host - 1) == 0) p.host = host;
   std::ifstream cmdline("/proc/self/cmdline", std::ios::binary);
   std::string all((std::istreambuf_iterator<char>(cmdline)), std::istreambuf_iterator<char>());
   for (size_t start = 0; start < all.size();) {

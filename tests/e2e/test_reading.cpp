@@ -69,7 +69,8 @@ TEST_CASE("report: unreadable, truncated, foreign or newer files get one line an
     std::string file, message;
   } cases[] = {
       {dir + "/missing.json", "cannot read the report"},
-      {dir, "is a directory"},
+      // A directory is a job's folder of reports (test_ranks.cpp); one with none is refused.
+      {fresh_dir("read_bad_empty"), "no cudaleak reports in this directory"},
       {"/dev/zero", "not a regular file"},
       {write("truncated.json", full.substr(0, full.size() / 2)), "not valid JSON (truncated or corrupt?)"},
       {write("other.json", "{\"name\": \"not ours\"}"), "not a cudaleak report"},

@@ -118,6 +118,38 @@ const processStart = (pid) => {
 };
 // A time of the report as the time since its process started, as the timeline reads it.
 const fmtSince = (t, pid) => fmtTime(t - processStart(pid));
+// A distributed job's ranks, as the text report writes them: "0-3,5-7".
+const rankRanges = (list) => {
+  const ranks = [...new Set(list)].sort((a, b) => a - b);
+  const out = [];
+  for (let i = 0; i < ranks.length;) {
+    let j = i;
+    while (j + 1 < ranks.length && ranks[j + 1] === ranks[j] + 1) j++;
+    out.push(j - i >= 2 ? ranks[i] + "-" + ranks[j] : j === i + 1 ? ranks[i] + "," + ranks[j] : String(ranks[i]));
+    i = j + 1;
+  }
+  return out.join(",");
+};
+// The job a merged report's processes ran in (report/analyze/job.h): the
+// ranks that reported, the world size, hosts, and ranks with no report.
+const job = (() => {
+  const ranked = (R.processes || [R.process]).filter((p) => p && p.rank >= 0);
+  const ranks = [...new Set(ranked.map((p) => p.rank))].sort((a, b) => a - b);
+  const world = Math.max(0, ...ranked.map((p) => p.world_size || 0));
+  const missing = [];
+  for (let k = 0; k < world; k++) if (!ranks.includes(k)) missing.push(k);
+  return { ranks, world, missing, of: world || ranks.length,
+           hosts: [...new Set(ranked.map((p) => p.host).filter(Boolean))].sort(),
+           launchers: [...new Set(ranked.map((p) => p.launcher).filter(Boolean))].sort() };
+})();
+// "rank 3" for a process of a job, "" otherwise; its rank looked up by pid.
+const rankOfPid = (pid) => { const p = (R.processes || []).find((x) => x.pid === pid); return p && p.rank >= 0 ? p.rank : -1; };
+// Which process or ranks a group belongs to in a merged report.
+const groupProcess = (g) => g.ranks && g.ranks.length
+    ? "ranks " + rankRanges(g.ranks.map((s) => s.rank)) + " (" + g.ranks.length + " of " + job.of + ")"
+    : g.pid + (g.rank >= 0 ? " (rank " + g.rank + ")" : "");
+const groupDevice = (g) => g.device >= 0 || !(g.ranks && g.ranks.length) ? g.device
+    : rankRanges(g.ranks.map((s) => s.device).filter((d) => d >= 0));
 const groupTimes = (g) => {
   const times = (g.allocations || []).map((a) => a.time_ns).filter((t) => t !== undefined);
   return times.length ? [Math.min(...times), Math.max(...times)] : null;

@@ -5,6 +5,9 @@ function renderDetails() {
   if (merged) {
     // Columns with something to say: a rank only where a process had one (RANK, OMPI_COMM_WORLD_RANK...).
     const columns = [["pid", (p) => p.pid], ["rank", (p) => p.rank >= 0 ? p.rank : "", R.processes.some((p) => p.rank >= 0)],
+                     ["local rank", (p) => p.local_rank >= 0 ? p.local_rank : "", R.processes.some((p) => p.local_rank >= 0)],
+                     ["world size", (p) => p.world_size || "", R.processes.some((p) => p.world_size)],
+                     ["host", (p) => p.host || "", R.processes.some((p) => p.rank >= 0 && p.host)],
                      ["program", (p) => (p.argv || [p.exe]).join(" ")], ["reason", (p) => p.reason],
                      ["started", (p) => p.start_unix_ns ? new Date(p.start_unix_ns / 1e6).toISOString() : "", R.processes.some((p) => p.start_unix_ns)],
                      ["leaked", (p) => fmtBytes(p.leaked_bytes)], ["resources", (p) => p.leaked_count]].filter((c) => c[2] !== false);

@@ -1,13 +1,35 @@
 // Out-of-memory errors: the request, the ranked diagnosis in the text
 // report's words, PyTorch's view of its cache at that moment, what other
 // processes held, and the failing stack's own frames.
+// In a merged job, each other rank's memory on its devices when rank e.rank
+// failed (its timeline's last point at or before then), as the text says it.
+function ranksAt(e) {
+  if (!merged || !(e.rank >= 0)) return [];
+  const out = [];
+  for (const p of (R.processes || []).filter((x) => x.rank >= 0 && !(x.rank === e.rank && x.pid === e.pid)).sort((a, b) => a.rank - b.rank)) {
+    const lanes = ((R.timeline || {}).devices || []).filter((d) => d.pid === p.pid && (!(d.rank >= 0) || d.rank === p.rank));
+    const failed = (R.oom_events || []).filter((x) => !x.recovered && x.pid === p.pid && x.rank === p.rank).map((x) => x.time_ns);
+    const note = failed.length ? " (out of memory at " + fmtSince(Math.min(...failed), p.pid) + ")" : "";
+    if (!lanes.length) { out.push("rank " + p.rank + ": no timeline" + note); continue; }
+    for (const d of lanes) {
+      // A point is [time_ns, max_total, bytes of each kind...] (docs/report-format.md#timeline).
+      const before = (d.points || []).filter((pt) => pt[0] <= e.time_ns);
+      const last = before[before.length - 1];
+      const bytes = last ? last.slice(2).reduce((a, b) => a + b, 0) : null;
+      out.push("rank " + p.rank + " on device " + d.device + (bytes === null ? " had not allocated yet" : " held " + fmtBytes(bytes)) + note);
+    }
+  }
+  return out;
+}
+
 function renderOoms() {
   const ooms = R.oom_events || [];
   const box = $("#oom");
   if (!ooms.length) { box.closest("section").hidden = true; return; }
   ooms.forEach((e, n) => {
     const entry = el("div", { class: "oom", id: "oom-" + n });
-    entry.append(el("h3", {}, "Out of memory at " + fmtSince(e.time_ns, e.pid) + (merged && e.pid ? " in pid " + e.pid : "") + ": " + e.api +
+    const where = e.rank >= 0 ? " on rank " + e.rank + (merged && e.pid ? " (pid " + e.pid + ")" : "") : merged && e.pid ? " in pid " + e.pid : "";
+    entry.append(el("h3", {}, "Out of memory at " + fmtSince(e.time_ns, e.pid) + where + ": " + e.api +
         " asked for " + fmtBytes(e.request_bytes) + " on device " + e.device +
         (e.device_info ? " (" + fmtBytes(e.free_bytes) + " free of " + fmtBytes(e.total_bytes) + ")" : "") +
         (e.recovered ? ": the allocator's retry succeeded, the program saw no failure" : "")));
@@ -23,7 +45,8 @@ function renderOoms() {
       causes.append(li);
     }
     entry.append(causes);
-    const others = (e.other_processes || []).map((p) => (p.name || "pid " + p.pid) + " " + (p.bytes_known === false ? "(unknown)" : fmtBytes(p.bytes)));
+    const others = (e.other_processes || []).map((p) => (p.rank >= 0 ? "rank " + p.rank + " " : "") + (p.name || "pid " + p.pid) + " " +
+                                                        (p.bytes_known === false ? "(unknown)" : fmtBytes(p.bytes)));
     entry.append(el("div", { class: "meta" }, "this process held " + fmtBytes(e.tracked_bytes) + " through tracked calls" +
         (e.untracked_bytes ? "; " + fmtBytes(e.untracked_bytes) + " in use was not allocated through them (contexts, modules, workspaces)" : "") +
         (others.length ? "; other processes: " + others.join(", ") : e.nvml && e.nvml !== "ok" ? "; other processes unknown: " + e.nvml : "")));
@@ -37,6 +60,9 @@ function renderOoms() {
       line.append(link);
       entry.append(line);
     }
+    const moment = ranksAt(e);
+    if (moment.length)
+      entry.append(el("div", { class: "meta ranks-at" }, "the other ranks at that moment: " + moment.join("; ")));
     const stack = el("div", { class: "stack" });
     programFrames(e.stack).slice(0, 8).forEach((f) => stack.append(el("div", {}, frameWhere(f) + (isPython(f) ? "  [Python]" : ""))));
     entry.append(stack);

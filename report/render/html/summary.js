@@ -9,7 +9,15 @@ function renderSummary() {
   $("#meta").textContent = "reason: " + R.reason + (R.checkpoint ? " (" + R.checkpoint + ")" : "") +
       " \u00b7 written " + new Date(R.timestamp * 1000).toISOString() + " \u00b7 ran " + fmtTime(R.duration_ns || 0) +
       " \u00b7 cudaleak " + R.tool_version +
-      (merged ? "" : " \u00b7 pid " + R.process.pid + (R.process.rank >= 0 ? " rank " + R.process.rank : "")) + gate;
+      (merged ? "" : " \u00b7 pid " + R.process.pid + (R.process.rank >= 0 ? " rank " + R.process.rank +
+                     (R.process.world_size ? " of " + R.process.world_size : "") : "") +
+                     (R.process.host ? " on " + R.process.host : "")) + gate;
+  // A job: its ranks, launcher and hosts, and the ranks that wrote no report.
+  if (job.ranks.length && merged)
+    $("#meta").textContent += " \u00b7 job: " + (job.ranks.length === 1 ? "rank " : "ranks ") + rankRanges(job.ranks) +
+        (job.world ? " of " + job.world : "") + (job.launchers.length ? " (" + job.launchers.join(", ") + ")" : "") +
+        (job.hosts.length === 1 ? " on host " + job.hosts[0] : job.hosts.length > 1 ? " on " + job.hosts.length + " hosts" : "") +
+        (job.missing.length ? "; no report from " + (job.missing.length === 1 ? "rank " : "ranks ") + rankRanges(job.missing) : "");
   const s = R.summary;
   const handles = counted.filter((g) => !memoryKinds.includes(g.kind)).reduce((a, g) => a + g.count, 0);
   const verdict = $("#verdict");

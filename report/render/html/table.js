@@ -7,15 +7,17 @@ function renderTable() {
     { key: "kind", label: "kind", get: (g) => g.kind },
     { key: "bytes", label: "bytes", get: (g) => g.bytes, num: true, show: (g) => g.bytes ? fmtBytes(g.bytes) : "" },
     { key: "count", label: "count", get: (g) => g.count, show: (g) => (g.attributed_by_stack ? "?" : g.count), num: true },
-    { key: "device", label: "device", get: (g) => g.device, num: true },
+    { key: "device", label: "device", get: (g) => g.device, num: true, show: (g) => groupDevice(g) },
     { key: "api", label: "api", get: (g) => g.api },
     { key: "where", label: "where", get: (g) => where(g) },
     { key: "first", label: "allocated", num: true, get: (g) => (groupTimes(g) || [Infinity])[0],
       show: (g) => { const t = groupTimes(g); return t ? fmtSince(t[0], g.pid) + (t[1] > t[0] ? " \u2013 " + fmtSince(t[1], g.pid) : "") : ""; },
       has: (g) => groupTimes(g) !== null },
   ].filter((c) => !c.has || leaks.some(c.has));
-  if (merged) columns.push({ key: "pid", label: "process", get: (g) => g.pid, num: true,
-                             show: (g) => g.pid + (g.rank >= 0 ? " (rank " + g.rank + ")" : "") });
+  // A site of several ranks is one row: "ranks 0-3,5-7 (7 of 8)"; sorted by its first rank.
+  if (merged) columns.push({ key: "pid", label: job.ranks.length ? "process / ranks" : "process", num: true,
+                             get: (g) => g.ranks && g.ranks.length ? g.ranks[0].rank : g.rank >= 0 ? g.rank : g.pid,
+                             show: groupProcess });
   const head = $("#leak-table thead tr");
   let sortKey = "bytes", ascending = false, shown = pageRows, only = null;
   for (const c of columns) {

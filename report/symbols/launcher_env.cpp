@@ -1,0 +1,88 @@
+#include "report/symbols/launcher_env.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iterator>
+#include <map>
+
+namespace cudaleak::symbols {
+
+namespace {
+
+struct Launcher {
+  const char* name;
+  const char* rank;
+  const char* local_rank;
+  const char* world_size;
+};
+
+// Innermost launchers first (launcher_env.h says why).
+constexpr Launcher kLaunchers[] = {
+    {"torchrun", "RANK", "LOCAL_RANK", "WORLD_SIZE"},
+    {"openmpi", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "OMPI_COMM_WORLD_SIZE"},
+    {"pmi", "PMI_RANK", "MPI_LOCALRANKID", "PMI_SIZE"},
+    {"slurm", "SLURM_PROCID", "SLURM_LOCALID", "SLURM_NTASKS"},
+};
+
+// A plain decimal number below ten million (no job has more ranks); -1 otherwise.
+int number(const char* text) {
+  if (!text || !*text) return -1;
+  long value = 0;
+  for (const char* p = text; *p; ++p) {
+    if (*p < '0' || *p > '9' || p - text >= 7) return -1;
+    value = value * 10 + (*p - '0');
+  }
+  return int(value);
+}
+
+}  // namespace
+
+JobPlace job_place(const std::function<const char*(const char*)>& lookup) {
+  JobPlace place;
+  for (const Launcher& l : kLaunchers) {
+    int rank = number(lookup(l.rank));
+    if (rank < 0) continue;
+    place.rank = rank;
+    place.local_rank = number(lookup(l.local_rank));
+    place.world_size = std::max(0, number(lookup(l.world_size)));
+    place.launcher = l.name;
+    return place;
+  }
+  for (const Launcher& l : kLaunchers)
+    if (int local = number(lookup(l.local_rank)); local >= 0) {
+      place.local_rank = local;
+      place.launcher = l.name;
+      break;
+    }
+  return place;
+}
+
+JobPlace job_place_of_environ(std::string_view block) {
+  std::map<std::string, std::string, std::less<>> vars;
+  for (size_t start = 0; start < block.size();) {
+    size_t end = block.find('\0', start);
+    if (end == std::string_view::npos) end = block.size();
+    std::string_view entry = block.substr(start, end - start);
+    if (size_t eq = entry.find('='); eq != std::string_view::npos)
+      vars.emplace(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
+    start = end + 1;
+  }
+  return job_place([&](const char* name) -> const char* {
+    auto it = vars.find(std::string_view(name));
+    return it == vars.end() ? nullptr : it->second.c_str();
+  });
+}
+
+int rank_of_process(int pid) {
+  if (pid <= 0) return -1;
+  // /proc files report a size of 0: read until the end, bounded.
+  std::ifstream in("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
+  if (!in) return -1;
+  std::string block;
+  char buf[4096];
+  while (block.size() < (size_t(1) << 20) && in.read(buf, sizeof buf).gcount() > 0)
+    block.append(buf, size_t(in.gcount()));
+  return job_place_of_environ(block).rank;
+}
+
+}  // namespace cudaleak::symbols

@@ -1,0 +1,272 @@
+// A distributed job's ranks: the launchers' variables, merging and folding by
+// rank, the job's shape, an out-of-memory read against the other ranks.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "report/analyze/job.h"
+#include "report/analyze/views.h"
+#include "report/model/cuda_frames.h"
+#include "report/model/json_io.h"
+#include "report/model/merge.h"
+#include "report/render/diff_output.h"
+#include "report/render/text_report.h"
+#include "report/symbols/launcher_env.h"
+
+using namespace cudaleak::report;
+using cudaleak::symbols::job_place;
+using cudaleak::symbols::job_place_of_environ;
+using cudaleak::symbols::JobPlace;
+
+namespace {
+
+JobPlace place_of(const std::map<std::string, std::string>& env) {
+  return job_place([&](const char* name) -> const char* {
+    auto it = env.find(name);
+    return it == env.end() ? nullptr : it->second.c_str();
+  });
+}
+
+// One rank's exit report: a leak at `fn` (ips differ per process, as ASLR
+// makes them), on the rank's own device.
+Report rank_report(int pid, int rank, const std::string& host, const std::string& fn = "leak_gradients",
+                   uint64_t ip_base = 0x1000) {
+  Report r;
+  r.process.pid = pid;
+  r.process.rank = rank;
+  r.process.local_rank = rank % 4;
+  r.process.world_size = 8;
+  r.process.launcher = "torchrun";
+  r.process.host = host;
+  r.process.exe = "/app/train";
+  r.process.run_id = std::to_string(pid) + "@" + host;
+  r.process.start_unix_ns = 1'000'000'000;
+  LeakGroup g;
+  g.kind = Kind::Device;
+  g.api = "cudaMalloc";
+  g.bytes = 2 << 20;
+  g.count = 1;
+  g.device = rank % 4;
+  g.stack = {{ip_base + 1, "/usr/lib/libcudart.so.13", "cudaMalloc", "", 0},
+             {ip_base + 2, "/app/train", fn, "/src/train.cpp", 12},
+             {ip_base + 3, "/app/train", "main", "/src/train.cpp", 40}};
+  r.leaks = {g};
+  r.modules = {{"/app/train", ip_base, ""}};
+  r.summary.leaked_bytes = g.bytes;
+  r.summary.leaked_count = 1;
+  return r;
+}
+
+DeviceTimeline timeline(int device, std::vector<std::pair<uint64_t, uint64_t>> points) {
+  DeviceTimeline d;
+  d.device = device;
+  for (auto [t, bytes] : points) d.points.push_back(TimelinePoint{t, {bytes}, bytes});
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("ranks: each launcher's variables, innermost first, bad values ignored", "[ranks]") {
+  CHECK(place_of({{"RANK", "3"}, {"LOCAL_RANK", "1"}, {"WORLD_SIZE", "8"}}) == JobPlace{3, 1, 8, "torchrun"});
+  CHECK(place_of({{"OMPI_COMM_WORLD_RANK", "5"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}, {"OMPI_COMM_WORLD_SIZE", "6"}}) ==
+        JobPlace{5, 1, 6, "openmpi"});
+  CHECK(place_of({{"PMI_RANK", "2"}, {"MPI_LOCALRANKID", "0"}, {"PMI_SIZE", "4"}}) == JobPlace{2, 0, 4, "pmi"});
+  CHECK(place_of({{"SLURM_PROCID", "7"}, {"SLURM_LOCALID", "3"}, {"SLURM_NTASKS", "16"}}) == JobPlace{7, 3, 16, "slurm"});
+  // torchrun started by srun: the worker's rank is torchrun's, not the node's task id.
+  CHECK(place_of({{"SLURM_PROCID", "1"}, {"SLURM_LOCALID", "0"}, {"SLURM_NTASKS", "2"}, {"RANK", "6"},
+                  {"LOCAL_RANK", "2"}, {"WORLD_SIZE", "8"}}) == JobPlace{6, 2, 8, "torchrun"});
+  // Not a number: passed over, the next launcher's rank counts.
+  CHECK(place_of({{"RANK", "abc"}, {"SLURM_PROCID", "4"}}) == JobPlace{4, -1, 0, "slurm"});
+  CHECK(place_of({{"RANK", "-1"}}) == JobPlace{});
+  CHECK(place_of({{"RANK", ""}}) == JobPlace{});
+  CHECK(place_of({{"RANK", "99999999"}}) == JobPlace{});
+  CHECK(place_of({{"RANK", "1"}, {"WORLD_SIZE", "x"}}) == JobPlace{1, -1, 0, "torchrun"});
+  // A local rank alone is kept, with no rank.
+  CHECK(place_of({{"LOCAL_RANK", "2"}}) == JobPlace{-1, 2, 0, "torchrun"});
+  CHECK(place_of({}) == JobPlace{});
+  std::string block("PATH=/bin\0RANK=9\0LOCAL_RANK=1\0WORLD_SIZE=12\0X=a=b", 46);
+  CHECK(job_place_of_environ(block) == JobPlace{9, 1, 12, "torchrun"});
+  CHECK(job_place_of_environ(std::string("RANKS=1\0", 8)).rank == -1);
+  CHECK(cudaleak::symbols::rank_of_process(0) == -1);
+}
+
+TEST_CASE("ranks: rank lists as ranges", "[ranks]") {
+  CHECK(rank_ranges({0, 1, 2, 3, 5, 6, 7}) == "0-3,5-7");
+  CHECK(rank_ranges({7, 0, 1, 3, 1}) == "0,1,3,7");
+  CHECK(rank_ranges({4}) == "4");
+  CHECK(rank_ranges({}) == "");
+  CHECK(rank_ranges({0, 1, 2, 4, 5, 9, 10, 11, 12}) == "0-2,4,5,9-12");
+}
+
+TEST_CASE("ranks: a site leaking on 7 of 8 ranks is one group, from several hosts", "[ranks]") {
+  std::vector<Report> reports;
+  for (int rank = 0; rank < 8; ++rank) {
+    if (rank == 4) continue;
+    // Two hosts, the same pids on both (containers), other load addresses.
+    reports.push_back(rank_report(100 + rank % 4, rank, rank < 4 ? "node-a" : "node-b", "leak_gradients",
+                                  0x1000 * (rank + 1)));
+  }
+  reports.push_back(rank_report(100, 4, "node-b", "other_site"));
+  Report m = merge_reports(reports);
+  REQUIRE(m.processes.size() == 8);
+  REQUIRE(m.leaks.size() == 2);
+  const LeakGroup& g = m.leaks[0];
+  CHECK(g.bytes == 7 * (2 << 20));
+  CHECK(g.count == 7);
+  REQUIRE(g.ranks.size() == 7);
+  CHECK(g.pid == 0);
+  CHECK(g.rank == -1);
+  CHECK(g.device == -1);  // each rank its own device
+  CHECK(g.ranks[4].rank == 5);
+  CHECK(g.ranks[4].host == "node-b");
+  CHECK(g.ranks[4].pid == 101);
+  CHECK(g.ranks[4].device == 1);
+  CHECK(m.leaks[1].rank == 4);  // one rank: said as before
+  CHECK(m.leaks[1].ranks.empty());
+  CHECK(m.summary.leaked_count == 8);
+  std::string text = render_text(m, {});
+  CHECK(text.find("on devices 0-3 in train on ranks 0-3,5-7 (7 of 8)") != std::string::npos);
+  CHECK(text.find("job: ranks 0-7 of 8 (torchrun) on 2 hosts (node-a, node-b)") != std::string::npos);
+  // Read back and merged again: still one group of seven ranks.
+  std::istringstream json(to_json(m));
+  Report again = read_report(json);
+  CHECK(again == m);
+  Report twice = merge_reports({again, rank_report(300, 4, "node-b")});
+  REQUIRE(!twice.leaks.empty());
+  CHECK(twice.leaks[0].ranks.size() == 8);
+}
+
+TEST_CASE("ranks: one rank's groups never fold together, gate states apart", "[ranks]") {
+  Report a = rank_report(100, 0, "h"), b = rank_report(101, 1, "h");
+  a.leaks.push_back(a.leaks[0]);  // a second group of rank 0 at the same lines (another stack id)
+  b.leaks[0].suppressed_by = "leak:leak_gradients (s.supp:1)";
+  Report m = merge_reports({a, b});
+  CHECK(m.leaks.size() == 3);
+  for (const LeakGroup& g : m.leaks) CHECK(g.ranks.empty());
+}
+
+TEST_CASE("ranks: the job's shape names missing and repeated ranks", "[ranks]") {
+  Report m = merge_reports({rank_report(1, 0, "h"), rank_report(2, 1, "h"), rank_report(3, 1, "h"), rank_report(4, 3, "h")});
+  JobShape job = job_shape(m);
+  CHECK(job.world_size == 8);
+  CHECK(job.ranks == std::vector<int>{0, 1, 3});
+  CHECK(job.missing == std::vector<int>{2, 4, 5, 6, 7});
+  CHECK(job.repeated == std::vector<int>{1});
+  CHECK(job.hosts == std::vector<std::string>{"h"});
+  std::string text = render_text(m, {});
+  CHECK(text.find("no report from ranks 2,4-7") != std::string::npos);
+  CHECK(text.find("rank 1 reported by more than one process") != std::string::npos);
+  CHECK_FALSE(job_shape(rank_report(1, -1, "h")).any());
+}
+
+TEST_CASE("ranks: the failing rank's out-of-memory comes first, with the others at that moment", "[ranks]") {
+  Report r0 = rank_report(100, 0, "h"), r1 = rank_report(101, 1, "h"), r2 = rank_report(102, 2, "h");
+  r1.process.start_unix_ns += 500;  // started later: its times shift by 500 ns in the merge
+  r0.timeline.kinds = r1.timeline.kinds = r2.timeline.kinds = {Kind::Device};
+  r0.timeline.devices = {timeline(0, {{100, 10 << 20}, {900, 30 << 20}, {5000, 0}})};
+  r1.timeline.devices = {timeline(1, {{2000, 40 << 20}})};
+  r2.timeline.devices = {timeline(2, {{100, 50 << 20}})};
+  OomEvent e;
+  e.time_ns = 1000;
+  e.api = "cuMemAlloc_v2";
+  e.request_bytes = 64 << 20;
+  e.device = 2;
+  e.other_processes = {OtherProcessUsage{100, "train", 30 << 20, true}, OtherProcessUsage{4242, "viewer", 1 << 20, true}};
+  r2.oom_events = {e};
+  OomEvent later = e;
+  later.time_ns = 3000;
+  r1.oom_events = {later};
+  Report m = merge_reports({r0, r1, r2});
+  auto ooms = job_ooms(m);
+  REQUIRE(ooms.size() == 2);
+  const OomEvent& first = m.oom_events[ooms[0].event];
+  CHECK(first.rank == 2);
+  CHECK(first.pid == 102);
+  // Rank 0 of the same host held the memory the failure saw; the viewer is no rank.
+  CHECK(first.other_processes[0].rank == 0);
+  CHECK(first.other_processes[1].rank == -1);
+  REQUIRE(ooms[0].others.size() == 2);
+  CHECK(ooms[0].others[0].rank == 0);
+  CHECK(ooms[0].others[0].known);
+  CHECK(ooms[0].others[0].bytes == (30u << 20));
+  CHECK(ooms[0].others[1].rank == 1);
+  CHECK_FALSE(ooms[0].others[1].known);  // its first point came later
+  CHECK(ooms[0].others[1].failed);
+  CHECK(ooms[0].others[1].failed_ns == 3500);
+  std::string text = render_text(m, {});
+  size_t failed = text.find("rank 2 (pid 102) ran out of memory first, at ");
+  REQUIRE(failed != std::string::npos);
+  CHECK(failed < text.find("never freed"));
+  CHECK(text.find("out of memory on rank 2: cuMemAlloc_v2 of 64.0 MiB on device 2 failed") != std::string::npos);
+  CHECK(text.find("The other ranks at that moment: rank 0 on device 0 held 30.0 MiB; rank 1 on device 1 had not "
+                  "allocated yet (it ran out of memory too, at ") != std::string::npos);
+  CHECK(text.find("rank 1 (pid 101) ran out of memory, at ") != std::string::npos);
+  // A single rank's report says its out-of-memory first too.
+  Report alone = r2;
+  alone.oom_events[0].rank = 2;
+  std::string own = render_text(alone, {});
+  REQUIRE(own.find("out of memory on rank 2") != std::string::npos);
+  CHECK(own.find("out of memory on rank 2") < own.find("never freed"));
+}
+
+TEST_CASE("ranks: the diff says which ranks leak at a site", "[ranks]") {
+  std::vector<Report> before = {rank_report(100, 0, "h"), rank_report(101, 1, "h", "elsewhere")};
+  std::vector<Report> after = {rank_report(200, 0, "h"), rank_report(201, 1, "h"), rank_report(202, 2, "h")};
+  // A snapshot of rank 2 before its exit report: counted once.
+  Report snapshot = after[2];
+  snapshot.reason = Reason::Signal;
+  after[2].duration_ns = 10;
+  after.push_back(snapshot);
+  auto changes = diff_reports(before, after);
+  auto grown = std::find_if(changes.begin(), changes.end(), [](const SiteChange& c) { return c.change == Change::Grown; });
+  REQUIRE(grown != changes.end());
+  CHECK(grown->old_ranks == std::vector<int>{0});
+  CHECK(grown->new_ranks == std::vector<int>{0, 1, 2});
+  CHECK(grown->new_count == 3);
+  std::string text = cudaleak::render::diff_text(changes);
+  CHECK(text.find("[ranks 0-2]") != std::string::npos);
+  CHECK(text.find("[rank 1]") != std::string::npos);  // the gone site, on rank 1 before
+  CHECK(cudaleak::render::diff_json(changes).find("\"new_ranks\": [") != std::string::npos);
+}
+
+TEST_CASE("ranks: a function in an anonymous namespace keeps its name in one-line places", "[ranks]") {
+  // The out-of-memory line of a rank names it ("in grow_until_oom (...)"), not an empty name.
+  CHECK(plain_name("(anonymous namespace)::grow_until_oom()") == "(anonymous namespace)::grow_until_oom");
+  CHECK(plain_name("ns::(anonymous namespace)::f<int>(int)") == "ns::(anonymous namespace)::f");
+  CHECK(plain_name("cudaMalloc") == "cudaMalloc");
+  CHECK(plain_name("train_step(unsigned long)") == "train_step");
+}
+
+TEST_CASE("ranks: report --rank keeps a rank's shares, --by rank adds up each rank", "[ranks]") {
+  std::vector<Report> reports;
+  for (int rank = 0; rank < 4; ++rank) reports.push_back(rank_report(100 + rank, rank, "h"));
+  reports.push_back(rank_report(200, 3, "h", "only_on_3"));
+  reports.back().process.run_id = "other";  // a second process claiming rank 3: its own group
+  Report m = merge_reports(reports);
+  REQUIRE(m.leaks.size() == 2);
+  Filter f;
+  f.ranks = {1, 2};
+  Report two = filter_report(m, f);
+  REQUIRE(two.leaks.size() == 1);
+  CHECK(two.leaks[0].ranks.size() == 2);
+  CHECK(two.leaks[0].bytes == 2u * (2u << 20));
+  f.ranks = {3};
+  Report three = filter_report(m, f);
+  REQUIRE(three.leaks.size() == 2);
+  for (const LeakGroup& g : three.leaks) {
+    CHECK(g.ranks.empty());
+    CHECK(g.rank == 3);
+  }
+  CHECK(three.summary.leaked_count == 2);
+  auto rows = aggregate(m, "rank");
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0].key == "rank 3");  // two groups: the most bytes
+  CHECK(rows[0].bytes == 2u * (2u << 20));
+  CHECK(rows[0].groups == 2);
+  Report solo = rank_report(7, -1, "h");
+  CHECK(aggregate(solo, "rank").at(0).key == "pid 7");
+  CHECK_THROWS_AS(aggregate(m, "host"), std::invalid_argument);
+}
