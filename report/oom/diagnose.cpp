@@ -197,7 +197,10 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
 
   uint64_t others = 0;
   for (const auto& o : e.other_processes) others += o.bytes_known ? o.bytes : 0;
-  if (others && (others >= noteworthy || others >= request)) {
+  // Other processes are a cause when they hold much of the device, or when
+  // without them the request would have fit, however little they hold.
+  const bool decisive = e.device_info && e.free_bytes < request && e.free_bytes + others >= request;
+  if (others && (others >= noteworthy || others >= request || decisive)) {
     std::vector<report::OtherProcessUsage> sorted = e.other_processes;
     std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.bytes > b.bytes; });
     std::string who;
@@ -205,7 +208,8 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
       who += (i ? ", " : "") + describe_other_process(sorted[i]) + " holds " + format_bytes(sorted[i].bytes);
     out.push_back({report::Cause::OtherProcesses, others,
                    (sorted.size() == 1 ? "another process holds " : std::to_string(sorted.size()) + " other processes hold ") +
-                       format_bytes(others) + " of the device: " + who});
+                       format_bytes(others) + " of the device: " + who +
+                       (decisive ? "; without them the request would fit" : "")});
   }
 
   // A caching allocator's segments are never a leak. PyTorch's, when its

@@ -68,7 +68,7 @@ TEST_CASE("oom: another process holding the device is named, from NVML", "[e2e][
   CHECK(e.free_bytes == (112u << 20));
   REQUIRE_FALSE(e.diagnosis.empty());
   CHECK(e.diagnosis[0].cause == Cause::OtherProcesses);
-  CHECK(e.diagnosis[0].message == "another process holds 400.0 MiB of the device: pid 4242 (python) holds 400.0 MiB");
+  CHECK(e.diagnosis[0].message == "another process holds 400.0 MiB of the device: pid 4242 (python) holds 400.0 MiB; without them the request would fit");
 }
 
 TEST_CASE("oom: a request larger than the device says so first", "[e2e][oom]") {

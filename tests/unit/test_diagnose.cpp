@@ -33,7 +33,7 @@ TEST_CASE("diagnosis ranks the causes by what they explain", "[oom]") {
   auto d = diagnose(e);
   REQUIRE(d.size() == 3);
   CHECK(d[0].cause == Cause::OtherProcesses);
-  CHECK(d[0].message == "2 other processes hold 63.0 GiB of the device: pid 4242 (python) holds 60.0 GiB, pid 77 holds 3.0 GiB");
+  CHECK(d[0].message == "2 other processes hold 63.0 GiB of the device: pid 4242 (python) holds 60.0 GiB, pid 77 holds 3.0 GiB; without them the request would fit");
   CHECK(d[1].cause == Cause::AccumulatingLeak);
   CHECK(d[1].message.find("48 allocations made between 1.00 s and 9.00 s (about 256.0 MiB each)") != std::string::npos);
   CHECK(d[2].cause == Cause::CachedInPools);
