@@ -22,6 +22,12 @@ export LD_LIBRARY_PATH="$cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 timed="$out/phase-stage"
 rm -rf "$timed" && cp -a "$stage" "$timed" && cp "$phase_lib" "$timed/lib/libcudaleak.so"
 P="$stage/tests/bench/bench_api_costs"
+# spread FILE OP [COLUMN] [FIELDS]: "median [min-max]" of OP's values in
+# COLUMN (3) over FILE's lines (those with FIELDS fields when given).
+spread() {
+  awk -v n="$2" -v c="${3:-3}" -v f="${4:-0}" '$1==n && (f==0 || NF==f) {print $c}' "$1" | sort -n |
+    awk '{v[NR]=$1} END {if (NR) printf "%d [%d-%d]", v[int((NR+1)/2)], v[1], v[NR]}'
+}
 echo "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); $(nproc) CPUs"
 
 configs=(${CONFIGS:-1: 1:3 4: 4:2-5 16:})
@@ -82,8 +88,7 @@ for cpus in "${ablate_cpus[@]}"; do
   for side in "${sides[@]}"; do
     printf "%-16s" "$side"
     for op in cudaEventCreate+Destroy cudaStreamCreate+Destroy cudaMallocAsync+FreeAsync cudaMalloc_256B cudaFree_256B; do
-      printf " %26s" "$(awk -v n="$op" '$1==n {print $3}' "$out/ablate.$side" | sort -n |
-        awk '{v[NR]=$1} END {if (NR) printf "%d [%d-%d]", v[int((NR+1)/2)], v[1], v[NR]}')"
+      printf " %26s" "$(spread "$out/ablate.$side" "$op")"
     done
     echo
   done
@@ -116,8 +121,7 @@ for variant in unpinned:all $(for p in "${parts[@]}"; do echo "pinned:$p"; done)
   for op in $(awk '/^cuda/ && NF == 5 && !seen[$1]++ {print $1}' "$out/alternate"); do
     printf "%-28s" "$op"
     for col in 3 4 5; do
-      printf " %20s" "$(awk -v n="$op" -v c=$col '$1==n && NF == 5 {print $c}' "$out/alternate" | sort -n |
-        awk '{v[NR]=$1} END {if (NR) printf "%d [%d-%d]", v[int((NR+1)/2)], v[1], v[NR]}')"
+      printf " %20s" "$(spread "$out/alternate" "$op" "$col" 5)"
     done
     echo
   done

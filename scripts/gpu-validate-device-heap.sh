@@ -52,11 +52,8 @@ grep -E "LEAK SUMMARY|ERROR SUMMARY" "$W/sanitizer.out"
 python3 - "$W" <<'PY'
 import glob, json, re, sys
 w = sys.argv[1]
-failures = 0
-def check(ok, what):
-    global failures
-    failures += not ok
-    print(("PASS" if ok else "FAIL"), what)
+sys.path.insert(0, "tests/gpu")
+from checks import check, finish
 m = open(f"{w}/measure.out").read()
 sms, per_sm = map(int, re.search(r"sms (\d+) threads_per_sm (\d+)", m).groups())
 threads = sms * per_sm
@@ -115,6 +112,5 @@ for rt in ("static", "shared"):
     check("made by malloc in keep_blocks(bool) at device_heap.cu:18, launched by" in text
           and "made by malloc in odd_sizes() at device_heap.cu:24, launched by" in text, f"{rt}: the text names the malloc lines")
     check(not any(k.startswith(("balanced", "keep_for_later", "free_kept")) for k in by_kernel), f"{rt}: freed device allocations not reported")
-print(f"device heap checks: {failures} failed")
-sys.exit(1 if failures else 0)
+finish("device heap")
 PY

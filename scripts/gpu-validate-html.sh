@@ -30,11 +30,8 @@ tail -n 3 "$W"/*.log
 python3 - "$W" <<'PY'
 import glob, json, sys
 w = sys.argv[1]
-failures = 0
-def check(ok, what):
-    global failures
-    failures += not ok
-    print(("PASS " if ok else "FAIL ") + what)
+sys.path.insert(0, "tests/gpu")
+from checks import check, finish
 load = lambda p: json.load(open(p))
 cp = load(f"{w}/checkpoints.1.json")
 marks = cp["timeline"].get("marks", [])
@@ -72,6 +69,5 @@ check(all(sum(b for _, b in p) == sum(q[2:]) for p, q in zip(by_point, lane["poi
 top = max(leak["timeline"]["devices"][0].get("sites", []), key=lambda s: s["peak_bytes"], default={"stack": []})
 check(any(f.get("language") == "python" and f.get("file", "").endswith("scenario_leak_in_list.py") for f in top["stack"]),
       "PyTorch: the biggest site on the timeline is a line of the script")
-print(f"html data checks: {failures} failed")
-sys.exit(1 if failures else 0)
+finish("html data")
 PY

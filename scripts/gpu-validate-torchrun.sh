@@ -30,11 +30,8 @@ sed -n '1,40p' "$W/merged.txt" | cut -c1-300
 python3 - "$W" <<'PY'
 import glob, json, os, re, sys
 w = sys.argv[1]
-failures = 0
-def check(ok, what):
-    global failures
-    failures += not ok
-    print(("PASS" if ok else "FAIL"), what)
+sys.path.insert(0, "tests/gpu")
+from checks import check, finish
 reports = [json.load(open(p)) for p in sorted(glob.glob(f"{w}/job/*.json"))]
 by_rank = {}
 for r in reports:
@@ -72,6 +69,5 @@ check("gated job status 9" in status, f"the gate fails the job: {status.strip()}
 check(re.search(r"leak gate over the job's 2 ranks: rank 0 failed", gate) is not None, "and names rank 0 as the failing rank")
 junit_like = glob.glob(f"{w}/gate/*.json")
 check(len(junit_like) >= 2, f"the gated job's reports: {len(junit_like)}")
-print(f"torchrun checks: {failures} failed")
-sys.exit(1 if failures else 0)
+finish("torchrun")
 PY
