@@ -1,8 +1,9 @@
 // The HTML report in Debian's Chromium, driven by playwright-core:
 //   node html_report.test.mjs OUT MERGED.json PYTORCH.json
 // OUT holds report.html (MERGED.json rendered) and pytorch.html (a real H100
-// report of a PyTorch program whose cache fragmented), segments.html and
-// norank.html (a merge of processes with no rank). Checks every view of the
+// report of a PyTorch program whose cache fragmented), segments.html,
+// norank.html (a merge of processes with no rank) and job.html (a job's
+// ranks). Checks every view of the
 // pages: numbers, sorting, filtering, stacks, the flame graph's trees per
 // process, modes, tooltips, search, zoom and frame hiding, the timeline's
 // axes (one unit, round steps), label overlaps, per-process ranges, hover,
@@ -408,6 +409,13 @@ try {
   check(!(await noRank.textContent("#meta")).includes("CI gate"), "no CI gate shown when none was asked");
   check(noRankHeaders.length > 0 && !noRankHeaders.includes("rank"), `no rank column when no process had one: ${noRankHeaders}`);
   await checkAxes(noRank, "#timeline svg.chart");
+  // A job of ranks 0-2 of 4, leaking at one site on each: the summary names
+  // the job and the missing rank; the table has one row for the three ranks.
+  const jobPage = await open(out + "/job.html");
+  const jobMeta = await jobPage.textContent("#meta");
+  check(jobMeta.includes("job: ranks 0-2 of 4") && jobMeta.includes("no report from rank 3"), `the job in the summary: ${jobMeta}`);
+  const jobRows = await jobPage.locator("#leak-table tbody tr").allTextContents();
+  check(jobRows.some((row) => row.includes("ranks 0-2 (3 of 4)")), `one row for the three ranks: ${jobRows.slice(0, 3)}`);
 } finally {
   await browser.close();
 }

@@ -2,7 +2,8 @@
 # out-of-memory run under the simulated GPU, renders it as HTML, and checks it
 # in Chromium; then does the same with a real H100 report of a PyTorch program
 # whose cache fragmented (tests/fixtures), and a merge of processes with no
-# rank. Leaves report.html, pytorch.html, norank.html and screenshots in OUT.
+# rank, and a job of ranks. Leaves report.html, pytorch.html, norank.html,
+# job.html and screenshots in OUT.
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 set(reports)
@@ -50,6 +51,20 @@ if(rc)
   message(FATAL_ERROR "cudaleak merge failed")
 endif()
 render(${OUT}/norank.json html ${OUT}/norank.html)
+# A job of four ranks where rank 3 wrote no report, each leaking at the same
+# site: one group of ranks 0-2 on the page.
+set(job_reports)
+foreach(rank 0 1 2)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env RANK=${rank} LOCAL_RANK=${rank} WORLD_SIZE=4
+                  ${CUDALEAK} run --simulated-gpu -o ${OUT}/job.${rank}.json -- ${SAMPLES}/sample_loop_leak_shared
+                  OUTPUT_QUIET ERROR_QUIET)
+  list(APPEND job_reports ${OUT}/job.${rank}.json)
+endforeach()
+execute_process(COMMAND ${CUDALEAK} merge ${job_reports} -o ${OUT}/job.json RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "cudaleak merge failed")
+endif()
+render(${OUT}/job.json html ${OUT}/job.html)
 render(${FIXTURES}/h100/python/scenario_fragmentation.470.0.json html ${OUT}/pytorch.html)
 render(${FIXTURES}/h100/python/scenario_exceptions.segments.1870.0.json html ${OUT}/segments.html)
 # The page shows the report as cudaleak reads it (a version 1 report's failed
