@@ -48,7 +48,7 @@ struct Cursor {
       if (shift < 64) v |= int64_t(uint64_t(b & 0x7f) << shift);
       shift += 7;
     } while (b & 0x80);
-    if (shift < 64 && (b & 0x40)) v |= -(int64_t(1) << shift);
+    if (shift < 64 && (b & 0x40)) v |= int64_t(~uint64_t(0) << shift);  // sign-extend without overflow
     return v;
   }
   std::string_view string() {
@@ -236,6 +236,9 @@ class LineProgramReader {
       std::vector<std::pair<uint64_t, uint64_t>> format;  // (content type, form)
       for (unsigned i = 0; i < formats && u.ok; ++i) format.emplace_back(u.uleb(), u.uleb());
       uint64_t count = u.uleb();
+      // Every entry takes at least one byte of the section: a count past what
+      // is left, or entries of no fields, is malformed (not a loop to run).
+      if (count && (format.empty() || count > u.size - u.at)) return false;
       for (uint64_t n = 0; n < count && u.ok; ++n) {
         std::string_view name;
         uint64_t dir = 0;
@@ -277,16 +280,20 @@ class LineProgramReader {
   bool run(Cursor& u, unsigned version) {
     uint64_t address = 0;
     uint64_t file = 1;
-    int64_t line = 1;
+    uint64_t line = 1;  // unsigned: a hostile program's advances wrap instead of overflowing
     DeviceLineTable::Function* function = nullptr;
     auto reset = [&] {
       address = 0, file = 1, line = 1;
       function = nullptr;
     };
     auto emit = [&](bool end) {
-      if (!function || address > UINT32_MAX || table_rows_ >= kMaxRows) return;
+      if (!function || address > UINT32_MAX) return;
+      if (table_rows_ >= kMaxRows) {
+        overflowed_ = true;  // read() drops the whole table: a cut sequence would give later pcs a wrong line
+        return;
+      }
       uint32_t f = file < files_.size() ? uint32_t(files_[file]) : 0;
-      function->rows.push_back({uint32_t(address), f, end ? -1 : int32_t(std::clamp<int64_t>(line, 0, INT32_MAX))});
+      function->rows.push_back({uint32_t(address), f, end ? -1 : int32_t(std::clamp<int64_t>(int64_t(line), 0, INT32_MAX))});
       ++table_rows_;
     };
     while (u.ok && u.at < u.size) {
@@ -294,7 +301,7 @@ class LineProgramReader {
       if (op >= opcode_base_) {
         const unsigned adjusted = op - opcode_base_;
         address += uint64_t(adjusted / line_range_) * min_instruction_;
-        line += line_base_ + int64_t(adjusted % line_range_);
+        line += uint64_t(line_base_ + int64_t(adjusted % line_range_));
         emit(false);
         continue;
       }
@@ -325,7 +332,7 @@ class LineProgramReader {
         }
         case 1: emit(false); break;                                   // DW_LNS_copy
         case 2: address += u.uleb() * min_instruction_; break;        // DW_LNS_advance_pc
-        case 3: line += u.sleb(); break;                              // DW_LNS_advance_line
+        case 3: line += uint64_t(u.sleb()); break;                    // DW_LNS_advance_line
         case 4: file = u.uleb(); break;                               // DW_LNS_set_file
         case 8: address += uint64_t((255 - opcode_base_) / line_range_) * min_instruction_; break;  // const_add_pc
         case 9: address += u.fixed(2); break;                         // DW_LNS_fixed_advance_pc
@@ -351,6 +358,10 @@ class LineProgramReader {
   unsigned min_instruction_ = 1, line_range_ = 1, opcode_base_ = 1;
   int line_base_ = 0;
   size_t table_rows_ = 0;
+  bool overflowed_ = false;
+
+ public:
+  bool overflowed() const { return overflowed_; }
 };
 
 DeviceLineTable DeviceLineTable::read(const void* cubin, size_t size) {
@@ -366,6 +377,11 @@ DeviceLineTable DeviceLineTable::read(const void* cubin, size_t size) {
   Cursor c{elf.bytes(*lines), lines->header.sh_size};
   while (c.ok && c.at < c.size)
     if (!reader.unit(c)) break;
+  if (reader.overflowed()) {  // past kMaxRows: no table, rather than one cut short
+    DeviceLineTable none;
+    none.calls_malloc_ = table.calls_malloc_;
+    return none;
+  }
   // Sequences may come in any order; a function's rows are searched by offset.
   for (Function& f : table.functions_)
     std::stable_sort(f.rows.begin(), f.rows.end(), [](const Row& a, const Row& b) { return a.offset < b.offset; });
