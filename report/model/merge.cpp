@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <tuple>
 
@@ -137,19 +138,32 @@ bool shares_a_rank(const LeakGroup& a, const LeakGroup& b) {
 // without a rank keep a group each.
 std::vector<LeakGroup> fold_by_rank(std::vector<LeakGroup> groups, const std::vector<std::string>& keys) {
   std::vector<LeakGroup> out;
-  std::map<std::string, size_t> first;
+  // Each site's groups so far. A rank's group joins one that has no share of
+  // that rank yet, preferring one on the same device (a rank that leaks at
+  // one site on two devices makes two folded groups, one per device, in any
+  // order of the input); else it starts another.
+  std::map<std::string, std::vector<size_t>> of_site;
   for (size_t i = 0; i < groups.size(); ++i) {
     LeakGroup& g = groups[i];
     if (g.ranks.empty()) {
       out.push_back(std::move(g));
       continue;
     }
-    auto it = first.find(keys[i]);
-    if (it != first.end() && !shares_a_rank(out[it->second], g)) {
-      add_share(out[it->second], g);
+    std::vector<size_t>& candidates = of_site[keys[i]];
+    std::optional<size_t> into;
+    for (size_t c : candidates) {
+      if (shares_a_rank(out[c], g)) continue;
+      if (!into) into = c;
+      if (out[c].ranks.front().device == g.ranks.front().device) {
+        into = c;
+        break;
+      }
+    }
+    if (into) {
+      add_share(out[*into], g);
       continue;
     }
-    if (it == first.end()) first.emplace(keys[i], out.size());
+    candidates.push_back(out.size());
     out.push_back(std::move(g));
   }
   for (LeakGroup& g : out) {

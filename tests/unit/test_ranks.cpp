@@ -148,6 +148,27 @@ TEST_CASE("ranks: one rank's groups never fold together, gate states apart", "[r
   for (const LeakGroup& g : m.leaks) CHECK(g.ranks.empty());
 }
 
+TEST_CASE("ranks: ranks leaking at one site on two devices each fold into one group per device", "[ranks]") {
+  // Each rank's groups in device order 0, 1: rank 1's group on device 0 must
+  // join rank 0's on device 0, whatever came first.
+  std::vector<Report> reports;
+  for (int rank = 0; rank < 2; ++rank) {
+    Report r = rank_report(100 + rank, rank, "h");
+    r.leaks.push_back(r.leaks[0]);
+    r.leaks[0].device = 0;
+    r.leaks[1].device = 1;
+    reports.push_back(r);
+  }
+  Report m = merge_reports(reports);
+  REQUIRE(m.leaks.size() == 2);
+  for (const LeakGroup& g : m.leaks) {
+    REQUIRE(g.ranks.size() == 2);
+    CHECK(g.ranks[0].device == g.ranks[1].device);
+    CHECK(g.device == g.ranks[0].device);
+    CHECK(g.count == 2);
+  }
+}
+
 TEST_CASE("ranks: the job's shape names missing and repeated ranks", "[ranks]") {
   Report m = merge_reports({rank_report(1, 0, "h"), rank_report(2, 1, "h"), rank_report(3, 1, "h"), rank_report(4, 3, "h")});
   JobShape job = job_shape(m);
