@@ -199,8 +199,7 @@ void record_for_launcher(const std::string& status, const std::string& report_pa
   if (!dir || !*dir) return;
   std::string text = "status=" + status + "\n";
   // Which rank of a job: the launcher gates the job and names its ranks.
-  const symbols::JobPlace place =
-      symbols::job_place([](const char* name) { return static_cast<const char*>(std::getenv(name)); });
+  const symbols::JobPlace place = symbols::job_place_of_this_process();
   if (place.rank >= 0) text += "rank=" + std::to_string(place.rank) + "\n";
   if (!report_path.empty()) {
     char abs[4096];

@@ -16,6 +16,7 @@
 #include <iterator>
 #include <ctime>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 
@@ -43,7 +44,9 @@ struct TreeOutcome {
   int failed = 0, errors = 0;
   std::vector<std::string> reports;
   // The verdict of each rank of a job (processes whose launcher named a rank).
-  std::vector<int> failed_ranks, error_ranks, passed_ranks;
+  // Each rank's worst verdict over its processes (a rank's children inherit
+  // its rank): 0 passed, 1 failed, 2 could not be evaluated.
+  std::map<int, int> rank_verdicts;
 };
 
 // Whether the dynamic loader finds the CUDA driver, as the program's would
@@ -76,8 +79,11 @@ TreeOutcome collect(const std::string& dir) {
         out.reports.push_back(line.substr(4));
       }
     }
-    if (rank >= 0)
-      (status == "fail" ? out.failed_ranks : status == "error" ? out.error_ranks : out.passed_ranks).push_back(rank);
+    if (rank >= 0) {
+      const int verdict = status == "error" ? 2 : status == "fail" ? 1 : 0;
+      auto [it, fresh] = out.rank_verdicts.emplace(rank, verdict);
+      if (!fresh) it->second = std::max(it->second, verdict);
+    }
   }
   std::sort(out.reports.begin(), out.reports.end());
   return out;
@@ -86,15 +92,17 @@ TreeOutcome collect(const std::string& dir) {
 // One line for a job's gate: which ranks failed, which could not be judged,
 // which passed; each rank's own line said why.
 void tell_job_verdict(const TreeOutcome& tree, int status) {
-  const size_t ranks = tree.failed_ranks.size() + tree.error_ranks.size() + tree.passed_ranks.size();
+  const size_t ranks = tree.rank_verdicts.size();
   if (ranks == 0) return;
+  std::vector<int> by_verdict[3];
+  for (const auto& [rank, verdict] : tree.rank_verdicts) by_verdict[verdict].push_back(rank);
   auto part = [](const std::vector<int>& list, const char* what) {
     return list.empty() ? std::string()
                         : (list.size() == 1 ? "rank " : "ranks ") + report::rank_ranges(list) + " " + what;
   };
   std::string line;
-  for (const std::string& piece : {part(tree.failed_ranks, "failed"), part(tree.error_ranks, "could not be evaluated"),
-                                   part(tree.passed_ranks, "passed")})
+  for (const std::string& piece : {part(by_verdict[1], "failed"), part(by_verdict[2], "could not be evaluated"),
+                                   part(by_verdict[0], "passed")})
     if (!piece.empty()) line += (line.empty() ? "" : ", ") + piece;
   spdlog::warn("cudaleak: leak gate over the job's {} ranks: {}{}", ranks, line,
                status ? "; exiting with status " + std::to_string(status) : std::string());

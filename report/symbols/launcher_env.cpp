@@ -1,5 +1,7 @@
 #include "report/symbols/launcher_env.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 #include <iterator>
@@ -73,16 +75,41 @@ JobPlace job_place_of_environ(std::string_view block) {
   });
 }
 
-int rank_of_process(int pid) {
-  if (pid <= 0) return -1;
-  // /proc files report a size of 0: read until the end, bounded.
-  std::ifstream in("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
-  if (!in) return -1;
+namespace {
+
+// A process's environment block, bounded; empty when it cannot be read.
+std::string environ_of(int pid) {
   std::string block;
+  if (pid <= 0) return block;
+  // /proc files report a size of 0: read until the end.
+  std::ifstream in("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
   char buf[4096];
-  while (block.size() < (size_t(1) << 20) && in.read(buf, sizeof buf).gcount() > 0)
+  while (in && block.size() < (size_t(1) << 20) && in.read(buf, sizeof buf).gcount() > 0)
     block.append(buf, size_t(in.gcount()));
-  return job_place_of_environ(block).rank;
+  return block;
+}
+
+}  // namespace
+
+int rank_of_process(int pid) { return pid > 0 ? job_place_of_environ(environ_of(pid)).rank : -1; }
+
+// Whether a process has the CUDA driver mapped: a rank's own process, not a
+// shell or launcher that started it.
+bool maps_cuda_driver(int pid) {
+  std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
+  std::string line;
+  for (size_t lines = 0; lines < 200000 && std::getline(maps, line); ++lines)
+    if (line.find("/libcuda.so") != std::string::npos) return true;
+  return false;
+}
+
+JobPlace job_place_of_this_process() {
+  JobPlace mine = job_place([](const char* name) { return static_cast<const char*>(std::getenv(name)); });
+  if (mine.rank < 0) return mine;
+  const int parent = getppid();
+  const JobPlace theirs = job_place_of_environ(environ_of(parent));
+  if (theirs.rank == mine.rank && theirs.launcher == mine.launcher && maps_cuda_driver(parent)) return JobPlace{};
+  return mine;
 }
 
 }  // namespace cudaleak::symbols

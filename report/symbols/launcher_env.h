@@ -35,4 +35,12 @@ JobPlace job_place_of_environ(std::string_view environ_block);
 // cannot be read (another user's process, a process gone) or names none.
 int rank_of_process(int pid);
 
+// This process's place: its own variables, unless its parent holds the same
+// rank of the same launcher and has the CUDA driver loaded. A process a rank
+// started (a DataLoader worker, a compile worker) inherits the rank's
+// variables but is not a rank of the job: its report is a process of its
+// own, and the rank is counted once. A shell or script between the launcher
+// and the rank (`srun ./run.sh`) loads no driver, and the rank stays one.
+JobPlace job_place_of_this_process();
+
 }  // namespace cudaleak::symbols

@@ -74,7 +74,7 @@ report::Process current_process() {
   p.pid = getpid();
   p.ppid = getppid();
   p.exe = self_exe();
-  JobPlace place = job_place([](const char* name) { return static_cast<const char*>(std::getenv(name)); });
+  const JobPlace place = job_place_of_this_process();
   p.rank = place.rank;
   p.local_rank = place.local_rank;
   p.world_size = place.world_size;

@@ -302,3 +302,23 @@ TEST_CASE("ranks: the job's gate names a rank that crashed", "[e2e][ranks]") {
   CHECK(res.err.find("leak gate over the job's 2 ranks: ranks 0,1 failed; exiting with status 9") != std::string::npos);
   CHECK(files_in(dir).size() == 2);
 }
+
+TEST_CASE("ranks: a process a rank forked is not the rank; a shell between launcher and rank is nothing", "[e2e][ranks]") {
+  // fork_child: the rank leaks 1 MiB, then forks a child that leaks its own
+  // pinned buffer; the child inherits RANK but its parent, the rank, has the
+  // driver loaded.
+  auto dir = fresh_dir("ranks_fork");
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/r.%p.json", "--", "/bin/sh", "-c",
+                    program("fork_child") + "; true"},
+                   {"RANK=2", "LOCAL_RANK=2", "WORLD_SIZE=4"});
+  CHECK(res.exit_code == 0);
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 2);
+  auto a = load(files[0]), b = load(files[1]);
+  auto& rank = a.process.pid == b.process.ppid ? a : b;
+  auto& child = a.process.pid == b.process.ppid ? b : a;
+  CHECK(rank.process.rank == 2);  // its parent, the shell, has no driver: still the rank
+  CHECK(rank.process.world_size == 4);
+  CHECK(child.process.rank == -1);
+  CHECK(child.process.launcher.empty());
+}
