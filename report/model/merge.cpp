@@ -196,9 +196,38 @@ void name_other_ranks(std::vector<OomEvent>& events, const std::vector<std::stri
 
 }  // namespace
 
+namespace {
+
+// Launchers from the innermost: torchrun inside srun or mpirun, mpirun inside
+// a SLURM allocation (symbols/launcher_env.h reads them in this order).
+int launcher_depth(const std::string& launcher) {
+  static const char* const order[] = {"torchrun", "openmpi", "pmi", "slurm"};
+  for (int i = 0; i < 4; ++i)
+    if (launcher == order[i]) return i;
+  return 4;
+}
+
+// An outer launcher's processes among an inner one's ranks are not ranks:
+// torchrun's agent under `srun` holds SLURM_PROCID (the node's index) but no
+// RANK, and would claim the rank of that number.
+void keep_innermost_ranks(std::vector<Report>& reports) {
+  int innermost = 4;
+  for (const Report& r : reports)
+    if (r.processes.empty() && r.process.rank >= 0) innermost = std::min(innermost, launcher_depth(r.process.launcher));
+  for (Report& r : reports)
+    if (r.processes.empty() && r.process.rank >= 0 && launcher_depth(r.process.launcher) > innermost) {
+      r.process.rank = r.process.local_rank = -1;
+      r.process.world_size = 0;
+      r.process.launcher.clear();
+    }
+}
+
+}  // namespace
+
 Report merge_reports(std::vector<Report> all) {
   std::vector<ProcessSummary> history;
   std::vector<Report> reports = latest_of_each_process(std::move(all), history);
+  keep_innermost_ranks(reports);
   if (reports.size() == 1 && reports[0].processes.empty()) {
     Report single = std::move(reports[0]);
     single.processes.push_back(ProcessSummary::of(single));

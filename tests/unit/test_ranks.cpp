@@ -169,6 +169,25 @@ TEST_CASE("ranks: ranks leaking at one site on two devices each fold into one gr
   }
 }
 
+TEST_CASE("ranks: torchrun's agents under srun are not ranks of the job", "[ranks]") {
+  // Two nodes: each agent has only SLURM_PROCID (0, 1), the workers RANK 0-3.
+  std::vector<Report> reports;
+  for (int rank = 0; rank < 4; ++rank) reports.push_back(rank_report(200 + rank, rank, rank < 2 ? "a" : "b"));
+  for (int node = 0; node < 2; ++node) {
+    Report agent = rank_report(100 + node, node, node ? "b" : "a", "agent_site");
+    agent.process.launcher = "slurm";
+    agent.process.world_size = 2;
+    reports.push_back(agent);
+  }
+  Report m = merge_reports(reports);
+  const JobShape job = job_shape(m);
+  CHECK(job.ranks == std::vector<int>{0, 1, 2, 3});
+  CHECK(job.repeated.empty());
+  CHECK(job.launchers == std::vector<std::string>{"torchrun"});
+  REQUIRE(!m.leaks.empty());
+  CHECK(m.leaks[0].ranks.size() == 4);  // the workers' site, folded over the four ranks only
+}
+
 TEST_CASE("ranks: the job's shape names missing and repeated ranks", "[ranks]") {
   Report m = merge_reports({rank_report(1, 0, "h"), rank_report(2, 1, "h"), rank_report(3, 1, "h"), rank_report(4, 3, "h")});
   JobShape job = job_shape(m);
