@@ -108,10 +108,12 @@ std::vector<report::OtherProcessUsage> other_processes(const CUuuid& uuid, std::
     o.bytes = o.bytes_known ? infos[i].usedGpuMemory : 0;
     char name[256] = "";
     if (n.process_name && n.process_name(infos[i].pid, name, sizeof name) == NVML_SUCCESS) o.name = name;
-    // Another rank of the same job on this device: its launcher's variables say which.
-    o.rank = symbols::rank_of_process(o.pid);
     out.push_back(o);
   }
+  // Another rank of the same job on this device: its launcher's variables say
+  // which, read only where NVML's pids are this namespace's.
+  if (self_listed)
+    for (report::OtherProcessUsage& o : out) o.rank = symbols::rank_of_process(o.pid);
   // In a container NVML may list host pids: this process is then among the others.
   *status = self_listed || count == 0 ? "ok" : "ok (this process not found by pid: host pids?)";
   return out;

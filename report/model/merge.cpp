@@ -207,19 +207,28 @@ int launcher_depth(const std::string& launcher) {
   return 4;
 }
 
-// An outer launcher's processes among an inner one's ranks are not ranks:
-// torchrun's agent under `srun` holds SLURM_PROCID (the node's index) but no
-// RANK, and would claim the rank of that number.
+// A launcher's agent that started ranks of an inner launcher is not a rank
+// itself: torchrun's agent under `srun` holds SLURM_PROCID (the node's
+// index) but no RANK, and would claim the rank of that number. It is the
+// parent, on the same host, of ranks that an inner launcher numbered.
 void keep_innermost_ranks(std::vector<Report>& reports) {
-  int innermost = 4;
-  for (const Report& r : reports)
-    if (r.processes.empty() && r.process.rank >= 0) innermost = std::min(innermost, launcher_depth(r.process.launcher));
-  for (Report& r : reports)
-    if (r.processes.empty() && r.process.rank >= 0 && launcher_depth(r.process.launcher) > innermost) {
-      r.process.rank = r.process.local_rank = -1;
-      r.process.world_size = 0;
-      r.process.launcher.clear();
-    }
+  std::vector<size_t> agents;
+  for (size_t i = 0; i < reports.size(); ++i) {
+    const Process& p = reports[i].process;
+    if (!reports[i].processes.empty() || p.rank < 0) continue;
+    for (const Report& other : reports)
+      if (other.processes.empty() && other.process.rank >= 0 && other.process.ppid == p.pid &&
+          other.process.host == p.host && launcher_depth(other.process.launcher) < launcher_depth(p.launcher)) {
+        agents.push_back(i);
+        break;
+      }
+  }
+  for (size_t i : agents) {
+    Process& p = reports[i].process;
+    p.rank = p.local_rank = -1;
+    p.world_size = 0;
+    p.launcher.clear();
+  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -41,6 +42,12 @@ int number(const char* text) {
 
 JobPlace job_place(const std::function<const char*(const char*)>& lookup) {
   JobPlace place;
+  // The job's own name, where a launcher gives one.
+  for (const char* name : {"TORCHELASTIC_RUN_ID", "OMPI_MCA_ess_base_jobid", "SLURM_JOB_ID", "PMI_KVSNAME"})
+    if (const char* id = lookup(name); id && *id) {
+      place.job_id = std::string(name) + "=" + id;
+      break;
+    }
   for (const Launcher& l : kLaunchers) {
     int rank = number(lookup(l.rank));
     if (rank < 0) continue;
@@ -91,7 +98,15 @@ std::string environ_of(int pid) {
 
 }  // namespace
 
-int rank_of_process(int pid) { return pid > 0 ? job_place_of_environ(environ_of(pid)).rank : -1; }
+int rank_of_process(int pid) {
+  if (pid <= 0) return -1;
+  const JobPlace theirs = job_place_of_environ(environ_of(pid));
+  // Another job's rank (the same user's other run on this GPU) is not a rank here.
+  static const std::string mine =
+      job_place([](const char* name) { return static_cast<const char*>(std::getenv(name)); }).job_id;
+  if (!mine.empty() && !theirs.job_id.empty() && mine != theirs.job_id) return -1;
+  return theirs.rank;
+}
 
 // Whether a process has the CUDA driver mapped: a rank's own process, not a
 // shell or launcher that started it.

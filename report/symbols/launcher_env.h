@@ -15,6 +15,9 @@ struct JobPlace {
   int local_rank = -1;  // on its host
   int world_size = 0;   // ranks in the job; 0 unknown
   std::string launcher;  // "torchrun", "openmpi", "pmi", "slurm"; "" when none said
+  // The job's name where the launcher exports one ("TORCHELASTIC_RUN_ID=...",
+  // Open MPI's job id, SLURM_JOB_ID, PMI_KVSNAME): tells two jobs apart.
+  std::string job_id;
   bool operator==(const JobPlace&) const = default;
 };
 
@@ -32,7 +35,8 @@ JobPlace job_place(const std::function<const char*(const char*)>& lookup);
 JobPlace job_place_of_environ(std::string_view environ_block);
 
 // Another process's rank on this host, from /proc/PID/environ; -1 when it
-// cannot be read (another user's process, a process gone) or names none.
+// cannot be read (another user's process, a process gone), names none, or
+// names another job than this process's (both saying which).
 int rank_of_process(int pid);
 
 // This process's place: its own variables, unless its parent holds the same

@@ -303,7 +303,7 @@ TEST_CASE("ranks: the job's gate names a rank that crashed", "[e2e][ranks]") {
   CHECK(files_in(dir).size() == 2);
 }
 
-TEST_CASE("ranks: a process a rank forked is not the rank; a shell between launcher and rank is nothing", "[e2e][ranks]") {
+TEST_CASE("ranks: a process a rank forked is not the rank, a shell between launcher and rank changes nothing", "[e2e][ranks]") {
   // fork_child: the rank leaks 1 MiB, then forks a child that leaks its own
   // pinned buffer; the child inherits RANK but its parent, the rank, has the
   // driver loaded.

@@ -90,6 +90,10 @@ TEST_CASE("ranks: each launcher's variables, innermost first, bad values ignored
   std::string block("PATH=/bin\0RANK=9\0LOCAL_RANK=1\0WORLD_SIZE=12\0X=a=b", 46);
   CHECK(job_place_of_environ(block) == JobPlace{9, 1, 12, "torchrun"});
   CHECK(job_place_of_environ(std::string("RANKS=1\0", 8)).rank == -1);
+  // The job's name tells two jobs' ranks apart.
+  const JobPlace named = job_place_of_environ(std::string("RANK=1\0TORCHELASTIC_RUN_ID=abc\0SLURM_JOB_ID=7\0", 46));
+  CHECK(named.rank == 1);
+  CHECK(named.job_id == "TORCHELASTIC_RUN_ID=abc");
   CHECK(cudaleak::symbols::rank_of_process(0) == -1);
 }
 
@@ -172,7 +176,10 @@ TEST_CASE("ranks: ranks leaking at one site on two devices each fold into one gr
 TEST_CASE("ranks: torchrun's agents under srun are not ranks of the job", "[ranks]") {
   // Two nodes: each agent has only SLURM_PROCID (0, 1), the workers RANK 0-3.
   std::vector<Report> reports;
-  for (int rank = 0; rank < 4; ++rank) reports.push_back(rank_report(200 + rank, rank, rank < 2 ? "a" : "b"));
+  for (int rank = 0; rank < 4; ++rank) {
+    reports.push_back(rank_report(200 + rank, rank, rank < 2 ? "a" : "b"));
+    reports.back().process.ppid = 100 + rank / 2;  // started by its node's agent
+  }
   for (int node = 0; node < 2; ++node) {
     Report agent = rank_report(100 + node, node, node ? "b" : "a", "agent_site");
     agent.process.launcher = "slurm";
