@@ -86,6 +86,24 @@ bool imports_malloc(const Bytes& image, const Elf64_Ehdr& eh, const Elf64_Shdr& 
   return false;
 }
 
+}  // namespace
+
+bool cubin_calls_malloc(const void* cubin, size_t size) {
+  const Bytes b{static_cast<const unsigned char*>(cubin), size};
+  Elf64_Ehdr eh;
+  if (!cubin || !read(b, 0, eh) || std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 ||
+      eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr))
+    return false;
+  for (uint16_t i = 0; i < eh.e_shnum; ++i) {
+    Elf64_Shdr sh;
+    if (!read(b, eh.e_shoff + uint64_t(i) * sizeof(Elf64_Shdr), sh)) return false;
+    if (sh.sh_type == SHT_SYMTAB && imports_malloc(b, eh, sh)) return true;
+  }
+  return false;
+}
+
+namespace {
+
 // A 64-bit cubin: the sizes of its global-variable sections. `known` is
 // false when the bytes are not a well-formed ELF image. A cubin whose kernels
 // call malloc sets device_malloc_loaded().

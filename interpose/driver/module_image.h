@@ -27,4 +27,8 @@ uint64_t device_global_bytes_of_file(const char* path);
 // false says nothing about it.
 bool device_malloc_loaded();
 
+// Whether a cubin of `size` bytes names an undefined function "malloc" (its
+// kernels call device-side malloc): asked before anything else is read of it.
+bool cubin_calls_malloc(const void* cubin, size_t size);
+
 }  // namespace cudaleak::module_image

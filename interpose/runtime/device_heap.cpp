@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "interpose/driver/module_image.h"
 #include "common/private_library.h"
 #include "interpose/base/log.h"
 #include "interpose/base/real_dlsym.h"
@@ -110,6 +111,8 @@ void keep_line_table(const san::ModuleData& m) {
     if (it != g_line_tables.end()) g_line_rows -= it->second->rows(), g_line_tables.erase(it);
   }
   if (!m.cubin || m.cubin_size == 0 || !g_api.get_function_pc_and_size) return;
+  // Only kernels that call malloc need their lines: others are not decoded.
+  if (!module_image::cubin_calls_malloc(m.cubin, m.cubin_size)) return;
   auto table = std::make_shared<const LineTable>(LineTable::read(m.cubin, m.cubin_size));
   if (table->empty() || !table->calls_malloc()) return;
   std::lock_guard lock(g_mutex);
