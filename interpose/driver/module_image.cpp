@@ -304,27 +304,31 @@ uint64_t fatbin_globals(const Bytes& b) {
   Bytes fatbin = b;
   if (fatbin.size == SIZE_MAX) fatbin.size = uint64_t(h.header_size) + h.entries_size;
   if (!fatbin.has(h.header_size, h.entries_size)) return 0;
-  bool ptx_known = false;
-  uint64_t ptx_bytes = 0;
-  for (uint64_t at = h.header_size; at < uint64_t(h.header_size) + h.entries_size;) {
-    FatbinEntry e;
-    if (!read(fatbin, at, e) || e.header_size < sizeof e || !fatbin.has(at + e.header_size, e.payload_size)) return 0;
-    const Bytes payload{fatbin.data + at + e.header_size, e.payload_size};
-    at += e.header_size + e.payload_size;
-    if (e.kind != kCubin && (e.kind != kPtx || ptx_known)) continue;
-    bool known = false;
-    uint64_t bytes = 0;
-    const bool plain = !(e.flags & kCompressed) && e.uncompressed_size == 0;
-    if (plain) {
-      bytes = e.kind == kCubin ? cubin_globals(payload, known) : ptx_globals(payload, known);
-    } else {
-      Decompressed image(e, payload);
-      if (image.ok()) bytes = e.kind == kCubin ? cubin_globals(image.bytes(), known) : ptx_globals(image.bytes(), known);
+  // The cheapest answer first: a plain cubin, then a compressed one, and the
+  // PTX only when no cubin can be read (each decompression costs the whole
+  // image, and nvcc compresses the PTX by default).
+  enum Pass { PlainCubin, CompressedCubin, Ptx };
+  for (Pass pass : {PlainCubin, CompressedCubin, Ptx}) {
+    for (uint64_t at = h.header_size; at < uint64_t(h.header_size) + h.entries_size;) {
+      FatbinEntry e;
+      if (!read(fatbin, at, e) || e.header_size < sizeof e || !fatbin.has(at + e.header_size, e.payload_size)) return 0;
+      const Bytes payload{fatbin.data + at + e.header_size, e.payload_size};
+      at += e.header_size + e.payload_size;
+      const bool plain = !(e.flags & kCompressed) && e.uncompressed_size == 0;
+      const bool wanted = pass == Ptx ? e.kind == kPtx : e.kind == kCubin && plain == (pass == PlainCubin);
+      if (!wanted) continue;
+      bool known = false;
+      uint64_t bytes = 0;
+      if (plain) {
+        bytes = e.kind == kCubin ? cubin_globals(payload, known) : ptx_globals(payload, known);
+      } else {
+        Decompressed image(e, payload);
+        if (image.ok()) bytes = e.kind == kCubin ? cubin_globals(image.bytes(), known) : ptx_globals(image.bytes(), known);
+      }
+      if (known) return bytes;
     }
-    if (known && e.kind == kCubin) return bytes;
-    if (known) ptx_known = true, ptx_bytes = bytes;
   }
-  return ptx_bytes;
+  return 0;
 }
 
 // Whether the image starts with `magic`, read one byte at a time and no
