@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "report/symbols/device_lines.h"
+#include "tests/unit/elf_header.h"
 
 namespace {
 
@@ -21,13 +22,7 @@ std::vector<unsigned char> elf_with_line_section(const std::vector<unsigned char
   sections[1].sh_size = line.size();
   sections[2].sh_name = 13, sections[2].sh_type = SHT_STRTAB, sections[2].sh_offset = names_at,
   sections[2].sh_size = names.size();
-  Elf64_Ehdr eh{};
-  std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
-  eh.e_ident[EI_CLASS] = ELFCLASS64;
-  eh.e_shentsize = sizeof(Elf64_Shdr);
-  eh.e_shnum = 3;
-  eh.e_shstrndx = 2;
-  eh.e_shoff = names_at + names.size();
+  const Elf64_Ehdr eh = elf_header(3, 2, names_at + names.size());
   std::vector<unsigned char> out(eh.e_shoff + sections.size() * sizeof(Elf64_Shdr));
   std::memcpy(out.data(), &eh, sizeof eh);
   std::memcpy(out.data() + line_at, line.data(), line.size());

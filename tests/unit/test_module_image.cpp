@@ -10,6 +10,7 @@
 
 #include "interpose/driver/decompress.h"
 #include "interpose/driver/module_image.h"
+#include "tests/unit/elf_header.h"
 
 using cudaleak::module_image::device_global_bytes;
 
@@ -35,13 +36,8 @@ std::vector<unsigned char> cubin(const std::vector<std::pair<std::string, uint64
   table.sh_size = names.size();
   headers.push_back(table);
 
-  Elf64_Ehdr eh{};
-  std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
-  eh.e_ident[EI_CLASS] = ELFCLASS64;
-  eh.e_shentsize = sizeof(Elf64_Shdr);
-  eh.e_shnum = uint16_t(headers.size());
-  eh.e_shstrndx = uint16_t(headers.size() - 1);
-  eh.e_shoff = sizeof(Elf64_Ehdr) + names.size();
+  const Elf64_Ehdr eh =
+      elf_header(uint16_t(headers.size()), uint16_t(headers.size() - 1), sizeof(Elf64_Ehdr) + names.size());
   // Sized once and copied into: g++ 12 warns wrongly about inserts here.
   std::vector<unsigned char> out(sizeof eh + names.size() + headers.size() * sizeof(Elf64_Shdr));
   std::memcpy(out.data(), &eh, sizeof eh);
@@ -169,13 +165,7 @@ std::vector<unsigned char> cubin_importing(const std::string& function) {
   headers[1] = Elf64_Shdr{1, SHT_STRTAB, 0, 0, shstrtab_at, section_names.size(), 0, 0, 1, 0};
   headers[2] = Elf64_Shdr{11, SHT_STRTAB, 0, 0, strtab_at, symbol_names.size(), 0, 0, 1, 0};
   headers[3] = Elf64_Shdr{19, SHT_SYMTAB, 0, 0, symtab_at, sizeof symbols, 2, 1, 8, sizeof(Elf64_Sym)};
-  Elf64_Ehdr eh{};
-  std::memcpy(eh.e_ident, ELFMAG, SELFMAG);
-  eh.e_ident[EI_CLASS] = ELFCLASS64;
-  eh.e_shentsize = sizeof(Elf64_Shdr);
-  eh.e_shnum = 4;
-  eh.e_shstrndx = 1;
-  eh.e_shoff = out.size();
+  const Elf64_Ehdr eh = elf_header(4, 1, out.size());
   put(out, headers, sizeof headers);
   std::memcpy(out.data(), &eh, sizeof eh);
   return out;
