@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <tuple>
 
@@ -63,11 +64,21 @@ std::string identity(const Report& r) {
 }  // namespace
 
 std::vector<Report> latest_of_each_process(std::vector<Report> reports, std::vector<ProcessSummary>& history) {
+  // A merged input already holds its processes: their own reports beside it
+  // (a folder holding the ranks' reports and their merge) count as history.
+  std::set<std::string> in_merged;
+  for (const Report& r : reports)
+    for (const ProcessSummary& p : r.processes)
+      if (!p.process.run_id.empty()) in_merged.insert(p.process.run_id);
   std::map<std::string, size_t> latest;
   std::vector<bool> superseded(reports.size());
   for (size_t i = 0; i < reports.size(); ++i) {
     std::string id = identity(reports[i]);
     if (id.empty()) continue;
+    if (in_merged.count(reports[i].process.run_id)) {
+      superseded[i] = true;
+      continue;
+    }
     auto [it, first] = latest.try_emplace(id, i);
     if (first) continue;
     const Report &r = reports[i], &kept = reports[it->second];

@@ -195,6 +195,19 @@ TEST_CASE("ranks: torchrun's agents under srun are not ranks of the job", "[rank
   CHECK(m.leaks[0].ranks.size() == 4);  // the workers' site, folded over the four ranks only
 }
 
+TEST_CASE("ranks: a folder holding the ranks' reports and their merge counts each rank once", "[ranks]") {
+  std::vector<Report> ranks;
+  for (int rank = 0; rank < 3; ++rank) ranks.push_back(rank_report(100 + rank, rank, "h"));
+  Report merged = merge_reports(ranks);
+  std::vector<Report> folder = ranks;
+  folder.push_back(merged);
+  Report m = merge_reports(folder);
+  CHECK(job_shape(m).repeated.empty());
+  CHECK(m.summary.leaked_count == 3);
+  REQUIRE(m.leaks.size() == 1);
+  CHECK(m.leaks[0].ranks.size() == 3);
+}
+
 TEST_CASE("ranks: the job's shape names missing and repeated ranks", "[ranks]") {
   Report m = merge_reports({rank_report(1, 0, "h"), rank_report(2, 1, "h"), rank_report(3, 1, "h"), rank_report(4, 3, "h")});
   JobShape job = job_shape(m);
