@@ -1,8 +1,10 @@
 #include "tests/fuzz/exercise.h"
 
+#include <cstring>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "report/gate/baseline.h"
 #include "report/capture/crash_report.h"
@@ -15,6 +17,8 @@
 #include "report/gate/suppressions.h"
 #include "report/render/text_report.h"
 #include "report/analyze/views.h"
+#include "report/symbols/device_lines.h"
+#include "interpose/driver/decompress.h"
 
 namespace cudaleak::fuzz {
 
@@ -159,12 +163,30 @@ void exercise_options(const std::string& text) {
   parse_options(text, options);  // problems are returned, never thrown
 }
 
+void exercise_device_lines(const std::string& bytes) {
+  const auto table = symbols::DeviceLineTable::read(bytes.data(), bytes.size());
+  for (uint64_t offset : {uint64_t(0), uint64_t(16), uint64_t(1) << 20}) (void)table.at("", offset);
+}
+
+void exercise_lz4(const std::string& bytes) {
+  if (bytes.size() < 4) return;
+  uint32_t declared = 0;
+  std::memcpy(&declared, bytes.data(), 4);
+  if (declared > (1u << 20)) return;
+  std::vector<unsigned char> out(declared);
+  const auto result = decompress::lz4_block(reinterpret_cast<const unsigned char*>(bytes.data()) + 4, bytes.size() - 4,
+                                           out.data(), out.size());
+  expect(result == decompress::Result::ok || result == decompress::Result::malformed, "an LZ4 block is ok or malformed");
+}
+
 Exercise exercise_for(const std::string& target) {
   if (target == "report") return exercise_report;
   if (target == "crash_capture") return exercise_crash_capture;
   if (target == "suppressions") return exercise_suppressions;
   if (target == "baseline") return exercise_baseline;
   if (target == "options") return exercise_options;
+  if (target == "device_lines") return exercise_device_lines;
+  if (target == "lz4") return exercise_lz4;
   return nullptr;
 }
 

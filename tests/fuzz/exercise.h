@@ -17,8 +17,15 @@ void exercise_crash_capture(const std::string& text);
 void exercise_suppressions(const std::string& text);
 void exercise_baseline(const std::string& text);
 void exercise_options(const std::string& text);
+// A cubin's device line table (report/symbols/device_lines.h), and a line
+// looked up in each of its functions.
+void exercise_device_lines(const std::string& bytes);
+// An LZ4 block (interpose/driver/decompress.h): the first 4 bytes give the
+// declared size (little-endian, at most 1 MiB), the rest is the block.
+void exercise_lz4(const std::string& bytes);
 
-// The one for a target name: "report", "crash_capture", "suppressions", "baseline", "options".
+// The one for a target name: "report", "crash_capture", "suppressions", "baseline", "options",
+// "device_lines", "lz4".
 using Exercise = void (*)(const std::string&);
 Exercise exercise_for(const std::string& target);
 

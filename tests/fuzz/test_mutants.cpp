@@ -102,3 +102,9 @@ TEST_CASE("fuzz mutants: the baseline parser survives 1000 mutants", "[fuzz]") {
 TEST_CASE("fuzz mutants: the option parser survives 1000 mutants", "[fuzz]") {
   survive_mutants("options", 500);
 }
+TEST_CASE("fuzz mutants: the device line table reader survives 1000 mutants", "[fuzz]") {
+  survive_mutants("device_lines", 1000);
+}
+TEST_CASE("fuzz mutants: the LZ4 block decoder survives 2000 mutants", "[fuzz]") {
+  survive_mutants("lz4", 1000);
+}
