@@ -65,7 +65,7 @@ Result lz4_block(const unsigned char* in, size_t in_size, unsigned char* out, si
     size_t literals = token >> 4;
     if (!lz4_length(in, in_size, at, literals, out_size)) return Result::malformed;
     if (literals > in_size - at || literals > out_size - written) return Result::malformed;
-    std::memcpy(out + written, in + at, literals);
+    if (literals) std::memcpy(out + written, in + at, literals);  // out may be null for an empty result
     at += literals;
     written += literals;
     if (at == in_size) break;  // the last sequence is literals only
