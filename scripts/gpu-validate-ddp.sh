@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# A DDP job over NCCL on every GPU of the machine (2 or more):
+# `cudaleak run -- torchrun --nproc_per_node N tests/gpu/python/ddp_nccl_job.py`.
+# Asserts: one report per rank with its rank, local rank and world size;
+# rank 0's driver leak on device 0 and rank 0 only; the last rank's
+# out-of-memory on its own device, said first in its text and in the job's;
+# NCCL's communicators seen by the library hooks; the job's folder read as
+# one job of N ranks. Exits non-zero on a wrong result.
+# Usage: scripts/gpu-validate-ddp.sh [BUILD_DIR] [WORK_DIR]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+B="$(realpath "${1:-build}")"
+W="$(realpath -m "${2:-build/gpu-ddp}")"
+rm -rf "$W"; mkdir -p "$W/job"
+export LD_LIBRARY_PATH="${CUDA_ROOT:-/usr/local/cuda}/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+gpus=$(nvidia-smi -L | grep -c '^GPU')
+[ "$gpus" -ge 2 ] || { echo "FAIL: needs 2 or more GPUs, found $gpus"; exit 1; }
+"$B/bin/cudaleak" run -o "$W/job/rank.%p.%n.json" -- python3 -m torch.distributed.run --standalone \
+  --nproc_per_node "$gpus" tests/gpu/python/ddp_nccl_job.py >"$W/job.out" 2>&1
+echo "job status $?"
+"$B/bin/cudaleak" report "$W/job" >"$W/merged.txt" 2>&1
+grep -E "out of memory on rank|rank [0-9]+ done|Error|error" "$W/job.out" | cut -c1-250 | head -20
+sed -n '1,30p' "$W/merged.txt" | cut -c1-250
+
+python3 - "$W" "$gpus" <<'PY'
+import glob, json, re, sys
+sys.path.insert(0, "tests/gpu")
+from checks import check, finish
+w, gpus = sys.argv[1], int(sys.argv[2])
+last = gpus - 1
+reports = [json.load(open(p)) for p in sorted(glob.glob(f"{w}/job/*.json"))]
+latest = {}
+for r in reports:
+    p = r["process"]
+    if p.get("rank", -1) >= 0 and (p["pid"] not in latest or r.get("duration_ns", 0) >= latest[p["pid"]].get("duration_ns", 0)):
+        latest[p["pid"]] = r
+by_rank = {r["process"]["rank"]: r for r in latest.values()}
+check(sorted(by_rank) == list(range(gpus)), f"one report per rank: {sorted(by_rank)}")
+for rank, r in sorted(by_rank.items()):
+    p = r["process"]
+    check((p.get("local_rank"), p.get("world_size"), p.get("launcher")) == (rank, gpus, "torchrun"),
+          f"rank {rank}: local rank, world size, launcher = {p.get('local_rank')}, {p.get('world_size')}, {p.get('launcher')}")
+def driver_leaks(r):
+    return [g for g in r.get("leaks", []) if g.get("api") == "cuMemAlloc_v2" and g["bytes"] == 1 << 20]
+leaks = {rank: driver_leaks(r) for rank, r in by_rank.items()}
+check(len(leaks.get(0, [])) == 1 and leaks[0][0].get("device") == 0 and all(not v for k, v in leaks.items() if k),
+      f"the 1 MiB driver leak: rank 0 on device 0 only {[(k, [g.get('device') for g in v]) for k, v in sorted(leaks.items())]}")
+events = [e for r in reports if r["process"].get("rank") == last for e in r.get("oom_events", []) if not e.get("recovered")]
+check(bool(events) and events[0].get("rank") == last and events[0].get("device") == last,
+      f"rank {last} ran out of memory on device {last}: {[(e.get('rank'), e.get('device')) for e in events[:2]]}")
+nccl = {rank: sorted({g.get("api", "") for g in r.get("leaks", []) if g.get("api", "").startswith("nccl")}) for rank, r in by_rank.items()}
+check(all(nccl.values()), f"NCCL communicators left alive, seen on every rank: {nccl}")
+out = open(f"{w}/job.out").read()
+check(re.search(rf"==\d+==cudaleak: out of memory on rank {last}: .* on device {last} ", out) is not None, f"rank {last}'s text says it first")
+merged = open(f"{w}/merged.txt").read()
+ranks_text = "0-%d" % last if gpus > 2 else "0,1"
+check(re.search(rf"job: ranks {ranks_text} of {gpus} \(torchrun\) on host ", merged) is not None, "the folder reads as one job")
+check(re.search(rf"rank {last} \(pid \d+\) ran out of memory first", merged) is not None, "the merged view: the failing rank first")
+check(re.search(r"The other ranks at that moment: rank 0 on device 0 held", merged) is not None, "with the other ranks at that moment")
+finish("ddp")
+PY

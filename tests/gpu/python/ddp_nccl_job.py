@@ -1,0 +1,33 @@
+# One rank of a DDP job over NCCL, one GPU per rank
+# (scripts/gpu-validate-ddp.sh): three training steps, then rank 0 leaks
+# 1 MiB through the driver, the last rank asks for more than its GPU has,
+# and the process group is never destroyed (its communicators stay alive).
+import ctypes
+import os
+
+import torch
+import torch.distributed as dist
+
+rank, world, local = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]), int(os.environ["LOCAL_RANK"])
+torch.cuda.set_device(local)
+dist.init_process_group("nccl", device_id=torch.device("cuda", local))
+model = torch.nn.parallel.DistributedDataParallel(torch.nn.Linear(1024, 1024).cuda(), device_ids=[local])
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for _ in range(3):
+    loss = model(torch.randn(64, 1024, device="cuda")).square().mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+torch.cuda.synchronize()
+if rank == 0:
+    pointer = ctypes.c_uint64()
+    assert ctypes.CDLL("libcuda.so.1").cuMemAlloc_v2(ctypes.byref(pointer), 1 << 20) == 0
+dist.barrier()
+if rank == world - 1:
+    free, _ = torch.cuda.mem_get_info()
+    try:
+        torch.empty(free + (1 << 30), dtype=torch.uint8, device="cuda")
+    except torch.OutOfMemoryError:
+        print(f"rank {rank}: out of memory, as planned", flush=True)
+dist.barrier()
+print(f"rank {rank} done", flush=True)
