@@ -228,7 +228,11 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
                          " memory in " + std::to_string(site.count) +
                          (site.kind == Kind::Async ? " stream-ordered allocation" : " segment") +
                          (site.count == 1 ? "" : "s") + " it reserved for " + site.where + "; " + cache_advice(cache)});
-    } else if (site.count >= 3 && site.last_ns > site.first_ns && (i == 0 || big)) {
+    } else if (site.count >= 3 && site.last_ns > site.first_ns &&
+               (big || (e.device_info && e.free_bytes < request && e.free_bytes + site.bytes >= request))) {
+      // Growth that holds little of the device is a cause only where the
+      // request would have fit without it (NCCL's 240 MiB of buffers is not
+      // why a 139 GiB request failed on an H200).
       out.push_back({report::Cause::AccumulatingLeak, site.bytes,
                      format_bytes(site.bytes) + " of " + kind_memory_words(site.kind) + " memory allocated in " +
                          site.where + " is still held from earlier: " + std::to_string(site.count) +
