@@ -116,10 +116,17 @@ std::string site_key(const LeakGroup& g, const std::vector<Module>& modules) {
       key += f.function.str() + '@' + f.file.str() + ':' + std::to_string(f.line) + (f.inlined ? "+" : "") + '\n';
       continue;
     }
-    uint64_t base = 0;
-    for (const Module& m : modules)
-      if (m.path == f.module.str() && m.base <= f.ip) base = std::max(base, m.base);
-    key += basename(f.module.str()) + '+' + std::to_string(f.ip - base) + '\n';
+    // The frame's module by its path; a frame may name it by another
+    // spelling than the module list (libcudart.so.13.0.96 against the
+    // libcudart.so.13 link it was loaded by), so failing that, the module
+    // loaded nearest below the address, which is the one holding it.
+    uint64_t base = 0, nearest = 0;
+    for (const Module& m : modules) {
+      if (m.base > f.ip) continue;
+      if (m.path == f.module.str()) base = std::max(base, m.base);
+      nearest = std::max(nearest, m.base);
+    }
+    key += basename(f.module.str()) + '+' + std::to_string(f.ip - (base ? base : nearest)) + '\n';
   }
   return key;
 }

@@ -208,6 +208,23 @@ TEST_CASE("ranks: a folder holding the ranks' reports and their merge counts eac
   CHECK(m.leaks[0].ranks.size() == 3);
 }
 
+TEST_CASE("ranks: unsymbolized frames fold when the frame names its library by another path", "[ranks]") {
+  // As on an H200 host: the frame says libcudart.so.13.0.96 (the real file),
+  // the module list libcudart.so.13 (the link it was loaded by); each rank
+  // has it at another address.
+  std::vector<Report> reports;
+  for (int rank = 0; rank < 2; ++rank) {
+    Report r = rank_report(100 + rank, rank, "h", "leak_gradients", 0x1000 * (rank + 1));
+    const uint64_t base = 0x7f0000000000ull + 0x100000000ull * uint64_t(rank);
+    r.modules.push_back({"/usr/local/cuda/lib64/libcudart.so.13", base, ""});
+    r.leaks[0].stack[0] = {base + 0x50cc3, "/usr/local/cuda-13.0/targets/x86_64-linux/lib/libcudart.so.13.0.96", "", "", 0};
+    reports.push_back(r);
+  }
+  Report m = merge_reports(reports);
+  REQUIRE(m.leaks.size() == 1);
+  CHECK(m.leaks[0].ranks.size() == 2);
+}
+
 TEST_CASE("ranks: the job's shape names missing and repeated ranks", "[ranks]") {
   Report m = merge_reports({rank_report(1, 0, "h"), rank_report(2, 1, "h"), rank_report(3, 1, "h"), rank_report(4, 3, "h")});
   JobShape job = job_shape(m);
