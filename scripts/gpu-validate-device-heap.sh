@@ -40,6 +40,15 @@ for rt in static shared; do
   "$CUDA/bin/compute-sanitizer" --leak-check full "$W/device_heap_$rt" kernels >"$W/dh_sanitizer_$rt.out" 2>&1
   grep -E "LEAK SUMMARY" "$W/dh_sanitizer_$rt.out"
 done
+# The simulated GPU's device-heap program, with its real device code: the
+# lines of its mallocs, and a heap filled until malloc returns NULL.
+"$CUDA/bin/nvcc" -arch=native -lineinfo -o "$W/device_heap_kernels" tests/e2e/programs/device_heap_kernels.cu || exit 1
+for mode in leaks exhaust; do
+  echo "== device_heap_kernels $mode, with device_heap"
+  "$B/bin/cudaleak" run --device-heap -o "$W/kernels_$mode.%p.%n.json" -- "$W/device_heap_kernels" $mode \
+    >"$W/kernels_$mode.out" 2>&1
+  grep -E "made by malloc|device heap exhausted" "$W/kernels_$mode.out" | cut -c1-250
+done
 echo "== cost: plain, device_heap, compute-sanitizer (1000 launches each)"
 "$P" bench 1000 | tee "$W/bench_plain.out"
 "$B/bin/cudaleak" run -o "$W/bench_cl.%p.json" -- "$P" bench 1000 | tee "$W/bench_cudaleak.out"
@@ -112,5 +121,19 @@ for rt in ("static", "shared"):
     check("made by malloc in keep_blocks(bool) at device_heap.cu:18, launched by" in text
           and "made by malloc in odd_sizes() at device_heap.cu:24, launched by" in text, f"{rt}: the text names the malloc lines")
     check(not any(k.startswith(("balanced", "keep_for_later", "free_kept")) for k in by_kernel), f"{rt}: freed device allocations not reported")
+src = open("tests/e2e/programs/device_heap_kernels.cu").read().splitlines()
+line_of = lambda text: next(i + 1 for i, l in enumerate(src) if text in l)
+text = open(f"{w}/kernels_leaks.out").read()
+rows, kept = line_of("char* row = static_cast<char*>(malloc(bytes));"), line_of("char* kept = static_cast<char*>(malloc(1000));")
+check(f"256.0 KiB of device-heap memory in 64 allocations never freed, made by malloc in keep_rows(int) at device_heap_kernels.cu:{rows}" in text,
+      f"kernels leaks: keep_rows's 64 x 4096 B at line {rows}")
+check(f"in 16 allocations never freed, made by malloc in odd_sizes() at device_heap_kernels.cu:{kept}" in text,
+      f"kernels leaks: odd_sizes's 16 x 1000 B at line {kept}, its freed blocks not reported")
+check("scratch_only" not in text, "kernels leaks: a kernel that frees all it takes is not reported")
+text = open(f"{w}/kernels_exhaust.out").read()
+check(re.search(r"device heap exhausted: 4 device-side mallocs in fill_until_full\(int\) returned NULL \(launched from "
+                r"launch_fill \(device_heap_kernels.cu:\d+\)\); the device heap limit \(cudaLimitMallocHeapSize\) is "
+                r"[0-9.]+ MiB, set by cudaDeviceSetLimit in enlarge_heap \(device_heap_kernels.cu:\d+\)", text) is not None,
+      "kernels exhaust: the full heap names the kernel, its launch, the limit and where it was set")
 finish("device heap")
 PY
