@@ -14,7 +14,7 @@
 #include "interpose/runtime/lifecycle.h"
 #include "interpose/runtime/runtime.h"
 #include "report/model/report_path.h"
-#include "report/symbols/modules.h"
+#include "report/symbols/launcher_env.h"
 #include "interpose/runtime/reporter.h"
 #include "common/safe_output.h"
 #include "interpose/base/log.h"
@@ -321,10 +321,15 @@ void prepare() {
   delete g_options_text;
   g_options_text = new std::string(text ? text : "");
   g_gate_file[0] = '\0';
-  report::Process self = symbols::current_process();
+  // Only the place in a job and the host: this runs at every process's
+  // start, where the rest of the process's description (command line,
+  // executable) would be read for nothing.
+  const symbols::JobPlace self = symbols::job_place_of_this_process();
+  char name[256] = "";
+  gethostname(name, sizeof name - 1);
   std::string host;
-  for (char ch : self.host)  // a host name is letters, digits, '-' and '.': nothing to escape
-    if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '.' || ch == '_') host += ch;
+  for (const char* ch = name; *ch; ++ch)  // a host name is letters, digits, '-' and '.': nothing to escape
+    if (std::isalnum(static_cast<unsigned char>(*ch)) || *ch == '-' || *ch == '.' || *ch == '_') host += *ch;
   delete g_job_members;
   g_job_members = new std::string(",\"rank\":" + std::to_string(self.rank) + ",\"local_rank\":" +
                                   std::to_string(self.local_rank) + ",\"world_size\":" + std::to_string(self.world_size) +

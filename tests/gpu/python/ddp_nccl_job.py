@@ -2,11 +2,11 @@
 # (scripts/gpu-validate-ddp.sh): three training steps, then rank 0 leaks
 # 1 MiB through the driver, the last rank asks for more than its GPU has,
 # and the process group is never destroyed (its communicators stay alive).
-import ctypes
 import os
 
 import torch
 import torch.distributed as dist
+from rank_steps import ask_for_more_than_free, leak_through_the_driver
 
 rank, world, local = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]), int(os.environ["LOCAL_RANK"])
 torch.cuda.set_device(local)
@@ -20,14 +20,9 @@ for _ in range(3):
     opt.step()
 torch.cuda.synchronize()
 if rank == 0:
-    pointer = ctypes.c_uint64()
-    assert ctypes.CDLL("libcuda.so.1").cuMemAlloc_v2(ctypes.byref(pointer), 1 << 20) == 0
+    leak_through_the_driver()
 dist.barrier()
 if rank == world - 1:
-    free, _ = torch.cuda.mem_get_info()
-    try:
-        torch.empty(free + (1 << 30), dtype=torch.uint8, device="cuda")
-    except torch.OutOfMemoryError:
-        print(f"rank {rank}: out of memory, as planned", flush=True)
+    ask_for_more_than_free(rank)
 dist.barrier()
 print(f"rank {rank} done", flush=True)
