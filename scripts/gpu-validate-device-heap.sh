@@ -42,7 +42,7 @@ for rt in static shared; do
 done
 # The simulated GPU's device-heap program, with its real device code: the
 # lines of its mallocs, and a heap filled until malloc returns NULL.
-"$CUDA/bin/nvcc" -arch=native -lineinfo -o "$W/device_heap_kernels" tests/e2e/programs/device_heap_kernels.cu || exit 1
+"$CUDA/bin/nvcc" -arch=native -g -lineinfo -o "$W/device_heap_kernels" tests/e2e/programs/device_heap_kernels.cu || exit 1
 for mode in leaks exhaust; do
   echo "== device_heap_kernels $mode, with device_heap"
   "$B/bin/cudaleak" run --device-heap -o "$W/kernels_$mode.%p.%n.json" -- "$W/device_heap_kernels" $mode \
