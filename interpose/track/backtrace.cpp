@@ -9,6 +9,7 @@
 #include "common/private_library.h"
 #include "interpose/base/real_dlsym.h"
 #include "interpose/base/self_module.h"
+#include "interpose/base/hot_path.h"
 
 namespace cudaleak {
 
@@ -38,7 +39,7 @@ const LibUnwind& libunwind() {
   return api;
 }
 
-size_t capture_stack(uint64_t* ips, int depth, bool inside_library_call, uint32_t** memo, bool memo_suffices) {
+CUDALEAK_HOT_PATH size_t capture_stack(uint64_t* ips, int depth, bool inside_library_call, uint32_t** memo, bool memo_suffices) {
   // This function's frame address is where the cache's slots are measured
   // from: the same for every capture through the same call path.
   const auto anchor = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));

@@ -1,4 +1,5 @@
 #include "interpose/track/bound_context.h"
+#include "interpose/base/hot_path.h"
 
 #include <atomic>
 #include <cstddef>
@@ -35,7 +36,7 @@ size_t slot_of(uint64_t context) { return size_t((context >> 4) * 0x9E3779B97F4A
 
 }  // namespace
 
-void set_current(uint64_t context) {
+CUDALEAK_HOT_PATH void set_current(uint64_t context) {
   ThreadStack& s = t_stack;
   if (!context) {
     pop();
@@ -68,13 +69,13 @@ void destroyed(uint64_t context) {
   if (s.depth > 0 && s.contexts[s.depth - 1] == context) --s.depth;
 }
 
-Current current() {
+CUDALEAK_HOT_PATH Current current() {
   const ThreadStack& s = t_stack;
   if (s.depth > 0) return {true, s.contexts[s.depth - 1]};
   return {!s.overflowed, 0};
 }
 
-int device_of(uint64_t context) {
+CUDALEAK_HOT_PATH int device_of(uint64_t context) {
   if (!context) return -1;
   for (size_t i = 0, at = slot_of(context); i < kSlots; ++i, at = (at + 1) % kSlots) {
     uint64_t key = g_devices[at].context.load(std::memory_order_acquire);

@@ -1,4 +1,5 @@
 #include "interpose/track/record_table.h"
+#include "interpose/base/hot_path.h"
 
 #include <cstdlib>
 #include <new>
@@ -9,7 +10,7 @@ RecordTable::~RecordTable() {
   for (Record* chunk : chunks_) std::free(chunk);
 }
 
-size_t RecordTable::probe(uint64_t handle, Space space, uint64_t mixed) const {
+CUDALEAK_HOT_PATH size_t RecordTable::probe(uint64_t handle, Space space, uint64_t mixed) const {
   const size_t mask = index_.size() - 1;
   const uint64_t tag = entry(0, mixed) >> 32;
   for (size_t i = size_t(mixed) & mask;; i = (i + 1) & mask) {  // home: the low bits; the registry shards by the high ones
@@ -21,13 +22,13 @@ size_t RecordTable::probe(uint64_t handle, Space space, uint64_t mixed) const {
   }
 }
 
-Record* RecordTable::find(uint64_t handle, Space space) {
+CUDALEAK_HOT_PATH Record* RecordTable::find(uint64_t handle, Space space) {
   if (live_ == 0) return nullptr;
   uint64_t e = index_[probe(handle, space, mix_key(handle, space))];
   return e ? &at(number_of(e)) : nullptr;
 }
 
-uint32_t RecordTable::allocate_record() {
+CUDALEAK_HOT_PATH uint32_t RecordTable::allocate_record() {
   if (free_head_) {
     uint32_t n = free_head_ - 1;
     free_head_ = uint32_t(at(n).handle);
@@ -48,14 +49,13 @@ void RecordTable::grow_index() {
   const size_t mask = index_.size() - 1;
   for (uint64_t e : old)
     if (e) {
-      const Record& r = at(number_of(e));
-      size_t i = size_t(mix_key(r.handle, r.space)) & mask;
+      size_t i = home_of(e, mask);
       while (index_[i] != 0) i = (i + 1) & mask;
       index_[i] = e;
     }
 }
 
-bool RecordTable::insert(const Record& record, Record* replaced) {
+CUDALEAK_HOT_PATH bool RecordTable::insert(const Record& record, Record* replaced) {
   if ((size_t(live_) + 1) * 4 > index_.size() * 3) grow_index();  // load factor stays under 3/4
   uint64_t mixed = mix_key(record.handle, record.space);
   size_t i = probe(record.handle, record.space, mixed);
@@ -71,7 +71,7 @@ bool RecordTable::insert(const Record& record, Record* replaced) {
   return present;
 }
 
-bool RecordTable::erase(uint64_t handle, Space space, Record* removed) {
+CUDALEAK_HOT_PATH bool RecordTable::erase(uint64_t handle, Space space, Record* removed) {
   if (live_ == 0) return false;
   size_t i = probe(handle, space, mix_key(handle, space));
   uint64_t e = index_[i];
@@ -88,8 +88,7 @@ bool RecordTable::erase(uint64_t handle, Space space, Record* removed) {
   const size_t mask = index_.size() - 1;
   index_[i] = 0;
   for (size_t j = (i + 1) & mask; index_[j] != 0; j = (j + 1) & mask) {
-    const Record& moved = at(number_of(index_[j]));
-    size_t k = size_t(mix_key(moved.handle, moved.space)) & mask;
+    size_t k = home_of(index_[j], mask);
     bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
     if (stays) continue;
     index_[i] = index_[j];

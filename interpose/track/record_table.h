@@ -5,8 +5,9 @@
 // malloc's mmap path, where capacity not yet written costs no memory. An
 // open-addressing index (linear probing, deletion by backward shift, so no
 // tombstones) finds a record by its handle; each index entry holds the
-// record's number and 32 bits of its key's hash, so a probe reads a record
-// only when those match. Freed
+// record's number and the low 32 bits of its key's hash, which both filter a
+// probe (a record is read only when they match) and give the entry's home
+// slot, so erasing and growing never read a record to move an entry. Freed
 // records are chained for reuse through their `handle` field and marked by
 // refcount 0, which no live record has. Once warm, insert and erase allocate
 // nothing; 72 bytes per live record plus 10.7-21 for the index.
@@ -64,19 +65,23 @@ class RecordTable {
     int c = chunk_of(n);
     return chunks_[c][n + kFirstChunk - (kFirstChunk << c)];
   }
-  // An index entry: record number + 1 (0: empty) and the hash's tag.
-  static uint64_t entry(uint32_t number, uint64_t mixed) { return uint64_t(number + 1) | (mixed >> 26 << 32); }
+  // An index entry: record number + 1 (0: empty) and the hash's low 32 bits,
+  // which hold its home slot (the index never outgrows 2^32 slots).
+  static uint64_t entry(uint32_t number, uint64_t mixed) { return uint64_t(number + 1) | (mixed << 32); }
   static uint32_t number_of(uint64_t entry) { return uint32_t(entry) - 1; }
+  static size_t home_of(uint64_t entry, size_t mask) { return size_t(entry >> 32) & mask; }
   // The index slot holding this key, or the empty slot where it would go.
   size_t probe(uint64_t handle, Space space, uint64_t mixed) const;
   uint32_t allocate_record();
   void grow_index();
 
-  Record* chunks_[kChunks] = {};
-  uint32_t used_ = 0;       // records handed out so far, free or live
-  uint32_t free_head_ = 0;  // record number + 1 of the first free record; 0: none
-  uint32_t live_ = 0;
+  // What every insert and erase reads first, so that it shares the cache
+  // line of the shard's lock (registry.h) with the first chunks' addresses.
   std::vector<uint64_t> index_;  // entry(); 0: empty
+  uint32_t live_ = 0;
+  uint32_t free_head_ = 0;  // record number + 1 of the first free record; 0: none
+  uint32_t used_ = 0;       // records handed out so far, free or live
+  Record* chunks_[kChunks] = {};
 };
 
 }  // namespace cudaleak

@@ -1,8 +1,9 @@
 #include "interpose/track/registry.h"
+#include "interpose/base/hot_path.h"
 
 namespace cudaleak {
 
-bool Registry::insert(const Record& record, Record* replaced) {
+CUDALEAK_HOT_PATH bool Registry::insert(const Record& record, Record* replaced) {
   Shard& s = shard(record.space, record.handle);
   std::lock_guard lock(s.mutex);
   // A handle the driver hands out again was released behind our back (e.g. by
@@ -10,7 +11,7 @@ bool Registry::insert(const Record& record, Record* replaced) {
   return s.records.insert(record, replaced);
 }
 
-bool Registry::erase(Space space, uint64_t handle, Record* removed) {
+CUDALEAK_HOT_PATH bool Registry::erase(Space space, uint64_t handle, Record* removed) {
   Shard& s = shard(space, handle);
   std::lock_guard lock(s.mutex);
   return s.records.erase(handle, space, removed);

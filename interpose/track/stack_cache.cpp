@@ -8,6 +8,7 @@
 
 #include "interpose/track/libunwind_api.h"
 #include "interpose/base/self_module.h"
+#include "interpose/base/hot_path.h"
 
 namespace cudaleak {
 
@@ -18,10 +19,7 @@ namespace {
 constexpr int kMaxSlots = kMaxCachedDepth + 8;  // the frames recorded plus ours above them
 constexpr size_t kSets = 16, kWays = 4;
 
-struct Entry {
-  uintptr_t anchor = 0;  // 0: empty
-  int depth = 0;
-  bool library = false;
+struct Entry {  // its anchor, depth and library flag are its set's Tag
   uint16_t slots = 0;
   uint32_t memo = 0;  // the stack's interned id, kept by the caller
   uint64_t emitted[2] = {};  // bit i: slot i's value is a recorded frame
@@ -33,11 +31,20 @@ struct Entry {
   uint64_t value[kMaxSlots];   // the return address it holds
 };
 
-struct Set {
-  Entry ways[kWays];
+// What picks a way, copied out of each entry into the set's first cache
+// line: a lookup reads the one entry that can match, not the head of each.
+struct Tag {
+  uintptr_t anchor = 0;  // 0: no entry
+  int depth = 0;
+  bool library = false;
+};
+
+struct alignas(64) Set {
+  Tag tags[kWays];
   uint64_t seen_once[kWays] = {};  // stacks missed once, by fingerprint
   uint64_t refused[kWays] = {};    // stacks whose walk did not check out
   uint8_t next_way = 0, next_seen = 0, next_refused = 0;
+  Entry ways[kWays];
 };
 
 struct ThreadCache {
@@ -59,7 +66,8 @@ ThreadCache* thread_cache() {
   if (t_cache) return t_cache;
   static const bool have_key = make_key();
   if (!have_key) return nullptr;
-  void* memory = std::malloc(sizeof(ThreadCache));
+  // Sets start on a cache line (their tags share one): aligned to 64.
+  void* memory = std::aligned_alloc(alignof(ThreadCache), (sizeof(ThreadCache) + 63) / 64 * 64);
   if (!memory) return nullptr;
   auto* cache = new (memory) ThreadCache();
   pthread_attr_t attr;
@@ -79,7 +87,7 @@ ThreadCache* thread_cache() {
 
 // The set for a capture: by anchor and the return address just above it
 // (which hook and tracker path made the capture).
-Set& set_for(ThreadCache& c, uintptr_t anchor) {
+CUDALEAK_HOT_PATH Set& set_for(ThreadCache& c, uintptr_t anchor) {
   uint64_t above = *reinterpret_cast<const uint64_t*>(anchor + 8);
   uint64_t h = (anchor ^ (above * 0x9e3779b97f4a7c15ull)) * 0xbf58476d1ce4e5b9ull;
   return c.sets[(h >> 40) % kSets];
@@ -97,7 +105,7 @@ bool contains(const uint64_t* list, uint64_t h) {
   return false;
 }
 
-bool matches(const Entry& e, uintptr_t anchor) {
+CUDALEAK_HOT_PATH bool matches(const Entry& e, uintptr_t anchor) {
   auto word = [anchor](uint32_t offset) { return *reinterpret_cast<const uint64_t*>(anchor + offset); };
   // The program's innermost frame tells twin paths apart most often: tested
   // first, then every slot without a branch per slot.
@@ -153,17 +161,14 @@ bool walk(Entry& e, const ThreadCache& c, uintptr_t anchor, int depth, bool libr
   e.first = 0;
   while (!(e.emitted[e.first / 64] >> (e.first % 64) & 1)) ++e.first;
   e.contiguous = e.first + n == slots;
-  e.anchor = anchor;
-  e.depth = depth;
-  e.library = library;
   e.memo = 0;
   return true;
 }
 
 }  // namespace
 
-size_t stack_cache_lookup(uintptr_t anchor, int depth, bool library, uint64_t* ips, uint32_t** memo,
-                          bool memo_suffices) {
+CUDALEAK_HOT_PATH size_t stack_cache_lookup(uintptr_t anchor, int depth, bool library, uint64_t* ips, uint32_t** memo,
+                                            bool memo_suffices) {
   *memo = nullptr;
   ThreadCache* c = t_cache;
   if (!c || anchor < c->stack_low || anchor >= c->stack_high) {
@@ -171,8 +176,11 @@ size_t stack_cache_lookup(uintptr_t anchor, int depth, bool library, uint64_t* i
     return SIZE_MAX;
   }
   Set& set = set_for(*c, anchor);
-  for (Entry& e : set.ways) {
-    if (e.anchor != anchor || e.depth != depth || e.library != library || !matches(e, anchor)) continue;
+  for (size_t way = 0; way < kWays; ++way) {
+    const Tag& t = set.tags[way];
+    if (t.anchor != anchor || t.depth != depth || t.library != library) continue;
+    Entry& e = set.ways[way];
+    if (!matches(e, anchor)) continue;
     *memo = &e.memo;
     ++c->stats.hits;
     if (memo_suffices && e.memo) return 0;
@@ -201,12 +209,14 @@ void stack_cache_learn(uintptr_t anchor, int depth, bool library, const uint64_t
     set.seen_once[set.next_seen++ % kWays] = h;
     return;
   }
-  Entry& e = set.ways[set.next_way % kWays];
+  const size_t way = set.next_way % kWays;
+  Entry& e = set.ways[way];
+  set.tags[way] = Tag{};  // the entry is rewritten: no lookup may take it meanwhile
   if (walk(e, *c, anchor, depth, library, ips, n)) {
+    set.tags[way] = Tag{anchor, depth, library};
     ++set.next_way;
     ++c->stats.learned;
   } else {
-    e.anchor = 0;
     set.refused[set.next_refused++ % kWays] = h;
     ++c->stats.refused;
   }

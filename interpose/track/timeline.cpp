@@ -1,4 +1,5 @@
 #include "interpose/track/timeline.h"
+#include "interpose/base/hot_path.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -62,7 +63,7 @@ Timeline::~Timeline() {
     }
 }
 
-Timeline::Series& Timeline::series(int device) {
+CUDALEAK_HOT_PATH Timeline::Series& Timeline::series(int device) {
   int index = device >= -1 && device < kDevices - 1 ? device + 1 : 0;
   if (Series* s = series_[index].load(std::memory_order_acquire)) [[likely]]
     return *s;
@@ -91,7 +92,7 @@ Timeline::Series& Timeline::make_series(int index) {
   return *s;
 }
 
-Timeline::Site& Timeline::site(Series& s, Kind kind, uint32_t stack_id) {
+CUDALEAK_HOT_PATH Timeline::Site& Timeline::site(Series& s, Kind kind, uint32_t stack_id) {
   const uint64_t key = (uint64_t(kind) + 1) << 32 | stack_id;
   size_t i = size_t(key * 0x9e3779b97f4a7c15ull >> 40) % kSiteSlots;
   for (int probe = 0; probe < 32; ++probe, i = (i + 1) % kSiteSlots) {
@@ -110,7 +111,7 @@ Timeline::Site& Timeline::site(Series& s, Kind kind, uint32_t stack_id) {
   return s.overflow[size_t(kind)];
 }
 
-void Timeline::add(int device, Kind kind, uint32_t stack_id, int64_t delta, uint64_t time_ns) {
+CUDALEAK_HOT_PATH void Timeline::add(int device, Kind kind, uint32_t stack_id, int64_t delta, uint64_t time_ns) {
   if (delta == 0 || !kind_holds_memory(kind)) return;
   Series& s = series(device);
   if (time_ns >= s.open_end.load(std::memory_order_acquire)) open_point(s, time_ns);

@@ -27,6 +27,7 @@
 #include "interpose/base/real_dlsym.h"
 #include "interpose/pyframes/python_frames.h"
 #include "interpose/base/state.h"
+#include "interpose/base/hot_path.h"
 
 namespace cudaleak::tracker {
 
@@ -47,13 +48,25 @@ uint64_t monotonic_ns() {
 
 State& state() { return *g_state; }
 
+// The time of a record off the timeline (an event, a stream, a handle): read
+// only as when it was made, so the coarse clock serves, a read of the kernel's
+// last tick (1-4 ms resolution) at a few ns against 36-61 ns for
+// CLOCK_MONOTONIC on a virtual machine's clock (docs/performance.md). It may
+// lag the precise clock by a tick: never before the start.
+CUDALEAK_HOT_PATH uint64_t coarse_elapsed_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  const uint64_t now = uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+  return now > state().start_ns ? now - state().start_ns : 0;
+}
+
 constexpr size_t kMaxDistinctNotes = 256;
 
 __attribute__((tls_model("initial-exec"))) thread_local uint32_t t_tid = 0;
 __attribute__((tls_model("initial-exec"))) thread_local int t_library_depth = 0;
 __attribute__((tls_model("initial-exec"))) thread_local uint32_t t_library_scope = 0;
 
-uint32_t thread_id() {
+CUDALEAK_HOT_PATH uint32_t thread_id() {
   if (!t_tid) t_tid = uint32_t(syscall(SYS_gettid));
   return t_tid;
 }
@@ -77,7 +90,7 @@ void* driver_function(const char* name, int version) {
 
 namespace {
 
-uint32_t capture() {
+CUDALEAK_HOT_PATH uint32_t capture() {
   uint64_t ips[kMaxStackDepth];
   uint32_t* memo = nullptr;
   // Python frames differ from call to call: with them, the native frames
@@ -105,7 +118,7 @@ class ErrnoKeeper {
 
 // Runs bookkeeping; any exception disables tracking instead of reaching the host.
 template <typename F>
-void guarded(const char* what, F&& body) {
+CUDALEAK_HOT_PATH void guarded(const char* what, F&& body) {
   ErrnoKeeper keep;
   try {
     body();
@@ -133,7 +146,7 @@ void add_note(report::NoteType type, HookId api, uint64_t handle, CUresult resul
 bool on_timeline(Kind kind, uint64_t bytes) { return bytes != 0 && kind_holds_memory(kind); }
 
 // Memory that went away leaves the timeline.
-void forget_bytes(const Record& r) {
+CUDALEAK_HOT_PATH void forget_bytes(const Record& r) {
   if (!on_timeline(r.kind, r.bytes)) return;
   state().timeline.add(r.device, r.kind, r.stack_id, -int64_t(r.bytes), monotonic_ns() - state().start_ns);
 }
@@ -176,7 +189,7 @@ int driver_device() {
 
 }  // namespace
 
-Placement current_placement() {
+CUDALEAK_HOT_PATH Placement current_placement() {
   PhaseScope timed(Phase::Placement);
   Placement p;
   bound::Current learned = bound::current();
@@ -228,7 +241,8 @@ PlacementChecks placement_checks() {
 
 void set_creation_observer(void (*observer)()) { g_creation_observer.store(observer, std::memory_order_release); }
 
-void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes, Placement where, uint64_t stream) {
+CUDALEAK_HOT_PATH void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes, Placement where,
+                               uint64_t stream) {
   PhaseScope timed(Phase::Created);
   guarded("recording a resource", [&] {
     {
@@ -249,7 +263,8 @@ void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes
       r.handle = handle;
       r.bytes = bytes;
       r.sequence = state().sequence.fetch_add(1, std::memory_order_relaxed) + 1;
-      r.time_ns = CUDALEAK_PHASE_SKIP(clock) ? 0 : monotonic_ns() - state().start_ns;
+      if (CUDALEAK_PHASE_SKIP(clock)) r.time_ns = 0;
+      else r.time_ns = on_timeline(kind, bytes) ? monotonic_ns() - state().start_ns : coarse_elapsed_ns();
       r.context = where.context;
       r.stream = stream;
       r.thread = thread_id();
@@ -275,7 +290,7 @@ void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes
   });
 }
 
-PendingRelease begin_release(Space space, uint64_t handle) {
+CUDALEAK_HOT_PATH PendingRelease begin_release(Space space, uint64_t handle) {
   PhaseScope timed(Phase::BeginRelease);
   PendingRelease p;
   p.space = space;
@@ -285,7 +300,7 @@ PendingRelease begin_release(Space space, uint64_t handle) {
   return p;
 }
 
-void end_release(HookId api, PendingRelease& p, CUresult result) {
+CUDALEAK_HOT_PATH void end_release(HookId api, PendingRelease& p, CUresult result) {
   PhaseScope timed(Phase::EndRelease);
   if (CUDALEAK_PHASE_SKIP(registry)) return;
   guarded("recording a release", [&] {
