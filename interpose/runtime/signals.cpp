@@ -14,6 +14,7 @@
 #include "interpose/runtime/lifecycle.h"
 #include "interpose/base/log.h"
 #include "interpose/runtime/reporter.h"
+#include "interpose/base/hot_path.h"
 
 namespace cudaleak::signals {
 
@@ -201,8 +202,8 @@ void install() {
   }
 }
 
-void ensure_reporter_thread() {
-  if (g_thread_started.load(std::memory_order_acquire) || g_pipe[0] < 0) return;
+namespace {
+__attribute__((noinline, cold)) void start_reporter_thread() {
   if (g_report_signal <= 0 && !options().termination_report) return;
   if (g_thread_started.exchange(true)) return;
   sigset_t all, old;
@@ -226,6 +227,14 @@ void ensure_reporter_thread() {
   // SIGUSR1 still ends it.
   install_report_signal();
   install_termination_handlers();
+}
+}  // namespace
+
+// Every tracked creation asks: the check beside the record path's code, the
+// start in the cold part of the library.
+CUDALEAK_HOT_PATH void ensure_reporter_thread() {
+  if (g_thread_started.load(std::memory_order_acquire) || g_pipe[0] < 0) return;
+  start_reporter_thread();
 }
 
 void wait_if_terminating() {
