@@ -48,16 +48,22 @@ uint64_t monotonic_ns() {
 
 State& state() { return *g_state; }
 
-// The time of a record off the timeline (an event, a stream, a handle): read
-// only as when it was made, so the coarse clock serves, a read of the kernel's
-// last tick (1-4 ms resolution) at a few ns against 36-61 ns for
-// CLOCK_MONOTONIC on a virtual machine's clock (docs/performance.md). It may
-// lag the precise clock by a tick: never before the start.
-CUDALEAK_HOT_PATH uint64_t coarse_elapsed_ns() {
+// A record's time since the start. Off the timeline (an event, a stream, a
+// handle) it is read only as when the resource was made: the coarse clock,
+// the kernel's last tick (1-4 ms resolution), a few ns against 36-61 ns for
+// CLOCK_MONOTONIC on a virtual machine (docs/performance.md). Memory gets the
+// precise clock until the run is long enough that the timeline's points (at
+// most 512 per device over the whole run) are coarser than a tick, then the
+// coarse one too. The coarse clock lags by up to a tick: never before the start.
+CUDALEAK_HOT_PATH uint64_t record_time_ns(bool on_timeline) {
+  const State& s = state();
   timespec ts;
-  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-  const uint64_t now = uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
-  return now > state().start_ns ? now - state().start_ns : 0;
+  if (clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) == 0) {
+    const uint64_t now = uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+    const uint64_t elapsed = now > s.start_ns ? now - s.start_ns : 0;
+    if (!on_timeline || elapsed >= s.coarse_after_ns) return elapsed;
+  }
+  return monotonic_ns() - s.start_ns;
 }
 
 constexpr size_t kMaxDistinctNotes = 256;
@@ -148,7 +154,7 @@ bool on_timeline(Kind kind, uint64_t bytes) { return bytes != 0 && kind_holds_me
 // Memory that went away leaves the timeline.
 CUDALEAK_HOT_PATH void forget_bytes(const Record& r) {
   if (!on_timeline(r.kind, r.bytes)) return;
-  state().timeline.add(r.device, r.kind, r.stack_id, -int64_t(r.bytes), monotonic_ns() - state().start_ns);
+  state().timeline.add(r.device, r.kind, r.stack_id, -int64_t(r.bytes), record_time_ns(true));
 }
 
 void tear_down(uint64_t context, const char* reason, bool green) {
@@ -264,7 +270,7 @@ CUDALEAK_HOT_PATH void created(HookId api, Kind kind, Space space, uint64_t hand
       r.bytes = bytes;
       r.sequence = state().sequence.fetch_add(1, std::memory_order_relaxed) + 1;
       if (CUDALEAK_PHASE_SKIP(clock)) r.time_ns = 0;
-      else r.time_ns = on_timeline(kind, bytes) ? monotonic_ns() - state().start_ns : coarse_elapsed_ns();
+      else r.time_ns = record_time_ns(on_timeline(kind, bytes));
       r.context = where.context;
       r.stream = stream;
       r.thread = thread_id();
@@ -442,7 +448,7 @@ void device_allocated(uint32_t launch_stack, uint32_t device_frame, uint64_t add
     r.handle = address;
     r.bytes = bytes;
     r.sequence = state().sequence.fetch_add(1, std::memory_order_relaxed) + 1;
-    r.time_ns = monotonic_ns() - state().start_ns;
+    r.time_ns = record_time_ns(true);
     r.context = where.context;
     r.thread = thread_id();
     r.device = int16_t(where.device);
@@ -554,6 +560,11 @@ size_t live_count() { return state().registry.size(); }
 
 State::State() {
   start_ns = monotonic_ns();
+  // The timeline's points are at least (run length / 1024) apart: past 1024
+  // ticks they are coarser than a tick.
+  timespec tick;
+  if (clock_getres(CLOCK_MONOTONIC_COARSE, &tick) == 0 && tick.tv_sec == 0 && tick.tv_nsec > 0)
+    coarse_after_ns = uint64_t(tick.tv_nsec) * 1024;
   timespec wall;
   clock_gettime(CLOCK_REALTIME, &wall);
   start_unix_ns = uint64_t(wall.tv_sec) * 1000000000ull + uint64_t(wall.tv_nsec);

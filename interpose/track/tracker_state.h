@@ -32,6 +32,9 @@ struct State {
   std::atomic<uint64_t> sequence{0};
   uint64_t start_ns = 0;       // CLOCK_MONOTONIC
   uint64_t start_unix_ns = 0;  // the same moment on the wall clock
+  // From this time on memory records are stamped with the coarse clock
+  // (tracker.cpp, record_time_ns); never where it has no fixed tick.
+  uint64_t coarse_after_ns = UINT64_MAX;
   // This process's run of cudaleak: pid, start and 64 random bits, so that
   // readers count each process once whatever its reports (report.h's
   // Process::run_id). A forked child makes its own; an exec starts afresh.
