@@ -125,7 +125,7 @@ CUDALEAK_HOT_PATH bool matches(const Entry& e, uintptr_t anchor) {
 
 // One full walk from here: every frame's return address and the slot that
 // holds it. Succeeds only when it yields exactly `ips` and every slot checks.
-bool walk(Entry& e, const ThreadCache& c, uintptr_t anchor, int depth, bool library, const uint64_t* ips, size_t n) {
+bool walk(Entry& e, const ThreadCache& c, uintptr_t anchor, bool library, const uint64_t* ips, size_t n) {
   const LibUnwind& api = libunwind();
   unw_context_t context;
   unw_cursor_t cursor;
@@ -212,7 +212,7 @@ void stack_cache_learn(uintptr_t anchor, int depth, bool library, const uint64_t
   const size_t way = set.next_way % kWays;
   Entry& e = set.ways[way];
   set.tags[way] = Tag{};  // the entry is rewritten: no lookup may take it meanwhile
-  if (walk(e, *c, anchor, depth, library, ips, n)) {
+  if (walk(e, *c, anchor, library, ips, n)) {
     set.tags[way] = Tag{anchor, depth, library};
     ++set.next_way;
     ++c->stats.learned;

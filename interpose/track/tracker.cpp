@@ -40,10 +40,12 @@ void notify_creation() {
 
 State* g_state = nullptr;  // tracker_state.h: bound by the runtime object before any hook records
 
+uint64_t ns_of(const timespec& ts) { return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec); }
+
 uint64_t monotonic_ns() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
-  return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+  return ns_of(ts);
 }
 
 State& state() { return *g_state; }
@@ -59,7 +61,7 @@ CUDALEAK_HOT_PATH uint64_t record_time_ns(bool on_timeline) {
   const State& s = state();
   timespec ts;
   if (clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) == 0) {
-    const uint64_t now = uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
+    const uint64_t now = ns_of(ts);
     const uint64_t elapsed = now > s.start_ns ? now - s.start_ns : 0;
     if (!on_timeline || elapsed >= s.coarse_after_ns) return elapsed;
   }
@@ -567,7 +569,7 @@ State::State() {
     coarse_after_ns = uint64_t(tick.tv_nsec) * 1024;
   timespec wall;
   clock_gettime(CLOCK_REALTIME, &wall);
-  start_unix_ns = uint64_t(wall.tv_sec) * 1000000000ull + uint64_t(wall.tv_nsec);
+  start_unix_ns = ns_of(wall);
   new_run_id();
 }
 
