@@ -16,7 +16,7 @@
 // role: Create (a new resource of `kind` in `space`), Release (ends one in
 // `space`), Retain (adds a reference), Teardown (a context and what dies
 // with it), Observe (changes how later creates are read: stream capture; or
-// what the context reserves: its limits),
+// what the context reserves: its limits; or where managed memory lives),
 // Bind (changes the calling thread's current context: track/bound_context.h),
 // Lookup (hands out entry points).
 // clang-format off
@@ -124,7 +124,13 @@
   X(cuDestroyExternalMemory, "cuDestroyExternalMemory", 10000, false, PFN_cuDestroyExternalMemory_v10000, Release, NoKind, ExternalMemory) \
   X(cuImportExternalSemaphore, "cuImportExternalSemaphore", 10000, false, PFN_cuImportExternalSemaphore_v10000, Create, ExternalSemaphore, ExternalSemaphore) \
   X(cuDestroyExternalSemaphore, "cuDestroyExternalSemaphore", 10000, false, PFN_cuDestroyExternalSemaphore_v10000, Release, NoKind, ExternalSemaphore) \
-  X(cuCtxSetLimit, "cuCtxSetLimit", 3010, false, PFN_cuCtxSetLimit_v3010, Observe, NoKind, NoSpace)
+  X(cuCtxSetLimit, "cuCtxSetLimit", 3010, false, PFN_cuCtxSetLimit_v3010, Observe, NoKind, NoSpace) \
+  X(cuMemPrefetchAsync, "cuMemPrefetchAsync", 8000, false, PFN_cuMemPrefetchAsync_v8000, Observe, NoKind, NoSpace) \
+  X(cuMemPrefetchAsync_ptsz, "cuMemPrefetchAsync", 8000, true, PFN_cuMemPrefetchAsync_v8000_ptsz, Observe, NoKind, NoSpace) \
+  X(cuMemPrefetchAsync_v2, "cuMemPrefetchAsync", 12020, false, PFN_cuMemPrefetchAsync_v12020, Observe, NoKind, NoSpace) \
+  X(cuMemPrefetchAsync_v2_ptsz, "cuMemPrefetchAsync", 12020, true, PFN_cuMemPrefetchAsync_v12020_ptsz, Observe, NoKind, NoSpace) \
+  X(cuMemPrefetchBatchAsync, "cuMemPrefetchBatchAsync", 13000, false, PFN_cuMemPrefetchBatchAsync_v13000, Observe, NoKind, NoSpace) \
+  X(cuMemPrefetchBatchAsync_ptsz, "cuMemPrefetchBatchAsync", 13000, true, PFN_cuMemPrefetchBatchAsync_v13000_ptsz, Observe, NoKind, NoSpace)
 // clang-format on
 
 // Create and destroy functions of NVIDIA's libraries, interposed by their

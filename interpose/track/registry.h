@@ -20,6 +20,16 @@ class Registry {
   bool insert(const Record& record, Record* replaced = nullptr);
   // Removes and returns the record; false when it was never seen.
   bool erase(Space space, uint64_t handle, Record* removed = nullptr);
+  // Calls f(record) on the live record of this key, under its shard's lock
+  // (f does bookkeeping only). False when there is none.
+  template <typename F>
+  bool update(Space space, uint64_t handle, F&& f) {
+    Shard& s = shard(space, handle);
+    std::lock_guard lock(s.mutex);
+    Record* r = s.records.find(handle, space);
+    if (r) f(*r);
+    return r != nullptr;
+  }
   // Reference counting for vmm handles. retain: false when unknown.
   bool retain(Space space, uint64_t handle);
   // Drops one reference; erases at zero (then *erased = true, *removed = the

@@ -527,6 +527,23 @@ void visit_for_crash(CrashVisitor& v) {
 std::span<const uint64_t> stack(uint32_t id) { return state().stacks.get(id); }
 uint32_t capture_here() { return capture(); }
 
+void managed_prefetched(uint64_t dptr, uint64_t count, int device) {
+  guarded("recording a prefetch", [&] {
+    Record before;
+    bool moved = false;
+    state().registry.update(Space::DevicePtr, dptr, [&](Record& r) {
+      if (r.kind != Kind::Managed || count < r.bytes || r.device == device) return;
+      before = r;
+      r.device = int16_t(device);
+      moved = true;
+    });
+    if (!moved || !on_timeline(before.kind, before.bytes)) return;
+    const uint64_t now = record_time_ns(true);
+    state().timeline.add(before.device, before.kind, before.stack_id, -int64_t(before.bytes), now);
+    state().timeline.add(device, before.kind, before.stack_id, int64_t(before.bytes), now);
+  });
+}
+
 void limit_set(HookId api, int limit, uint64_t value, uint64_t bytes, uint64_t threads, Placement where) {
   try {
     State& s = state();

@@ -109,6 +109,12 @@ void primary_reset(int device);
 // setting of the same limit; the reservation leaves with its context.
 void limit_set(HookId api, int limit, uint64_t value, uint64_t bytes, uint64_t threads, Placement where);
 
+// Managed memory prefetched (cuMemPrefetchAsync): when [dptr, dptr + count)
+// covers a whole managed allocation, it now lives on `device` (-1: the host),
+// and its record and timeline move there. A prefetch of part of one leaves it
+// where it was.
+void managed_prefetched(uint64_t dptr, uint64_t count, int device);
+
 // Device-side allocations (device_heap), read after their launch: `address`
 // of `bytes` made by a kernel, its stack the device frame `device_frame`
 // (pyframes::intern_device_frame) above the launch's stack. A device-side

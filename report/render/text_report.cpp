@@ -86,6 +86,8 @@ std::string group_headline(const LeakGroup& g) {
   for (const RankShare& share : g.ranks)
     if (share.device >= 0) devices.push_back(share.device);
   if (g.device < 0 && !devices.empty()) s += " on devices " + rank_ranges(devices);
+  // Managed memory is where it was last prefetched whole; no device is the host.
+  if (kind == Kind::Managed && g.device < 0 && devices.empty()) s += ", prefetched to the host";
   if ((kind == Kind::Module || kind == Kind::Library) && g.bytes > 0)
     s += ", holding " + format_bytes(g.bytes) + " of device globals";
   if (!g.holds.empty()) s += ", holding " + holdings(g.holds);

@@ -83,12 +83,12 @@ Result run(const std::vector<std::string>& argv, const std::vector<std::string>&
 cudaleak::report::Report load(const std::string& path) { return cudaleak::report::from_json(slurp(path)); }
 
 Result run_sim(const std::string& dir, const std::vector<std::string>& command,
-               const std::vector<std::string>& extra_flags) {
+               const std::vector<std::string>& extra_flags, const std::vector<std::string>& env) {
   std::vector<std::string> argv = {cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/report.%p.%n.json"};
   argv.insert(argv.end(), extra_flags.begin(), extra_flags.end());
   argv.push_back("--");
   argv.insert(argv.end(), command.begin(), command.end());
-  return run(argv);
+  return run(argv, env);
 }
 
 Result run_preloaded(const std::vector<std::string>& command, const std::string& options) {

@@ -36,7 +36,7 @@ cudaleak::report::Report load(const std::string& path);
 
 // Runs `program args` under cudaleak with the simulated GPU, reports in `dir`.
 Result run_sim(const std::string& dir, const std::vector<std::string>& command,
-               const std::vector<std::string>& extra_flags = {});
+               const std::vector<std::string>& extra_flags = {}, const std::vector<std::string>& env = {});
 
 // Runs `command` under plain LD_PRELOAD (no launcher) with the simulated GPU
 // and CUDALEAK_OPTIONS=`options`.

@@ -322,3 +322,59 @@ TEST_CASE("ranks: a process a rank forked is not the rank, a shell between launc
   CHECK(child.process.rank == -1);
   CHECK(child.process.launcher.empty());
 }
+
+TEST_CASE("ranks: peer access and managed memory prefetched across devices keep each resource on its device",
+          "[e2e][ranks]") {
+  auto dir = fresh_dir("peer_devices");
+  Result res = run_sim(dir, {program("peer_devices")}, {}, {"CUDALEAK_SIM_DEVICES=2"});
+  INFO(res.out << res.err);
+  REQUIRE(res.exit_code == 0);
+  CHECK(res.out.find("2 devices, peer device 1, peer access on") != std::string::npos);
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  const auto r = load(files[0]);
+  // Freed while another device was current: neither a leak nor a release cudaleak did not know.
+  CHECK(find_group(r, "device", "free_from_other_device") == nullptr);
+  for (const auto& n : r.notes) CHECK(n.type != cudaleak::report::NoteType::UnknownRelease);
+  const auto* peer = find_group(r, "device", "leak_on_peer");
+  REQUIRE(peer);
+  CHECK(peer->device == 1);
+  CHECK(peer->bytes == 5u << 20);
+  const auto* stream = find_group(r, "stream", "leak_on_peer");
+  REQUIRE(stream);
+  CHECK(stream->device == 1);
+  // Managed memory lives where it was prefetched whole: device 1, or the host (no device).
+  const auto* to_peer = find_group(r, "managed", "managed_to_peer");
+  REQUIRE(to_peer);
+  CHECK(to_peer->device == 1);
+  CHECK(to_peer->bytes == 6u << 20);
+  const auto* to_host = find_group(r, "managed", "managed_to_host");
+  REQUIRE(to_host);
+  CHECK(to_host->device == -1);
+  CHECK(to_host->bytes == 7u << 20);
+  CHECK(find_group(r, "managed", "managed_round_trip") == nullptr);
+  // One batch, two destinations: the first allocation to device 1, the second to the host.
+  int batched = 0;
+  for (const auto& g : r.leaks) {
+    if (g.kind != cudaleak::Kind::Managed || !stack_has(g, "managed_batch")) continue;
+    ++batched;
+    CHECK(g.device == (g.bytes == 1u << 20 ? 1 : -1));
+  }
+  CHECK(batched == 2);
+  CHECK(r.summary.leaked_bytes == (5u + 6u + 7u + 1u + 4u) << 20);
+  // The timelines moved with it: at the end device 1 holds the 5 MiB leak and
+  // the 6 and 1 MiB prefetched there, device 0 nothing.
+  std::map<int, uint64_t> last;
+  for (const auto& t : r.timeline.devices)
+    if (!t.points.empty()) {
+      uint64_t total = 0;
+      for (uint64_t b : t.points.back().bytes) total += b;
+      last[t.device] = total;
+    }
+  CHECK(last[1] == 12u << 20);
+  CHECK(last[0] == 0);
+  CHECK(res.err.find("6.0 MiB of managed memory in 1 allocation never freed, created by cudaMallocManaged on device 1") !=
+        std::string::npos);
+  CHECK(res.err.find("7.0 MiB of managed memory in 1 allocation never freed, created by cudaMallocManaged, prefetched "
+                     "to the host:") != std::string::npos);
+}

@@ -4,6 +4,7 @@
 #include "tests/simcuda/driver/sim_cuda.h"
 #include "tests/simcuda/driver/sim_state.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 
@@ -15,6 +16,7 @@ void release_context_resources(State& sim, CUcontext ctx) {
   {
     std::lock_guard lock(sim.mutex);
     sim.limits.erase(ctx);  // a new or reset context starts from the defaults
+    std::erase_if(sim.peer_access, [&](const auto& link) { return link.first == ctx || link.second == ctx; });
   }
   std::lock_guard lock(sim.mutex);
   for (auto it = sim.memory.begin(); it != sim.memory.end();) {
@@ -122,6 +124,42 @@ SIM_EXPORT CUresult cuCtxGetDevice(CUdevice* dev) {
 }
 
 SIM_EXPORT CUresult cuCtxSynchronize() { return CUDA_SUCCESS; }
+
+// Peer access: any two distinct simulated devices can reach each other.
+SIM_EXPORT CUresult cuDeviceCanAccessPeer(int* can, CUdevice device, CUdevice peer) {
+  SIM_ENTRY("cuDeviceCanAccessPeer");
+  const int n = int(sim.devices.size());
+  if (!can) return CUDA_ERROR_INVALID_VALUE;
+  if (device < 0 || device >= n || peer < 0 || peer >= n) return CUDA_ERROR_INVALID_DEVICE;
+  *can = device != peer;
+  return CUDA_SUCCESS;
+}
+
+SIM_EXPORT CUresult cuCtxEnablePeerAccess(CUcontext peer, unsigned int flags) {
+  SIM_ENTRY("cuCtxEnablePeerAccess");
+  CUcontext ctx = current_context();
+  if (!ctx) return CUDA_ERROR_INVALID_CONTEXT;
+  if (flags != 0 || !valid(peer, Object::Context)) return CUDA_ERROR_INVALID_VALUE;
+  if (device_of(peer) == device_of(ctx)) return CUDA_ERROR_INVALID_DEVICE;
+  std::lock_guard lock(sim.mutex);
+  auto link = std::make_pair(static_cast<const void*>(ctx), static_cast<const void*>(peer));
+  if (std::find(sim.peer_access.begin(), sim.peer_access.end(), link) != sim.peer_access.end())
+    return CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+  sim.peer_access.push_back(link);
+  return CUDA_SUCCESS;
+}
+
+SIM_EXPORT CUresult cuCtxDisablePeerAccess(CUcontext peer) {
+  SIM_ENTRY("cuCtxDisablePeerAccess");
+  CUcontext ctx = current_context();
+  if (!ctx) return CUDA_ERROR_INVALID_CONTEXT;
+  std::lock_guard lock(sim.mutex);
+  auto link = std::make_pair(static_cast<const void*>(ctx), static_cast<const void*>(peer));
+  auto it = std::find(sim.peer_access.begin(), sim.peer_access.end(), link);
+  if (it == sim.peer_access.end()) return CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
+  sim.peer_access.erase(it);
+  return CUDA_SUCCESS;
+}
 
 // Limits reserve what the real driver reserves (docs/oom.md): the stack for
 // every resident thread (4 multiprocessors x 2048 threads here), the heap and

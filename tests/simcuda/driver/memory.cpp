@@ -158,7 +158,85 @@ SIM_EXPORT CUresult cuMemHostUnregister(void* p) {
 
 SIM_EXPORT CUresult cuMemAllocManaged(CUdeviceptr* dptr, size_t bytes, unsigned int) {
   SIM_ENTRY("cuMemAllocManaged");
-  return device_alloc(sim, dptr, bytes, true);
+  CUresult r = device_alloc(sim, dptr, bytes, true);
+  if (r == CUDA_SUCCESS) {
+    std::lock_guard lock(sim.mutex);
+    sim.memory[uintptr_t(*dptr)].managed = true;
+  }
+  return r;
+}
+
+namespace {
+
+// Prefetching a whole managed allocation moves it: its bytes leave the device
+// it was on and count on `device` (-1: the host, which counts nothing). Part
+// of one, or a destination without room, leaves it where it is (the real
+// driver evicts or migrates page by page).
+CUresult prefetch(State& sim, CUdeviceptr dptr, size_t count, int device) {
+  std::lock_guard lock(sim.mutex);
+  if (device < -1 || device >= int(sim.devices.size())) return CUDA_ERROR_INVALID_DEVICE;
+  auto it = sim.memory.find(uintptr_t(dptr));
+  if (it == sim.memory.end() || !it->second.managed) return CUDA_ERROR_INVALID_VALUE;
+  Allocation& a = it->second;
+  if (count == 0 || count > a.bytes) return CUDA_ERROR_INVALID_VALUE;
+  const int from = a.counted ? a.device : -1;
+  if (count < a.bytes || from == device || (device >= 0 && a.bytes > sim.available(device))) return CUDA_SUCCESS;
+  if (a.counted) sim.devices[size_t(a.device)].used -= a.bytes;
+  a.counted = device >= 0;
+  if (a.counted) {
+    a.device = device;
+    sim.devices[size_t(device)].used += a.bytes;
+  }
+  return CUDA_SUCCESS;
+}
+
+int location_device(CUmemLocation where) {
+  if (where.type == CU_MEM_LOCATION_TYPE_DEVICE) return where.id;
+  return where.type == CU_MEM_LOCATION_TYPE_INVALID ? -2 : -1;
+}
+
+CUresult prefetch_batch(State& sim, CUdeviceptr* dptrs, size_t* sizes, size_t count, CUmemLocation* locations,
+                        size_t* first_op, size_t location_count) {
+  if (!dptrs || !sizes || !locations || !first_op || count == 0 || location_count == 0 || first_op[0] != 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  size_t j = 0;
+  for (size_t i = 0; i < count; ++i) {
+    while (j + 1 < location_count && first_op[j + 1] <= i) ++j;
+    if (CUresult r = prefetch(sim, dptrs[i], sizes[i], location_device(locations[j])); r != CUDA_SUCCESS) return r;
+  }
+  return CUDA_SUCCESS;
+}
+
+}  // namespace
+
+SIM_EXPORT CUresult cuMemPrefetchAsync(CUdeviceptr dptr, size_t count, CUdevice device, CUstream) {
+  SIM_ENTRY("cuMemPrefetchAsync");
+  return prefetch(sim, dptr, count, device == CU_DEVICE_CPU ? -1 : device);
+}
+SIM_EXPORT CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr dptr, size_t count, CUdevice device, CUstream) {
+  SIM_ENTRY("cuMemPrefetchAsync_ptsz");
+  return prefetch(sim, dptr, count, device == CU_DEVICE_CPU ? -1 : device);
+}
+SIM_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr dptr, size_t count, CUmemLocation where, unsigned int,
+                                          CUstream) {
+  SIM_ENTRY("cuMemPrefetchAsync_v2");
+  return prefetch(sim, dptr, count, location_device(where));
+}
+SIM_EXPORT CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr dptr, size_t count, CUmemLocation where, unsigned int,
+                                               CUstream) {
+  SIM_ENTRY("cuMemPrefetchAsync_v2_ptsz");
+  return prefetch(sim, dptr, count, location_device(where));
+}
+SIM_EXPORT CUresult cuMemPrefetchBatchAsync(CUdeviceptr* dptrs, size_t* sizes, size_t count, CUmemLocation* locations,
+                                            size_t* first_op, size_t location_count, unsigned long long, CUstream) {
+  SIM_ENTRY("cuMemPrefetchBatchAsync");
+  return prefetch_batch(sim, dptrs, sizes, count, locations, first_op, location_count);
+}
+SIM_EXPORT CUresult cuMemPrefetchBatchAsync_ptsz(CUdeviceptr* dptrs, size_t* sizes, size_t count,
+                                                 CUmemLocation* locations, size_t* first_op, size_t location_count,
+                                                 unsigned long long, CUstream) {
+  SIM_ENTRY("cuMemPrefetchBatchAsync_ptsz");
+  return prefetch_batch(sim, dptrs, sizes, count, locations, first_op, location_count);
 }
 
 SIM_EXPORT CUresult cuArrayCreate_v2(CUarray* handle, const CUDA_ARRAY_DESCRIPTOR* d) {

@@ -36,6 +36,15 @@
   X("cuCtxGetDevice", 2000, false, cuCtxGetDevice)                         \
   X("cuCtxSynchronize", 2000, false, cuCtxSynchronize)                     \
   X("cuCtxSetLimit", 3010, false, cuCtxSetLimit)                           \
+  X("cuDeviceCanAccessPeer", 4000, false, cuDeviceCanAccessPeer)           \
+  X("cuCtxEnablePeerAccess", 4000, false, cuCtxEnablePeerAccess)           \
+  X("cuCtxDisablePeerAccess", 4000, false, cuCtxDisablePeerAccess)         \
+  X("cuMemPrefetchAsync", 8000, false, cuMemPrefetchAsync)                 \
+  X("cuMemPrefetchAsync", 8000, true, cuMemPrefetchAsync_ptsz)             \
+  X("cuMemPrefetchAsync", 12020, false, cuMemPrefetchAsync_v2)             \
+  X("cuMemPrefetchAsync", 12020, true, cuMemPrefetchAsync_v2_ptsz)         \
+  X("cuMemPrefetchBatchAsync", 13000, false, cuMemPrefetchBatchAsync)      \
+  X("cuMemPrefetchBatchAsync", 13000, true, cuMemPrefetchBatchAsync_ptsz)  \
   X("cuCtxGetLimit", 3010, false, cuCtxGetLimit)                           \
   X("cuDevicePrimaryCtxRetain", 7000, false, cuDevicePrimaryCtxRetain)     \
   X("cuDevicePrimaryCtxGetState", 7000, false, cuDevicePrimaryCtxGetState) \

@@ -34,6 +34,7 @@ struct Allocation {
   int device;        // -1: host (pinned / registered)
   CUcontext context; // nullptr: survives context destruction (async, vmm)
   bool counted;      // counts against the device memory budget
+  bool managed = false;  // cuMemAllocManaged: lives where it was last prefetched
 };
 
 struct VmmHandle {
@@ -77,6 +78,8 @@ class State {
   std::unordered_map<uintptr_t, Allocation> memory;  // device, pinned, registered, managed, async
   std::unordered_map<uint64_t, VmmHandle> vmm;
   std::unordered_map<uintptr_t, size_t> reservations;
+  // Peer access enabled from a context (first) to a peer context (second).
+  std::vector<std::pair<const void*, const void*>> peer_access;
   // Context limits (cuCtxSetLimit) and the device memory each reserves, by
   // context and CUlimit: the simulated driver reserves it at once.
   struct Limits {

@@ -58,6 +58,12 @@ void load() {
             resolve("cuMemHostRegister", g_table.cuMemHostRegister, v) &&
             resolve("cuMemHostUnregister", g_table.cuMemHostUnregister, v) &&
             resolve("cuMemAllocManaged", g_table.cuMemAllocManaged, v) &&
+            resolve("cuMemPrefetchAsync", g_table.cuMemPrefetchAsync, v) &&
+            resolve("cuMemPrefetchAsync", g_table.cuMemPrefetchAsync_ptsz, v, ptsz) &&
+            resolve("cuMemPrefetchBatchAsync", g_table.cuMemPrefetchBatchAsync, v) &&
+            resolve("cuDeviceCanAccessPeer", g_table.cuDeviceCanAccessPeer, v) &&
+            resolve("cuCtxEnablePeerAccess", g_table.cuCtxEnablePeerAccess, v) &&
+            resolve("cuCtxDisablePeerAccess", g_table.cuCtxDisablePeerAccess, v) &&
             resolve("cuMemAllocAsync", g_table.cuMemAllocAsync, v) &&
             resolve("cuMemAllocAsync", g_table.cuMemAllocAsync_ptsz, v, ptsz) &&
             resolve("cuMemAllocFromPoolAsync", g_table.cuMemAllocFromPoolAsync, v) &&
@@ -114,21 +120,24 @@ void* driver_symbol(const char* name) { return driver() && g_lib ? dlsym(g_lib, 
 int current_device() { return t_device; }
 void set_current_device(int device) { t_device = device; }
 
-CUresult ensure_context() {
+CUresult primary_context(int device, CUcontext* ctx) {
   const DriverTable* d = driver();
   if (!d) return CUDA_ERROR_NO_DEVICE;
-  CUcontext ctx = nullptr;
-  {
-    std::lock_guard lock(g_context_mutex);
-    if (g_primary.size() <= size_t(t_device)) g_primary.resize(size_t(t_device) + 1, nullptr);
-    ctx = g_primary[size_t(t_device)];
-    if (!ctx) {
-      CUresult r = d->cuDevicePrimaryCtxRetain(&ctx, t_device);
-      if (r != CUDA_SUCCESS) return r;
-      g_primary[size_t(t_device)] = ctx;
-    }
+  std::lock_guard lock(g_context_mutex);
+  if (g_primary.size() <= size_t(device)) g_primary.resize(size_t(device) + 1, nullptr);
+  *ctx = g_primary[size_t(device)];
+  if (!*ctx) {
+    CUresult r = d->cuDevicePrimaryCtxRetain(ctx, device);
+    if (r != CUDA_SUCCESS) return r;
+    g_primary[size_t(device)] = *ctx;
   }
-  return d->cuCtxSetCurrent(ctx);
+  return CUDA_SUCCESS;
+}
+
+CUresult ensure_context() {
+  CUcontext ctx = nullptr;
+  if (CUresult r = primary_context(t_device, &ctx); r != CUDA_SUCCESS) return r;
+  return driver()->cuCtxSetCurrent(ctx);
 }
 
 void forget_context(int device) {

@@ -30,6 +30,12 @@ struct DriverTable {
   PFN_cuMemHostRegister_v6050 cuMemHostRegister;
   PFN_cuMemHostUnregister_v4000 cuMemHostUnregister;
   PFN_cuMemAllocManaged_v6000 cuMemAllocManaged;
+  PFN_cuMemPrefetchAsync_v12020 cuMemPrefetchAsync;
+  PFN_cuMemPrefetchAsync_v12020 cuMemPrefetchAsync_ptsz;
+  PFN_cuMemPrefetchBatchAsync_v13000 cuMemPrefetchBatchAsync;
+  PFN_cuDeviceCanAccessPeer_v4000 cuDeviceCanAccessPeer;
+  PFN_cuCtxEnablePeerAccess_v4000 cuCtxEnablePeerAccess;
+  PFN_cuCtxDisablePeerAccess_v4000 cuCtxDisablePeerAccess;
   PFN_cuMemAllocAsync_v11020 cuMemAllocAsync;
   PFN_cuMemAllocAsync_v11020 cuMemAllocAsync_ptsz;
   PFN_cuMemAllocFromPoolAsync_v11020 cuMemAllocFromPoolAsync;
@@ -78,6 +84,8 @@ void* driver_symbol(const char* name);
 // Makes the primary context of the current device current on this thread,
 // retaining it on first use, as cudart's lazy initialisation does.
 CUresult ensure_context();
+// The primary context of `device`, retained at its first use.
+CUresult primary_context(int device, CUcontext* ctx);
 int current_device();
 void set_current_device(int device);
 void forget_context(int device);

@@ -184,6 +184,45 @@ RT_EXPORT cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int fl
   return record(d.cuMemAllocManaged(reinterpret_cast<CUdeviceptr*>(ptr), size, flags));
 }
 
+// cudaMemLocation and CUmemLocation share their layout and values.
+RT_EXPORT cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t count, cudaMemLocation where, unsigned int flags,
+                                           cudaStream_t stream) {
+  RT_BEGIN();
+  CUmemLocation location{CUmemLocationType(where.type), where.id};
+  auto prefetch = per_thread(stream) ? d.cuMemPrefetchAsync_ptsz : d.cuMemPrefetchAsync;
+  return record(prefetch(CUdeviceptr(ptr), count, location, flags, reinterpret_cast<CUstream>(stream)));
+}
+
+RT_EXPORT cudaError_t cudaMemPrefetchBatchAsync(void** ptrs, size_t* sizes, size_t count, cudaMemLocation* where,
+                                                size_t* first_op, size_t location_count, unsigned long long flags,
+                                                cudaStream_t stream) {
+  RT_BEGIN();
+  static_assert(sizeof(cudaMemLocation) == sizeof(CUmemLocation));
+  return record(d.cuMemPrefetchBatchAsync(reinterpret_cast<CUdeviceptr*>(ptrs), sizes, count,
+                                          reinterpret_cast<CUmemLocation*>(where), first_op, location_count, flags,
+                                          reinterpret_cast<CUstream>(stream)));
+}
+
+RT_EXPORT cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer) {
+  RT_BEGIN();
+  return record(d.cuDeviceCanAccessPeer(can, device, peer));
+}
+
+// Peer access from the current device's primary context to the peer's.
+RT_EXPORT cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned int flags) {
+  RT_BEGIN();
+  CUcontext peer_context = nullptr;
+  if (CUresult r = simrt::primary_context(peer, &peer_context); r != CUDA_SUCCESS) return record(r);
+  return record(d.cuCtxEnablePeerAccess(peer_context, flags));
+}
+
+RT_EXPORT cudaError_t cudaDeviceDisablePeerAccess(int peer) {
+  RT_BEGIN();
+  CUcontext peer_context = nullptr;
+  if (CUresult r = simrt::primary_context(peer, &peer_context); r != CUDA_SUCCESS) return record(r);
+  return record(d.cuCtxDisablePeerAccess(peer_context));
+}
+
 RT_EXPORT cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t stream) {
   RT_BEGIN();
   auto fn = per_thread(stream) ? d.cuMemAllocAsync_ptsz : d.cuMemAllocAsync;
