@@ -1,5 +1,6 @@
 #include "interpose/track/timeline.h"
 #include "interpose/base/hot_path.h"
+#include "interpose/base/spin_lock.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,6 +11,11 @@ namespace cudaleak {
 
 struct Timeline::Series {
   int device = -1;
+  // Every change's counters (now, total, open_max, its site's bytes and
+  // count) are written under this lock, as plain loads and stores of the
+  // atomics: one exchange per change where five locked additions were.
+  // Readers load them without it.
+  SpinLock counting;
   std::array<std::atomic<int64_t>, kKindCount> now{};
   std::atomic<int64_t> total{0};
   // The point being written: where its span ends (the first time that opens
@@ -47,10 +53,12 @@ template <typename S>
 void label_overflow(S& s) {
   for (int k = 0; k < kKindCount; ++k) s.overflow[size_t(k)] = {(uint64_t(k) + 1) << 32, 0, 0};
 }
-void raise_to(std::atomic<int64_t>& target, int64_t value) {
-  int64_t seen = target.load(std::memory_order_relaxed);
-  while (seen < value && !target.compare_exchange_weak(seen, value, std::memory_order_relaxed)) {
-  }
+// Under the series' counting lock: a load and a store, no locked instruction.
+template <typename A>
+int64_t bump(A&& counter, int64_t delta) {
+  int64_t value = counter.load(std::memory_order_relaxed) + delta;
+  counter.store(value, std::memory_order_relaxed);
+  return value;
 }
 }  // namespace
 
@@ -115,12 +123,16 @@ CUDALEAK_HOT_PATH void Timeline::add(int device, Kind kind, uint32_t stack_id, i
   if (delta == 0 || !kind_holds_memory(kind)) return;
   Series& s = series(device);
   if (time_ns >= s.open_end.load(std::memory_order_acquire)) open_point(s, time_ns);
-  s.now[size_t(kind)].fetch_add(delta, std::memory_order_relaxed);
-  int64_t total = s.total.fetch_add(delta, std::memory_order_relaxed) + delta;
-  raise_to(s.open_max, total);
   Site& group = site(s, kind, stack_id);
-  atomic(group.bytes).fetch_add(delta, std::memory_order_relaxed);
-  atomic(group.count).fetch_add(delta > 0 ? 1 : -1, std::memory_order_relaxed);
+  int64_t total;
+  {
+    std::lock_guard counting(s.counting);
+    bump(s.now[size_t(kind)], delta);
+    total = bump(s.total, delta);
+    if (total > s.open_max.load(std::memory_order_relaxed)) s.open_max.store(total, std::memory_order_relaxed);
+    bump(atomic(group.bytes), delta);
+    bump(atomic(group.count), delta > 0 ? 1 : -1);
+  }
   if (delta > 0 && total > s.peak_total.load(std::memory_order_relaxed)) record_peak(s, total, time_ns);
 }
 
@@ -305,12 +317,18 @@ std::map<int, std::vector<Timeline::PeakGroup>> Timeline::peak_groups() const {
 void Timeline::lock_all() {
   create_mutex_.lock();
   for (auto& slot : series_)
-    if (Series* s = slot.load()) s->mutex.lock();
+    if (Series* s = slot.load()) {
+      s->mutex.lock();
+      s->counting.lock();
+    }
 }
 
 void Timeline::unlock_all() {
   for (auto& slot : series_)
-    if (Series* s = slot.load()) s->mutex.unlock();
+    if (Series* s = slot.load()) {
+      s->counting.unlock();
+      s->mutex.unlock();
+    }
   create_mutex_.unlock();
 }
 

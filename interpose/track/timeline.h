@@ -3,8 +3,9 @@
 // resolution doubles and neighbouring points merge (each keeps the highest
 // total seen in its span). The peak is tracked exactly, apart from the points.
 //
-// No lock on the common path: the live totals and the per-site counters are
-// atomics. A device's lock is taken only to open a new point (once per time
+// On the common path, one short spin lock per device guards the live totals
+// and the per-site counters, which are atomics that readers load without it.
+// A device's mutex is taken only to open a new point (once per time
 // span, which widens as the run goes on) and when its total reaches a new
 // peak. Threads that change the same device at the same moment may see each
 // other's changes a little early or late in a point or in the peak's
