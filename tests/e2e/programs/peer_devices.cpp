@@ -86,8 +86,11 @@ __attribute__((noinline)) void managed_batch() {
   where[0].id = g_peer;
   where[1].type = cudaMemLocationTypeHost;
   size_t first_op[2] = {0, 1};  // operation 0 to where[0], operation 1 on to where[1]
-  check(cudaMemPrefetchBatchAsync(ptrs, sizes, 2, where, first_op, 2, 0, nullptr), "cudaMemPrefetchBatchAsync");
-  check(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize");
+  cudaStream_t stream = nullptr;  // a batch may not go to the legacy NULL stream
+  check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreateWithFlags");
+  check(cudaMemPrefetchBatchAsync(ptrs, sizes, 2, where, first_op, 2, 0, stream), "cudaMemPrefetchBatchAsync");
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  check(cudaStreamDestroy(stream), "cudaStreamDestroy");
 }
 
 }  // namespace

@@ -195,10 +195,16 @@ int location_device(CUmemLocation where) {
   return where.type == CU_MEM_LOCATION_TYPE_INVALID ? -2 : -1;
 }
 
+// The real driver's rules: the first location starts at operation 0, each
+// later one after the one before and before `count`; no flags; not the
+// legacy NULL stream.
 CUresult prefetch_batch(State& sim, CUdeviceptr* dptrs, size_t* sizes, size_t count, CUmemLocation* locations,
-                        size_t* first_op, size_t location_count) {
-  if (!dptrs || !sizes || !locations || !first_op || count == 0 || location_count == 0 || first_op[0] != 0)
+                        size_t* first_op, size_t location_count, unsigned long long flags, CUstream stream) {
+  if (!dptrs || !sizes || !locations || !first_op || count == 0 || location_count == 0 || location_count > count ||
+      first_op[0] != 0 || flags != 0 || !stream || stream == CU_STREAM_LEGACY)
     return CUDA_ERROR_INVALID_VALUE;
+  for (size_t j = 1; j < location_count; ++j)
+    if (first_op[j] <= first_op[j - 1] || first_op[j] >= count) return CUDA_ERROR_INVALID_VALUE;
   size_t j = 0;
   for (size_t i = 0; i < count; ++i) {
     while (j + 1 < location_count && first_op[j + 1] <= i) ++j;
@@ -228,15 +234,17 @@ SIM_EXPORT CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr dptr, size_t count, C
   return prefetch(sim, dptr, count, location_device(where));
 }
 SIM_EXPORT CUresult cuMemPrefetchBatchAsync(CUdeviceptr* dptrs, size_t* sizes, size_t count, CUmemLocation* locations,
-                                            size_t* first_op, size_t location_count, unsigned long long, CUstream) {
+                                            size_t* first_op, size_t location_count, unsigned long long flags,
+                                            CUstream stream) {
   SIM_ENTRY("cuMemPrefetchBatchAsync");
-  return prefetch_batch(sim, dptrs, sizes, count, locations, first_op, location_count);
+  return prefetch_batch(sim, dptrs, sizes, count, locations, first_op, location_count, flags, stream);
 }
 SIM_EXPORT CUresult cuMemPrefetchBatchAsync_ptsz(CUdeviceptr* dptrs, size_t* sizes, size_t count,
                                                  CUmemLocation* locations, size_t* first_op, size_t location_count,
-                                                 unsigned long long, CUstream) {
+                                                 unsigned long long flags, CUstream stream) {
   SIM_ENTRY("cuMemPrefetchBatchAsync_ptsz");
-  return prefetch_batch(sim, dptrs, sizes, count, locations, first_op, location_count);
+  return prefetch_batch(sim, dptrs, sizes, count, locations, first_op, location_count, flags,
+                        stream ? stream : CU_STREAM_PER_THREAD);
 }
 
 SIM_EXPORT CUresult cuArrayCreate_v2(CUarray* handle, const CUDA_ARRAY_DESCRIPTOR* d) {
