@@ -29,9 +29,16 @@ bool keep_ranks(LeakGroup& g, const std::vector<int>& wanted, int process_rank) 
   if (g.ranks.empty()) return false;
   g.bytes = g.count = 0;
   for (const RankShare& s : g.ranks) g.bytes += s.bytes, g.count += s.count;
+  // The allocations listed stay those of the ranks kept.
+  std::erase_if(g.allocations, [&](const Allocation& a) { return a.rank >= 0 && !asked(a.rank); });
   if (g.ranks.size() == 1) {  // one rank left: said as a rank's own group
     g.pid = g.ranks[0].pid, g.rank = g.ranks[0].rank, g.device = g.ranks[0].device;
     g.ranks.clear();
+    for (Allocation& a : g.allocations) a.rank = -1;
+  } else {
+    g.device = g.ranks.front().device;
+    for (const RankShare& s : g.ranks)
+      if (s.device != g.device) g.device = -1;
   }
   return true;
 }

@@ -55,6 +55,7 @@ void fields(V& v, Allocation& a) {
   v("context", Hex{a.record.context});
   v("stream", Hex{a.record.stream}, IfSet);
   v("owner", Hex{a.owner}, IfSet);
+  v.unless("rank", a.rank, -1);
 }
 
 template <class V>

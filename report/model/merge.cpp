@@ -133,11 +133,13 @@ std::string site_key(const LeakGroup& g, const std::vector<Module>& modules) {
 
 // The ranks' groups of one site as one group (merge.h).
 void add_share(LeakGroup& into, LeakGroup& g) {
+  // Up to the longest list of a rank, and each rank's first whatever the
+  // cap: a view of one rank (--rank) still lists one of its own.
   const size_t cap = std::max(into.allocations.size(), g.allocations.size());
   into.bytes += g.bytes;
   into.count += g.count;
-  for (Allocation& a : g.allocations)
-    if (into.allocations.size() < cap) into.allocations.push_back(std::move(a));
+  for (size_t i = 0; i < g.allocations.size(); ++i)
+    if (i == 0 || into.allocations.size() < cap) into.allocations.push_back(std::move(g.allocations[i]));
   for (const auto& [kind, t] : g.holds) into.holds[kind].bytes += t.bytes, into.holds[kind].count += t.count;
   into.fails_gate |= g.fails_gate;
   into.growing |= g.growing;
@@ -167,6 +169,7 @@ std::vector<LeakGroup> fold_by_rank(std::vector<LeakGroup> groups, const std::ve
       out.push_back(std::move(g));
       continue;
     }
+    for (Allocation& a : g.allocations) a.rank = g.ranks.front().rank;  // whose, once folded
     std::vector<size_t>& candidates = of_site[keys[i]];
     std::optional<size_t> into;
     for (size_t c : candidates) {
@@ -187,6 +190,7 @@ std::vector<LeakGroup> fold_by_rank(std::vector<LeakGroup> groups, const std::ve
   for (LeakGroup& g : out) {
     if (g.ranks.size() == 1) {  // one rank: the group says it with pid and rank, as before
       g.ranks.clear();
+      for (Allocation& a : g.allocations) a.rank = -1;
       continue;
     }
     if (g.ranks.empty()) continue;

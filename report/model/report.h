@@ -37,6 +37,7 @@ struct Frame {
 struct Allocation {
   Record record;
   uint64_t owner = 0;
+  int rank = -1;  // merged reports, a group folded from several ranks: the rank it was made on
   bool operator==(const Allocation&) const = default;
 };
 

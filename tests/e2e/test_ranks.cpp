@@ -104,6 +104,11 @@ TEST_CASE("ranks: a leak on 7 of 8 ranks is one line in report and merge, a fold
     CHECK(g.bytes == 7u * (2u << 20));
     CHECK(std::none_of(g.ranks.begin(), g.ranks.end(), [](const auto& s) { return s.rank == 4; }));
     for (const auto& s : g.ranks) CHECK(s.device == s.rank);
+    // Each rank's allocation is listed, marked with its rank.
+    std::vector<int> listed;
+    for (const auto& a : g.allocations) listed.push_back(a.rank);
+    std::sort(listed.begin(), listed.end());
+    CHECK(listed == std::vector<int>{0, 1, 2, 3, 5, 6, 7});
   }
   CHECK(gradient_groups == 1);
   CHECK(m.summary.leaked_count == 8);  // 7 buffers and rank 0's event
@@ -112,6 +117,28 @@ TEST_CASE("ranks: a leak on 7 of 8 ranks is one line in report and merge, a fold
   CHECK(five.out.find("2.0 MiB of device memory in 1 allocation never freed, created by cudaMalloc on device 5 in "
                       "rank_worker (pid ") != std::string::npos);
   CHECK(five.out.find("SUMMARY: cudaleak: 2.0 MiB leaked in 1 resource") != std::string::npos);
+  // Its JSON lists rank 5's allocation only, on device 5.
+  Result five_json = run({cudaleak_tool(), "report", dir, "--rank", "5", "--format", "json", "-o",
+                          dir + "/../ranks_fold.5.json"});
+  REQUIRE(five_json.exit_code == 0);
+  auto only5 = load(dir + "/../ranks_fold.5.json");
+  uint64_t own_address = 0;  // in rank 5's own report
+  auto own = by_rank(dir);
+  for (const auto& g : own[5].leaks)
+    if (stack_has(g, "leak_gradients") && !g.allocations.empty()) own_address = g.allocations[0].record.handle;
+  CHECK(own_address != 0);
+  int gradients5 = 0;
+  for (const auto& g : only5.leaks) {
+    if (!stack_has(g, "leak_gradients")) continue;
+    ++gradients5;
+    CHECK(g.rank == 5);
+    CHECK(g.device == 5);
+    REQUIRE(g.allocations.size() == 1);
+    CHECK(g.allocations[0].rank == -1);  // the group's own rank says it
+    CHECK(g.allocations[0].record.bytes == 2u << 20);
+    CHECK(g.allocations[0].record.handle == own_address);
+  }
+  CHECK(gradients5 == 1);
   Result by_rank_text = run({cudaleak_tool(), "report", dir, "--by", "rank"});
   CHECK(by_rank_text.out.find("2.0 MiB          2       2  device,event     rank 0\n") != std::string::npos);
   CHECK(by_rank_text.out.find("rank 4") == std::string::npos);
