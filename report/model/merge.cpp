@@ -156,8 +156,13 @@ bool shares_a_rank(const LeakGroup& a, const LeakGroup& b) {
 // Groups of ranked processes with the same site key become one, listing each
 // rank's share; a rank's own groups are never folded together, and processes
 // without a rank keep a group each.
-std::vector<LeakGroup> fold_by_rank(std::vector<LeakGroup> groups, const std::vector<std::string>& keys) {
+// `gated[i]`: groups[i] is one its process's gate counted (failing_groups);
+// *counted_twice: how many of those were folded into a group that was one
+// already, so that the job's count is of the groups it shows.
+std::vector<LeakGroup> fold_by_rank(std::vector<LeakGroup> groups, const std::vector<std::string>& keys,
+                                    const std::vector<bool>& gated, uint64_t* counted_twice) {
   std::vector<LeakGroup> out;
+  std::vector<bool> out_gated;
   // Each site's groups so far. A rank's group joins one that has no share of
   // that rank yet, preferring one on the same device (a rank that leaks at
   // one site on two devices makes two folded groups, one per device, in any
@@ -167,6 +172,7 @@ std::vector<LeakGroup> fold_by_rank(std::vector<LeakGroup> groups, const std::ve
     LeakGroup& g = groups[i];
     if (g.ranks.empty()) {
       out.push_back(std::move(g));
+      out_gated.push_back(gated[i]);
       continue;
     }
     for (Allocation& a : g.allocations) a.rank = g.ranks.front().rank;  // whose, once folded
@@ -182,10 +188,13 @@ std::vector<LeakGroup> fold_by_rank(std::vector<LeakGroup> groups, const std::ve
     }
     if (into) {
       add_share(out[*into], g);
+      *counted_twice += gated[i] && out_gated[*into];
+      out_gated[*into] = out_gated[*into] || gated[i];
       continue;
     }
     candidates.push_back(out.size());
     out.push_back(std::move(g));
+    out_gated.push_back(gated[i]);
   }
   for (LeakGroup& g : out) {
     if (g.ranks.size() == 1) {  // one rank: the group says it with pid and rank, as before
@@ -272,6 +281,7 @@ Report merge_reports(std::vector<Report> all) {
   m.reason = Reason::Merged;
   m.history = std::move(history);
   std::vector<std::string> keys;         // of m.leaks, for folding by rank
+  std::vector<bool> gated;               // of m.leaks: counted by its process's gate
   std::vector<std::string> event_hosts;  // of m.oom_events, for naming other ranks
   std::vector<uint64_t> starts;
   for (const Report& r : reports) starts.push_back(start_of(r));
@@ -300,6 +310,7 @@ Report merge_reports(std::vector<Report> all) {
       }
       for (Allocation& a : g.allocations) a.record.time_ns += shift;
       keys.push_back(site_key(g, r.modules));
+      gated.push_back(r.gate.evaluated && g.fails_gate);
       m.leaks.push_back(std::move(g));
     }
     for (const Module& mod : r.modules)
@@ -343,7 +354,9 @@ Report merge_reports(std::vector<Report> all) {
       if (m.gate.error.empty()) m.gate.error = r.gate.error;
     }
   }
-  m.leaks = fold_by_rank(std::move(m.leaks), keys);
+  uint64_t counted_twice = 0;
+  m.leaks = fold_by_rank(std::move(m.leaks), keys, gated, &counted_twice);
+  m.gate.failing_groups -= std::min(counted_twice, m.gate.failing_groups);
   name_other_ranks(m.oom_events, event_hosts, m.processes);
   std::stable_sort(m.leaks.begin(), m.leaks.end(), [](const LeakGroup& a, const LeakGroup& b) {
     return std::tie(a.bytes, a.count) > std::tie(b.bytes, b.count);

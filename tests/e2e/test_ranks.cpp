@@ -292,6 +292,13 @@ TEST_CASE("ranks: cudaleak run gates the whole job, per rank, and names ranks in
                          {"--error-exitcode", "9", "--baseline", base + "/../ranks.baseline"});
   CHECK(grown.exit_code == 9);
   CHECK(grown.err.find("leak gate over the job's 4 ranks: ranks 0-3 failed") != std::string::npos);
+  // The job's count of failing groups is of the groups it shows: each
+  // device's buffer, folded over the 4 ranks, counts once.
+  REQUIRE(run({cudaleak_tool(), "merge", fresh, "-o", fresh + "/../ranks_grown.merged.json"}).exit_code == 0);
+  auto job = load(fresh + "/../ranks_grown.merged.json");
+  const auto shown = std::count_if(job.leaks.begin(), job.leaks.end(), [](const auto& g) { return g.fails_gate; });
+  CHECK(shown == 4);
+  CHECK(job.gate.failing_groups == uint64_t(shown));
 }
 
 TEST_CASE("ranks: diff of two jobs' folders names the ranks of each changed site", "[e2e][ranks]") {
