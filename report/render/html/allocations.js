@@ -22,7 +22,7 @@ function renderAllocations() {
   const choices = [...lanes.values()].filter((l) => l.allocations.length).sort((x, y) => y.bytes - x.bytes);
   if (!choices.length) { section.hidden = true; return; }
   const select = $("#allocations-device");
-  choices.forEach((l, i) => select.append(el("option", { value: i }, "device " + l.device + (l.pid ? " \u00b7 pid " + l.pid : "") + " \u00b7 " +
+  choices.forEach((l, i) => select.append(el("option", { value: i }, deviceName(l.device) + (l.pid ? " \u00b7 pid " + l.pid : "") + " \u00b7 " +
                                                                        fmtBytes(l.bytes) + " leaked")));
   const box = $("#allocations");
   const colors = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#86bcb6"];

@@ -24,6 +24,9 @@ const fmtBytes = (n) => {
   while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
   return u === 0 ? n + " B" : v.toFixed(1) + " " + units[u];
 };
+// A device's name; memory of no device is managed memory prefetched to the
+// host, or memory whose device was not known.
+const deviceName = (d) => Number(d) >= 0 ? "device " + d : "host / no device";
 const fmtTime = (ns) => ns >= 1e9 ? (ns / 1e9).toFixed(2) + " s" : ns >= 1e6 ? (ns / 1e6).toFixed(2) + " ms" : (ns / 1e3).toFixed(1) + " us";
 // Axes: one unit for every tick of an axis, picked from the axis's range, and
 // round steps (1, 2 or 5 times a power of ten of that unit).

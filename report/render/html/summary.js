@@ -44,7 +44,7 @@ function renderSummary() {
     card(t.bytes ? fmtBytes(t.bytes) : String(t.count), kind + (t.bytes ? " (" + t.count + ")" : ""));
   const byDevice = {};
   for (const g of counted) if (memoryKinds.includes(g.kind)) byDevice[g.device] = (byDevice[g.device] || 0) + g.bytes;
-  for (const [d, b] of Object.entries(byDevice)) card(fmtBytes(b), "device " + d);
+  for (const [d, b] of Object.entries(byDevice)) card(fmtBytes(b), deviceName(d));
   if (s.suppressed_count) card(String(s.suppressed_count), "suppressed");
   if (s.cached_count) card(fmtBytes(s.cached_bytes), "cached by allocators (" + s.cached_count + ")",
                            "reserved by a caching allocator (PyTorch, CuPy...) for reuse: not a leak");

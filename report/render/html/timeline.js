@@ -213,7 +213,7 @@ function renderTimeline() {
       drawAll();
     });
     svg.addEventListener("dblclick", () => { spans.delete(d.pid); drawAll(); });
-    const title = el("h3", { class: "lane-title" }, "device " + d.device + (d.rank >= 0 ? " \u00b7 rank " + d.rank : "") + (d.pid ? " \u00b7 pid " + d.pid : "") + " \u2014 peak " +
+    const title = el("h3", { class: "lane-title" }, deviceName(d.device) + (d.rank >= 0 ? " \u00b7 rank " + d.rank : "") + (d.pid ? " \u00b7 pid " + d.pid : "") + " \u2014 peak " +
                      fmtBytes(d.peak.bytes) + " at " + since(d.peak.time_ns) + " after process start" +
                      (merged && origin ? " (which started " + fmtTime(origin) + " after the first process)" : ""));
     if (spans.has(d.pid)) {  // this process's lanes are zoomed
