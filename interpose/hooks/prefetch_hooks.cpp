@@ -23,12 +23,14 @@ void prefetched(CUdeviceptr dptr, size_t count, int device) {
   if (device != kNowhere) tracker::managed_prefetched(dptr, count, device);
 }
 
-// CUDA 8's form names the destination by device ordinal, CU_DEVICE_CPU (-1) for the host.
+// CUDA 8's form names the destination by device ordinal, CU_DEVICE_CPU for
+// the host: the -1 that stands for the host in a record.
+static_assert(CU_DEVICE_CPU == -1);
 template <HookId id>
 CUresult prefetch_to_ordinal(CUdeviceptr dptr, size_t count, CUdevice device, CUstream stream) {
   Hook<id> hook;
   CUresult r = hook.real(dptr, count, device, stream);
-  if (r == CUDA_SUCCESS && hook.tracking()) prefetched(dptr, count, device == CU_DEVICE_CPU ? -1 : device);
+  if (r == CUDA_SUCCESS && hook.tracking()) prefetched(dptr, count, device);
   return r;
 }
 

@@ -217,11 +217,11 @@ CUresult prefetch_batch(State& sim, CUdeviceptr* dptrs, size_t* sizes, size_t co
 
 SIM_EXPORT CUresult cuMemPrefetchAsync(CUdeviceptr dptr, size_t count, CUdevice device, CUstream) {
   SIM_ENTRY("cuMemPrefetchAsync");
-  return prefetch(sim, dptr, count, device == CU_DEVICE_CPU ? -1 : device);
+  return prefetch(sim, dptr, count, device);  // CU_DEVICE_CPU is -1, the host
 }
 SIM_EXPORT CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr dptr, size_t count, CUdevice device, CUstream) {
   SIM_ENTRY("cuMemPrefetchAsync_ptsz");
-  return prefetch(sim, dptr, count, device == CU_DEVICE_CPU ? -1 : device);
+  return prefetch(sim, dptr, count, device);  // CU_DEVICE_CPU is -1, the host
 }
 SIM_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr dptr, size_t count, CUmemLocation where, unsigned int,
                                           CUstream) {
