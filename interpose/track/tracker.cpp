@@ -58,14 +58,17 @@ State& state() { return *g_state; }
 // most 512 per device over the whole run) are coarser than a tick, then the
 // coarse one too. The coarse clock lags by up to a tick: never before the start.
 CUDALEAK_HOT_PATH uint64_t record_time_ns(bool on_timeline) {
-  const State& s = state();
+  State& s = state();
   timespec ts;
-  if (clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) == 0) {
+  if ((!on_timeline || s.memory_coarse.load(std::memory_order_relaxed)) &&
+      clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) == 0) {
     const uint64_t now = ns_of(ts);
-    const uint64_t elapsed = now > s.start_ns ? now - s.start_ns : 0;
-    if (!on_timeline || elapsed >= s.coarse_after_ns) return elapsed;
+    return now > s.start_ns ? now - s.start_ns : 0;
   }
-  return monotonic_ns() - s.start_ns;
+  // Memory in a short run: one precise read, not a coarse one before it.
+  const uint64_t elapsed = monotonic_ns() - s.start_ns;
+  if (on_timeline && elapsed >= s.coarse_after_ns) s.memory_coarse.store(true, std::memory_order_relaxed);
+  return elapsed;
 }
 
 constexpr size_t kMaxDistinctNotes = 256;

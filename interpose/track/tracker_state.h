@@ -35,6 +35,9 @@ struct State {
   // From this time on memory records are stamped with the coarse clock
   // (tracker.cpp, record_time_ns); never where it has no fixed tick.
   uint64_t coarse_after_ns = UINT64_MAX;
+  // Set by the first memory record stamped at or after coarse_after_ns: from
+  // then on memory reads the coarse clock alone.
+  std::atomic<bool> memory_coarse{false};
   // This process's run of cudaleak: pid, start and 64 random bits, so that
   // readers count each process once whatever its reports (report.h's
   // Process::run_id). A forked child makes its own; an exec starts afresh.
