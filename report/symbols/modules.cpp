@@ -165,7 +165,8 @@ std::string file_build_id(const std::string& path) {
 
 uint64_t file_first_load_address(const std::string& path) {
   uint64_t lowest = UINT64_MAX;
-  for (const ElfW(Phdr)& segment : ElfFile(path).segments())
+  const ElfFile file(path);  // named: a temporary's segments() would die before the loop ran
+  for (const ElfW(Phdr)& segment : file.segments())
     if (segment.p_type == PT_LOAD && segment.p_vaddr < lowest) lowest = segment.p_vaddr;
   return lowest == UINT64_MAX ? 0 : lowest & ~uint64_t(0xfff);
 }

@@ -30,6 +30,10 @@ cudaleak::report::Report crash_report_of(const std::string& name, const std::str
 TEST_CASE("crash: a report of live resources, then death by the same signal", "[e2e][lifecycle]") {
   auto r = crash_report_of("crash_after_leak", "about to crash\n");
   CHECK(stack_has(r.leaks[0], "main"));
+  // Frames in shared libraries symbolized too: each module's load address is
+  // right, so the runtime's frame names the API the program called.
+  CHECK(r.leaks[0].api == "cudaMalloc");
+  CHECK(stack_has(r.leaks[0], "cudaMalloc"));
   CHECK(r.process.start_unix_ns > 1'600'000'000'000'000'000ull);  // a merge can place it among the others
   // The memory timeline and the marks up to the crash, as an exit report has them.
   REQUIRE(r.timeline.devices.size() == 1);
