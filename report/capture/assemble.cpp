@@ -1,7 +1,9 @@
 #include "report/capture/assemble.h"
 
+#include "report/gate/site.h"
 #include "report/oom/diagnose.h"
 #include "report/oom/tensor_owners.h"
+#include "report/symbols/symbolizer.h"
 
 namespace cudaleak::report {
 
@@ -82,6 +84,28 @@ Assembled assemble(Capture c, const AssembleSettings& settings) {
     r.gate = gate::as_reported(out.verdict, settings.gate->asked);
   }
   return out;
+}
+
+void symbolize_offline(Report& r, FrameResolver& resolver) {
+  symbols::symbolize_report(r, resolver);
+  for (LeakGroup& g : r.leaks) {
+    g.api = outermost_api(g.stack, g.api);
+    if (!g.site.empty()) g.site = gate::site_of(g, r.modules);
+  }
+  for (Note& n : r.notes) n.api = outermost_api(n.stack, n.api);
+  auto rename = [](auto& site) {
+    site.api = outermost_api(site.stack, site.api);
+    site.where = oom::where_of(site.stack, site.api);
+  };
+  for (DeviceTimeline& d : r.timeline.devices) {
+    for (PeakGroup& g : d.peak.groups) rename(g);
+    for (TimelineSite& site : d.sites) rename(site);
+  }
+  for (OomEvent& e : r.oom_events) {
+    if (!e.has_pytorch) e.api = outermost_api(e.stack, e.api);  // else the framework's name stays
+    for (OomSite& site : e.top_sites) rename(site);
+    for (OomAttempt& a : e.attempts) a.api = outermost_api(a.stack, a.api);
+  }
 }
 
 }  // namespace cudaleak::report

@@ -59,4 +59,12 @@ struct Assembled {
 
 Assembled assemble(Capture capture, const AssembleSettings& settings);
 
+// A report written unsymbolized (symbolize=false) symbolized afterwards
+// (`cudaleak symbolize`, `report --symbolize`): every frame resolved again
+// (symbols::symbolize_report), then what is named from the frames named
+// again as assemble() names it: each group's API and, where the gate named
+// one, its site; notes' API; the API and place of the timeline's and the
+// out-of-memory events' sites.
+void symbolize_offline(Report& report, FrameResolver& resolver);
+
 }  // namespace cudaleak::report

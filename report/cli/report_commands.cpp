@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "report/capture/assemble.h"
 #include "report/render/aggregate_text.h"
 #include "report/render/diff_output.h"
 #include "report/render/html_report.h"
@@ -44,7 +45,7 @@ bool symbolize_in_place(std::vector<report::Report>& reports, const std::vector<
     std::vector<std::string> missing;
     auto resolver = symbols::make_offline_symbolizer(r.modules, debug_dirs, &missing);
     for (const auto& m : missing) spdlog::warn("cudaleak: no file with the recorded build-id for {}", m);
-    symbols::symbolize_report(r, *resolver);
+    report::symbolize_offline(r, *resolver);
   }
   return true;
 }

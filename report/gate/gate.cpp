@@ -51,7 +51,7 @@ bool counts_kind(const GateConfig& config, Kind kind) {
 
 report::GateResult judge(report::Report& report, const GateConfig& config) {
   for (auto& g : report.leaks) {
-    g.site = site_of(g);
+    g.site = site_of(g, report.modules);
     if (!config.count_cached) g.cached_by = caching_allocator_of(g);
   }
   apply_suppressions(report, config.rules);

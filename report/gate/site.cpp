@@ -1,16 +1,34 @@
 #include "report/gate/site.h"
 
+#include <cinttypes>
+#include <cstdio>
+#include <string_view>
+
 #include "report/model/cuda_frames.h"
 
 namespace cudaleak::gate {
 
-std::string site_of(const report::LeakGroup& g) {
+namespace {
+// "+0x..." of `f` in its module, when the report lists the module; else "".
+std::string module_offset(const report::Frame& f, const std::vector<report::Module>& modules) {
+  for (const report::Module& m : modules)
+    if (m.path == std::string_view(f.module) && f.ip >= m.base) {
+      char text[24];
+      std::snprintf(text, sizeof text, "+%#" PRIx64, f.ip - m.base);
+      return text;
+    }
+  return "";
+}
+}  // namespace
+
+std::string site_of(const report::LeakGroup& g, const std::vector<report::Module>& modules) {
   std::string site = report::text_of(g.kind);
   size_t taken = 0;
   for (const report::Frame* f : report::program_frames(g.stack)) {
     site += " | ";
     site += f->function.empty() ? "?" : f->function;
     if (!f->file.empty()) site += " @ " + report::basename(f->file) + ":" + std::to_string(f->line);
+    else if (f->function.empty()) site += " @ " + report::basename(f->module) + module_offset(*f, modules);
     else site += " @ " + report::basename(f->module);
     if (++taken == kSiteFrames || report::is_program_entry(*f)) break;
   }

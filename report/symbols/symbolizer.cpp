@@ -318,6 +318,17 @@ void symbolize_report(report::Report& r, report::FrameResolver& resolver) {
   };
   for (auto& g : r.leaks) redo(g.stack);
   for (auto& n : r.notes) redo(n.stack);
+  for (auto& d : r.timeline.devices) {
+    for (auto& g : d.peak.groups) redo(g.stack);
+    for (auto& site : d.sites) redo(site.stack);
+  }
+  for (auto& e : r.oom_events) {
+    redo(e.stack);
+    for (auto& site : e.top_sites) redo(site.stack);
+    for (auto& a : e.attempts) redo(a.stack);
+    for (auto& v : e.reservations) redo(v.stack);
+  }
+  for (auto& v : r.reservations) redo(v.stack);
   r.symbolized = true;
 }
 

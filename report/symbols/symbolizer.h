@@ -33,8 +33,10 @@ std::unique_ptr<report::FrameResolver> make_offline_symbolizer(const std::vector
                                                                 const std::vector<std::string>& debug_dirs,
                                                                 std::vector<std::string>* missing);
 
-// Resolves again every frame of the report (all frames of unsymbolized groups
-// and notes; inline frames expand) and marks it symbolized.
+// Resolves again every frame of the report (groups, notes, the timeline's
+// sites, out-of-memory events, reservations; inline frames expand) and marks
+// it symbolized. What is named from the frames (a group's API and site) is
+// named again by report::symbolize_offline (capture/assemble.h).
 void symbolize_report(report::Report& report, report::FrameResolver& resolver);
 
 }  // namespace cudaleak::symbols

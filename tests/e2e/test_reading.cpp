@@ -1,6 +1,8 @@
 // Reading reports after the fact: cudaleak report, diff, merge, symbolize.
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -234,6 +236,47 @@ TEST_CASE("symbolize: raw reports resolved offline, also from a debug directory"
   CHECK(inlined);
   Result via_report = run({cudaleak_tool(), "report", dir + "/raw.json", "--symbolize", "--debug-dir", dir + "/debug"});
   CHECK(via_report.out.find("in step ") != std::string::npos);
+}
+
+TEST_CASE("symbolize: an unsymbolized report keeps its sites apart, and symbolized names them as a run would",
+          "[e2e][reading]") {
+  // driver_context_leak leaks from three lines of one function: one site each.
+  auto dir = fresh_dir("offline_sites");
+  const std::string prog = sample("driver_context_leak");
+  for (const std::string symbolize : {"false", "true"})
+    run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "23", "--symbolize", symbolize, "-o",
+         dir + "/" + symbolize + ".json", "--", prog});
+  auto raw = load(dir + "/false.json"), named = load(dir + "/true.json");
+  REQUIRE(named.leaks.size() == raw.leaks.size());
+  auto sites = [](const cudaleak::report::Report& r) {
+    std::set<std::string> out;
+    for (const auto& g : r.leaks) out.insert(g.site);
+    return out;
+  };
+  CHECK(sites(raw).size() == raw.leaks.size());  // a frame without a name carries its module offset
+  CHECK(std::any_of(raw.leaks.begin(), raw.leaks.end(),
+                    [](const auto& g) { return g.site.find("driver_context_leak_shared+0x") != std::string::npos; }));
+
+  REQUIRE(run({cudaleak_tool(), "symbolize", dir + "/false.json", "-o", dir + "/after.json"}).exit_code == 0);
+  auto after = load(dir + "/after.json");
+  CHECK(sites(after) == sites(named));
+  std::multiset<std::string> apis_after, apis_named;
+  for (const auto& g : after.leaks) apis_after.insert(g.api);
+  for (const auto& g : named.leaks) apis_named.insert(g.api);
+  CHECK(apis_after == apis_named);
+  Result diff = run({cudaleak_tool(), "diff", dir + "/true.json", dir + "/after.json"});
+  CHECK(diff.exit_code == 0);
+
+  // Through the runtime: unsymbolized, the group can name only the driver's
+  // entry point; symbolized, the runtime's function the program called.
+  run({cudaleak_tool(), "run", "--simulated-gpu", "--symbolize", "false", "-o", dir + "/loop.json", "--",
+       sample("loop_leak")});
+  REQUIRE(run({cudaleak_tool(), "symbolize", dir + "/loop.json", "-o", dir + "/loop.named.json"}).exit_code == 0);
+  auto loop_raw = load(dir + "/loop.json"), loop_named = load(dir + "/loop.named.json");
+  REQUIRE(loop_raw.leaks.size() == 1);
+  REQUIRE(loop_named.leaks.size() == 1);
+  CHECK(loop_raw.leaks[0].api != "cudaMalloc");
+  CHECK(loop_named.leaks[0].api == "cudaMalloc");
 }
 
 TEST_CASE("outputs: -o, --junit and --sarif take regular files only, never a link, a FIFO or a directory", "[e2e][reading]") {
