@@ -24,6 +24,18 @@ namespace cudaleak::cli {
 
 namespace {
 
+// A count, a size or a rank: digits only (a "-1" would wrap to the largest
+// value and silently select nothing).
+CLI::Validator whole_number(const std::string& name, const std::string& expected, size_t max_digits = 19) {
+  return CLI::Validator(
+      [expected, max_digits](std::string& value) -> std::string {
+        bool digits = !value.empty() && value.size() <= max_digits &&
+                      value.find_first_not_of("0123456789") == std::string::npos;
+        return digits ? "" : "expected " + expected + ", got '" + value + "'";
+      },
+      name, name);
+}
+
 struct ReportArgs {
   std::vector<std::string> files;
   report::Filter filter;
@@ -61,7 +73,10 @@ int run_report(ReportArgs& a) {
   report::Report view = report::filter_report(std::move(merged), a.filter);
   if (view.leaks.empty() && groups)
     spdlog::warn("cudaleak: no leak group matches the filters ({} groups in the report)", groups);
-  if (a.top && view.leaks.size() > a.top) view.leaks.resize(a.top);
+  // --top N: the first N groups, or with --by the first N rows, which are
+  // counted over every group (aggregate_text cuts them).
+  const bool rows = a.format == "text" && a.by != "stack";
+  if (a.top && !rows && view.leaks.size() > a.top) view.leaks.resize(a.top);
   std::string text;
   if (a.format == "json") {
     return write_output(a.output, [&](const TextSink& sink) { report::write_json(view, sink); }) ? 0 : 2;
@@ -113,18 +128,13 @@ void add_report_commands(CLI::App& app, int& status) {
           },
           "KIND", "kind"));
   rep->add_option("--device", args->device, "Only this device")->expected(1);
-  rep->add_option("--min-bytes", args->filter.min_bytes, "Only groups of at least this many bytes");
+  rep->add_option("--min-bytes", args->filter.min_bytes, "Only groups of at least this many bytes")
+      ->check(whole_number("BYTES", "a number of bytes (from 0)"));
   rep->add_option("--module", args->filter.module, "Only groups with a frame in a matching module (pattern)");
   rep->add_option("--function", args->filter.function, "Only groups with a matching function in the stack (pattern)");
   rep->add_flag("--suppressed", args->filter.include_suppressed, "Include suppressed groups");
-  rep->add_option("--top", args->top, "At most N groups (or rows)");
-  rep->add_option("--rank", args->filter.ranks, "Only these ranks of a job (repeatable)")
-      ->check(CLI::Validator(
-          [](std::string& rank) -> std::string {
-            bool digits = !rank.empty() && rank.size() < 8 && rank.find_first_not_of("0123456789") == std::string::npos;
-            return digits ? "" : "expected a rank (a number from 0), got '" + rank + "'";
-          },
-          "RANK", "rank"));
+  rep->add_option("--top", args->top, "At most N groups (or rows)")->check(whole_number("N", "a count (from 0)"));
+  rep->add_option("--rank", args->filter.ranks, "Only these ranks of a job (repeatable)")->check(whole_number("RANK", "a rank (a number from 0)", 7));
   rep->add_option("--by", args->by, "Group by stack, function, module, file, kind or rank")
       ->check(CLI::IsMember({"stack", "function", "module", "file", "kind", "rank"}));
   rep->add_option("--format", args->format, "text, json or html")->check(CLI::IsMember({"text", "json", "html"}));

@@ -46,6 +46,17 @@ TEST_CASE("report: text like LeakSanitizer, filters, top, regrouping, formats", 
 
   Result by_fn = run({cudaleak_tool(), "report", file, "--by", "function"});
   CHECK(by_fn.out.find("4.0 MiB          3       3  vmm,va_reservation,mapping vmm_buffer") != std::string::npos);
+  // --top cuts the rows, after every group is counted in them.
+  for (const std::string option : {"--min-bytes", "--top"}) {
+    Result negative = run({cudaleak_tool(), "report", file, option, "-1"});  // would wrap to the largest value
+    CHECK(negative.exit_code == 2);
+    CHECK(negative.err.find(option + ": expected a ") != std::string::npos);
+  }
+  Result by_fn_top = run({cudaleak_tool(), "report", file, "--by", "function", "--top", "1"});
+  CHECK(by_fn_top.out.find("4.0 MiB          3       3  vmm,va_reservation,mapping vmm_buffer") != std::string::npos);
+  CHECK(by_fn_top.out.find(" main") == std::string::npos);
+  Result by_kind_top = run({cudaleak_tool(), "report", file, "--by", "kind", "--top", "2"});
+  CHECK(by_kind_top.out.find("3.2 MiB          2       2  device") != std::string::npos);
   Result fn = run({cudaleak_tool(), "report", file, "--function", "vmm_*", "--format", "json"});
   CHECK(cudaleak::report::from_json(fn.out).leaks.size() == 3);
   Result dev = run({cudaleak_tool(), "report", file, "--device", "1", "--format", "json"});
