@@ -68,6 +68,15 @@ uint64_t now_ms() {
   return uint64_t(ts.tv_sec) * 1000 + uint64_t(ts.tv_nsec) / 1000000;
 }
 
+// A report path as the summary shows it: relative to the working directory
+// when it lies inside it (the launcher passes every path absolute), else whole.
+std::string shown_path(const std::string& path) {
+  char cwd[4096];
+  if (path.empty() || path[0] != '/' || !getcwd(cwd, sizeof cwd)) return path;
+  const std::string prefix = std::string(cwd) + '/';
+  return prefix != "//" && path.starts_with(prefix) && path.size() > prefix.size() ? path.substr(prefix.size()) : path;
+}
+
 }  // namespace
 
 // Symbols are looked up once per process: later reports reuse them.
@@ -178,7 +187,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
     }
     report::TextOptions text;
     text.max_groups = size_t(opt.summary_groups);
-    text.report_path = w.written ? w.path : "";
+    text.report_path = w.written ? shown_path(w.path) : "";
     text.gen_suppressions = opt.gen_suppressions;
     text.color = text_in_color();
     text.full_stacks = opt.full_stacks;

@@ -48,9 +48,10 @@ int print_option_table() {
 // Options whose value is a path: made absolute against the launcher's working
 // directory, since each process of the run (a ctest test, a child that
 // changes directory) resolves a relative path against its own.
-bool is_path_option(const std::string& key) {
-  return key == "output" || key == "suppressions" || key == "baseline" || key == "log_path" ||
-         key == "device_heap_sanitizer" || key == "device_heap_patches";
+bool is_path_option(const std::string& key, const std::string& value) {
+  if (key == "log_path") return value != "stdout" && value != "stderr";  // the streams, not files
+  return key == "output" || key == "suppressions" || key == "baseline" || key == "device_heap_sanitizer" ||
+         key == "device_heap_patches";
 }
 
 std::string absolute_path(const std::string& path) {
@@ -141,7 +142,7 @@ int main(int argc, char** argv) {
     // A refused value is named as the user wrote it: --fail-on for a flag,
     // fail_on for --option fail_on=... .
     auto add = [&](const std::string& key, std::string value, bool flag = false) {
-      if (is_path_option(key)) value = absolute_path(value);
+      if (is_path_option(key, value)) value = absolute_path(value);
       std::string problem = set_option(check, key, value);
       if (flag && problem.starts_with(key + ": ")) problem = flag_name(key) + problem.substr(key.size());
       if (!problem.empty()) problems.push_back(problem);
@@ -159,10 +160,24 @@ int main(int argc, char** argv) {
     if (uint64_t bytes; simulated_memory->count())
       if (std::string problem = cli::parse_memory_size(settings.simulated_memory, bytes); !problem.empty())
         problems.push_back(problem);
+    // The report path every process reads, absolute whoever set it (the
+    // default, CUDALEAK_OPTIONS, a flag): a process that changes directory
+    // still writes where the launcher looks and the summary says.
+    if (!check.output.empty() && check.output.front() != '/') add("output", check.output);
     if (problems.empty()) {
-      for (const auto& [key, value] : settings.options)
-        if (key == "output")
-          if (std::string problem = make_report_directory(value); !problem.empty()) problems.push_back(problem);
+      // Refused now, not when the program has run: a report path that names a directory.
+      const std::filesystem::path report_dir = std::filesystem::path(check.output).parent_path();
+      std::error_code ec;
+      if (check.output.ends_with('/') ||
+          (check.output.find('%') == std::string::npos && std::filesystem::is_directory(check.output, ec)))
+        problems.push_back("cannot write the report to " + check.output +
+                           ": a directory; name a file in it, such as " +
+                           (std::filesystem::path(check.output) / "cudaleak.%p.json").lexically_normal().string());
+      else if (report_dir.string().find('%') != std::string::npos)
+        problems.push_back("cannot write the report to " + check.output +
+                           ": %p and %n belong in the file's name, not in its directory");
+      else if (std::string problem = make_report_directory(check.output); !problem.empty())
+        problems.push_back(problem);
       for (std::string* path : {&settings.junit_path, &settings.sarif_path})
         if (!path->empty()) {
           *path = absolute_path(*path);

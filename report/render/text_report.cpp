@@ -157,10 +157,18 @@ void append_stack(std::string& out, const std::vector<Frame>& stack, size_t firs
   }
 }
 
-// In a merged report, the process a group belongs to: "train (pid 12, rank 0)";
-// for a site of several ranks, "train on ranks 0-3,5-7 (7 of 8)".
+// What begins the report's lines: one process's (a run's report, or one
+// file read back), LeakSanitizer's ==PID==; several merged, their count.
+std::string line_prefix(const Report& r) {
+  return r.processes.size() > 1 ? "cudaleak (" + count_of(r.processes.size(), "process", "processes") + " merged): "
+                                : "==" + std::to_string(r.processes.empty() ? r.process.pid : r.processes[0].process.pid) +
+                                      "==cudaleak: ";
+}
+
+// In a report of several processes, the process a group belongs to: "train
+// (pid 12, rank 0)"; for a site of several ranks, "train on ranks 0-3,5-7 (7 of 8)".
 std::string process_of(const Report& r, const LeakGroup& g) {
-  if (r.processes.empty()) return "";
+  if (r.processes.size() <= 1) return "";
   if (!g.ranks.empty()) {
     std::vector<int> ranks;
     std::string exe;
@@ -219,8 +227,7 @@ std::string job_line(const JobShape& job) {
 std::string ranked_ooms(const Report& r, std::vector<bool>& told) {
   std::string out;
   const bool merged = !r.processes.empty();
-  const std::string prefix = merged ? "cudaleak (" + count_of(r.processes.size(), "process", "processes") + " merged): "
-                                    : "==" + std::to_string(r.process.pid) + "==cudaleak: ";
+  const std::string prefix = line_prefix(r);
   if (!merged) {
     for (size_t i = 0; i < r.oom_events.size(); ++i) {
       const OomEvent& e = r.oom_events[i];
@@ -271,11 +278,9 @@ std::string render_gate_failures(const Report& r, const TextOptions& options) {
 
 std::string render_text(const Report& r, const TextOptions& options) {
   std::string out;
-  // One process: LeakSanitizer's ==PID== prefix. Merged: no pid of its own,
-  // the processes are counted and each group names its process.
-  const std::string prefix = r.processes.empty()
-                                 ? "==" + std::to_string(r.process.pid) + "==cudaleak: "
-                                 : "cudaleak (" + count_of(r.processes.size(), "process", "processes") + " merged): ";
+  // One process: LeakSanitizer's ==PID== prefix. Several: no pid of their
+  // own, the processes are counted and each group names its process.
+  const std::string prefix = line_prefix(r);
   // A job's report names the job, and a rank's out-of-memory comes first:
   // it is what ended the job.
   const JobShape job = job_shape(r);

@@ -7,6 +7,7 @@
 #include "tests/e2e/harness.h"
 
 using namespace e2e;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -87,6 +88,48 @@ TEST_CASE("cli: a relative report path is the launcher's, its directory made, wh
   auto files = files_in(dir + "/reports");
   REQUIRE(files.size() == 1);
   CHECK(load(files[0]).summary.by_kind.count(Kind::Pinned) == 1);
+}
+
+TEST_CASE("cli: the default report path is the launcher's too, and the summary names where it is", "[e2e][cli]") {
+  auto dir = fresh_dir("cli_default_path");
+  Result res = run_from(dir, "", sample("pinned_leak"));
+  CHECK(res.exit_code == 0);
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  CHECK(fs::path(files[0]).filename().string().starts_with("cudaleak."));
+  // The program ran in /, so the summary gives the whole path.
+  CHECK(res.err.find("Report: " + files[0]) != std::string::npos);
+  // Run where it is written, the summary shows the short name.
+  auto here = fresh_dir("cli_default_path_here");
+  Result short_name = run({"/bin/sh", "-c", "cd '" + here + "' && '" + cudaleak_tool() +
+                                                "' run --simulated-gpu -- '" + sample("pinned_leak") + "'"});
+  auto written = files_in(here);
+  REQUIRE(written.size() == 1);
+  CHECK(short_name.err.find("Report: " + fs::path(written[0]).filename().string()) != std::string::npos);
+}
+
+TEST_CASE("cli: a report path naming a directory is refused before the program runs", "[e2e][cli]") {
+  auto dir = fresh_dir("cli_output_dir");
+  fs::create_directories(dir + "/existing");
+  for (const std::string output : {dir + "/existing", dir + "/fresh/", dir + "/pid/%p/r.json"}) {
+    INFO(output);
+    Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", output, "--", "/bin/echo", "ran"});
+    CHECK(res.exit_code == 2);
+    CHECK(res.out.empty());  // the program never started
+    CHECK(res.err.find("cannot write the report to ") != std::string::npos);
+  }
+  CHECK_FALSE(fs::exists(dir + "/fresh"));
+  CHECK_FALSE(fs::exists(dir + "/pid"));
+}
+
+TEST_CASE("cli: log_path stderr and stdout name the streams, not files", "[e2e][cli]") {
+  auto dir = fresh_dir("cli_log_stream");
+  for (const std::string stream : {"stderr", "stdout"}) {
+    Result res = run_from(dir, "--log-path " + stream + " -o r.%p.json", sample("pinned_leak"));
+    CHECK(res.exit_code == 0);
+    CHECK((stream == "stderr" ? res.err : res.out).find("SUMMARY: cudaleak:") != std::string::npos);
+  }
+  for (const auto& file : files_in(dir)) CHECK(fs::path(file).filename().string().starts_with("r."));
 }
 
 TEST_CASE("cli: options lists defaults as they are written on the command line", "[e2e][cli]") {

@@ -186,11 +186,14 @@ TEST_CASE("bad suppression or baseline files: the launcher refuses them at start
   CHECK(no_dir.exit_code == 2);
   CHECK(no_dir.err.find("cannot create the report directory ") != std::string::npos);
   CHECK(no_dir.err.find("bad.baseline: not a directory") != std::string::npos);
-  // A report the process cannot write at exit (a path the launcher did not see) fails the gate.
-  Result unwritable = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "23", "--", sample("clean")},
-                          {"CUDALEAK_OPTIONS=output=/nonexistent-dir/r.json"});
+  // A report the process cannot write at exit (its directory went away while
+  // the program ran) fails the gate.
+  const std::string gone = dir + "/gone";
+  Result unwritable = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "23", "-o", gone + "/r.json",
+                           "--", "/bin/sh", "-c", "rmdir '" + gone + "' && exec '" + sample("clean") + "'"});
   CHECK(unwritable.exit_code == 125);
-  CHECK(unwritable.err.find("cannot write the report to /nonexistent-dir/r.json: cannot create a file in its directory (No such file or directory)") != std::string::npos);
+  CHECK(unwritable.err.find("cannot write the report to " + gone +
+                            "/r.json: cannot create a file in its directory (No such file or directory)") != std::string::npos);
 }
 
 TEST_CASE("baselines: known sites pass, grown and new sites fail", "[e2e][gate]") {

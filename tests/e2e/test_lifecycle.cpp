@@ -241,9 +241,11 @@ TEST_CASE("crash: a stack overflow still writes its report, on the alternate sig
 
 TEST_CASE("crash: a crash report that cannot be written says so, and concurrent crashes keep every report",
           "[e2e][lifecycle]") {
-  // The report path is a directory: one line names it and the problem.
-  auto dir = fresh_dir("crash_unwritable");
-  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir, "--", program("crash_after_leak")});
+  // The report's directory went away while the program ran: one line names
+  // the path and the problem.
+  auto dir = fresh_dir("crash_unwritable") + "/gone";
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/crash.json", "--", "/bin/sh", "-c",
+                    "rmdir '" + dir + "' && exec '" + program("crash_after_leak") + "'"});
   CHECK(res.signal == SIGSEGV);
   CHECK(res.err.find("cudaleak: the crash report could not be written to " + dir) != std::string::npos);
   // Eight processes of one run crash at once into one name without %p: each report kept.

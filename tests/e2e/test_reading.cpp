@@ -33,6 +33,10 @@ TEST_CASE("report: text like LeakSanitizer, filters, top, regrouping, formats", 
   CHECK(text.exit_code == 0);
   CHECK(text.out.find("4.0 MiB of vmm memory in 1 allocation never freed, created by cuMemCreate") != std::string::npos);
   CHECK(text.out.find("SUMMARY: cudaleak: 7.2 MiB leaked in 6 resources") != std::string::npos);
+  // One process read back speaks as its run did: ==PID==, no process named per group.
+  const std::string pid = std::to_string(load(file).process.pid);
+  CHECK(text.out.starts_with("==" + pid + "==cudaleak: detected CUDA resource leaks"));
+  CHECK(text.out.find("(pid " + pid + ")") == std::string::npos);
 
   Result top = run({cudaleak_tool(), "report", file, "--top", "1"});
   CHECK(top.out.find("... 5 more leak groups") == std::string::npos);  // cut, not summarised
