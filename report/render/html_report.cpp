@@ -25,16 +25,16 @@ std::string html_report(report::Report r) {
   if (at == std::string::npos) return page;
   std::string tail = page.substr(at + marker.size());
   page.resize(at);
-  // The data goes in as it is written, in one pass: "</" inside a <script>
-  // element would end it early, so it becomes "<\/" (also across pieces).
-  bool after_lt = false;
+  // The data goes in as it is written, in one pass. Inside a <script>
+  // element "</script" would end it early and "<!--<script" would swallow the
+  // page's own script: every '<' (which JSON has only inside strings) becomes
+  // the escape \u003c, which the JSON parser reads back as '<'.
   report::write_json(
       r,
       [&](std::string_view piece) {
         for (char c : piece) {
-          if (after_lt && c == '/') page += '\\';
-          page += c;
-          after_lt = c == '<';
+          if (c == '<') page += "\\u003c";
+          else page += c;
         }
       },
       -1);

@@ -72,6 +72,25 @@ TEST_CASE("report: text like LeakSanitizer, filters, top, regrouping, formats", 
   CHECK(page.find("<script id=\"cudaleak-data\" type=\"application/json\">{") != std::string::npos);
   for (const char* fetch : {"src=\"http", "href=\"http", "<link", "import(", "fetch("})  // self-contained
     CHECK(page.find(fetch) == std::string::npos);
+
+  // A name that would end the data's <script> element, or open a comment
+  // that swallows the page's own script, stays inside the data.
+  const std::string hostile = "f</script><!--<script>x";
+  auto doc = nlohmann::json::parse(read_file(file));
+  doc["leaks"][0]["stack"][0]["function"] = hostile;
+  const auto edited = fs::path(file).parent_path() / "hostile.json";
+  std::ofstream(edited) << doc.dump();
+  const auto hostile_html = fs::path(file).parent_path() / "hostile.html";
+  REQUIRE(run({cudaleak_tool(), "report", edited.string(), "--format", "html", "-o", hostile_html.string()}).exit_code == 0);
+  const std::string hostile_page = read_file(hostile_html.string());
+  const std::string open_tag = "<script id=\"cudaleak-data\" type=\"application/json\">";
+  const size_t data_at = hostile_page.find(open_tag);
+  REQUIRE(data_at != std::string::npos);
+  const size_t data_end = hostile_page.find("</script>", data_at);
+  REQUIRE(data_end != std::string::npos);
+  const std::string data = hostile_page.substr(data_at + open_tag.size(), data_end - data_at - open_tag.size());
+  CHECK(data.find('<') == std::string::npos);  // the HTML parser cannot leave the element early
+  CHECK(nlohmann::json::parse(data)["leaks"][0]["stack"][0]["function"] == hostile);
 }
 
 TEST_CASE("report: unreadable, truncated, foreign or newer files get one line and status 2", "[e2e][reading]") {
