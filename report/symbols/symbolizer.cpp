@@ -91,9 +91,14 @@ class DwflSymbolizer : public report::FrameResolver {
     report::Frame f = offline() ? report::Frame{} : resolve_with_dladdr(addr);
     Dwfl_Module* module = dwfl_ ? dw_->addrmodule(dwfl_, addr) : nullptr;
     if (!module) return {f};
+    // The module's name is the path it was reported under (the process's
+    // maps, as the report's modules list has it): every frame of a module
+    // names it alike. Its main file is known only once libdw has loaded it,
+    // and may be another name of the same file.
     const char* path = nullptr;
-    dw_->module_info(module, nullptr, nullptr, nullptr, nullptr, nullptr, &path, nullptr);
-    if (path && path[0] == '/') f.module = path;  // absolute, unlike dladdr's name for the main program
+    const char* reported = dw_->module_info(module, nullptr, nullptr, nullptr, nullptr, nullptr, &path, nullptr);
+    if (reported && reported[0] == '/') f.module = reported;  // absolute, unlike dladdr's name for the main program
+    else if (path && path[0] == '/') f.module = path;
     GElf_Off offset = 0;
     GElf_Sym sym;
     const char* name = dw_->module_addrinfo(module, addr, &offset, &sym, nullptr, nullptr, nullptr);

@@ -313,6 +313,22 @@ TEST_CASE("symbolize: an unsymbolized report keeps its sites apart, and symboliz
   CHECK(loop_named.leaks[0].api == "cudaMalloc");
 }
 
+TEST_CASE("frames: a program started by a relative path is named by one absolute path in every frame",
+          "[e2e][reading]") {
+  auto dir = fresh_dir("relative_program");
+  const fs::path prog = sample("loop_leak");
+  run({"/bin/sh", "-c",
+       "cd '" + prog.parent_path().string() + "' && '" + cudaleak_tool() + "' run --simulated-gpu -o '" + dir +
+           "/r.json' -- ./" + prog.filename().string()});
+  auto r = load(dir + "/r.json");
+  REQUIRE(r.leaks.size() == 1);
+  std::set<std::string> names;
+  for (const auto& f : r.leaks[0].stack)
+    if (fs::path(std::string(f.module)).filename() == prog.filename()) names.insert(f.module);
+  REQUIRE(names.size() == 1);
+  CHECK(names.begin()->front() == '/');
+}
+
 TEST_CASE("outputs: -o, --junit and --sarif take regular files only, never a link, a FIFO or a directory", "[e2e][reading]") {
   auto file = one_report("outputs", {sample("pinned_leak")});
   std::string dir = fs::path(file).parent_path().string();
