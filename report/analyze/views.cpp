@@ -49,10 +49,11 @@ Report filter_report(Report in, const Filter& f) {
   Report out = std::move(in);
   std::vector<LeakGroup> all = std::move(out.leaks);
   out.leaks.clear();
+  // The summary counts what the filters select, suppressed groups as
+  // suppressed (as the run's summary did); the list shows them only when asked.
+  std::vector<LeakGroup> selected;
   for (LeakGroup& g : all) {
     if (!f.ranks.empty() && !keep_ranks(g, f.ranks, out.process.rank)) continue;
-    bool suppressed = !g.suppressed_by.empty();
-    if (suppressed && !f.include_suppressed) continue;
     if (!f.kinds.empty() && std::find(f.kinds.begin(), f.kinds.end(), g.kind) == f.kinds.end()) continue;
     if (f.device && g.device != *f.device) continue;
     if (g.bytes < f.min_bytes) continue;
@@ -62,9 +63,11 @@ Report filter_report(Report in, const Filter& f) {
     };
     if (!f.module.empty() && !any_frame(f.module, [](const Frame& fr) { return fr.module; })) continue;
     if (!f.function.empty() && !any_frame(f.function, [](const Frame& fr) { return fr.function; })) continue;
-    out.leaks.push_back(std::move(g));
+    selected.push_back(std::move(g));
   }
-  out.summary = summarize(out.leaks);
+  out.summary = summarize(selected);
+  for (LeakGroup& g : selected)
+    if (f.include_suppressed || g.suppressed_by.empty()) out.leaks.push_back(std::move(g));
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 
@@ -69,7 +70,10 @@ int run_report(ReportArgs& a) {
   report::Report merged = report::merge_reports(std::move(*loaded));
   if (!a.device.empty()) a.filter.device = a.device.front();
   for (const std::string& name : a.kinds) report::parse_name(name, a.filter.kinds.emplace_back());
-  const size_t groups = merged.leaks.size();
+  // Groups a listing shows without filters: suppressed ones only when asked.
+  const size_t groups = std::count_if(merged.leaks.begin(), merged.leaks.end(), [&](const report::LeakGroup& g) {
+    return a.filter.include_suppressed || g.suppressed_by.empty();
+  });
   report::Report view = report::filter_report(std::move(merged), a.filter);
   if (view.leaks.empty() && groups)
     spdlog::warn("cudaleak: no leak group matches the filters ({} groups in the report)", groups);
