@@ -95,6 +95,11 @@ bool is_system_frame(const Frame& f) {
   std::string m = basename(f.module);
   for (const char* prefix : {"libc.so", "ld-linux", "libstdc++", "libgcc_s", "libpthread", "libdl.so"})
     if (m.rfind(prefix, 0) == 0) return true;
+  // Code of the system's headers compiled into the program (std::function's
+  // invoker, an inlined std::vector): the compiler's, not the program's, and
+  // it moves with the compiler's version.
+  const std::string& file = f.file;
+  if (file.starts_with("/usr/include/") || file.find("/include/c++/") != std::string::npos) return true;
   return f.function == "_start";
 }
 
