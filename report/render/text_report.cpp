@@ -66,7 +66,7 @@ std::string group_headline(const LeakGroup& g) {
     if (!kind_holds_memory(kind))  // handles and address ranges: counted, not sized
       s = std::to_string(g.count) + " " + kind_object_words(kind, g.count) +
           (kind == Kind::Module || kind == Kind::Library ? " never unloaded" : " never destroyed");
-    else if (g.bytes == 0)  // an imported VMM handle: its size is known only where it is mapped
+    else if (g.bytes == 0 && kind == Kind::IpcMapping)  // imported: its size is known only where it is mapped
       s = allocations + " of " + memory + " of unknown size never freed";
     else
       s = format_bytes(g.bytes) + " of " + memory + " in " + allocations + " never freed";

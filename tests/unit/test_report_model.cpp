@@ -269,6 +269,19 @@ TEST_CASE("text summary: groups with stacks and one SUMMARY line", "[report][tex
         std::string::npos);
 }
 
+TEST_CASE("text summary: a zero-byte allocation is 0 B, only an imported one is of unknown size", "[report][text]") {
+  Fixture fx;
+  fx.stacks[1] = {0x10};
+  fx.resolver.names[0x10] = {"main", "/app/prog"};
+  RawSnapshot snap;
+  snap.resources.push_back(resource(Kind::Pinned, 1, 0, 1));
+  snap.resources.push_back(resource(Kind::IpcMapping, 1, 0, 2));
+  Report r = build_named(snap, fx.lookup, &fx.resolver, {});
+  std::string text = render_text(r, {});
+  CHECK(text.find("0 B of pinned memory in 1 allocation never freed") != std::string::npos);
+  CHECK(text.find("1 allocation of IPC-mapped memory of unknown size never freed") != std::string::npos);
+}
+
 TEST_CASE("leak sites keep the program's own frames up to main, without CUDA or libc", "[report][site]") {
   LeakGroup g;
   g.kind = Kind::Device;
