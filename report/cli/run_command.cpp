@@ -201,6 +201,8 @@ std::string parse_memory_size(const std::string& text, uint64_t& bytes) {
            text + "'";
   long double value = std::strtold(number.c_str(), nullptr) * std::ldexp(1.0L, known->second);
   if (value >= 0x1p63L) return "--simulated-gpu-memory: '" + text + "' is out of range";
+  if (value < 1) return "--simulated-gpu-memory: a device needs at least 1 byte, got '" + text + "'";
+  if (value != std::floor(value)) return "--simulated-gpu-memory: '" + text + "' is not a whole number of bytes";
   bytes = uint64_t(value);
   return "";
 }

@@ -53,6 +53,12 @@ TEST_CASE("cli: --simulated-gpu-memory refuses a size it cannot read exactly", "
                      sample("clean")});
   CHECK(huge.exit_code == 2);
   CHECK(huge.err.find("'99999999999GiB' is out of range") != std::string::npos);
+  for (const std::string none : {"0", "0GiB", "0.5"}) {  // no device, or half a byte
+    INFO(none);
+    Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", none, "--", sample("clean")});
+    CHECK(res.exit_code == 2);
+    CHECK(res.out.empty());
+  }
   // A fraction of a unit is read exactly: half a GiB is the simulated device's total.
   auto dir = fresh_dir("cli_sim_memory");
   Result half = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "0.5GiB", "-o",
