@@ -69,6 +69,20 @@ std::string make_report_directory(const std::string& pattern) {
   return ec ? "cannot create the report directory " + dir.string() + ": " + ec.message() : "";
 }
 
+// Refused before the program runs, not when it has: a report path that names
+// a directory, or whose directory holds %p or %n (never made, so the write
+// at exit would fail). Else its directory is made; "" when all is well.
+std::string report_path_problem(const std::string& pattern) {
+  const std::filesystem::path path(pattern);
+  std::error_code ec;
+  if (pattern.ends_with('/') || (pattern.find('%') == std::string::npos && std::filesystem::is_directory(path, ec)))
+    return "cannot write the report to " + pattern + ": a directory; name a file in it, such as " +
+           (path / "cudaleak.%p.json").lexically_normal().string();
+  if (path.parent_path().string().find('%') != std::string::npos)
+    return "cannot write the report to " + pattern + ": %p and %n belong in the file's name, not in its directory";
+  return make_report_directory(pattern);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -165,19 +179,7 @@ int main(int argc, char** argv) {
     // still writes where the launcher looks and the summary says.
     if (!check.output.empty() && check.output.front() != '/') add("output", check.output);
     if (problems.empty()) {
-      // Refused now, not when the program has run: a report path that names a directory.
-      const std::filesystem::path report_dir = std::filesystem::path(check.output).parent_path();
-      std::error_code ec;
-      if (check.output.ends_with('/') ||
-          (check.output.find('%') == std::string::npos && std::filesystem::is_directory(check.output, ec)))
-        problems.push_back("cannot write the report to " + check.output +
-                           ": a directory; name a file in it, such as " +
-                           (std::filesystem::path(check.output) / "cudaleak.%p.json").lexically_normal().string());
-      else if (report_dir.string().find('%') != std::string::npos)
-        problems.push_back("cannot write the report to " + check.output +
-                           ": %p and %n belong in the file's name, not in its directory");
-      else if (std::string problem = make_report_directory(check.output); !problem.empty())
-        problems.push_back(problem);
+      if (std::string problem = report_path_problem(check.output); !problem.empty()) problems.push_back(problem);
       for (std::string* path : {&settings.junit_path, &settings.sarif_path})
         if (!path->empty()) {
           *path = absolute_path(*path);
