@@ -33,6 +33,7 @@ const Libdw* load_libdw() {
               bind(h, "dwfl_module_info", table.module_info) &&
               bind(h, "dwfl_module_addrinfo", table.module_addrinfo) &&
               bind(h, "dwfl_module_getsrc", table.module_getsrc) && bind(h, "dwfl_lineinfo", table.lineinfo) &&
+              bind(h, "dwfl_line_comp_dir", table.line_comp_dir) &&
               bind(h, "dwfl_linux_proc_find_elf", table.linux_proc_find_elf) &&
               bind(h, "dwfl_standard_find_debuginfo", table.standard_find_debuginfo) &&
               bind(h, "dwfl_module_addrdie", table.module_addrdie) && bind(h, "dwarf_getscopes", table.getscopes) &&

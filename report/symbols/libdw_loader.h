@@ -18,6 +18,7 @@ struct Libdw {
   decltype(&dwfl_module_addrinfo) module_addrinfo;
   decltype(&dwfl_module_getsrc) module_getsrc;
   decltype(&dwfl_lineinfo) lineinfo;
+  decltype(&dwfl_line_comp_dir) line_comp_dir;
   decltype(&dwfl_linux_proc_find_elf) linux_proc_find_elf;
   decltype(&dwfl_standard_find_debuginfo) standard_find_debuginfo;
   // Offline: modules reported from files at recorded addresses.

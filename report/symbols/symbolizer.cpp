@@ -12,6 +12,7 @@
 #include <link.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <map>
 
 namespace cudaleak::symbols {
@@ -106,7 +107,9 @@ class DwflSymbolizer : public report::FrameResolver {
     // The simulated GPU's libraries read as NVIDIA's, which carry no line
     // information: their source never shows in a user's stack.
     if (report::is_simulated_cuda_library(f.module)) return {f};
+    const char* comp_dir = nullptr;  // where the compiler ran: relative file names are its
     if (Dwfl_Line* line = dw_->module_getsrc(module, addr)) {
+      comp_dir = dw_->line_comp_dir(line);
       int lineno = 0;
       Dwarf_Addr line_addr = 0;
       const char* file = dw_->lineinfo(line, &line_addr, &lineno, nullptr, nullptr, nullptr);
@@ -119,7 +122,14 @@ class DwflSymbolizer : public report::FrameResolver {
       }
     }
     std::vector<report::Frame> frames = expand_inlined(module, addr, f);
-    return frames.empty() ? std::vector<report::Frame>{f} : frames;
+    if (frames.empty()) frames = {f};
+    // A build in a subdirectory records "../src/x.cu": named from the
+    // compiler's directory, as a report read anywhere (and SARIF) needs it.
+    if (comp_dir && comp_dir[0] == '/')
+      for (report::Frame& frame : frames)
+        if (!frame.file.empty() && std::string_view(frame.file).front() != '/')
+          frame.file = (std::filesystem::path(comp_dir) / std::string(frame.file)).lexically_normal().string();
+    return frames;
   }
 
  private:

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "tests/e2e/harness.h"
 
@@ -33,6 +34,18 @@ TEST_CASE("GoogleTest: the listener fails exactly the leaking test at its line w
   auto r = load(files_in(dir).front());
   REQUIRE(find_group(r, "device"));
   CHECK(stack_has(*find_group(r, "device"), "Cuda_ForgetsABuffer_Test::TestBody"));
+  // Built in a subdirectory, the binary names its source "../tests/...":
+  // named from the compiler's directory, SARIF places it in the repository.
+  auto sarif_dir = fresh_dir("gtest_sarif");
+  run_sim(sarif_dir, {program("gtest_cuda")},
+          {"--sarif", sarif_dir + "/../gtest.sarif", "--source-root", CUDALEAK_SOURCE_DIR});
+  const auto sarif = nlohmann::json::parse(read_file(sarif_dir + "/../gtest.sarif"));
+  bool placed = false;
+  for (const auto& result : sarif["runs"][0]["results"])
+    for (const auto& where : result.value("locations", nlohmann::json::array()))
+      placed |= where["physicalLocation"]["artifactLocation"] ==
+                nlohmann::json{{"uri", "tests/e2e/frameworks/gtest_cuda.cpp"}, {"uriBaseId", "SRCROOT"}};
+  CHECK(placed);
 }
 
 TEST_CASE("GoogleTest: the listener applies the gate's suppressions fail_on and min_bytes", "[e2e][frameworks]") {
