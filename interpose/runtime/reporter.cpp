@@ -343,7 +343,7 @@ int finish(Reason reason) {
                 static_cast<unsigned long long>(w.gate.failing_groups),
                 static_cast<unsigned long long>(w.gate.failing_count),
                 static_cast<unsigned long long>(w.gate.failing_bytes),
-                runtime().gate.get().baseline ? " and not in the baseline" : "", tensors.c_str(), opt.error_exitcode);
+                runtime().gate.get().baseline ? " and new or grown beyond the baseline" : "", tensors.c_str(), opt.error_exitcode);
     return opt.error_exitcode;
   }
   return -1;

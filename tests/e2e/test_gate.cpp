@@ -214,6 +214,7 @@ TEST_CASE("baselines: known sites pass, grown and new sites fail", "[e2e][gate]"
   Result grown = gated(runs, {sample("loop_leak"), "60"}, {"--baseline", baseline});
   CHECK(grown.exit_code == 23);
   CHECK(grown.err.find("[grown beyond the baseline]") != std::string::npos);
+  CHECK(grown.err.find("not suppressed and new or grown beyond the baseline; exiting with status 23") != std::string::npos);
   Result fresh = gated(runs, {sample("exception_leak")}, {"--baseline", baseline});
   CHECK(fresh.exit_code == 23);
   CHECK(fresh.err.find("[new: not in the baseline]") != std::string::npos);
