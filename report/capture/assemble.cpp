@@ -9,13 +9,20 @@ namespace cudaleak::report {
 
 namespace {
 
+// A site's API and place, named from its stack (`fallback`: the API when no
+// frame names one).
+template <class Site>
+void name_from_stack(Site& site, const std::string& fallback) {
+  site.api = outermost_api(site.stack, fallback);
+  site.where = oom::where_of(site.stack, site.api);
+}
+
 // A (kind, stack) of the timeline, resolved and named as the report's groups are.
 template <class Group>
 void describe_site(Group& g, const RawSite& site, const Capture& c) {
   g.kind = site.kind;
   g.stack = resolve_stack(c.stacks(site.stack_id), c.resolver.get());
-  g.api = outermost_api(g.stack, "");
-  g.where = oom::where_of(g.stack, g.api);
+  name_from_stack(g, "");
 }
 
 // Memory over time, its marks, what was live at each peak and the sites the
@@ -93,17 +100,13 @@ void symbolize_offline(Report& r, FrameResolver& resolver) {
     if (!g.site.empty()) g.site = gate::site_of(g, r.modules);
   }
   for (Note& n : r.notes) n.api = outermost_api(n.stack, n.api);
-  auto rename = [](auto& site) {
-    site.api = outermost_api(site.stack, site.api);
-    site.where = oom::where_of(site.stack, site.api);
-  };
   for (DeviceTimeline& d : r.timeline.devices) {
-    for (PeakGroup& g : d.peak.groups) rename(g);
-    for (TimelineSite& site : d.sites) rename(site);
+    for (PeakGroup& g : d.peak.groups) name_from_stack(g, g.api);
+    for (TimelineSite& site : d.sites) name_from_stack(site, site.api);
   }
   for (OomEvent& e : r.oom_events) {
     if (!e.has_pytorch) e.api = outermost_api(e.stack, e.api);  // else the framework's name stays
-    for (OomSite& site : e.top_sites) rename(site);
+    for (OomSite& site : e.top_sites) name_from_stack(site, site.api);
     for (OomAttempt& a : e.attempts) a.api = outermost_api(a.stack, a.api);
   }
 }
