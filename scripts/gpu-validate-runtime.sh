@@ -102,5 +102,72 @@ for site in site_a:256 site_b:512 via_left:768 via_right:1024; do
 done
 grep -h "stack cache" "$d/err" | sed 's/^/     /'
 
+# 9. Ways out that run no destructor. _exit/_Exit write the exit report and the
+# gate's status; a vfork child finishes nothing of its parent; a child killed
+# by SIGKILL is named by the launcher and the gate is not green; a report sent
+# to /dev/null still fills the JUnit file.
+d="$out/exits"; mkdir -p "$d"
+for how in _exit _Exit; do
+  "$cudaleak" run --error-exitcode 23 -o "$d/$how.%p.json" -- "$e2e/exit_paths" "$how" >"$d/$how.out" 2>"$d/$how.err"; s=$?
+  expect_status "exit $how" 23 "$s"
+  f=$(ls "$d"/$how.*.json 2>/dev/null | head -1)
+  [ -n "$f" ] && expect_json "exit $how" "$f" "(r['reason'], r['summary']['leaked_bytes'])" "('exit', 1048576)" || fail "exit $how: no report"
+done
+"$cudaleak" run --error-exitcode 23 -o "$d/vfork.%p.json" -- "$e2e/exit_paths" vfork >"$d/vfork.out" 2>"$d/vfork.err"; s=$?
+expect_status "exit vfork" 0 "$s"
+[ "$(ls "$d"/vfork.*.json | wc -l)" = 1 ] && pass "exit vfork: one report" || fail "exit vfork: $(ls "$d"/vfork.*.json)"
+"$cudaleak" run --error-exitcode 23 -o "$d/killed.%p.json" -- "$e2e/exit_paths" killed-child >"$d/killed.out" 2>"$d/killed.err"; s=$?
+expect_status "killed child" 125 "$s"
+grep -q "exit_paths killed-child) used CUDA and ended without its report" "$d/killed.err" \
+  && pass "killed child: named by the launcher" || fail "killed child: $(cat "$d/killed.err")"
+"$cudaleak" run -o /dev/null --junit "$d/devnull.xml" -- "$e2e/exit_paths" _exit >"$d/devnull.out" 2>"$d/devnull.err"
+grep -q 'failures="1"' "$d/devnull.xml" && pass "-o /dev/null: JUnit lists the leak" || fail "-o /dev/null: $(cat "$d/devnull.xml")"
+
+# 10. The same from Python with PyTorch: os._exit after a leaked tensor reports it;
+# DataLoader workers (forked, host only) raise no false alarm; a spawned CUDA
+# worker killed by SIGKILL is named.
+if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
+  cat > "$d/os_exit.py" <<'PY'
+import os, torch
+kept = torch.empty(8 << 20, dtype=torch.uint8, device="cuda")
+os._exit(0)
+PY
+  "$cudaleak" run --error-exitcode 23 -o "$d/os_exit.%p.json" -- python3 "$d/os_exit.py" >"$d/os_exit.out" 2>"$d/os_exit.err"; s=$?
+  expect_status "os._exit" 23 "$s"
+  f=$(ls "$d"/os_exit.*.json 2>/dev/null | head -1)
+  [ -n "$f" ] && expect_json "os._exit" "$f" "r['reason']" exit || fail "os._exit: no report"
+  cat > "$d/loader.py" <<'PY'
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+data = TensorDataset(torch.arange(256, dtype=torch.float32))
+model = torch.nn.Linear(1, 1).cuda()
+total = 0.0
+for (x,) in DataLoader(data, batch_size=16, num_workers=2, pin_memory=True):
+    total += float(model(x.cuda(non_blocking=True).unsqueeze(1)).sum())
+del model
+print("batches done")
+PY
+  "$cudaleak" run --error-exitcode 23 -o "$d/loader.%p.json" -- python3 "$d/loader.py" >"$d/loader.out" 2>"$d/loader.err"; s=$?
+  grep -q "ended without its report" "$d/loader.err" && fail "DataLoader: a false alarm: $(cat "$d/loader.err")" \
+    || pass "DataLoader workers: no process named unreported (status $s)"
+  cat > "$d/spawned.py" <<'PY'
+import os, signal, torch, torch.multiprocessing as mp
+def worker():
+    kept = torch.empty(4 << 20, dtype=torch.uint8, device="cuda")
+    torch.cuda.synchronize()
+    os.kill(os.getpid(), signal.SIGKILL)
+if __name__ == "__main__":
+    p = mp.get_context("spawn").Process(target=worker)
+    p.start(); p.join()
+    print("worker exit", p.exitcode)
+PY
+  "$cudaleak" run --error-exitcode 23 -o "$d/spawned.%p.json" -- python3 "$d/spawned.py" >"$d/spawned.out" 2>"$d/spawned.err"; s=$?
+  expect_status "spawned worker killed" 125 "$s"
+  grep -q "used CUDA and ended without its report" "$d/spawned.err" && pass "spawned worker killed: named" \
+    || fail "spawned worker killed: $(cat "$d/spawned.err")"
+else
+  echo "SKIP 10: no PyTorch with CUDA"
+fi
+
 echo "failures: $failures"
 exit $((failures > 0))

@@ -40,13 +40,18 @@ bool internal_failure_happened();
 // A hook or dlsym substitution ran: this process uses CUDA and gets a report.
 namespace detail {
 inline constinit std::atomic<bool> g_cuda_seen{false};
+void first_cuda_use();  // sets the flag once and tells the observer
 }
 // Written once: a store on every call would pull the cache line away from
 // every other thread making CUDA calls.
 inline void note_cuda_seen() {
   if (!detail::g_cuda_seen.load(std::memory_order_relaxed)) [[unlikely]]
-    detail::g_cuda_seen.store(true, std::memory_order_relaxed);
+    detail::first_cuda_use();
 }
+// Called once when the process (or a forked child, after forget_cuda_seen)
+// first uses CUDA: the runtime leaves the launcher a mark there, so that a
+// process killed before its report is not taken for a clean one.
+void set_first_cuda_use_observer(void (*observer)());
 inline bool cuda_seen() { return detail::g_cuda_seen.load(std::memory_order_relaxed); }
 // A forked child has used CUDA only once it makes a call itself; the driver it
 // has loaded is then its parent's (cuda_inherited), no sign of CUDA used

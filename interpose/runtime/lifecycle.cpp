@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "interpose/runtime/fork_protocol.h"
+#include "interpose/runtime/launcher_files.h"
 #include "common/safe_output.h"
 #include "interpose/base/log.h"
 #include "interpose/base/phase_timer.h"
@@ -54,7 +56,10 @@ void initialize() {
     }
   }
   real_dlsym();
+  detail::g_process_id.store(getpid(), std::memory_order_relaxed);
   safe_output::mark_run_start();
+  launcher_files::forget_replaced_image();
+  set_first_cuda_use_observer(launcher_files::mark_cuda_use);
   if (!options.trace_children) stop_tracing_children();
   signals::install();
   tracker::set_creation_observer(signals::ensure_reporter_thread);
@@ -93,6 +98,29 @@ void lifecycle_after_fork_in_child() {
     lifecycle_state().store(State::Untraced, std::memory_order_release);
     signals::release_crash_signals();
   }
+  detail::g_process_id.store(getpid(), std::memory_order_relaxed);
+}
+
+void exit_now(int status) {
+  // What glibc's _exit does; not through the symbol, which is cudaleak's own (process_exit.cpp).
+  for (;;) {
+    syscall(SYS_exit_group, status);
+    syscall(SYS_exit, status);
+  }
+}
+
+bool in_own_process() { return syscall(SYS_getpid) == detail::g_process_id.load(std::memory_order_relaxed); }
+
+int finish_process() {
+  signals::wait_if_terminating();
+  auto& state = lifecycle_state();
+  LifecycleState expected = LifecycleState::Enabled;
+  if (!state.compare_exchange_strong(expected, LifecycleState::Stopping)) {
+    if (expected != LifecycleState::Disabled) return -1;  // already finishing, or untraced
+  }
+  int status = finish_at_exit();
+  state.store(LifecycleState::Disabled, std::memory_order_release);
+  return status;
 }
 
 }  // namespace cudaleak
@@ -102,18 +130,10 @@ __attribute__((constructor)) static void cudaleak_start() { cudaleak::ensure_ini
 // Runs after atexit handlers and after the destructors of every library loaded
 // after this one, so shutdown-time frees have happened. No CUDA calls here.
 __attribute__((destructor)) static void cudaleak_finish() {
-  using namespace cudaleak;
-  signals::wait_if_terminating();
-  auto& state = lifecycle_state();
-  LifecycleState expected = LifecycleState::Enabled;
-  if (!state.compare_exchange_strong(expected, LifecycleState::Stopping)) {
-    if (expected != LifecycleState::Disabled) return;
-  }
-  int status = finish_at_exit();
-  state.store(LifecycleState::Disabled, std::memory_order_release);
+  int status = cudaleak::finish_process();
   if (status >= 0) {
     // The leak gate decided (error_exitcode): flush what the program wrote, then end with that status.
     std::fflush(nullptr);
-    _exit(status);
+    cudaleak::exit_now(status);
   }
 }

@@ -21,4 +21,17 @@ inline void ensure_initialized() {
 // The lifecycle's part of the fork protocol (fork_protocol.h), in the child.
 void lifecycle_after_fork_in_child();
 
+// The end of the process, from the library's destructor or the program's
+// _exit (process_exit.cpp): the final report and the gate's verdict, once.
+// Returns the status the gate decided, or -1.
+int finish_process();
+// Ends the process now with `status`, as _exit does.
+[[noreturn]] void exit_now(int status);
+// False in a child made by vfork or clone without the fork handlers, which
+// shares this process's memory or state it must not finish.
+bool in_own_process();
+namespace detail {
+inline constinit std::atomic<int> g_process_id{0};  // set at start-up and in a forked child
+}
+
 }  // namespace cudaleak

@@ -16,12 +16,12 @@
 #include "report/capture/assemble.h"
 #include "report/render/oom_text.h"
 #include "report/model/json_io.h"
+#include "interpose/runtime/launcher_files.h"
 #include "interpose/runtime/lifecycle.h"
 #include "interpose/base/log.h"
 #include "report/model/report_path.h"
 #include "common/safe_output.h"
 #include "report/model/cuda_frames.h"
-#include "report/symbols/launcher_env.h"
 #include "report/symbols/modules.h"
 #include "report/symbols/symbolizer.h"
 #include "report/render/text_report.h"
@@ -153,7 +153,10 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   Written w;
   w.path = report::expand_report_path(opt.output, r.process.pid, n);
   std::string problem;
-  w.written = write_file(w.path, report::to_json(r), &problem, &w.path);
+  const std::string json = report::to_json(r);
+  w.written = write_file(w.path, json, &problem, &w.path);
+  if (w.written && (reason == Reason::Exit || reason == Reason::Termination))
+    w.launcher_copy = launcher_files::copy_for_launcher(w.path, json);
   log_verbose("%s report of %zu resources in %llu ms (snapshot %llu, build and symbolize %llu, JSON %llu)",
               report::text_of(reason).c_str(), resources, static_cast<unsigned long long>(now_ms() - t0),
               static_cast<unsigned long long>(t_snapshot - t0), static_cast<unsigned long long>(t_built - t_snapshot),
@@ -200,21 +203,6 @@ bool driver_loaded() {
   void* lib = dlopen("libcuda.so.1", RTLD_NOLOAD | RTLD_LAZY);
   if (lib) dlclose(lib);
   return lib != nullptr;
-}
-
-// For the launcher, which gates on every process of the tree it started.
-void record_for_launcher(const std::string& status, const std::string& report_path) {
-  const char* dir = std::getenv("CUDALEAK_GATE_DIR");
-  if (!dir || !*dir) return;
-  std::string text = "status=" + status + "\n";
-  // Which rank of a job: the launcher gates the job and names its ranks.
-  const symbols::JobPlace place = symbols::job_place_of_this_process();
-  if (place.rank >= 0) text += "rank=" + std::to_string(place.rank) + "\n";
-  if (!report_path.empty()) {
-    char abs[4096];
-    text += "report=" + std::string(report_path[0] == '/' || !realpath(report_path.c_str(), abs) ? report_path : abs) + "\n";
-  }
-  write_file(std::string(dir) + "/" + std::to_string(getpid()) + ".gate", text);
 }
 
 }  // namespace
@@ -327,7 +315,7 @@ int finish(Reason reason) {
   }
 
   std::string status = !problem.empty() ? "error" : w.gate.failed ? "fail" : "pass";
-  record_for_launcher(status, w.written ? w.path : "");
+  launcher_files::record_verdict(status, !w.launcher_copy.empty() ? w.launcher_copy : w.written ? w.path : "");
   if (!runtime().gate.asked()) return -1;
   if (!problem.empty()) {
     log_message("the leak gate cannot be evaluated: %s; exiting with status %d (gate_error_exitcode)",

@@ -18,6 +18,7 @@ using report::Reason;  // Exit, Signal, Checkpoint, Oom or Termination; crashes:
 struct Written {
   bool written = false;
   std::string path;
+  std::string launcher_copy;  // where the launcher reads it, when `path` is no file (/dev/null, a FIFO)
   report::GateResult gate;
 };
 

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <algorithm>
+#include <tuple>
 #include <iterator>
 #include <ctime>
 #include <filesystem>
@@ -47,7 +48,15 @@ struct TreeOutcome {
   // Each rank's worst verdict over its processes (a rank's children inherit
   // its rank): 0 passed, 1 failed, 2 could not be evaluated.
   std::map<int, int> rank_verdicts;
+  // Processes that used CUDA and wrote no report: "pid (command line)".
+  std::vector<std::string> unreported;
 };
+
+// A rank's verdict is the worst over its processes.
+void note_rank_verdict(TreeOutcome& out, int rank, int verdict) {
+  auto [it, fresh] = out.rank_verdicts.emplace(rank, verdict);
+  if (!fresh) it->second = std::max(it->second, verdict);
+}
 
 // Whether the dynamic loader finds the CUDA driver, as the program's would
 // (checked after the run, in the launcher only).
@@ -57,11 +66,17 @@ bool cuda_driver_present() {
   return driver != nullptr;
 }
 
-// Every process of the tree that used CUDA left <pid>.gate in the gate directory.
+// Every process of the tree that used CUDA left <pid>.live in the gate
+// directory when it began to, and <pid>.gate with its report
+// (interpose/runtime/launcher_files.h).
 TreeOutcome collect(const std::string& dir) {
   TreeOutcome out;
+  std::map<std::string, std::filesystem::path> unreported;  // pid -> its .live
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    if (entry.path().extension() == ".live") unreported.emplace(entry.path().stem().string(), entry.path());
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".gate") continue;
+    unreported.erase(entry.path().stem().string());
     std::ifstream in(entry.path());
     std::string line, status;
     int rank = -1;
@@ -79,11 +94,20 @@ TreeOutcome collect(const std::string& dir) {
         out.reports.push_back(line.substr(4));
       }
     }
-    if (rank >= 0) {
-      const int verdict = status == "error" ? 2 : status == "fail" ? 1 : 0;
-      auto [it, fresh] = out.rank_verdicts.emplace(rank, verdict);
-      if (!fresh) it->second = std::max(it->second, verdict);
+    if (rank >= 0) note_rank_verdict(out, rank, status == "error" ? 2 : status == "fail" ? 1 : 0);
+  }
+  // Used CUDA, wrote nothing: killed by a signal no process can catch.
+  for (const auto& [pid, path] : unreported) {
+    std::ifstream in(path);
+    std::string line, command;
+    int rank = -1;
+    while (std::getline(in, line)) {
+      if (line.rfind("command=", 0) == 0) command = line.substr(8);
+      if (line.rfind("rank=", 0) == 0) rank = std::atoi(line.c_str() + 5);
     }
+    out.unreported.push_back(pid + (command.empty() ? "" : " (" + command + ")"));
+    ++out.errors;
+    if (rank >= 0) note_rank_verdict(out, rank, 2);
   }
   std::sort(out.reports.begin(), out.reports.end());
   return out;
@@ -113,6 +137,10 @@ void write_ci_files(const RunSettings& s, const TreeOutcome& tree) {
   std::vector<report::Report> reports;
   for (const auto& path : tree.reports)
     if (auto r = load_report(path)) reports.push_back(std::move(*r));  // a bad one is named, the rest still count
+  // In the order the processes started: a program run twice is numbered in run order.
+  std::stable_sort(reports.begin(), reports.end(), [](const report::Report& a, const report::Report& b) {
+    return std::tie(a.process.start_unix_ns, a.process.pid) < std::tie(b.process.start_unix_ns, b.process.pid);
+  });
   if (!s.junit_path.empty()) write_output(s.junit_path, render::junit_xml(reports));
   if (!s.sarif_path.empty()) write_output(s.sarif_path, render::sarif_json(reports, s.source_root));
 }
@@ -335,9 +363,16 @@ int run_program(const RunSettings& s) {
   }
 
   TreeOutcome tree = collect(gate_dir);
+  write_ci_files(s, tree);  // before the gate directory goes: reports sent to /dev/null left a copy there
   std::filesystem::remove_all(gate_dir);
-  write_ci_files(s, tree);
-  if (tree.reports.empty() && !exec_failed && !s.simulated_gpu && !cuda_driver_present())
+  for (const std::string& process : tree.unreported)
+    spdlog::warn("cudaleak: process {} used CUDA and ended without its report: killed by SIGKILL (the kernel's "
+                 "out-of-memory killer, a timeout's kill -9) or another way that runs no code, so what it leaked is "
+                 "unknown{}",
+                 process, s.error_exitcode > 0 ? "; the leak gate cannot pass it (gate_error_exitcode " +
+                                                     std::to_string(s.gate_error_exitcode) + ")"
+                                               : std::string());
+  if (tree.reports.empty() && tree.unreported.empty() && !exec_failed && !s.simulated_gpu && !cuda_driver_present())
     spdlog::warn("cudaleak: no process of the run used CUDA, and this machine has no CUDA driver (libcuda.so.1 "
                  "not found); to try cudaleak without a GPU: cudaleak run --simulated-gpu -- PROGRAM");
   if (WIFSIGNALED(status)) {

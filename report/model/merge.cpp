@@ -65,18 +65,19 @@ std::string identity(const Report& r) {
 
 std::vector<Report> latest_of_each_process(std::vector<Report> reports, std::vector<ProcessSummary>& history) {
   // A merged input already holds its processes: their own reports beside it
-  // (a folder holding the ranks' reports and their merge) count as history.
+  // (a folder holding the ranks' reports and their merge) are the same
+  // reports again, dropped: neither counted twice nor "earlier reports".
   std::set<std::string> in_merged;
   for (const Report& r : reports)
     for (const ProcessSummary& p : r.processes)
       if (!p.process.run_id.empty()) in_merged.insert(p.process.run_id);
   std::map<std::string, size_t> latest;
-  std::vector<bool> superseded(reports.size());
+  std::vector<bool> superseded(reports.size()), duplicate(reports.size());
   for (size_t i = 0; i < reports.size(); ++i) {
     std::string id = identity(reports[i]);
     if (id.empty()) continue;
     if (in_merged.count(reports[i].process.run_id)) {
-      superseded[i] = true;
+      duplicate[i] = true;
       continue;
     }
     auto [it, first] = latest.try_emplace(id, i);
@@ -88,6 +89,7 @@ std::vector<Report> latest_of_each_process(std::vector<Report> reports, std::vec
   }
   std::vector<Report> kept;
   for (size_t i = 0; i < reports.size(); ++i) {
+    if (duplicate[i]) continue;
     if (superseded[i]) history.push_back(ProcessSummary::of(reports[i]));
     else kept.push_back(std::move(reports[i]));
   }

@@ -26,7 +26,8 @@ Report merge_reports(std::vector<Report> reports);
 
 // The latest report of each process (the one merge_reports counts), in the
 // order given; the superseded ones are appended to `history`. Reports already
-// merged are kept as they are.
+// merged are kept as they are; a process's own report beside a merge that
+// holds it is dropped (the same report twice).
 std::vector<Report> latest_of_each_process(std::vector<Report> reports, std::vector<ProcessSummary>& history);  // moved from: a million allocations are not copied
 
 }  // namespace cudaleak::report

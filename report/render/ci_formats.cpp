@@ -50,9 +50,14 @@ std::string stack_text(const report::LeakGroup& g) {
   return out;
 }
 
-const report::Frame* program_frame(const report::LeakGroup& g) {
-  for (const report::Frame* f : report::program_frames(g.stack))
+// The program's frame nearest the allocation with a source line; without
+// debug info, the nearest program frame at all (its module locates it).
+const report::Frame* program_frame(const std::vector<report::Frame>& stack) {
+  const std::vector<const report::Frame*> frames = report::program_frames(stack);
+  for (const report::Frame* f : frames)
     if (!f->file.empty()) return f;
+  for (const report::Frame* f : frames)
+    if (!f->module.empty()) return f;
   return nullptr;
 }
 
@@ -112,13 +117,19 @@ std::pair<std::string, bool> location_uri(const std::string& file, const std::st
 
 // A result's one location: the frame's file (relative to SRCROOT when it
 // lies under the source root) and line.
+// A frame without a source line (no debug info) is located at its module,
+// the binary or library, with no region, and named by its function where known.
 nlohmann::json locations(const report::Frame& f, const std::string& source_root) {
   using nlohmann::json;
-  auto [uri, relative] = location_uri(f.file, source_root);
+  const bool has_source = !f.file.empty();
+  auto [uri, relative] = location_uri(has_source ? std::string(f.file) : std::string(f.module), source_root);
   json artifact{{"uri", uri}};
   if (relative) artifact["uriBaseId"] = "SRCROOT";
-  return json::array({json{{"physicalLocation",
-                            {{"artifactLocation", artifact}, {"region", {{"startLine", std::max(f.line, 1)}}}}}}});
+  json physical{{"artifactLocation", artifact}};
+  if (has_source) physical["region"] = {{"startLine", std::max(f.line, 1)}};
+  json location{{"physicalLocation", physical}};
+  if (!f.function.empty()) location["logicalLocations"] = json::array({json{{"fullyQualifiedName", f.function}}});
+  return json::array({location});
 }
 
 }  // namespace
@@ -201,7 +212,7 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
                   {"message", {{"text", headline(g) + " in " + process_name(r) + "\n" + stack_text(g)}}},
                   {"partialFingerprints", {{"cudaleakSite/v1", g.site}}},
                   {"properties", process_properties(r)}};
-      if (const report::Frame* f = program_frame(g)) result["locations"] = locations(*f, source_root);
+      if (const report::Frame* f = program_frame(g.stack)) result["locations"] = locations(*f, source_root);
       results.push_back(result);
     }
     // Each out-of-memory the program saw, once (its retried calls are inside
@@ -221,7 +232,7 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
                   {"level", "warning"},
                   {"message", {{"text", text + "in " + process_name(r)}}},
                   {"properties", process_properties(r)}};
-      if (const report::Frame* f = oom::user_frame(e.stack); f && !f->file.empty())
+      if (const report::Frame* f = oom::user_frame(e.stack); f && (!f->file.empty() || !f->module.empty()))
         result["locations"] = locations(*f, source_root);
       results.push_back(result);
     }

@@ -258,3 +258,52 @@ TEST_CASE("crash: a crash report that cannot be written says so, and concurrent 
   for (const auto& f : files_in(shared)) reports += load(f).reason == Reason::Crash;
   CHECK(reports == 8);
 }
+
+TEST_CASE("_exit and _Exit: the exit report and the gate as at exit, and nothing from a vfork child",
+          "[e2e][lifecycle]") {
+  for (const std::string how : {"_exit", "_Exit"}) {
+    auto dir = fresh_dir("exit_paths" + how);
+    Result res = run_sim(dir, {program("exit_paths"), how}, {"--error-exitcode", "23"});
+    CHECK(res.exit_code == 23);  // the gate's status, as when leaving by exit()
+    CHECK(res.out == "leaving by " + how + "\n");
+    auto files = files_in(dir);
+    REQUIRE(files.size() == 1);
+    auto r = load(files[0]);
+    CHECK(r.reason == Reason::Exit);
+    REQUIRE(r.leaks.size() == 1);
+    CHECK(r.leaks[0].bytes == (1u << 20));
+  }
+  auto dir = fresh_dir("exit_paths_vfork");
+  Result res = run_sim(dir, {program("exit_paths"), "vfork"}, {"--error-exitcode", "23"});
+  CHECK(res.exit_code == 0);
+  CHECK(res.out == "vfork child exited 7\n");
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);  // the parent's, at its exit: the vfork child finished nothing of it
+  CHECK(load(files[0]).leaks.empty());
+}
+
+TEST_CASE("a process killed before its report: named by the launcher, and the gate is not green",
+          "[e2e][lifecycle]") {
+  auto dir = fresh_dir("exit_paths_killed");
+  Result gated = run_sim(dir, {program("exit_paths"), "killed-child"}, {"--error-exitcode", "23"});
+  CHECK(gated.out == "child killed by signal 9\n");
+  CHECK(gated.exit_code == 125);  // gate_error_exitcode: what it leaked is unknown
+  CHECK(gated.err.find("used CUDA and ended without its report") != std::string::npos);
+  CHECK(gated.err.find("exit_paths killed-child") != std::string::npos);  // its command line
+  CHECK(files_in(dir).empty());
+  Result plain = run_sim(fresh_dir("exit_paths_killed_plain"), {program("exit_paths"), "killed-child"});
+  CHECK(plain.exit_code == 0);  // no gate asked: the program's own status, and the same warning
+  CHECK(plain.err.find("used CUDA and ended without its report") != std::string::npos);
+}
+
+TEST_CASE("reports sent to /dev/null still fill the launcher's JUnit and SARIF files", "[e2e][lifecycle]") {
+  auto dir = fresh_dir("exit_paths_devnull");
+  const std::string junit = dir + "/leaks.xml", sarif = dir + "/leaks.sarif";
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", "/dev/null", "--junit", junit, "--sarif", sarif,
+                    "--", program("exit_paths"), "_exit"});
+  CHECK(res.exit_code == 0);
+  const std::string xml = read_file(junit);
+  CHECK(xml.find("failures=\"1\"") != std::string::npos);
+  CHECK(xml.find("<failure") != std::string::npos);
+  CHECK(read_file(sarif).find("\"ruleId\"") != std::string::npos);
+}

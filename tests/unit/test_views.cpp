@@ -183,6 +183,12 @@ TEST_CASE("merge counts a process that wrote several reports once, by its latest
   Report again = merge_reports({m, sample_report(300, 2)});
   CHECK(again.processes.size() == 3);
   CHECK(again.history.size() == 1);
+  // A folder holding the merge and the reports it was made of: the same reports twice, neither
+  // counted again nor called earlier reports.
+  Report folder = merge_reports({m, exit, other});
+  CHECK(folder.processes.size() == 2);
+  CHECK(folder.summary.leaked_bytes == m.summary.leaked_bytes);
+  CHECK(folder.history.size() == 1);  // the out-of-memory report the merge already held as history
   // Reports without a run_id: the same pid and start are one process; no start, never matched.
   Report old_a = sample_report(100, 0), old_b = sample_report(100, 0);
   old_a.process.start_unix_ns = old_b.process.start_unix_ns = 7;
@@ -329,4 +335,28 @@ TEST_CASE("SARIF: the repository's root is found from its root and from below it
   CHECK(where["uriBaseId"] == "SRCROOT");
   CHECK(where["uri"] == "src/my%20file.cu");
   fs::remove_all(repo);
+}
+
+TEST_CASE("SARIF: a leak in a binary without debug info is located at the binary, named by its function",
+          "[views][ci]") {
+  cudaleak::report::Report r;
+  r.process.exe = "/opt/app/bin/solver";
+  cudaleak::report::LeakGroup g;
+  g.kind = cudaleak::report::Kind::Device;
+  g.fails_gate = true;
+  g.site = "solver+0x11a9";
+  cudaleak::report::Frame f;
+  f.ip = 0x4011a9;
+  f.module = "/opt/app/bin/solver";
+  f.function = "solve";  // from the symbol table: no file, no line
+  g.stack = {f};
+  r.leaks = {g};
+  auto sarif = nlohmann::json::parse(cudaleak::render::sarif_json({r}, "/src/repo"));
+  const auto& results = sarif["runs"][0]["results"];
+  REQUIRE(results.size() == 1);
+  REQUIRE(results[0].contains("locations"));
+  const auto& location = results[0]["locations"][0];
+  CHECK(location["physicalLocation"]["artifactLocation"]["uri"] == "file:///opt/app/bin/solver");
+  CHECK_FALSE(location["physicalLocation"].contains("region"));  // no line to point at
+  CHECK(location["logicalLocations"][0]["fullyQualifiedName"] == "solve");
 }

@@ -1,6 +1,6 @@
 // fork() while other threads allocate: 4 threads allocate and free device
 // memory in a loop while the main thread forks `forks` times. Each child makes
-// a CUDA call and exits (every 20th through exit(), which writes its report);
+// a CUDA call and exits (every 20th through exit(), the rest through _exit(); each writes its report);
 // a child that does not finish within 10 s counts as hung and fails the run.
 // With "host" as the second argument the child makes no CUDA call (a real
 // driver cannot be used after fork): what a DataLoader worker does.

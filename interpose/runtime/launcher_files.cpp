@@ -1,0 +1,88 @@
+#include "interpose/runtime/launcher_files.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+
+#include "common/safe_output.h"
+#include "interpose/base/log.h"
+#include "interpose/base/state.h"
+#include "report/symbols/launcher_env.h"
+
+namespace cudaleak::launcher_files {
+
+namespace {
+
+// <gate dir>/<pid><extension>, or "" outside a `cudaleak run`.
+std::string own_file(const char* extension) {
+  const char* dir = std::getenv("CUDALEAK_GATE_DIR");
+  if (!dir || !*dir) return {};
+  return std::string(dir) + "/" + std::to_string(getpid()) + extension;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  safe_output::File f;
+  if (!safe_output::write_whole(f, path.c_str(), text.data(), text.size()))
+    log_message("cannot leave the launcher %s: %s", path.c_str(), safe_output::problem_of(f).c_str());
+}
+
+std::string rank_line() {
+  const symbols::JobPlace place = symbols::job_place_of_this_process();
+  return place.rank >= 0 ? "rank=" + std::to_string(place.rank) + "\n" : "";
+}
+
+// The command line on one line, for the launcher's message: at most 200 bytes.
+std::string command_line() {
+  char buffer[200];
+  int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return {};
+  ssize_t n = read(fd, buffer, sizeof buffer);
+  close(fd);
+  std::string out;
+  for (ssize_t i = 0; i < n; ++i) {
+    const unsigned char c = static_cast<unsigned char>(buffer[i]);
+    out += c == 0 ? ' ' : c < 0x20 ? '?' : char(c);
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  if (n == ssize_t(sizeof buffer)) out += "...";
+  return out;
+}
+
+}  // namespace
+
+void mark_cuda_use() {
+  // A forked child that is not traced writes nothing at all.
+  if (lifecycle_state().load(std::memory_order_acquire) == LifecycleState::Untraced) return;
+  const std::string path = own_file(".live");
+  if (!path.empty()) write_file(path, rank_line() + "command=" + command_line() + "\n");
+}
+
+void forget_replaced_image() {
+  const std::string path = own_file(".live");
+  if (!path.empty()) unlink(path.c_str());
+}
+
+std::string copy_for_launcher(const std::string& report_path, const std::string& json) {
+  struct stat st{};
+  if (stat(report_path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return {};
+  const std::string path = own_file(".json");
+  if (path.empty()) return {};
+  safe_output::File f;
+  return safe_output::write_whole(f, path.c_str(), json.data(), json.size()) ? path : std::string();
+}
+
+void record_verdict(const std::string& status, const std::string& report_path) {
+  const std::string path = own_file(".gate");
+  if (path.empty()) return;
+  std::string text = "status=" + status + "\n" + rank_line();  // the launcher gates the job and names its ranks
+  if (!report_path.empty()) {
+    char abs[PATH_MAX];
+    text += "report=" + std::string(report_path[0] == '/' || !realpath(report_path.c_str(), abs) ? report_path : abs) + "\n";
+  }
+  write_file(path, text);
+}
+
+}  // namespace cudaleak::launcher_files

@@ -1,0 +1,26 @@
+// What a process of a `cudaleak run` leaves the launcher in the run's gate
+// directory (CUDALEAK_GATE_DIR; nothing without it):
+//   <pid>.live  written when the process first uses CUDA: its command and rank;
+//   <pid>.gate  written with its final report: the verdict and the report;
+//   <pid>.json  that report, where its own path is no regular file.
+// A .live without a .gate is a process that used CUDA and ended without its
+// report (SIGKILL, the kernel's out-of-memory killer): the launcher says so
+// and the gate cannot pass it as clean.
+#pragma once
+#include <string>
+
+namespace cudaleak::launcher_files {
+
+// The first-use observer (base/state.h): writes <pid>.live.
+void mark_cuda_use();
+// At start-up: a <pid>.live of this pid is this process's image before it
+// called exec, whose resources went with it; it gets no report.
+void forget_replaced_image();
+// A report written where the launcher cannot read it back (a device such as
+// /dev/null, a FIFO, stdout) is also left in the gate directory for the
+// launcher's JUnit and SARIF files: returns that copy's path, else "".
+std::string copy_for_launcher(const std::string& report_path, const std::string& json);
+// The verdict ("pass", "fail", "error") and the report's path.
+void record_verdict(const std::string& status, const std::string& report_path);
+
+}  // namespace cudaleak::launcher_files

@@ -1,0 +1,30 @@
+// The program's own _exit and _Exit (Python's os._exit, a forked worker's
+// way out) skip the library's destructor, so a process leaving that way wrote
+// no report and left the launcher's gate blind to it. These write the final
+// report first, as exit() would, then end the process with the program's
+// status (or the gate's, as at exit). glibc's own internal calls (exit(),
+// quick_exit, posix_spawn's child) do not come here.
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "interpose/base/state.h"
+#include "interpose/runtime/lifecycle.h"
+
+namespace {
+
+[[noreturn]] void leave(int status) {
+  using namespace cudaleak;
+  // A vfork child shares the parent's memory: what it would finish is the parent's.
+  if (cuda_seen() && in_own_process() && tracking_enabled()) {
+    const int decided = finish_process();
+    if (decided >= 0) status = decided;
+  }
+  exit_now(status);
+}
+
+}  // namespace
+
+extern "C" {
+__attribute__((visibility("default"))) void _exit(int status) { leave(status); }
+__attribute__((visibility("default"))) void _Exit(int status) { leave(status); }
+}
