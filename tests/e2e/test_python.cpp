@@ -235,11 +235,12 @@ TEST_CASE("python: the PyTorch view comes through sitecustomize and a backend th
 
 TEST_CASE("python: gate_live_tensors fails the gate on the tensors PyTorch holds at exit", "[e2e][python][gate]") {
   const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
-  auto run_gated = [&](const std::string& dir, std::vector<std::string> flags) {
+  auto run_gated = [&](const std::string& dir, std::vector<std::string> flags, const std::string& how = "") {
     std::vector<std::string> argv = {cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "7", "-o",
                                      dir + "/report.%p.%n.json"};
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), {"--", interpreters().front(), programs + "/python_torch.py"});
+    if (!how.empty()) argv.push_back(how);
     return run(argv, {"PYTHONPATH=" + programs + "/fake_torch"});
   };
   // Not counted by default: the program's status.
@@ -256,6 +257,15 @@ TEST_CASE("python: gate_live_tensors fails the gate on the tensors PyTorch holds
   CHECK(r.gate.failed);
   CHECK(r.gate.failing_tensor_groups == 1);
   CHECK(r.gate.failing_bytes == 1u << 20);
+
+  // os._exit skips atexit: the view is sent all the same, and the exit report gates on it.
+  auto left = fresh_dir("python_gate_os_exit");
+  Result e = run_gated(left, {"--gate-live-tensors", "true"}, "os_exit");
+  CHECK(e.out == "trained\n");
+  CHECK(e.exit_code == 7);
+  auto at_os_exit = only_report(left);
+  CHECK(at_os_exit.reason == Reason::Exit);
+  CHECK(at_os_exit.gate.failing_tensor_groups == 1);
 
   // Tensors are device memory: a gate on other kinds only leaves them out.
   auto pinned_only = fresh_dir("python_gate_pinned");

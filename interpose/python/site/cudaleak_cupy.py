@@ -9,7 +9,6 @@ cudaMalloc calls cudaleak records, with their Python stacks ("held by caching
 allocators"). Reading the numbers makes no CUDA call that could create a
 context: cudaGetDevice and CuPy's own bookkeeping.
 """
-import atexit
 import ctypes
 import json
 import sys
@@ -56,7 +55,7 @@ def send(when):
 
 def _cupy_imported():
     if hasattr(sys.modules.get("cupy"), "get_default_memory_pool"):
-        atexit.register(send, "exit")
+        cudaleak_watch.at_exit(lambda: send("exit"))
 
 
 def arm():

@@ -13,7 +13,6 @@ a thread of its own at each snapshot signal and each report the program asks
 for, so that those reports show the tensors alive then, and growth across
 them can be seen.
 """
-import atexit
 import ctypes
 import json
 import os
@@ -259,7 +258,7 @@ def _torch_imported():
     # Runs when the program first initialises CUDA (now, if it already has):
     # arming never creates a CUDA context of its own.
     torch.cuda._lazy_call(_start_recording)
-    atexit.register(_at_exit)
+    cudaleak_watch.at_exit(_at_exit)
 
 
 def arm():

@@ -1,6 +1,7 @@
 """Runs a function once the program's own `import NAME` has finished, without
 importing NAME itself (a finder on sys.meta_path that steps aside after the
 first import). Used by cudaleak_torch and cudaleak_cupy."""
+import atexit
 import importlib.abc
 import importlib.util
 import os
@@ -51,3 +52,31 @@ def arm(name, on_import):
         return
     _armed.add(name)
     when_imported(name, on_import)
+
+
+_at_exit = []
+
+
+def _exit_through_views(real):
+    def _exit(status):
+        # os._exit skips atexit; the views are sent all the same, then the
+        # process leaves exactly as it asked (cudaleak writes its report there).
+        for fn in list(_at_exit):
+            try:
+                fn()
+            except BaseException:  # never change how the program leaves
+                pass
+        real(status)
+
+    _exit.__name__, _exit.__qualname__, _exit.__doc__ = real.__name__, real.__qualname__, real.__doc__
+    _exit._cudaleak_real = real
+    return _exit
+
+
+def at_exit(fn):
+    """fn() at the interpreter's exit, and also at os._exit, which skips
+    atexit (a script that leaves by os._exit to skip slow teardown, a worker)."""
+    atexit.register(fn)
+    _at_exit.append(fn)
+    if not hasattr(os._exit, "_cudaleak_real"):
+        os._exit = _exit_through_views(os._exit)
