@@ -132,10 +132,12 @@ import os, torch
 kept = torch.empty(8 << 20, dtype=torch.uint8, device="cuda")
 os._exit(0)
 PY
-  "$cudaleak" run --error-exitcode 23 -o "$d/os_exit.%p.json" -- python3 "$d/os_exit.py" >"$d/os_exit.out" 2>"$d/os_exit.err"; s=$?
+  "$cudaleak" run --error-exitcode 23 --gate-live-tensors -o "$d/os_exit.%p.json" -- python3 "$d/os_exit.py" >"$d/os_exit.out" 2>"$d/os_exit.err"; s=$?
   expect_status "os._exit" 23 "$s"
   f=$(ls "$d"/os_exit.*.json 2>/dev/null | head -1)
-  [ -n "$f" ] && expect_json "os._exit" "$f" "r['reason']" exit || fail "os._exit: no report"
+  [ -n "$f" ] && expect_json "os._exit" "$f" "(r['reason'], r['gate']['failing_tensor_groups'], r['gate']['failing_bytes'])" "('exit', 1, 8388608)" \
+    || fail "os._exit: no report"
+  grep -q "os_exit.py" "$d/os_exit.err" && pass "os._exit: the tensor's Python line is named" || fail "os._exit: $(cat "$d/os_exit.err")"
   cat > "$d/loader.py" <<'PY'
 import torch
 from torch.utils.data import DataLoader, TensorDataset
