@@ -141,7 +141,7 @@ void write_ci_files(const RunSettings& s, const TreeOutcome& tree) {
   std::stable_sort(reports.begin(), reports.end(), [](const report::Report& a, const report::Report& b) {
     return std::tie(a.process.start_unix_ns, a.process.pid) < std::tie(b.process.start_unix_ns, b.process.pid);
   });
-  if (!s.junit_path.empty()) write_output(s.junit_path, render::junit_xml(reports));
+  if (!s.junit_path.empty()) write_output(s.junit_path, render::junit_xml(reports, tree.unreported));
   if (!s.sarif_path.empty()) write_output(s.sarif_path, render::sarif_json(reports, s.source_root));
 }
 

@@ -134,8 +134,8 @@ nlohmann::json locations(const report::Frame& f, const std::string& source_root)
 
 }  // namespace
 
-std::string junit_xml(const std::vector<report::Report>& reports) {
-  size_t tests = 0, failures = 0, skipped = 0;
+std::string junit_xml(const std::vector<report::Report>& reports, const std::vector<std::string>& unreported) {
+  size_t tests = 0, failures = 0, skipped = 0, errors = 0;
   std::string suites;
   std::map<std::string, int> suite_names;
   for (const auto& r : reports) {
@@ -186,9 +186,18 @@ std::string junit_xml(const std::vector<report::Report>& reports) {
               cases + "  </testsuite>\n";
     tests += suite_tests, failures += suite_failures, skipped += suite_skipped;
   }
+  // A process that used CUDA and wrote no report: one case in error, never a pass.
+  for (const std::string& process : unreported) {
+    suites += "  <testsuite name=\"" + xml_escape(process) + "\" tests=\"1\" failures=\"0\" skipped=\"0\" errors=\"1\">\n"
+              "    <testcase classname=\"cudaleak\" name=\"report written\">\n      <error message=\"" +
+              xml_escape("used CUDA and ended without its report (killed by SIGKILL or another way that runs no code): "
+                         "what it leaked is unknown") +
+              "\"/>\n    </testcase>\n  </testsuite>\n";
+    ++tests, ++errors;
+  }
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cudaleak\" tests=\"" + std::to_string(tests) +
-         "\" failures=\"" + std::to_string(failures) + "\" skipped=\"" + std::to_string(skipped) + "\">\n" + suites +
-         "</testsuites>\n";
+         "\" failures=\"" + std::to_string(failures) + "\" skipped=\"" + std::to_string(skipped) +
+         (errors ? "\" errors=\"" + std::to_string(errors) : std::string()) + "\">\n" + suites + "</testsuites>\n";
 }
 
 std::string sarif_json(const std::vector<report::Report>& reports, const std::string& source_root) {

@@ -14,7 +14,9 @@
 
 namespace cudaleak::render {
 
-std::string junit_xml(const std::vector<report::Report>& reports);
+// `unreported`: processes that used CUDA and wrote no report ("4242 (python
+// worker.py)"), each a test suite whose one case is in error.
+std::string junit_xml(const std::vector<report::Report>& reports, const std::vector<std::string>& unreported = {});
 std::string sarif_json(const std::vector<report::Report>& reports, const std::string& source_root = "");
 
 // The source root for SARIF: the nearest directory at or above `dir` that

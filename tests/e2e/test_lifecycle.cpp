@@ -285,12 +285,17 @@ TEST_CASE("_exit and _Exit: the exit report and the gate as at exit, and nothing
 TEST_CASE("a process killed before its report: named by the launcher, and the gate is not green",
           "[e2e][lifecycle]") {
   auto dir = fresh_dir("exit_paths_killed");
-  Result gated = run_sim(dir, {program("exit_paths"), "killed-child"}, {"--error-exitcode", "23"});
+  Result gated = run_sim(dir, {program("exit_paths"), "killed-child"},
+                         {"--error-exitcode", "23", "--junit", dir + "/../exit_paths_killed.xml"});
   CHECK(gated.out == "child killed by signal 9\n");
   CHECK(gated.exit_code == 125);  // gate_error_exitcode: what it leaked is unknown
   CHECK(gated.err.find("used CUDA and ended without its report") != std::string::npos);
   CHECK(gated.err.find("exit_paths killed-child") != std::string::npos);  // its command line
-  CHECK(files_in(dir).empty());
+  CHECK(files_in(dir).empty());  // the child wrote no report
+  const std::string xml = read_file(dir + "/../exit_paths_killed.xml");
+  CHECK(xml.find("errors=\"1\"") != std::string::npos);
+  CHECK(xml.find("exit_paths killed-child)\" tests=\"1\" failures=\"0\" skipped=\"0\" errors=\"1\"") != std::string::npos);
+  CHECK(xml.find("<error message=\"used CUDA and ended without its report") != std::string::npos);
   Result plain = run_sim(fresh_dir("exit_paths_killed_plain"), {program("exit_paths"), "killed-child"});
   CHECK(plain.exit_code == 0);  // no gate asked: the program's own status, and the same warning
   CHECK(plain.err.find("used CUDA and ended without its report") != std::string::npos);
