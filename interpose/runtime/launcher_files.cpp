@@ -4,10 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <climits>
+#include <cstring>
 #include <cstdlib>
 
-#include "common/safe_output.h"
 #include "interpose/base/log.h"
 #include "interpose/base/state.h"
 #include "report/symbols/launcher_env.h"
@@ -23,10 +24,21 @@ std::string own_file(const char* extension) {
   return std::string(dir) + "/" + std::to_string(getpid()) + extension;
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  safe_output::File f;
-  if (!safe_output::write_whole(f, path.c_str(), text.data(), text.size()))
-    log_message("cannot leave the launcher %s: %s", path.c_str(), safe_output::problem_of(f).c_str());
+// The gate directory is the launcher's own (mkdtemp): a plain write, replacing
+// what an earlier image of this pid left. Not safe_output, whose claims would
+// take a file of the same pid for another process's and write beside it.
+bool write_file(const std::string& path, const std::string& text) {
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+  bool ok = fd >= 0;
+  for (size_t done = 0; ok && done < text.size();) {
+    ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    ok = n > 0;
+    done += ok ? size_t(n) : 0;
+  }
+  if (fd >= 0 && close(fd) != 0) ok = false;
+  if (!ok) log_message("cannot leave the launcher %s: %s", path.c_str(), std::strerror(errno));
+  return ok;
 }
 
 std::string rank_line() {
@@ -69,9 +81,7 @@ std::string copy_for_launcher(const std::string& report_path, const std::string&
   struct stat st{};
   if (stat(report_path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return {};
   const std::string path = own_file(".json");
-  if (path.empty()) return {};
-  safe_output::File f;
-  return safe_output::write_whole(f, path.c_str(), json.data(), json.size()) ? path : std::string();
+  return !path.empty() && write_file(path, json) ? path : std::string();
 }
 
 void record_verdict(const std::string& status, const std::string& report_path) {

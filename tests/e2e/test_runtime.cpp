@@ -405,4 +405,10 @@ TEST_CASE("runtime: a process that replaces its image keeps each image's report 
   std::set<uint64_t> leaked;
   for (const auto& f : files) leaked.insert(load(f).summary.leaked_bytes);
   CHECK(leaked == std::set<uint64_t>{1u << 20, 2u << 20});
+  // The first image used CUDA and wrote no exit report: it was replaced, not lost.
+  CHECK(res.err.find("ended without its report") == std::string::npos);
+  Result gated = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "9", "-o",
+                      fresh_dir("exec_images_gated") + "/report.json", "--", program("exec_after_report")});
+  CHECK(gated.exit_code == 9);  // the second image's leak, never 125
+  CHECK(gated.err.find("ended without its report") == std::string::npos);
 }
