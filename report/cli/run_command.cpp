@@ -48,8 +48,13 @@ struct TreeOutcome {
   // Each rank's worst verdict over its processes (a rank's children inherit
   // its rank): 0 passed, 1 failed, 2 could not be evaluated.
   std::map<int, int> rank_verdicts;
-  // Processes that used CUDA and wrote no report: "pid (command line)".
-  std::vector<std::string> unreported;
+  // Processes that used CUDA and wrote no report.
+  struct Unreported {
+    int pid = 0;
+    std::string command;
+    std::string named() const { return std::to_string(pid) + (command.empty() ? "" : " (" + command + ")"); }
+  };
+  std::vector<Unreported> unreported;
 };
 
 // A rank's verdict is the worst over its processes.
@@ -105,7 +110,7 @@ TreeOutcome collect(const std::string& dir) {
       if (line.rfind("command=", 0) == 0) command = line.substr(8);
       if (line.rfind("rank=", 0) == 0) rank = std::atoi(line.c_str() + 5);
     }
-    out.unreported.push_back(pid + (command.empty() ? "" : " (" + command + ")"));
+    out.unreported.push_back({std::atoi(pid.c_str()), command});
     ++out.errors;
     if (rank >= 0) note_rank_verdict(out, rank, 2);
   }
@@ -132,6 +137,12 @@ void tell_job_verdict(const TreeOutcome& tree, int status) {
                status ? "; exiting with status " + std::to_string(status) : std::string());
 }
 
+std::vector<std::string> unreported_names(const TreeOutcome& tree) {
+  std::vector<std::string> names;
+  for (const auto& process : tree.unreported) names.push_back(process.named());
+  return names;
+}
+
 void write_ci_files(const RunSettings& s, const TreeOutcome& tree) {
   if (s.junit_path.empty() && s.sarif_path.empty()) return;
   std::vector<report::Report> reports;
@@ -141,7 +152,7 @@ void write_ci_files(const RunSettings& s, const TreeOutcome& tree) {
   std::stable_sort(reports.begin(), reports.end(), [](const report::Report& a, const report::Report& b) {
     return std::tie(a.process.start_unix_ns, a.process.pid) < std::tie(b.process.start_unix_ns, b.process.pid);
   });
-  if (!s.junit_path.empty()) write_output(s.junit_path, render::junit_xml(reports, tree.unreported));
+  if (!s.junit_path.empty()) write_output(s.junit_path, render::junit_xml(reports, unreported_names(tree)));
   if (!s.sarif_path.empty()) write_output(s.sarif_path, render::sarif_json(reports, s.source_root));
 }
 
@@ -365,13 +376,20 @@ int run_program(const RunSettings& s) {
   TreeOutcome tree = collect(gate_dir);
   write_ci_files(s, tree);  // before the gate directory goes: reports sent to /dev/null left a copy there
   std::filesystem::remove_all(gate_dir);
-  for (const std::string& process : tree.unreported)
-    spdlog::warn("cudaleak: process {} used CUDA and ended without its report: killed by SIGKILL (the kernel's "
-                 "out-of-memory killer, a timeout's kill -9) or another way that runs no code, so what it leaked is "
-                 "unknown{}",
-                 process, s.error_exitcode > 0 ? "; the leak gate cannot pass it (gate_error_exitcode " +
-                                                     std::to_string(s.gate_error_exitcode) + ")"
-                                               : std::string());
+  for (const auto& process : tree.unreported) {
+    // The program's own death is known; a descendant's is not (its parent reaped it).
+    const std::string how =
+        process.pid == pid && WIFSIGNALED(status)
+            ? "died of signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) +
+                  "), which it could not report on"
+            : "killed by SIGKILL (the kernel's out-of-memory killer, a timeout's kill -9), by a signal left at its "
+              "default action (SIGQUIT, SIGPIPE, ...), or left by quick_exit";
+    spdlog::warn("cudaleak: process {} used CUDA and ended without its report: {}; what it leaked is unknown{}",
+                 process.named(), how,
+                 s.error_exitcode > 0
+                     ? "; the leak gate cannot pass it (gate_error_exitcode " + std::to_string(s.gate_error_exitcode) + ")"
+                     : std::string());
+  }
   if (tree.reports.empty() && tree.unreported.empty() && !exec_failed && !s.simulated_gpu && !cuda_driver_present())
     spdlog::warn("cudaleak: no process of the run used CUDA, and this machine has no CUDA driver (libcuda.so.1 "
                  "not found); to try cudaleak without a GPU: cudaleak run --simulated-gpu -- PROGRAM");

@@ -299,6 +299,10 @@ TEST_CASE("a process killed before its report: named by the launcher, and the ga
   Result plain = run_sim(fresh_dir("exit_paths_killed_plain"), {program("exit_paths"), "killed-child"});
   CHECK(plain.exit_code == 0);  // no gate asked: the program's own status, and the same warning
   CHECK(plain.err.find("used CUDA and ended without its report") != std::string::npos);
+  // The program itself: the launcher saw its death, and names the signal.
+  Result own = run_sim(fresh_dir("exit_paths_usr2"), {program("exit_paths"), "usr2"}, {"--error-exitcode", "23"});
+  CHECK(own.signal == SIGUSR2);  // the launcher dies of the program's signal
+  CHECK(own.err.find("ended without its report: died of signal " + std::to_string(SIGUSR2)) != std::string::npos);
 }
 
 TEST_CASE("reports sent to /dev/null still fill the launcher's JUnit and SARIF files", "[e2e][lifecycle]") {

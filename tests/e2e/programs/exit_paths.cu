@@ -3,6 +3,7 @@
 //                 out-of-memory killer); the parent, which used no CUDA, exits 0
 //   _exit         leaks 1 MiB and leaves by _exit(0) (Python's os._exit)
 //   _Exit         the same by _Exit(0)
+//   usr2          leaks 1 MiB and dies of SIGUSR2, left at its default action
 //   vfork         leaks 1 MiB, a vfork child leaves by _exit(0) in the
 //                 parent's memory, then the parent frees and exits 0
 #include <cuda_runtime.h>
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     _Exit(0);
   }
+  if (std::strcmp(how, "usr2") == 0) raise(SIGUSR2);
   if (std::strcmp(how, "vfork") == 0) {
     pid_t child = vfork();
     if (child == 0) _exit(7);
