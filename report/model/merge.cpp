@@ -73,6 +73,18 @@ std::vector<Report> latest_of_each_process(std::vector<Report> reports, std::vec
       if (!p.process.run_id.empty()) in_merged.insert(p.process.run_id);
   std::map<std::string, size_t> latest;
   std::vector<bool> superseded(reports.size()), duplicate(reports.size());
+  // A merged input whose processes another merged input holds too (the same
+  // merge twice, a merge of a subset) is dropped: each process counts once.
+  std::vector<std::set<std::string>> merged_ids(reports.size());
+  for (size_t i = 0; i < reports.size(); ++i)
+    for (const ProcessSummary& p : reports[i].processes)
+      if (!p.process.run_id.empty()) merged_ids[i].insert(p.process.run_id);
+  for (size_t j = 0; j < reports.size(); ++j)
+    for (size_t i = 0; i < reports.size() && !merged_ids[j].empty() && !duplicate[j]; ++i)
+      if (i != j && !duplicate[i] && std::includes(merged_ids[i].begin(), merged_ids[i].end(), merged_ids[j].begin(),
+                                                   merged_ids[j].end()) &&
+          (merged_ids[i].size() > merged_ids[j].size() || i < j))
+        duplicate[j] = true;
   for (size_t i = 0; i < reports.size(); ++i) {
     std::string id = identity(reports[i]);
     if (id.empty()) continue;

@@ -189,6 +189,13 @@ TEST_CASE("merge counts a process that wrote several reports once, by its latest
   CHECK(folder.processes.size() == 2);
   CHECK(folder.summary.leaked_bytes == m.summary.leaked_bytes);
   CHECK(folder.history.size() == 1);  // the out-of-memory report the merge already held as history
+  // The same merge twice (a folder merged twice into it), or a merge of a subset: counted once.
+  Report twice = merge_reports({m, m, exit, other});
+  CHECK(twice.processes.size() == 2);
+  CHECK(twice.summary.leaked_bytes == m.summary.leaked_bytes);
+  Report subset = merge_reports({merge_reports({exit}), m});
+  CHECK(subset.processes.size() == 2);
+  CHECK(subset.summary.leaked_bytes == m.summary.leaked_bytes);
   // Reports without a run_id: the same pid and start are one process; no start, never matched.
   Report old_a = sample_report(100, 0), old_b = sample_report(100, 0);
   old_a.process.start_unix_ns = old_b.process.start_unix_ns = 7;
