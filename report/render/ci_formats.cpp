@@ -162,7 +162,14 @@ std::string junit_xml(const std::vector<report::Report>& reports, const std::vec
       }
       cases += "    </testcase>\n";
     }
-    if (r.leaks.empty()) {
+    size_t suite_errors = 0;
+    if (!r.gate.error.empty()) {
+      // The gate could not judge this process (memory no seen call explains, a
+      // report that could not be written): an error, never a passing case.
+      ++suite_tests, ++suite_errors;
+      cases += "    <testcase classname=\"cudaleak\" name=\"leak gate evaluated\">\n      <error message=\"" +
+               xml_escape("the leak gate cannot be evaluated: " + r.gate.error) + "\"/>\n    </testcase>\n";
+    } else if (r.leaks.empty()) {
       ++suite_tests;
       cases += "    <testcase classname=\"cudaleak\" name=\"no CUDA resources leaked\"/>\n";
     }
@@ -181,10 +188,10 @@ std::string junit_xml(const std::vector<report::Report>& reports, const std::vec
     }
     suites += "  <testsuite name=\"" + xml_escape(suite) + "\" tests=\"" +
               std::to_string(suite_tests) + "\" failures=\"" + std::to_string(suite_failures) + "\" skipped=\"" +
-              std::to_string(suite_skipped) + "\" errors=\"0\"" +
+              std::to_string(suite_skipped) + "\" errors=\"" + std::to_string(suite_errors) + "\"" +
               (r.process.host.empty() ? "" : " hostname=\"" + xml_escape(r.process.host) + "\"") + ">\n" + properties +
               cases + "  </testsuite>\n";
-    tests += suite_tests, failures += suite_failures, skipped += suite_skipped;
+    tests += suite_tests, failures += suite_failures, skipped += suite_skipped, errors += suite_errors;
   }
   // A process that used CUDA and wrote no report: one case in error, never a pass.
   for (const std::string& process : unreported) {

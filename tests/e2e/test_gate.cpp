@@ -295,6 +295,14 @@ TEST_CASE("memory allocated past cudaleak by a process whose other calls it saw 
   CHECK(res.err.find("holds about 100.0 MiB more than the calls cudaleak saw can explain") != std::string::npos);
   REQUIRE(files_in(dir).size() == 1);
   CHECK(load(files_in(dir)[0]).gate.error.find("did not see") != std::string::npos);
+  // JUnit says the same: an error, never a passing "no CUDA resources leaked".
+  const std::string junit = dir + "/../gate_unseen_memory.xml";
+  CHECK(run_sim(fresh_dir("gate_unseen_memory_junit"), {program("elf_alloc_bypass"), "100"},
+                {"--error-exitcode", "9", "--junit", junit})
+            .exit_code == 125);
+  const std::string xml = read_file(junit);
+  CHECK(xml.find("<error message=\"the leak gate cannot be evaluated: device 0 holds about 100.0 MiB") != std::string::npos);
+  CHECK(xml.find("no CUDA resources leaked") == std::string::npos);
   // Nothing past cudaleak, or less than the slack: the verdict is the gate's own.
   auto clean = fresh_dir("gate_unseen_memory_clean");
   CHECK(gated(clean, {program("elf_alloc_bypass"), "0"}).exit_code == 0);
