@@ -176,8 +176,40 @@ std::vector<int> forwarded_signals() {
 // snapshot and goes on); the launcher then finishes its work as usual. A
 // signal from the terminal (si_code SI_KERNEL) already reached the whole
 // foreground process group, the program included: not sent twice.
+volatile sig_atomic_t g_forwarded = 0;  // the last signal passed on
+
 void forward(int sig, siginfo_t* info, void*) {
-  if (g_child > 0 && (!info || info->si_code != SI_KERNEL)) kill(pid_t(g_child), sig);
+  if (g_child > 0 && (!info || info->si_code != SI_KERNEL)) {
+    g_forwarded = sig;
+    kill(pid_t(g_child), sig);
+  }
+}
+
+// Every living descendant of this process (read from /proc): a shell's
+// children, background jobs, orphans re-parented to the launcher.
+std::vector<pid_t> descendants() {
+  std::map<pid_t, std::vector<pid_t>> children;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "stat");
+    std::string stat;
+    std::getline(in, stat);
+    const size_t close = stat.rfind(')');  // the command may hold spaces and parentheses
+    if (close == std::string::npos) continue;
+    std::istringstream rest(stat.substr(close + 1));
+    char state = 0;
+    pid_t parent = 0;
+    if (rest >> state >> parent) children[parent].push_back(pid_t(std::atoi(name.c_str())));
+  }
+  std::vector<pid_t> out, todo = {getpid()};
+  while (!todo.empty()) {
+    const pid_t next = todo.back();
+    todo.pop_back();
+    for (pid_t child : children[next]) out.push_back(child), todo.push_back(child);
+  }
+  return out;
 }
 
 void die_like(int sig) {
@@ -369,6 +401,12 @@ int run_program(const RunSettings& s) {
   // Signals reach the launcher as they would without forwarding again, so
   // that a CI timeout or Ctrl-C still ends it while orphans linger.
   restore_signals();
+  // The program died of a signal passed on to it (a CI timeout's SIGTERM to
+  // `cudaleak run -- make test`): the rest of its tree gets it too, as the
+  // whole job would have ended without cudaleak, instead of the launcher
+  // waiting for each orphan to finish on its own.
+  if (WIFSIGNALED(status) && WTERMSIG(status) == g_forwarded)
+    for (pid_t other : descendants()) kill(other, WTERMSIG(status));
   // Then the rest of the tree: background children and orphans of the program.
   for (int other; waitpid(-1, &other, 0) > 0 || errno == EINTR;) {
   }

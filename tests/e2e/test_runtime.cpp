@@ -226,6 +226,24 @@ TEST_CASE("signals: any catchable signal to the launcher reaches the program, wh
   std::filesystem::remove_all(tmp);  // the launcher killed left its directory: nothing can remove it
 }
 
+TEST_CASE("signals: a signal the program dies of reaches the rest of its tree, so the run ends at once",
+          "[e2e][runtime]") {
+  // A CI timeout's SIGTERM to `cudaleak run -- sh -c '...'`: the shell dies of it, and its CUDA child and a
+  // 20 s sleep after it get it too (as without cudaleak, where the whole job ends), instead of the launcher
+  // waiting for them as orphans.
+  auto dir = fresh_dir("launcher_signal_tree");
+  const std::string pid_file = dir + "/../launcher_signal_tree.pid";
+  std::filesystem::remove(pid_file);
+  Result res = shell(quote(cudaleak_tool()) + " run --simulated-gpu -o " + quote(dir + "/r.%p.json") +
+                     " -- sh -c " + quote(quote(program("wait_for_signal")) + " " + quote(pid_file) + "; sleep 20") +
+                     " & L=$!; while [ ! -s " + quote(pid_file) + " ]; do sleep 0.05; done; S=$(date +%s); "
+                     "kill -TERM $L; wait $L; echo status=$? seconds=$(( $(date +%s) - S ))");
+  CHECK(res.out.rfind("status=143 seconds=", 0) == 0);
+  CHECK(std::atoi(res.out.c_str() + res.out.find("seconds=") + 8) < 10);
+  REQUIRE(files_in(dir).size() == 1);  // the CUDA child's final report, written on its way out
+  CHECK(load(files_in(dir)[0]).reason == Reason::Termination);
+}
+
 TEST_CASE("cudaleak's text goes to the stderr the process started with, not to a file that took fd 2", "[e2e][runtime]") {
   auto dir = fresh_dir("reuse_stderr");
   std::string data = dir + "/../reuse_stderr.data";
