@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "common/kinds.h"
+#include "common/quantities.h"
 #include "interpose/runtime/oom.h"
 #include "report/capture/assemble.h"
 #include "report/render/oom_text.h"
@@ -326,10 +327,10 @@ int finish(Reason reason) {
     std::string tensors = w.gate.failing_tensor_groups
                               ? ", " + std::to_string(w.gate.failing_tensor_groups) + " of them PyTorch's live tensors"
                               : "";
-    log_message("leak gate failed: %llu leak groups (%llu resources, %llu bytes) not suppressed%s%s; exiting with "
+    log_message("leak gate failed: %s (%s, %llu bytes) not suppressed%s%s; exiting with "
                 "status %d (error_exitcode)",
-                static_cast<unsigned long long>(w.gate.failing_groups),
-                static_cast<unsigned long long>(w.gate.failing_count),
+                count_of(w.gate.failing_groups, "leak group", "leak groups").c_str(),
+                count_of(w.gate.failing_count, "resource", "resources").c_str(),
                 static_cast<unsigned long long>(w.gate.failing_bytes),
                 runtime().gate.get().baseline ? " and new or grown beyond the baseline" : "", tensors.c_str(), opt.error_exitcode);
     return opt.error_exitcode;

@@ -30,7 +30,7 @@ TEST_CASE("gate: leaks make the run exit with error_exitcode, clean runs keep th
   Result leaking = gated(dir, {sample("loop_leak")});
   CHECK(leaking.exit_code == 23);
   CHECK(leaking.out == "50 steps done\n");  // the program's output is flushed before the gate ends it
-  CHECK(leaking.err.find("leak gate failed: 1 leak groups (50 resources, 819200 bytes)") != std::string::npos);
+  CHECK(leaking.err.find("leak gate failed: 1 leak group (50 resources, 819200 bytes)") != std::string::npos);
   CHECK(gated(dir, {sample("clean")}).exit_code == 0);
   CHECK(run_sim(dir, {sample("loop_leak")}).exit_code == 0);  // no option: the program's own status
 }
