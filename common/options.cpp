@@ -208,7 +208,7 @@ std::vector<OptionProblem> parse_options(const std::string& text, Options& optio
     if (item.empty()) continue;
     auto eq = item.find('=');
     if (eq == std::string::npos) {
-      problems.push_back({"", "'" + item + "' is not key=value"});
+      problems.push_back({item, "'" + item + "' is not key=value"});  // a gate option written bare still asks for the gate
       continue;
     }
     std::string key = item.substr(0, eq), value = item.substr(eq + 1);

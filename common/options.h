@@ -27,7 +27,7 @@ const std::vector<OptionInfo>& option_table();
 // list values are split at unescaped ','. Returns one problem per entry
 // refused (unknown key, bad value); valid entries are applied regardless.
 struct OptionProblem {
-  std::string key;      // as written; empty when the entry is not key=value
+  std::string key;      // as written; the whole entry when it is not key=value
   std::string message;  // names the key and the value
 };
 std::vector<OptionProblem> parse_options(const std::string& text, Options& options);

@@ -153,6 +153,10 @@ TEST_CASE("blind gate: unreadable or malformed inputs stop the launcher, and giv
   std::filesystem::remove(dir + "/../supp.fifo");
   REQUIRE(mkfifo((dir + "/../supp.fifo").c_str(), 0600) == 0);
   refused("suppressions", dir + "/../supp.fifo", ": the suppressions file is not a regular file");
+  // A gate option written without a value still asks for the gate, which cannot pass: never fails open.
+  Result bare = run_preloaded({sample("loop_leak")}, "error_exitcode:output=" + dir + "/bare.%p.json");
+  CHECK(bare.exit_code == 125);
+  CHECK(bare.err.find("'error_exitcode' is not key=value") != std::string::npos);
   Result wrap = run({cudaleak_tool(), "run", "--error-exitcode", "4294967296", "--", sample("clean")});
   CHECK(wrap.exit_code == 2);
   CHECK(wrap.err.find("'4294967296' is out of range") != std::string::npos);
