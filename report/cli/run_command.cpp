@@ -71,6 +71,15 @@ bool cuda_driver_present() {
   return driver != nullptr;
 }
 
+// A launcher file's lines, key=value, in order.
+std::vector<std::pair<std::string, std::string>> fields_of(const std::filesystem::path& path) {
+  std::vector<std::pair<std::string, std::string>> fields;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);)
+    if (const size_t eq = line.find('='); eq != std::string::npos) fields.emplace_back(line.substr(0, eq), line.substr(eq + 1));
+  return fields;
+}
+
 // Every process of the tree that used CUDA left <pid>.live in the gate
 // directory when it began to, and <pid>.gate with its report
 // (interpose/runtime/launcher_files.h).
@@ -82,33 +91,28 @@ TreeOutcome collect(const std::string& dir) {
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".gate") continue;
     unreported.erase(entry.path().stem().string());
-    std::ifstream in(entry.path());
-    std::string line, status;
+    std::string status;
     int rank = -1;
-    while (std::getline(in, line)) {
-      if (line.rfind("status=", 0) == 0) status = line.substr(7);
-      if (line.rfind("rank=", 0) == 0) rank = std::atoi(line.c_str() + 5);
-      if (line == "status=fail") ++out.failed;
-      if (line == "status=error") ++out.errors;
-      if (line.rfind("report=", 0) == 0) out.reports.push_back(line.substr(7));
-      if (line.rfind("raw=", 0) == 0) {
-        // A crash capture: built into its report now that the process is gone.
-        status = finish_capture(line.substr(4), &rank);
+    for (const auto& [key, value] : fields_of(entry.path())) {
+      if (key == "rank") rank = std::atoi(value.c_str());
+      if (key == "report") out.reports.push_back(value);
+      if (key == "status" || key == "raw") {
+        // raw: a crash capture, built into its report now that the process is gone.
+        status = key == "raw" ? finish_capture(value, &rank) : value;
         out.failed += status == "fail";
         out.errors += status == "error";
-        out.reports.push_back(line.substr(4));
+        if (key == "raw") out.reports.push_back(value);
       }
     }
     if (rank >= 0) note_rank_verdict(out, rank, status == "error" ? 2 : status == "fail" ? 1 : 0);
   }
-  // Used CUDA, wrote nothing: killed by a signal no process can catch.
+  // Used CUDA, wrote nothing: killed by SIGKILL, or by a signal it could not report on.
   for (const auto& [pid, path] : unreported) {
-    std::ifstream in(path);
-    std::string line, command;
+    std::string command;
     int rank = -1;
-    while (std::getline(in, line)) {
-      if (line.rfind("command=", 0) == 0) command = line.substr(8);
-      if (line.rfind("rank=", 0) == 0) rank = std::atoi(line.c_str() + 5);
+    for (const auto& [key, value] : fields_of(path)) {
+      if (key == "command") command = value;
+      if (key == "rank") rank = std::atoi(value.c_str());
     }
     out.unreported.push_back({std::atoi(pid.c_str()), command});
     ++out.errors;
@@ -158,6 +162,7 @@ void write_ci_files(const RunSettings& s, const TreeOutcome& tree) {
 
 // The program's pid, for the forwarding handler.
 volatile sig_atomic_t g_child = 0;
+volatile sig_atomic_t g_forwarded = 0;  // the last signal passed on to it
 
 // Every signal the launcher can catch, but for those that report its own
 // faults (SEGV, BUS, FPE, ILL, ABRT, TRAP, SYS) and job control (TSTP, TTIN
@@ -176,8 +181,6 @@ std::vector<int> forwarded_signals() {
 // snapshot and goes on); the launcher then finishes its work as usual. A
 // signal from the terminal (si_code SI_KERNEL) already reached the whole
 // foreground process group, the program included: not sent twice.
-volatile sig_atomic_t g_forwarded = 0;  // the last signal passed on
-
 void forward(int sig, siginfo_t* info, void*) {
   if (g_child > 0 && (!info || info->si_code != SI_KERNEL)) {
     g_forwarded = sig;
