@@ -179,8 +179,9 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   } else if (reason == Reason::Signal || reason == Reason::Checkpoint) {
     // "0 live" for a process whose memory is all PyTorch's cache misleads:
     // `live` counts every live resource.
-    log_message("%s of %llu live resources (%llu counted as leaks) written to %s",
+    log_message("%s of %llu live resource%s (%llu counted as leaks) written to %s",
                 reason == Reason::Signal ? "snapshot" : "checkpoint report", static_cast<unsigned long long>(live),
+                live == 1 ? "" : "s",
                 static_cast<unsigned long long>(r.summary.leaked_count), w.path.c_str());
   } else if (opt.print_summary) {
     if (opt.check_context) {

@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -75,12 +76,23 @@ std::string make_report_directory(const std::string& pattern) {
 std::string report_path_problem(const std::string& pattern) {
   const std::filesystem::path path(pattern);
   std::error_code ec;
+  if (std::filesystem::path(pattern).filename() == "-")  // not standard output, as `report -o -` means
+    return "cannot write the report to " + pattern +
+           ": reports are files (the program's standard output is its own); name one, or /dev/stderr";
   if (pattern.ends_with('/') || (pattern.find('%') == std::string::npos && std::filesystem::is_directory(path, ec)))
     return "cannot write the report to " + pattern + ": a directory; name a file in it, such as " +
            (path / "cudaleak.%p.json").lexically_normal().string();
   if (path.parent_path().string().find('%') != std::string::npos)
     return "cannot write the report to " + pattern + ": %p and %n belong in the file's name, not in its directory";
   return make_report_directory(pattern);
+}
+
+// A listing written to a full disk or a closed pipe is not written: the
+// command fails as a write to a named file does, not with status 0.
+int with_stdout_flushed(int status) {
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return status;
+  spdlog::error("cudaleak: cannot write to standard output: {}", std::strerror(errno ? errno : EIO));
+  return 2;
 }
 
 }  // namespace
@@ -127,7 +139,7 @@ int main(int argc, char** argv) {
   run->add_option("command", settings.command, "PROGRAM [ARGS...]")->required();
   run->positionals_at_end();
 
-  app.add_subcommand("options", "List every option with its default")->callback([] { std::exit(print_option_table()); });
+  CLI::App* options = app.add_subcommand("options", "List every option with its default");
 
   CLI::App* baseline = app.add_subcommand("baseline", "Write a baseline of the leak sites in REPORT...: cudaleak baseline REPORT... -o FILE");
   std::vector<std::string> baseline_reports;
@@ -144,7 +156,8 @@ int main(int argc, char** argv) {
     return cli::report_parse_error(app, e, argc, argv);
   }
   for (const char* name : {"report", "diff", "merge", "symbolize"})
-    if (app.got_subcommand(name)) return status;
+    if (app.got_subcommand(name)) return with_stdout_flushed(status);
+  if (options->parsed()) return with_stdout_flushed(print_option_table());
 
   if (run->parsed()) {
     // What the processes will read: CUDALEAK_OPTIONS from the environment,

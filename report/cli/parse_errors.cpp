@@ -5,6 +5,7 @@
 #include "common/options.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace cudaleak::cli {
 
@@ -15,6 +16,13 @@ std::vector<std::string> long_options(const CLI::App& app) {
   for (const CLI::Option* o : app.get_options())
     for (const std::string& n : o->get_lnames()) names.push_back("--" + n);
   return names;
+}
+
+bool short_option_known(const CLI::App& app, char c) {
+  for (const CLI::Option* o : app.get_options())
+    for (const std::string& n : o->get_snames())
+      if (n.size() == 1 && n[0] == c) return true;
+  return false;
 }
 
 }  // namespace
@@ -63,6 +71,14 @@ int report_parse_error(CLI::App& app, const CLI::ParseError& error, int argc, ch
         return 2;
       }
       continue;
+    }
+    if (word.size() > 1 && word[0] == '-' && word[1] != '-' && !std::isdigit(static_cast<unsigned char>(word[1])) &&
+        !short_option_known(*sub, word[1])) {
+      // "-x.json": CLI11 takes it for options and then misses the file.
+      const bool files = sub->get_name() != "run";  // run's words after the options are a command
+      spdlog::error("cudaleak {}: unknown option {}{}; see cudaleak {} --help", sub->get_name(), word,
+                    files ? " (a file whose name begins with '-' is written ./" + word + ")" : "", sub->get_name());
+      return 2;
     }
     if (!word.starts_with("--")) continue;
     std::string name = word.substr(0, word.find('='));

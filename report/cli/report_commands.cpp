@@ -14,6 +14,7 @@
 #include "report/render/html_report.h"
 #include "report/model/json_io.h"
 #include "common/kinds.h"
+#include "common/quantities.h"
 #include "report/cli/load.h"
 #include "report/model/merge.h"
 #include "report/cli/parse_errors.h"
@@ -75,8 +76,10 @@ int run_report(ReportArgs& a) {
     return a.filter.include_suppressed || g.suppressed_by.empty();
   });
   report::Report view = report::filter_report(std::move(merged), a.filter);
-  if (view.leaks.empty() && groups)
-    spdlog::warn("cudaleak: no leak group matches the filters ({} groups in the report)", groups);
+  // The text listing says so in its first line; JSON and HTML on stderr.
+  if (view.leaks.empty() && groups && (a.format != "text" || a.by != "stack"))
+    spdlog::warn("cudaleak: no leak group matches the filters ({} in the report)",
+                 count_of(groups, "leak group", "leak groups"));
   // --top N: the first N groups, or with --by the first N rows, which are
   // counted over every group (aggregate_text cuts them).
   const bool rows = a.format == "text" && a.by != "stack";
@@ -98,6 +101,8 @@ int run_report(ReportArgs& a) {
     options.max_groups = a.top;
     options.gen_suppressions = a.gen_suppressions;
     options.full_stacks = a.full_stacks;
+    if (view.leaks.empty()) options.filtered_out = groups;
+    options.stored_gate = true;
     options.color = cudaleak::color_wanted(a.color, a.output.empty() ? STDOUT_FILENO : -1);
     text = report::render_text(view, options);
   }

@@ -26,8 +26,8 @@ std::string diff_text(const std::vector<report::SiteChange>& changes) {
     if (!ranks.empty()) out += std::string(ranks.size() == 1 ? "  [rank " : "  [ranks ") + report::rank_ranges(ranks) + "]";
     out += '\n';
   }
-  out += std::to_string(report::new_or_grown(changes)) + " leak sites new or grown, " + std::to_string(changes.size()) +
-         " compared\n";
+  out += count_of(report::new_or_grown(changes), "leak site new or grown", "leak sites new or grown") + ", " +
+         std::to_string(changes.size()) + " compared\n";
   return out;
 }
 

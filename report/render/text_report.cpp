@@ -292,7 +292,11 @@ std::string render_text(const Report& r, const TextOptions& options) {
   // What a leaked library handle holds is named in the handle's headline.
   for (const LeakGroup& g : r.leaks)
     if (g.suppressed_by.empty() && g.cached_by.empty() && g.owner.empty()) visible.push_back(&g);
-  if (visible.empty()) {
+  if (visible.empty() && options.filtered_out) {
+    out += prefix + "no leak group matches the filters (" +
+           count_of(options.filtered_out, "leak group", "leak groups") + " in the report left out)\n" + job_text +
+           oom_first;
+  } else if (visible.empty()) {
     out += prefix + paint("no CUDA resources leaked", kGreen, options.color) +
            (r.leaks.empty() ? "" : " (apart from suppressed ones)") + "\n" + job_text + oom_first;
   } else {
@@ -429,6 +433,16 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += " Suppressed: " + std::to_string(r.summary.suppressed_count) + " / " + format_bytes(r.summary.suppressed_bytes) + ".";
   if (!options.report_path.empty()) out += " Report: " + options.report_path;
   out += "\n";
+  // The verdict the run's gate gave, as stored: a reader of the file sees
+  // a gate that could not be evaluated, which the leak list cannot show.
+  if (!options.stored_gate) return out;
+  if (r.gate.evaluated && !r.gate.error.empty())
+    out += prefix + "CI gate of the run: not evaluated: " + r.gate.error + "\n";
+  else if (r.gate.evaluated && r.gate.failed)
+    out += prefix + "CI gate of the run: failed (" + count_of(r.gate.failing_groups, "leak group", "leak groups") +
+           (r.gate.failing_bytes ? ", " + format_bytes(r.gate.failing_bytes) : "") + ")\n";
+  else if (r.gate.evaluated)
+    out += prefix + "CI gate of the run: passed\n";
   return out;
 }
 

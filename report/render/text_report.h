@@ -17,6 +17,9 @@ struct TextOptions {
   bool color = false;             // ANSI colours for a terminal: leaks red, headlines bold
   bool full_stacks = false;       // every frame; else runs inside one CUDA library are counted in a line,
                                   // and frames outward of the program's entry are left out
+  size_t filtered_out = 0;        // leak groups the reader's filters left out: an empty list is then
+                                  // "nothing matches", not "nothing leaked"
+  bool stored_gate = false;       // a line with the verdict the run's gate stored (reading a file later)
 };
 
 std::string render_text(const Report& report, const TextOptions& options);

@@ -40,6 +40,13 @@ TEST_CASE("cli: a mistyped option or command exits 2 with one line naming the ne
   CHECK(run({cudaleak_tool(), "--help"}).exit_code == 0);
 }
 
+TEST_CASE("cli: -o - is refused: a report is a file and standard output is the program's", "[e2e][cli]") {
+  Result dash = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", "-", "--", sample("clean")});
+  CHECK(dash.exit_code == 2);
+  CHECK(dash.out.empty());  // the program never ran
+  CHECK(dash.err.find("cannot write the report to -: reports are files") != std::string::npos);
+}
+
 TEST_CASE("cli: --simulated-gpu-memory refuses a size it cannot read exactly", "[e2e][cli]") {
   for (std::string bad : {"12XB", "-1", "512mib", "0x10", "1e999", "1..5GiB", ""}) {
     INFO(bad);

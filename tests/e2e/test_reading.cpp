@@ -93,6 +93,39 @@ TEST_CASE("report: text like LeakSanitizer, filters, top, regrouping, formats", 
   CHECK(nlohmann::json::parse(data)["leaks"][0]["stack"][0]["function"] == hostile);
 }
 
+TEST_CASE("report: filters that match nothing, the run's gate, and a listing that cannot be written", "[e2e][reading]") {
+  auto file = one_report("read_gate", {sample("exception_leak")}, {"--error-exitcode", "23"});
+  // A filter that leaves every group out says so, not "nothing leaked".
+  Result none = run({cudaleak_tool(), "report", file, "--kind", "event"});
+  CHECK(none.exit_code == 0);
+  CHECK(none.out.find("no leak group matches the filters (1 leak group in the report left out)") != std::string::npos);
+  CHECK(none.out.find("no CUDA resources leaked") == std::string::npos);
+  // The verdict the run's gate stored is read back with the leaks.
+  Result all = run({cudaleak_tool(), "report", file});
+  CHECK(all.out.find("cudaleak: CI gate of the run: failed (1 leak group, 1.0 MiB)") != std::string::npos);
+  auto doc = nlohmann::json::parse(read_file(file));
+  doc["gate"]["error"] = "memory cudaleak did not see";
+  const auto unseen = fs::path(file).parent_path() / "unseen.json";
+  std::ofstream(unseen) << doc.dump();
+  CHECK(run({cudaleak_tool(), "report", unseen.string()}).out.find(
+            "CI gate of the run: not evaluated: memory cudaleak did not see") != std::string::npos);
+  // A listing to a full device fails as a file that cannot be written does.
+  for (const std::vector<std::string>& words :
+       {std::vector<std::string>{"report", file}, {"diff", file, file}, {"options"}}) {
+    std::string line = "'" + cudaleak_tool() + "'";
+    for (const std::string& w : words) line += " '" + w + "'";
+    Result full = run({"/bin/sh", "-c", line + " > /dev/full"});
+    INFO(words.front());
+    CHECK(full.exit_code == 2);
+    CHECK(full.err.find("cannot write to standard output") != std::string::npos);
+  }
+  // A file whose name begins with '-' is not taken for a missing file.
+  Result dash = run({cudaleak_tool(), "report", "-dash.json"});
+  CHECK(dash.exit_code == 2);
+  CHECK(dash.err.find("unknown option -dash.json (a file whose name begins with '-' is written ./-dash.json)") !=
+        std::string::npos);
+}
+
 TEST_CASE("report: unreadable, truncated, foreign or newer files get one line and status 2", "[e2e][reading]") {
   auto dir = fresh_dir("read_bad");
   auto write = [&](const std::string& name, const std::string& text) {

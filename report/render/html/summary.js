@@ -39,7 +39,7 @@ function renderSummary() {
     totals.append(c);
   };
   card(fmtBytes(s.leaked_bytes), "leaked memory", "memory the program allocated and never freed");
-  card(String(s.leaked_count), "resources never released");
+  card(String(s.leaked_count), s.leaked_count === 1 ? "resource never released" : "resources never released");
   for (const [kind, t] of Object.entries(s.by_kind || {}))
     card(t.bytes ? fmtBytes(t.bytes) : String(t.count), kind + (t.bytes ? " (" + t.count + ")" : ""));
   const byDevice = {};

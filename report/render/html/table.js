@@ -69,7 +69,7 @@ function renderTable() {
       });
       body.append(tr);
     }
-    $("#row-count").textContent = (rows.length > shown ? shown + " shown of " : "") + rows.length + " of " + leaks.length + " groups";
+    $("#row-count").textContent = (rows.length > shown ? shown + " shown of " : "") + rows.length + " of " + plural(leaks.length, "group");
     $("#more-rows").hidden = rows.length <= shown;
   }
   function showStack(g) {
