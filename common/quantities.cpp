@@ -6,11 +6,11 @@
 namespace cudaleak {
 
 std::string format_bytes(uint64_t bytes) {
-  static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   double v = double(bytes);
   int u = 0;
   // Up a unit when the value would print as 1024.0 or more ("1023.96 MiB" is "1.0 GiB").
-  while (u < 4 && (u == 0 ? bytes >= 1024 : v >= 1023.95)) v /= 1024, ++u;
+  while (u < 6 && (u == 0 ? bytes >= 1024 : v >= 1023.95)) v /= 1024, ++u;
   char buf[32];
   if (u == 0) std::snprintf(buf, sizeof buf, "%" PRIu64 " B", bytes);
   else std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);

@@ -12,4 +12,8 @@ std::string format_bytes(uint64_t bytes);
 std::string format_duration(uint64_t ns);
 std::string count_of(uint64_t n, const std::string& one, const std::string& many);
 
+// Sums of sizes read from files: at most the largest value, never wrapped to
+// a small one by a report that holds sizes near 2^64.
+inline void add_saturating(uint64_t& into, uint64_t v) { into = into > UINT64_MAX - v ? UINT64_MAX : into + v; }
+
 }  // namespace cudaleak

@@ -1,5 +1,7 @@
 #include "report/analyze/views.h"
 
+#include "common/quantities.h"
+
 #include <algorithm>
 #include <map>
 #include <stdexcept>
@@ -28,7 +30,7 @@ bool keep_ranks(LeakGroup& g, const std::vector<int>& wanted, int process_rank) 
   std::erase_if(g.ranks, [&](const RankShare& s) { return !asked(s.rank); });
   if (g.ranks.empty()) return false;
   g.bytes = g.count = 0;
-  for (const RankShare& s : g.ranks) g.bytes += s.bytes, g.count += s.count;
+  for (const RankShare& s : g.ranks) add_saturating(g.bytes, s.bytes), g.count += s.count;
   // The allocations listed stay those of the ranks kept.
   std::erase_if(g.allocations, [&](const Allocation& a) { return a.rank >= 0 && !asked(a.rank); });
   if (g.ranks.size() == 1) {  // one rank left: said as a rank's own group
@@ -78,7 +80,7 @@ std::vector<Aggregate> aggregate(const Report& r, const std::string& by) {
   auto add = [&](const std::string& key, Kind kind, uint64_t bytes, uint64_t count) {
     Aggregate& a = folded[key];
     a.key = key;
-    if (kind_holds_memory(kind)) a.bytes += bytes;  // address ranges are not memory of their own
+    if (kind_holds_memory(kind)) add_saturating(a.bytes, bytes);  // address ranges are not memory of their own
     a.count += count;
     ++a.groups;
     if (std::find(a.kinds.begin(), a.kinds.end(), kind) == a.kinds.end()) a.kinds.push_back(kind);
@@ -123,7 +125,7 @@ std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const 
         if (!g.suppressed_by.empty() || !g.cached_by.empty()) continue;
         Totals& t = out[g.site.empty() ? gate::site_of(g) : g.site];
         t.kind = g.kind;
-        t.bytes += g.bytes;
+        add_saturating(t.bytes, g.bytes);
         t.count += g.count;
         // A single rank's report, a merged group of one rank, or of several.
         if (r.processes.empty() && r.process.rank >= 0) t.ranks.push_back(r.process.rank);

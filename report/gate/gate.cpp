@@ -1,5 +1,7 @@
 #include "report/gate/gate.h"
 
+#include "common/quantities.h"
+
 #include <algorithm>
 
 #include "report/gate/caching.h"
@@ -67,7 +69,7 @@ report::GateResult judge(report::Report& report, const GateConfig& config) {
     g.fails_gate = true;
     ++result.failing_groups;
     result.failing_count += g.count;
-    if (kind_holds_memory(g.kind)) result.failing_bytes += g.bytes;
+    if (kind_holds_memory(g.kind)) add_saturating(result.failing_bytes, g.bytes);
   }
   // Tensors PyTorch still holds: device memory, one group per Python stack
   // (suppressions and baselines name leak groups, not these). All of them at
@@ -81,7 +83,7 @@ report::GateResult judge(report::Report& report, const GateConfig& config) {
         ++result.failing_groups;
         ++result.failing_tensor_groups;
         result.failing_count += t.count;
-        result.failing_bytes += t.bytes;
+        add_saturating(result.failing_bytes, t.bytes);
       }
   result.failed = result.failing_groups > 0 && result.failing_bytes >= config.min_bytes;
   if (!result.failed)

@@ -1,5 +1,7 @@
 #include "report/gate/suppressions.h"
 
+#include "common/quantities.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -53,7 +55,7 @@ void apply_suppressions(report::Report& report, const RuleSet& rules) {
     report::SuppressionUse& use = uses[it->second];
     g.suppressed_by = use.rule + " (" + use.source + ")";
     use.count += g.count;
-    use.bytes += g.bytes;
+    add_saturating(use.bytes, g.bytes);
   }
   report.summary = report::summarize(report.leaks);
   report.suppressions = uses;

@@ -1,4 +1,6 @@
 #include <algorithm>
+
+#include "common/quantities.h"
 #include <cstring>
 #include <map>
 #include <tuple>
@@ -60,7 +62,7 @@ void add_holdings(Report& report, const RawSnapshot& snapshot, const OwnerOf& ow
     auto it = handle_groups.find({owner->stack_id, owner->device, released_or_empty(snapshot, *owner)});
     if (it == handle_groups.end()) continue;
     KindTotal& t = it->second->holds[r.kind];
-    t.bytes += r.bytes;
+    add_saturating(t.bytes, r.bytes);
     ++t.count;
   }
 }
@@ -96,7 +98,7 @@ void attribute_by_stack(std::vector<LeakGroup>& leaks) {
       handle.attributed_by_stack = true;
     }
     KindTotal& t = handle.holds[g.kind];
-    t.bytes += g.bytes;
+    add_saturating(t.bytes, g.bytes);
     t.count += g.count;
   }
   for (auto& [key, handle] : handles) leaks.push_back(std::move(handle));
@@ -202,7 +204,7 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
     g.api = outermost_api(g.stack, snapshot.hook_of(*members.front()));
     g.owner = std::get<4>(key);
     for (const Record* r : members) {
-      g.bytes += r->bytes;
+      add_saturating(g.bytes, r->bytes);
       ++g.count;
       const Record* owner = owner_of(*r);
       if (options.max_allocations == 0 || g.allocations.size() < options.max_allocations)

@@ -1,5 +1,7 @@
 #include "report/model/merge.h"
 
+#include "common/quantities.h"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -150,11 +152,11 @@ void add_share(LeakGroup& into, LeakGroup& g) {
   // Up to the longest list of a rank, and each rank's first whatever the
   // cap: a view of one rank (--rank) still lists one of its own.
   const size_t cap = std::max(into.allocations.size(), g.allocations.size());
-  into.bytes += g.bytes;
+  add_saturating(into.bytes, g.bytes);
   into.count += g.count;
   for (size_t i = 0; i < g.allocations.size(); ++i)
     if (i == 0 || into.allocations.size() < cap) into.allocations.push_back(std::move(g.allocations[i]));
-  for (const auto& [kind, t] : g.holds) into.holds[kind].bytes += t.bytes, into.holds[kind].count += t.count;
+  for (const auto& [kind, t] : g.holds) add_saturating(into.holds[kind].bytes, t.bytes), into.holds[kind].count += t.count;
   into.fails_gate |= g.fails_gate;
   into.growing |= g.growing;
   into.ranks.insert(into.ranks.end(), g.ranks.begin(), g.ranks.end());
@@ -334,7 +336,7 @@ Report merge_reports(std::vector<Report> all) {
                              [&](const SuppressionUse& x) { return x.rule == u.rule && x.source == u.source; });
       if (it == m.suppressions.end()) it = m.suppressions.insert(m.suppressions.end(), SuppressionUse{u.rule, u.source});
       it->count += u.count;
-      it->bytes += u.bytes;
+      add_saturating(it->bytes, u.bytes);
     }
     m.primary_contexts.insert(m.primary_contexts.end(), r.primary_contexts.begin(), r.primary_contexts.end());
     if (m.python.version.empty() && m.python.note.empty()) m.python = r.python;
@@ -362,7 +364,7 @@ Report merge_reports(std::vector<Report> all) {
       m.gate.evaluated = true;
       m.gate.failed |= r.gate.failed;
       m.gate.failing_groups += r.gate.failing_groups;
-      m.gate.failing_bytes += r.gate.failing_bytes;
+      add_saturating(m.gate.failing_bytes, r.gate.failing_bytes);
       m.gate.failing_count += r.gate.failing_count;
       m.gate.failing_tensor_groups += r.gate.failing_tensor_groups;
       if (m.gate.error.empty()) m.gate.error = r.gate.error;

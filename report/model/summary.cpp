@@ -1,5 +1,7 @@
 #include "report/model/summary.h"
 
+#include "common/quantities.h"
+
 #include "common/kinds.h"
 
 namespace cudaleak::report {
@@ -13,17 +15,17 @@ Summary summarize(const std::vector<LeakGroup>& groups) {
     uint64_t bytes = kind_holds_memory(g.kind) ? g.bytes : 0;
     if (!g.cached_by.empty() && g.suppressed_by.empty()) {
       s.cached_count += g.count;
-      s.cached_bytes += bytes;
+      add_saturating(s.cached_bytes, bytes);
       s.cached_by[g.cached_by].count += g.count;
-      s.cached_by[g.cached_by].bytes += bytes;
+      add_saturating(s.cached_by[g.cached_by].bytes, bytes);
     } else if (!g.suppressed_by.empty()) {
       s.suppressed_count += g.count;
-      s.suppressed_bytes += bytes;
+      add_saturating(s.suppressed_bytes, bytes);
     } else {
       s.leaked_count += g.count;
-      s.leaked_bytes += bytes;
+      add_saturating(s.leaked_bytes, bytes);
       s.by_kind[g.kind].count += g.count;
-      s.by_kind[g.kind].bytes += g.bytes;
+      add_saturating(s.by_kind[g.kind].bytes, g.bytes);
     }
   }
   return s;

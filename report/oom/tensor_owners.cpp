@@ -1,5 +1,7 @@
 #include "report/oom/tensor_owners.h"
 
+#include "common/quantities.h"
+
 #include <algorithm>
 #include <map>
 
@@ -50,7 +52,7 @@ std::vector<OwnedBlocks> blocks_by_owner(const AllocatorDevice& device, const st
       if (it != ranges.begin() && block < std::prev(it)->address + std::prev(it)->bytes) id = std::prev(it)->stack_id;
       OwnedBlocks& o = owners[id];
       o.stack_id = id;
-      o.bytes += size;
+      add_saturating(o.bytes, size);
       ++o.count;
       if (live && free) ++o.pinning;
     }
@@ -100,7 +102,7 @@ void attribute_by_segment(AllocatorDevice& device, const std::vector<OwnedBlocks
     if (same == merged.end()) {
       merged.push_back(std::move(g));
     } else {
-      same->bytes += g.bytes;
+      add_saturating(same->bytes, g.bytes);
       same->count += g.count;
       same->pinning_segments += g.pinning_segments;
     }

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "report/model/summary.h"
 #include "report/capture/crash_report.h"
 #include "report/model/json_io.h"
 #include "report/gate/caching.h"
@@ -477,6 +478,13 @@ TEST_CASE("words: sizes, durations and counts come from one helper each, in the 
   CHECK(format_bytes((1ull << 30) - 1) == "1.0 GiB");  // was "1024.0 MiB"
   CHECK(format_bytes((1ull << 20) - 1) == "1.0 MiB");
   CHECK(format_bytes(512ull << 20) == "512.0 MiB");
+  CHECK(format_bytes(3ull << 50) == "3.0 PiB");  // never "3072.0 TiB"
+  CHECK(format_bytes(UINT64_MAX) == "16.0 EiB");
+  uint64_t sum = UINT64_MAX - 5;
+  cudaleak::add_saturating(sum, 10);  // a file's sizes near 2^64 never wrap to a small total
+  CHECK(sum == UINT64_MAX);
+  cudaleak::add_saturating(sum = 1, 2);
+  CHECK(sum == 3);
   CHECK(format_duration(0) == "0 ns");
   CHECK(format_duration(850) == "850 ns");
   CHECK(format_duration(1'500) == "1.5 us");
@@ -487,4 +495,12 @@ TEST_CASE("words: sizes, durations and counts come from one helper each, in the 
   CHECK(count_of(1, "leak group", "leak groups") == "1 leak group");
   CHECK(count_of(2, "leak group", "leak groups") == "2 leak groups");
   CHECK(count_of(0, "resource", "resources") == "0 resources");
+}
+
+TEST_CASE("summary: sizes near 2^64 in a file add up to the largest value, not a small one", "[report][words]") {
+  std::vector<cudaleak::report::LeakGroup> groups(2);
+  for (auto& g : groups) g.kind = cudaleak::Kind::Device, g.bytes = 1ull << 63, g.count = 1;
+  const auto s = cudaleak::report::summarize(groups);
+  CHECK(s.leaked_bytes == UINT64_MAX);
+  CHECK(s.leaked_count == 2);
 }
