@@ -165,6 +165,15 @@ std::string line_prefix(const Report& r) {
                                       "==cudaleak: ";
 }
 
+// "train (pid 12, rank 0)", or "pid 12" when the process's summary is absent.
+std::string process_label(const Report& r, int64_t pid, int rank) {
+  std::string exe;
+  for (const ProcessSummary& p : r.processes)
+    if (p.process.pid == pid) exe = basename(p.process.exe);
+  return (exe.empty() ? "pid " + std::to_string(pid) : exe + " (pid " + std::to_string(pid)) +
+         (rank >= 0 ? ", rank " + std::to_string(rank) : "") + (exe.empty() ? "" : ")");
+}
+
 // In a report of several processes, the process a group belongs to: "train
 // (pid 12, rank 0)"; for a site of several ranks, "train on ranks 0-3,5-7 (7 of 8)".
 std::string process_of(const Report& r, const LeakGroup& g) {
@@ -182,11 +191,7 @@ std::string process_of(const Report& r, const LeakGroup& g) {
     return (exe.empty() ? "" : exe + " ") + "on ranks " + rank_ranges(ranks) + " (" + std::to_string(g.ranks.size()) +
            " of " + std::to_string(of) + ")";
   }
-  std::string exe;
-  for (const ProcessSummary& p : r.processes)
-    if (p.process.pid == g.pid) exe = basename(p.process.exe);
-  return (exe.empty() ? "pid " + std::to_string(g.pid) : exe + " (pid " + std::to_string(g.pid)) +
-         (g.rank >= 0 ? ", rank " + std::to_string(g.rank) : "") + (exe.empty() ? "" : ")");
+  return process_label(r, g.pid, g.rank);
 }
 
 void append_group(std::string& out, const LeakGroup& g, const TextOptions& options, bool from_program = false,
@@ -237,11 +242,24 @@ std::string ranked_ooms(const Report& r, std::vector<bool>& told) {
     }
     return out;
   }
+  // A merge counts time from its earliest process's start (the launcher's,
+  // under torchrun), where the rank's own line said its own time: both are
+  // given, so that the two lines are seen to be one moment.
+  uint64_t job_start = 0;
+  for (const ProcessSummary& p : r.processes)
+    if (p.process.start_unix_ns && (!job_start || p.process.start_unix_ns < job_start)) job_start = p.process.start_unix_ns;
+  auto own_time = [&](const OomEvent& e) -> std::string {
+    for (const ProcessSummary& p : r.processes)
+      if (p.process.pid == e.pid && p.process.rank == e.rank && job_start && p.process.start_unix_ns > job_start &&
+          e.time_ns >= p.process.start_unix_ns - job_start)
+        return " of the job (" + format_duration(e.time_ns - (p.process.start_unix_ns - job_start)) + " into its own run)";
+    return "";
+  };
   bool first = true;
   for (const JobOom& j : job_ooms(r)) {
     const OomEvent& e = r.oom_events[j.event];
     out += "\n" + prefix + "rank " + std::to_string(e.rank) + " (pid " + std::to_string(e.pid) + ") ran out of memory" +
-           (first ? " first" : "") + ", at " + format_duration(e.time_ns) + ":\n  " + oom::render_event(e);
+           (first ? " first" : "") + ", at " + format_duration(e.time_ns) + own_time(e) + ":\n  " + oom::render_event(e);
     first = false;
     told[j.event] = true;
     if (j.others.empty()) continue;
@@ -391,7 +409,9 @@ std::string render_text(const Report& r, const TextOptions& options) {
     const OomEvent& e = r.oom_events[i];
     if (e.recovered) ++recovered;
     else if (e.printed) ++shown;
-    else if (!told[i]) out += "\n" + prefix + oom::render_event(e);
+    else if (!told[i])  // merged: whose it was, as each leak group says
+      out += "\n" + prefix + (r.processes.size() > 1 ? "in " + process_label(r, e.pid, e.rank) + ": " : "") +
+             oom::render_event(e);
   }
   if (shown)
     out += "\n" + prefix + std::to_string(shown) + (shown == 1 ? " out-of-memory event" : " out-of-memory events") +

@@ -53,6 +53,16 @@ TEST_CASE("oom: a leak that grows each step until memory runs out is named with 
   CHECK(peak.groups[0].count == 16);
 }
 
+TEST_CASE("oom: read back merged with other processes, an out-of-memory names its process", "[e2e][oom]") {
+  auto dir = fresh_dir("oom_merged");
+  run_sim(dir, {program("oom_scenarios"), "leak", "32"}, {"--simulated-gpu-memory", "512MiB"});
+  run_sim(dir, {sample("loop_leak")});
+  Result merged = run({cudaleak_tool(), "report", dir});
+  CHECK(merged.exit_code == 0);
+  CHECK(merged.out.find("processes merged): in oom_scenarios (pid ") != std::string::npos);
+  CHECK(merged.out.find("): out of memory: cudaMalloc of ") != std::string::npos);
+}
+
 TEST_CASE("oom: another process holding the device is named, from NVML", "[e2e][oom]") {
   auto dir = fresh_dir("oom_other");
   Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "512MiB", "-o",

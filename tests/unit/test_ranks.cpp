@@ -281,6 +281,10 @@ TEST_CASE("ranks: the failing rank's out-of-memory comes first, with the others 
   CHECK(text.find("The other ranks at that moment: rank 0 on device 0 held 30.0 MiB; rank 1 on device 1 had not "
                   "allocated yet (it ran out of memory too, at ") != std::string::npos);
   CHECK(text.find("rank 1 (pid 101) ran out of memory, at ") != std::string::npos);
+  // The job's clock and, for a rank started after the first process, its own.
+  CHECK(text.find("rank 2 (pid 102) ran out of memory first, at 1.0 us:\n") != std::string::npos);
+  CHECK(text.find("rank 1 (pid 101) ran out of memory, at 3.5 us of the job (3.0 us into its own run):\n") !=
+        std::string::npos);
   // A single rank's report says its out-of-memory first too.
   Report alone = r2;
   alone.oom_events[0].rank = 2;
