@@ -2,11 +2,13 @@
 
 #include <sys/stat.h>
 
+#include <cctype>
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string_view>
 
 #include "report/capture/assemble.h"
 #include "report/model/json_io.h"
@@ -48,7 +50,17 @@ std::vector<report::Module> modules_from_maps(const std::vector<std::string>& li
 }
 
 bool is_crash_capture(const std::string& text) {
-  return text.rfind(std::string("{\"format\":\"") + kCaptureFormat + "\"", 0) == 0;
+  // The handler writes '{"format":"cudaleak-raw-capture"' with no space; a
+  // capture pretty-printed since (jq .) is the same capture.
+  size_t i = 0;
+  auto skip_space = [&] { while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i; };
+  auto take = [&](std::string_view token) {
+    skip_space();
+    if (text.compare(i, token.size(), token) != 0) return false;
+    i += token.size();
+    return true;
+  };
+  return take("{") && take("\"format\"") && take(":") && take(std::string("\"") + kCaptureFormat + "\"");
 }
 
 CrashCapture parse_crash_capture(const std::string& text) {

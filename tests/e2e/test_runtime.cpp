@@ -70,6 +70,17 @@ TEST_CASE("runtime: a crash capture read without the launcher is built on read",
   CHECK(read.exit_code == 0);
   CHECK(read.out.find("1.0 MiB of device memory in 1 allocation never freed") != std::string::npos);
   CHECK(read.out.find("main") != std::string::npos);
+  // Pretty-printed since (jq .): still a capture, read alone and in its folder.
+  std::ifstream in(dir + "/r.json");
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  const std::string compact = "{\"format\":\"cudaleak-raw-capture\"";
+  REQUIRE(text.rfind(compact, 0) == 0);
+  write_text(dir + "/r.json", "{\n  \"format\" : \"cudaleak-raw-capture\"" + text.substr(compact.size()));
+  for (const std::string& path : {dir + "/r.json", dir}) {
+    Result pretty = run({cudaleak_tool(), "report", path});
+    CHECK(pretty.exit_code == 0);
+    CHECK(pretty.out.find("1.0 MiB of device memory in 1 allocation never freed") != std::string::npos);
+  }
 }
 
 TEST_CASE("runtime: address reuse across 32 threads loses no record and makes no note, 3 runs", "[e2e][runtime]") {
