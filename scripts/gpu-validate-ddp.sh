@@ -5,7 +5,10 @@
 # rank 0's driver leak on device 0 and rank 0 only; the last rank's
 # out-of-memory on its own device, said first in its text and in the job's;
 # NCCL's buffers tracked on the failing device; the job's folder read as one
-# job of N ranks. Exits non-zero on a wrong result.
+# job of N ranks; each rank's snapshot, taken while its process group lives,
+# has its NCCL communicator on its own device at init_process_group's line,
+# holding NCCL's memory there, and the snapshots merged read as one
+# communicator group on every rank. Exits non-zero on a wrong result.
 # Usage: scripts/gpu-validate-ddp.sh [BUILD_DIR] [WORK_DIR]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +22,10 @@ gpus=$(nvidia-smi -L | grep -c '^GPU')
   --nproc_per_node "$gpus" tests/gpu/python/ddp_nccl_job.py >"$W/job.out" 2>&1
 echo "job status $?"
 "$B/bin/cudaleak" report "$W/job" >"$W/merged.txt" 2>&1
+# The snapshots alone, merged: what every rank held while its communicator lived.
+snaps=$(grep -l '"reason": *"signal"' "$W"/job/*.json)
+"$B/bin/cudaleak" report $snaps >"$W/snapshots.txt" 2>&1
+grep -E "NCCL communicator" "$W/snapshots.txt" | cut -c1-300
 grep -E "out of memory on rank|rank [0-9]+ done|Error|error" "$W/job.out" | cut -c1-250 | head -20
 sed -n '1,30p' "$W/merged.txt" | cut -c1-250
 
@@ -65,5 +72,34 @@ ranks_text = "0-%d" % last if gpus > 2 else "0,1"
 check(re.search(rf"job: ranks {ranks_text} of {gpus} \(torchrun\) on host ", merged) is not None, "the folder reads as one job")
 check(re.search(rf"rank {last} \(pid \d+\) ran out of memory first", merged) is not None, "the merged view: the failing rank first")
 check(re.search(r"The other ranks at that moment: rank 0 on device 0 held", merged) is not None, "with the other ranks at that moment")
+# The communicators, from each rank's snapshot.
+src = open("tests/gpu/python/ddp_nccl_job.py").read().splitlines()
+init_line = next(i + 1 for i, l in enumerate(src) if l.startswith("dist.init_process_group("))
+def comms(r):
+    return [g for g in r.get("leaks", []) if g.get("kind") == "library_handle" and g.get("api", "").startswith("ncclComm")]
+snaps = {r["process"]["rank"]: r for r in reports if r.get("reason") == "signal" and r["process"].get("rank", -1) >= 0}
+check(sorted(snaps) == list(range(gpus)), f"one snapshot per rank: {sorted(snaps)}")
+total = 0
+for rank, r in sorted(snaps.items()):
+    cs = comms(r)
+    total += sum(g["count"] for g in cs)
+    first = [g for g in cs if g["api"] == "ncclCommInitRankConfig" and g["site"].endswith(f"ddp_nccl_job.py:{init_line}")]
+    check(len(first) == 1 and first[0]["count"] == 1 and first[0].get("device") == rank,
+          f"rank {rank}: 1 communicator by ncclCommInitRankConfig at line {init_line} on device {rank}: "
+          f"{[(g['api'], g['count'], g.get('device'), g['site'][-40:]) for g in cs]}")
+    held = first[0].get("holds", {}) if first else {}
+    check(held.get("vmm", {}).get("bytes", 0) > 0 and held.get("stream", {}).get("count", 0) > 0,
+          f"rank {rank}: it holds NCCL's vmm memory and streams: { {k: (v['count'], v['bytes']) for k, v in held.items()} }")
+    elsewhere = [(g["kind"], g.get("device")) for g in r.get("leaks", []) if g.get("device", rank) not in (rank, -1)]
+    check(not elsewhere, f"rank {rank}: nothing of its snapshot on another rank's device: {elsewhere[:4]}")
+    check(not [n for n in r.get("notes", []) if n.get("type") == "unknown_release"], f"rank {rank}: no unknown release")
+snap_text = open(f"{w}/snapshots.txt").read()
+ranks_text = "0-%d" % last if gpus > 2 else "0,1"
+m = re.search(r"(\d+) NCCL communicators never destroyed \(ncclCommDestroy\), created by ncclCommInitRankConfig "
+              rf"on devices {ranks_text}, holding [^\n]* on ranks {ranks_text} \({gpus} of {gpus}\):", snap_text)
+check(m is not None and int(m.group(1)) == gpus == total,
+      f"the snapshots merged: {gpus} communicators ({total} in the ranks' own), one group on every rank and device")
+m = re.search(r"job: ranks ([0-9,-]+) of (\d+)", snap_text)
+check(m is not None and m.group(2) == str(gpus), f"the snapshots read as one job: {m.group(0) if m else None}")
 finish("ddp")
 PY

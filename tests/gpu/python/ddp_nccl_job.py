@@ -2,7 +2,12 @@
 # (scripts/gpu-validate-ddp.sh): three training steps, then rank 0 leaks
 # 1 MiB through the driver, the last rank asks for more than its GPU has,
 # and the process group is never destroyed (its communicators stay alive).
+# After the steps each rank asks for a snapshot (SIGUSR1) while its NCCL
+# communicator is alive: PyTorch aborts communicators at exit, so only a
+# report written before then can show them.
 import os
+import signal
+import time
 
 import torch
 import torch.distributed as dist
@@ -19,6 +24,9 @@ for _ in range(3):
     loss.backward()
     opt.step()
 torch.cuda.synchronize()
+dist.barrier()
+os.kill(os.getpid(), signal.SIGUSR1)
+time.sleep(2)
 if rank == 0:
     leak_through_the_driver()
 dist.barrier()
