@@ -72,6 +72,15 @@ ranks_text = "0-%d" % last if gpus > 2 else "0,1"
 check(re.search(rf"job: ranks {ranks_text} of {gpus} \(torchrun\) on host ", merged) is not None, "the folder reads as one job")
 check(re.search(rf"rank {last} \(pid \d+\) ran out of memory first", merged) is not None, "the merged view: the failing rank first")
 check(re.search(r"The other ranks at that moment: rank 0 on device 0 held", merged) is not None, "with the other ranks at that moment")
+# The rank's own line and the job's give one moment: the job's clock starts
+# at torchrun's agent, so the job's line gives the rank's own time too.
+own = re.search(rf"out of memory on rank {last}: .* at ([0-9.]+ [mu]?s)\n", out)
+check(own is not None and re.search(rf"rank {last} \(pid \d+\) ran out of memory first, at [0-9.]+ [mu]?s of the job "
+                                    rf"\({re.escape(own.group(1))} into its own run\)", merged) is not None,
+      f"the job's line gives rank {last}'s own time, {own.group(1) if own else None}")
+for rank in range(gpus):
+    check(re.search(rf"PyTorch at exit on device {rank} in python3[.0-9]* \(pid \d+, rank {rank}\): ", merged) is not None,
+          f"the merged view has rank {rank}'s PyTorch allocator on its device")
 # The communicators, from each rank's snapshot.
 src = open("tests/gpu/python/ddp_nccl_job.py").read().splitlines()
 init_line = next(i + 1 for i, l in enumerate(src) if l.startswith("dist.init_process_group("))

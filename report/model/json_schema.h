@@ -324,6 +324,8 @@ void fields(V& v, AllocatorDevice& d) {
   v("expandable", d.expandable);
   v("live_tensors", d.live_tensors);
   v("segment_list", d.segment_list);
+  v("pid", d.pid, IfSet);
+  v.unless("rank", d.rank, -1);
 }
 
 template <class V>

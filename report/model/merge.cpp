@@ -340,7 +340,15 @@ Report merge_reports(std::vector<Report> all) {
     }
     m.primary_contexts.insert(m.primary_contexts.end(), r.primary_contexts.begin(), r.primary_contexts.end());
     if (m.python.version.empty() && m.python.note.empty()) m.python = r.python;
-    if (!m.has_pytorch && r.has_pytorch) m.has_pytorch = true, m.pytorch = r.pytorch;
+    // Every process's PyTorch devices, each named by its process: a job's
+    // ranks each have a device 0 of their own allocator.
+    if (r.has_pytorch) {
+      if (!m.has_pytorch) m.has_pytorch = true, m.pytorch.when = r.pytorch.when, m.pytorch.settings = r.pytorch.settings;
+      for (AllocatorDevice& d : r.pytorch.devices) {
+        if (r.processes.empty()) d.pid = r.process.pid, d.rank = r.process.rank;
+        m.pytorch.devices.push_back(std::move(d));
+      }
+    }
     if (!m.has_cupy && r.has_cupy) m.has_cupy = true, m.cupy = r.cupy;
     m.notes.insert(m.notes.end(), r.notes.begin(), r.notes.end());
     for (OomEvent e : r.oom_events) {

@@ -316,6 +316,8 @@ struct AllocatorDevice {
   bool expandable = false;
   std::vector<TensorGroup> live_tensors;  // biggest first
   std::vector<AllocatorSegment> segment_list;
+  int64_t pid = 0;  // in a merged report: the process whose allocator this is
+  int rank = -1;
   bool operator==(const AllocatorDevice&) const = default;
 };
 

@@ -370,7 +370,8 @@ std::string render_text(const Report& r, const TextOptions& options) {
   if (r.has_pytorch && r.pytorch.when != ViewMoment::Oom) {
     for (const AllocatorDevice& d : r.pytorch.devices) {
       if (!d.reserved) continue;
-      out += "\n" + prefix + "PyTorch at " + text_of(r.pytorch.when) + " on device " + std::to_string(d.device) + ": " +
+      out += "\n" + prefix + "PyTorch at " + text_of(r.pytorch.when) + " on device " + std::to_string(d.device) +
+             (r.processes.size() > 1 && d.pid ? " in " + process_label(r, d.pid, d.rank) : "") + ": " +
              format_bytes(d.reserved) + " reserved, " + format_bytes(d.allocated) +
              " held by live tensors" +
              (!r.gate.failing_tensor_groups ? " (not leaks, not gated)"

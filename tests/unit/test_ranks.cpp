@@ -351,3 +351,27 @@ TEST_CASE("ranks: report --rank keeps a rank's shares, --by rank adds up each ra
   CHECK(aggregate(solo, "rank").at(0).key == "pid 7");
   CHECK_THROWS_AS(aggregate(m, "host"), std::invalid_argument);
 }
+
+TEST_CASE("ranks: a merge keeps every rank's PyTorch devices, each named by its process", "[ranks]") {
+  Report r0 = rank_report(100, 0, "h"), r1 = rank_report(101, 1, "h");
+  for (Report* r : {&r0, &r1}) {
+    r->has_pytorch = true;
+    AllocatorDevice d;  // each rank's allocator calls its GPU device 0 (CUDA_VISIBLE_DEVICES)
+    d.device = 0;
+    d.reserved = uint64_t(r->process.rank + 1) << 20;
+    d.allocated = d.reserved;
+    r->pytorch.devices = {d};
+  }
+  Report m = merge_reports({r0, r1});
+  REQUIRE(m.pytorch.devices.size() == 2);
+  CHECK(m.pytorch.devices[0].pid == 100);
+  CHECK(m.pytorch.devices[0].rank == 0);
+  CHECK(m.pytorch.devices[1].pid == 101);
+  CHECK(m.pytorch.devices[1].rank == 1);
+  CHECK(from_json(to_json(m)).pytorch == m.pytorch);  // pid and rank written and read back
+  std::string text = render_text(m, {});
+  CHECK(text.find("PyTorch at exit on device 0 in train (pid 100, rank 0): 1.0 MiB reserved") != std::string::npos);
+  CHECK(text.find("PyTorch at exit on device 0 in train (pid 101, rank 1): 2.0 MiB reserved") != std::string::npos);
+  // A single process's report says nothing of a process.
+  CHECK(render_text(r0, {}).find("PyTorch at exit on device 0: 1.0 MiB reserved") != std::string::npos);
+}

@@ -24,7 +24,8 @@ function renderPyTorch() {
     const cachedBytes = segments.filter((s) => s.wholeFree).reduce((a, s) => a + s.size, 0);
     const cachedCount = segments.filter((s) => s.wholeFree).length;
     const box = el("div", { class: "segment-device", "data-device": d.device });
-    box.append(el("h3", { class: "lane-title" }, "device " + d.device + " \u2014 " + fmtBytes(d.reserved) + " reserved in " +
+    box.append(el("h3", { class: "lane-title" }, "device " + d.device + (d.rank >= 0 ? " \u00b7 rank " + d.rank : "") + (d.pid ? " \u00b7 pid " + d.pid : "") +
+                  " \u2014 " + fmtBytes(d.reserved) + " reserved in " +
                   plural(d.segments, "segment") + (d.expandable ? " (expandable segments)" : "")));
     // The reading in words: live, stuck (fragmentation), cached.
     const parts = [fmtBytes(d.allocated) + " (" + fmtPercent(d.allocated, d.reserved) + ") is live tensors"];
