@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <string_view>
 
 #include "report/gate/caching.h"
 #include "report/model/cuda_frames.h"
@@ -46,9 +47,7 @@ std::string cache_advice(const std::string& allocator) {
 
 std::string tensor_groups_text(const std::vector<const report::TensorGroup*>& groups) {
   std::string s;
-  for (size_t i = 0; i < groups.size() && i < 3; ++i)
-    s += (i ? "; " : "") + format_bytes(groups[i]->bytes) + " in " + std::to_string(groups[i]->count) +
-         (groups[i]->count == 1 ? " tensor " : " tensors ") + tensor_origin(*groups[i]);
+  for (size_t i = 0; i < groups.size() && i < 3; ++i) s += (i ? "; " : "") + tensor_group_text(*groups[i]);
   return s;
 }
 
@@ -177,6 +176,30 @@ std::string tensor_origin(const report::TensorGroup& g) {
   const report::Frame* pick = user_frame(g.stack);
   if (!pick) return "from lines PyTorch did not record (run with --pytorch-stacks true to name them)";
   return (g.by_segment ? "in segments reserved by " : "from ") + frame_line(*pick);
+}
+
+namespace {
+bool has_function(const std::vector<report::Frame>& stack, std::string_view prefix) {
+  return std::any_of(stack.begin(), stack.end(), [&](const report::Frame& f) { return f.function.str().starts_with(prefix); });
+}
+}  // namespace
+
+std::string tensor_group_text(const report::TensorGroup& g) {
+  const report::Frame* pick = g.by_segment ? user_frame(g.stack) : nullptr;
+  const bool programs_line = pick && !in_torch(*pick) && !gate::in_caching_allocator(*pick);
+  // PyTorch reserves its cuBLAS workspace through its own allocator, so it
+  // counts as allocated; it is no tensor of the program's, and the line that
+  // first needed it keeps nothing.
+  if (g.by_segment && (has_function(g.stack, "at::cuda::setWorkspaceForHandle") ||
+                       has_function(g.stack, "at::cuda::getCUDABlasLtWorkspace")))
+    return format_bytes(g.bytes) + " in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; "
+           "CUBLAS_WORKSPACE_CONFIG sets its size)" + (programs_line ? ", first needed by " + frame_line(*pick) : "");
+  const std::string tensors = format_bytes(g.bytes) + " in " + count_of(g.count, "tensor", "tensors");
+  // Autograd runs the backward pass on threads of its own, which run no
+  // Python code: no line of the program is on their stacks.
+  if (g.by_segment && !programs_line && has_function(g.stack, "torch::autograd::Engine::thread_main"))
+    return tensors + " in segments reserved by the backward pass (on autograd's own thread, which has no line of the program)";
+  return tensors + " " + tensor_origin(g);
 }
 
 std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {

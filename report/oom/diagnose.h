@@ -22,6 +22,10 @@ std::string where_of(const std::vector<report::Frame>& stack, const std::string&
 // (train.py:7)" with PyTorch's per-tensor stacks, "in segments reserved by
 // train_step (train.py:7)" when attributed by segment, or why it is unknown.
 std::string tensor_origin(const report::TensorGroup& group);
+// A live-tensor group as the text lists it: "64.0 MiB in 2 tensors from
+// train_step (train.py:7)"; memory PyTorch reserved for itself (its cuBLAS
+// workspace) and segments reserved on autograd's thread said as such.
+std::string tensor_group_text(const report::TensorGroup& group);
 
 // Another process on the device as the text names it: "pid 812 (rank 1,
 // python)", "pid 812 (python)", "pid 812".

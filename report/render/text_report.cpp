@@ -381,8 +381,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
              (d.live_tensors.empty() ? "\n" : ":\n");
       for (size_t i = 0; i < d.live_tensors.size() && i < 5; ++i) {
         const TensorGroup& g = d.live_tensors[i];
-        out += "    " + format_bytes(g.bytes) + " in " + std::to_string(g.count) + (g.count == 1 ? " tensor" : " tensors") +
-               " " + oom::tensor_origin(g);
+        out += "    " + oom::tensor_group_text(g);
         if (g.growing) {
           out += " [growing:";
           for (uint64_t b : g.bytes_history) out += " " + format_bytes(b) + " ->";

@@ -94,6 +94,41 @@ TEST_CASE("tensors without stacks take the user's line of the segment that holds
   CHECK(cudaleak::oom::tensor_origin(top) == "in segments reserved by <module> (run.py:4)");
 }
 
+TEST_CASE("a segment PyTorch reserved for itself or on autograd's thread is said as such, not as the program's line",
+          "[oom][tensors]") {
+  using cudaleak::oom::tensor_group_text;
+  TensorGroup workspace;  // at::cuda::getCurrentCUDABlasHandle's workspace, first needed by a forward pass
+  workspace.by_segment = true;
+  workspace.bytes = 32 * MiB;
+  workspace.count = 1;
+  workspace.stack = {native("cudaMalloc", "libcudart.so.13"),
+                     native("c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::alloc_block", "libc10_cuda.so"),
+                     native("at::cuda::setWorkspaceForHandle(cublasContext*, c10::cuda::CUDAStream)", "libtorch_cuda.so"),
+                     native("at::cuda::getCurrentCUDABlasHandle()", "libtorch_cuda.so"),
+                     python("forward", "/usr/lib/python3/dist-packages/torch/nn/modules/linear.py", 134),
+                     python("<module>", "/src/train.py", 22)};
+  CHECK(tensor_group_text(workspace) ==
+        "32.0 MiB in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; CUBLAS_WORKSPACE_CONFIG "
+        "sets its size), first needed by <module> (train.py:22)");
+  // The backward pass: the same workspace on autograd's thread names no line.
+  TensorGroup backward = workspace;
+  backward.stack = {workspace.stack[0], workspace.stack[1], native("at::cuda::getCUDABlasLtWorkspace()", "libtorch_cuda.so"),
+                    native("torch::autograd::Engine::thread_main(std::shared_ptr<torch::autograd::GraphTask> const&)",
+                           "libtorch_cpu.so")};
+  CHECK(tensor_group_text(backward) ==
+        "32.0 MiB in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; CUBLAS_WORKSPACE_CONFIG "
+        "sets its size)");
+  TensorGroup grads = backward;  // a gradient made on autograd's thread
+  grads.count = 2;
+  grads.stack = {workspace.stack[0], workspace.stack[1], native("at::native::empty_strided_cuda", "libtorch_cuda.so"),
+                 backward.stack[3]};
+  CHECK(tensor_group_text(grads) == "32.0 MiB in 2 tensors in segments reserved by the backward pass (on autograd's own "
+                                    "thread, which has no line of the program)");
+  // The program's own line stays the answer, on autograd's thread or not.
+  grads.stack.push_back(python("train_step", "/src/train.py", 9));
+  CHECK(tensor_group_text(grads) == "32.0 MiB in 2 tensors in segments reserved by train_step (train.py:9)");
+}
+
 TEST_CASE("tensors with their own stacks keep them and what no range holds stays unnamed", "[oom][tensors]") {
   AllocatorDevice recorded = unrecorded_view();
   recorded.live_tensors[0].stack = {python("train_step", "/src/train.py", 12)};
