@@ -81,6 +81,10 @@ check(own is not None and re.search(rf"rank {last} \(pid \d+\) ran out of memory
 for rank in range(gpus):
     check(re.search(rf"PyTorch at exit on device {rank} in python3[.0-9]* \(pid \d+, rank {rank}\): ", merged) is not None,
           f"the merged view has rank {rank}'s PyTorch allocator on its device")
+# PyTorch's cuBLAS workspaces are said as such, and no live-tensor group is
+# named by the caching allocator's own function.
+check("in PyTorch's cuBLAS workspace (one per handle and stream" in merged, "the cuBLAS workspace is named")
+check("reserved by c10::cuda::CUDACachingAllocator" not in merged, "no group named by the allocator's own function")
 # The communicators, from each rank's snapshot.
 src = open("tests/gpu/python/ddp_nccl_job.py").read().splitlines()
 init_line = next(i + 1 for i, l in enumerate(src) if l.startswith("dist.init_process_group("))
