@@ -187,17 +187,19 @@ bool has_function(const std::vector<report::Frame>& stack, std::string_view pref
 std::string tensor_group_text(const report::TensorGroup& g) {
   const report::Frame* pick = g.by_segment ? user_frame(g.stack) : nullptr;
   const bool programs_line = pick && !in_torch(*pick) && !gate::in_caching_allocator(*pick);
+  // Autograd runs the backward pass on threads of its own, which run no
+  // Python code: no line of the program is on their stacks.
+  const bool backward = g.by_segment && !programs_line && has_function(g.stack, "torch::autograd::Engine::thread_main");
   // PyTorch reserves its cuBLAS workspace through its own allocator, so it
   // counts as allocated; it is no tensor of the program's, and the line that
   // first needed it keeps nothing.
   if (g.by_segment && (has_function(g.stack, "at::cuda::setWorkspaceForHandle") ||
                        has_function(g.stack, "at::cuda::getCUDABlasLtWorkspace")))
     return format_bytes(g.bytes) + " in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; "
-           "CUBLAS_WORKSPACE_CONFIG sets its size)" + (programs_line ? ", first needed by " + frame_line(*pick) : "");
+           "CUBLAS_WORKSPACE_CONFIG sets its size)" +
+           (programs_line ? ", first needed by " + frame_line(*pick) : backward ? ", first needed by the backward pass" : "");
   const std::string tensors = format_bytes(g.bytes) + " in " + count_of(g.count, "tensor", "tensors");
-  // Autograd runs the backward pass on threads of its own, which run no
-  // Python code: no line of the program is on their stacks.
-  if (g.by_segment && !programs_line && has_function(g.stack, "torch::autograd::Engine::thread_main"))
+  if (backward)
     return tensors + " in segments reserved by the backward pass (on autograd's own thread, which has no line of the program)";
   return tensors + " " + tensor_origin(g);
 }

@@ -110,12 +110,17 @@ TEST_CASE("a segment PyTorch reserved for itself or on autograd's thread is said
   CHECK(tensor_group_text(workspace) ==
         "32.0 MiB in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; CUBLAS_WORKSPACE_CONFIG "
         "sets its size), first needed by <module> (train.py:22)");
-  // The backward pass: the same workspace on autograd's thread names no line.
+  // The backward pass: the same workspace on autograd's thread, where no line is.
   TensorGroup backward = workspace;
   backward.stack = {workspace.stack[0], workspace.stack[1], native("at::cuda::getCUDABlasLtWorkspace()", "libtorch_cuda.so"),
                     native("torch::autograd::Engine::thread_main(std::shared_ptr<torch::autograd::GraphTask> const&)",
                            "libtorch_cpu.so")};
   CHECK(tensor_group_text(backward) ==
+        "32.0 MiB in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; CUBLAS_WORKSPACE_CONFIG "
+        "sets its size), first needed by the backward pass");
+  TensorGroup nowhere = backward;  // neither a line nor autograd's thread: said without an origin
+  nowhere.stack.pop_back();
+  CHECK(tensor_group_text(nowhere) ==
         "32.0 MiB in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; CUBLAS_WORKSPACE_CONFIG "
         "sets its size)");
   TensorGroup grads = backward;  // a gradient made on autograd's thread
