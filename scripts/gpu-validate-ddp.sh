@@ -8,7 +8,9 @@
 # job of N ranks; each rank's snapshot, taken while its process group lives,
 # has its NCCL communicator on its own device at init_process_group's line,
 # holding NCCL's memory there, and the snapshots merged read as one
-# communicator group on every rank. Exits non-zero on a wrong result.
+# communicator group on every rank; the gate over the job (device memory
+# only) fails rank 0 alone, with JUnit and SARIF naming it. Exits non-zero
+# on a wrong result.
 # Usage: scripts/gpu-validate-ddp.sh [BUILD_DIR] [WORK_DIR]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -18,9 +20,12 @@ rm -rf "$W"; mkdir -p "$W/job"
 export LD_LIBRARY_PATH="${CUDA_ROOT:-/usr/local/cuda}/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 gpus=$(nvidia-smi -L | grep -c '^GPU')
 [ "$gpus" -ge 2 ] || { echo "FAIL: needs 2 or more GPUs, found $gpus"; exit 1; }
-"$B/bin/cudaleak" run -o "$W/job/rank.%p.%n.json" -- python3 -m torch.distributed.run --standalone \
+"$B/bin/cudaleak" run --error-exitcode 23 --fail-on device --junit "$W/job.xml" --sarif "$W/job.sarif" \
+  -o "$W/job/rank.%p.%n.json" -- python3 -m torch.distributed.run --standalone \
   --nproc_per_node "$gpus" tests/gpu/python/ddp_nccl_job.py >"$W/job.out" 2>&1
-echo "job status $?"
+status=$?
+echo "job status $status"
+echo "$status" >"$W/status"
 "$B/bin/cudaleak" report "$W/job" >"$W/merged.txt" 2>&1
 # The snapshots alone, merged: what every rank held while its communicator lived.
 snaps=$(grep -l '"reason": *"signal"' "$W"/job/*.json)
@@ -114,5 +119,21 @@ check(m is not None and int(m.group(1)) == gpus == total,
       f"the snapshots merged: {gpus} communicators ({total} in the ranks' own), one group on every rank and device")
 m = re.search(r"job: ranks ([0-9,-]+) of (\d+)", snap_text)
 check(m is not None and m.group(2) == str(gpus), f"the snapshots read as one job: {m.group(0) if m else None}")
+# The gate over the job: rank 0's driver leak fails it, the other ranks pass.
+status = int(open(f"{w}/status").read())
+check(status == 23, f"the job's gate: exit status {status} == 23")
+passed = "rank 1 passed" if gpus == 2 else f"ranks 1-{last} passed"
+check(f"leak gate over the job's {gpus} ranks: rank 0 failed, {passed}; exiting with status 23" in out,
+      "the job's verdict by rank")
+junit = open(f"{w}/job.xml").read()
+check(re.search(r'<testsuite name="cudaleak: [^"]*\(rank 0\)" tests="\d+" failures="1"', junit) is not None and
+      all(re.search(rf'<testsuite name="cudaleak: [^"]*\(rank {k}\)" tests="\d+" failures="0"', junit) for k in range(1, gpus)),
+      "JUnit: rank 0's suite fails, the others pass")
+results = json.load(open(f"{w}/job.sarif"))["runs"][0]["results"]
+by_rule = {}
+for res in results:
+    by_rule.setdefault(res["ruleId"], []).append((res["level"], res["properties"].get("rank")))
+check(by_rule == {"cudaleak/device-leak": [("error", 0)], "cudaleak/out-of-memory": [("warning", last)]},
+      f"SARIF: rank 0's leak an error, rank {last}'s out-of-memory a warning: {by_rule}")
 finish("ddp")
 PY
