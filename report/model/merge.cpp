@@ -43,17 +43,6 @@ void add_timeline(Timeline& into, const Timeline& from, int pid, int rank, uint6
   }
 }
 
-// Each report counts time from its own tracker's start (for a merged input,
-// from its earliest process's). The merge counts from the earliest start of
-// all, so that ranks started apart line up; 0 when a report does not say.
-uint64_t start_of(const Report& r) {
-  if (r.processes.empty()) return r.process.start_unix_ns;
-  uint64_t first = 0;
-  for (const ProcessSummary& p : r.processes)
-    if (p.process.start_unix_ns && (!first || p.process.start_unix_ns < first)) first = p.process.start_unix_ns;
-  return first;
-}
-
 // Which process and run wrote a report; empty when it cannot say (never the
 // same as another's).
 std::string identity(const Report& r) {
@@ -279,6 +268,17 @@ void keep_innermost_ranks(std::vector<Report>& reports) {
 }
 
 }  // namespace
+
+// Each report counts time from its own tracker's start (for a merged input,
+// from its earliest process's). The merge counts from the earliest start of
+// all, so that ranks started apart line up.
+uint64_t start_of(const Report& r) {
+  if (r.processes.empty()) return r.process.start_unix_ns;
+  uint64_t first = 0;
+  for (const ProcessSummary& p : r.processes)
+    if (p.process.start_unix_ns && (!first || p.process.start_unix_ns < first)) first = p.process.start_unix_ns;
+  return first;
+}
 
 Report merge_reports(std::vector<Report> all) {
   std::vector<ProcessSummary> history;

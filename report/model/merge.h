@@ -24,6 +24,10 @@ namespace cudaleak::report {
 
 Report merge_reports(std::vector<Report> reports);
 
+// Where a report's times count from: its process's start, or for a merged
+// report its earliest process's; 0 when the report does not say.
+uint64_t start_of(const Report& report);
+
 // The latest report of each process (the one merge_reports counts), in the
 // order given; the superseded ones are appended to `history`. Reports already
 // merged are kept as they are; a process's own report beside a merge that

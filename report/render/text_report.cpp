@@ -8,6 +8,7 @@
 #include "report/render/oom_text.h"
 #include "common/kinds.h"
 #include "report/model/library_handles.h"
+#include "report/model/merge.h"
 #include "report/gate/suppressions.h"
 
 #include <unistd.h>
@@ -245,9 +246,7 @@ std::string ranked_ooms(const Report& r, std::vector<bool>& told) {
   // A merge counts time from its earliest process's start (the launcher's,
   // under torchrun), where the rank's own line said its own time: both are
   // given, so that the two lines are seen to be one moment.
-  uint64_t job_start = 0;
-  for (const ProcessSummary& p : r.processes)
-    if (p.process.start_unix_ns && (!job_start || p.process.start_unix_ns < job_start)) job_start = p.process.start_unix_ns;
+  const uint64_t job_start = start_of(r);
   auto own_time = [&](const OomEvent& e) -> std::string {
     for (const ProcessSummary& p : r.processes)
       if (p.process.pid == e.pid && p.process.rank == e.rank && job_start && p.process.start_unix_ns > job_start &&
