@@ -1,9 +1,133 @@
 #include "interpose/track/registry.h"
+
+#include <pthread.h>
+
+#include <new>
+
 #include "interpose/base/hot_path.h"
 
 namespace cudaleak {
 
-CUDALEAK_HOT_PATH bool Registry::insert(const Record& record, Record* replaced) {
+namespace {
+
+// The calling thread's window, and the key that hands it back when the
+// thread ends.
+__attribute__((tls_model("initial-exec"))) thread_local void* t_window = nullptr;
+pthread_key_t g_window_key;
+bool g_have_window_key = false;
+
+}  // namespace
+
+Registry::~Registry() {
+  if (t_window && static_cast<Window*>(t_window)->registry == this) {
+    t_window = nullptr;
+    pthread_setspecific(g_window_key, nullptr);
+  }
+  for (Window* w = windows_.load(std::memory_order_acquire); w;) {
+    Window* next = w->next;
+    w->~Window();
+    ::operator delete(w, std::align_val_t(alignof(Window)));
+    w = next;
+  }
+}
+
+// ---- the calling thread's window -------------------------------------------
+
+CUDALEAK_HOT_PATH Registry::Window* Registry::own_window() {
+  auto* w = static_cast<Window*>(t_window);
+  if (w && w->registry == this) [[likely]]
+    return w;
+  return acquire_window();
+}
+
+Registry::Window* Registry::acquire_window() {
+  static const bool keyed = [] {
+    g_have_window_key = pthread_key_create(&g_window_key, &Registry::thread_ended) == 0;
+    return true;
+  }();
+  (void)keyed;
+  if (!g_have_window_key) return nullptr;  // no way to hand it back: the shards alone
+  if (t_window) static_cast<Window*>(t_window)->registry->drain_windows();  // another registry's (tests)
+  Window* w = nullptr;
+  {
+    std::lock_guard list(windows_mutex_);
+    for (Window* free = windows_.load(std::memory_order_relaxed); free && !w; free = free->next)
+      if (!free->owned) w = free;
+    if (!w) {
+      void* memory = ::operator new(sizeof(Window), std::align_val_t(alignof(Window)), std::nothrow);
+      if (!memory) return nullptr;
+      w = new (memory) Window();
+      w->registry = this;
+      w->next = windows_.load(std::memory_order_relaxed);
+      windows_.store(w, std::memory_order_release);
+    }
+    w->owned = true;
+  }
+  t_window = w;
+  pthread_setspecific(g_window_key, w);
+  return w;
+}
+
+// The thread ends: what waits in its window goes to the shards, and the
+// window to the next thread.
+void Registry::thread_ended(void* window) {
+  auto* w = static_cast<Window*>(window);
+  Registry& r = *w->registry;
+  std::lock_guard list(r.windows_mutex_);
+  {
+    std::lock_guard own(w->lock);
+    r.spill_locked(*w);
+  }
+  w->owned = false;
+  if (t_window == w) t_window = nullptr;
+}
+
+// ---- moving records to the shards ------------------------------------------
+
+CUDALEAK_HOT_PATH int Registry::find_slot(const Window& w, Space space, uint64_t handle) {
+  for (int i = 0; i < w.count; ++i)
+    if (w.handle[i] == handle && w.space[i] == space) return i;
+  return -1;
+}
+
+CUDALEAK_HOT_PATH void Registry::take_slot_locked(Window& w, int slot, Record* removed) {
+  if (removed) *removed = w.records[slot];
+  const int last = --w.count;
+  if (slot != last) {
+    w.records[slot] = w.records[last];
+    w.handle[slot] = w.handle[last];
+    w.space[slot] = w.space[last];
+  }
+}
+
+void Registry::spill_slot_locked(Window& w, int slot) {
+  insert_newest(w.records[slot]);
+  take_slot_locked(w, slot, nullptr);
+}
+
+void Registry::spill_locked(Window& w) {
+  while (w.count) spill_slot_locked(w, w.count - 1);
+}
+
+void Registry::drain_windows() {
+  std::lock_guard list(windows_mutex_);
+  for (Window* w = windows_.load(std::memory_order_acquire); w; w = w->next) {
+    std::lock_guard lock(w->lock);
+    spill_locked(*w);
+  }
+}
+
+void Registry::insert_newest(const Record& record) {
+  Shard& s = shard(record.space, record.handle);
+  std::lock_guard lock(s.mutex);
+  if (const Record* there = s.records.find(record.handle, record.space); there && there->sequence > record.sequence)
+    return;  // a newer resource holds the handle: this one was released unseen
+  s.records.insert(record);
+}
+
+// ---- insert and erase --------------------------------------------------------
+
+CUDALEAK_HOT_PATH bool Registry::insert_into_shard(const Record& record, Record* replaced) {
   Shard& s = shard(record.space, record.handle);
   std::lock_guard lock(s.mutex);
   // A handle the driver hands out again was released behind our back (e.g. by
@@ -11,13 +135,67 @@ CUDALEAK_HOT_PATH bool Registry::insert(const Record& record, Record* replaced) 
   return s.records.insert(record, replaced);
 }
 
-CUDALEAK_HOT_PATH bool Registry::erase(Space space, uint64_t handle, Record* removed) {
+CUDALEAK_HOT_PATH bool Registry::erase_from_shard(Space space, uint64_t handle, Record* removed) {
   Shard& s = shard(space, handle);
   std::lock_guard lock(s.mutex);
   return s.records.erase(handle, space, removed);
 }
 
+CUDALEAK_HOT_PATH bool Registry::insert_windowed(const Record& record, Record* replaced) {
+  Window* w = own_window();
+  if (!w) [[unlikely]]
+    return insert_into_shard(record, replaced);
+  std::lock_guard lock(w->lock);
+  if (int i = find_slot(*w, record.space, record.handle); i >= 0) {
+    if (replaced) *replaced = w->records[i];
+    w->records[i] = record;
+    return true;
+  }
+  if (w->count == kWindow) {
+    const int out = w->next_out++ % kWindow;
+    spill_slot_locked(*w, out);
+  }
+  const int slot = w->count++;
+  w->handle[slot] = record.handle;
+  w->space[slot] = record.space;
+  w->records[slot] = record;
+  return false;
+}
+
+CUDALEAK_HOT_PATH bool Registry::erase_windowed(Space space, uint64_t handle, Record* removed) {
+  Window* w = static_cast<Window*>(t_window);
+  if (w && w->registry == this) {
+    std::lock_guard lock(w->lock);
+    if (int i = find_slot(*w, space, handle); i >= 0) {
+      take_slot_locked(*w, i, removed);
+      return true;
+    }
+  } else {
+    w = nullptr;
+  }
+  if (erase_from_shard(space, handle, removed)) return true;
+  return erase_in_other_windows(w, space, handle, removed);
+}
+
+// Made on another thread and not yet spilled, or never seen at all.
+bool Registry::erase_in_other_windows(const Window* own, Space space, uint64_t handle, Record* removed) {
+  std::lock_guard list(windows_mutex_);
+  for (Window* w = windows_.load(std::memory_order_acquire); w; w = w->next) {
+    if (w == own) continue;
+    std::lock_guard lock(w->lock);
+    if (int i = find_slot(*w, space, handle); i >= 0) {
+      take_slot_locked(*w, i, removed);
+      return true;
+    }
+  }
+  // A window that spilled it while we looked moved it under its own lock.
+  return erase_from_shard(space, handle, removed);
+}
+
+// ---- reference counts (never windowed kinds, but exact if they were) --------
+
 bool Registry::retain(Space space, uint64_t handle) {
+  if (windowed(space)) drain_windows();
   Shard& s = shard(space, handle);
   std::lock_guard lock(s.mutex);
   Record* r = s.records.find(handle, space);
@@ -27,6 +205,7 @@ bool Registry::retain(Space space, uint64_t handle) {
 }
 
 bool Registry::release_reference(Space space, uint64_t handle, Record* removed, bool* erased) {
+  if (windowed(space)) drain_windows();
   Shard& s = shard(space, handle);
   std::lock_guard lock(s.mutex);
   Record* r = s.records.find(handle, space);
@@ -38,7 +217,10 @@ bool Registry::release_reference(Space space, uint64_t handle, Record* removed, 
   return true;
 }
 
+// ---- the registry as a whole --------------------------------------------------
+
 std::vector<Record> Registry::take_if(const std::function<bool(const Record&)>& pred) {
+  drain_windows();
   std::vector<Record> taken;
   for (Shard& s : shards_) {
     std::lock_guard lock(s.mutex);
@@ -51,9 +233,9 @@ std::vector<Record> Registry::take_if(const std::function<bool(const Record&)>& 
   return taken;
 }
 
-std::vector<Record> Registry::snapshot() const {
+std::vector<Record> Registry::snapshot() {
   std::vector<Record> all;
-  all.reserve(size());
+  all.reserve(size());  // which drains the windows
   for (const Shard& s : shards_) {
     std::lock_guard lock(s.mutex);
     s.records.for_each([&](const Record& r) { all.push_back(r); });
@@ -61,14 +243,25 @@ std::vector<Record> Registry::snapshot() const {
   return all;
 }
 
+// In a forked child: the other threads are gone, and so is what their
+// windows held for them (the child starts from nothing).
 void Registry::clear() {
+  {
+    std::lock_guard list(windows_mutex_);
+    for (Window* w = windows_.load(std::memory_order_acquire); w; w = w->next) {
+      std::lock_guard lock(w->lock);
+      w->count = 0;
+      if (w != t_window) w->owned = false;
+    }
+  }
   for (Shard& s : shards_) {
     std::lock_guard lock(s.mutex);
     s.records.clear();
   }
 }
 
-size_t Registry::size() const {
+size_t Registry::size() {
+  drain_windows();
   size_t n = 0;
   for (const Shard& s : shards_) {
     std::lock_guard lock(s.mutex);
@@ -77,11 +270,26 @@ size_t Registry::size() const {
   return n;
 }
 
+size_t Registry::waiting_in_windows() {
+  std::lock_guard list(windows_mutex_);
+  size_t n = 0;
+  for (Window* w = windows_.load(std::memory_order_acquire); w; w = w->next) {
+    std::lock_guard lock(w->lock);
+    n += w->count;
+  }
+  return n;
+}
+
+// The fork protocol: nothing may be half-changed when the child is made.
 void Registry::lock_all() {
+  windows_mutex_.lock();
+  for (Window* w = windows_.load(std::memory_order_acquire); w; w = w->next) w->lock.lock();
   for (Shard& s : shards_) s.mutex.lock();
 }
 void Registry::unlock_all() {
   for (Shard& s : shards_) s.mutex.unlock();
+  for (Window* w = windows_.load(std::memory_order_acquire); w; w = w->next) w->lock.unlock();
+  windows_mutex_.unlock();
 }
 
 }  // namespace cudaleak

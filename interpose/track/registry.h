@@ -1,9 +1,27 @@
 // Live resources, sharded by handle so that threads allocating at once rarely
 // meet on a lock. Only bookkeeping runs under a shard lock: never a CUDA call,
 // never stack capture.
+//
+// Events and streams are mostly destroyed soon after they are made, by the
+// thread that made them. Their newest records wait in a window of the
+// creating thread's own (a few records on lines no other thread writes), and
+// reach a shard only when the window is full, the thread ends, or anything
+// reads or changes the registry as a whole: a create and destroy on one
+// thread then touch no shard at all. Every operation stays exact:
+//  - a release that is not in the caller's window looks in the shard, then
+//    in every other window, then in the shard again (a window that spills a
+//    record moves it under its own lock, so one of the looks sees it);
+//  - snapshot, size, take_if, clear and the reference operations first move
+//    every window's records into the shards;
+//  - the crash path visits the windows as it visits the shards;
+//  - where one handle has two records (released by a path cudaleak does not
+//    see, then handed out again), the newer one (by sequence) wins, wherever
+//    each of them waits. Only kinds that hold no memory wait in windows, so a
+//    record replaced late has nothing on the timeline to take back.
 #pragma once
 #include <sched.h>
 
+#include <atomic>
 #include <functional>
 #include <mutex>
 #include <vector>
@@ -16,14 +34,25 @@ namespace cudaleak {
 
 class Registry {
  public:
+  Registry() = default;
+  Registry(const Registry&) = delete;
+  Registry& operator=(const Registry&) = delete;
+  // The windows go with it: every thread that used it has ended, or is this one.
+  ~Registry();
+
   // Returns true (and the old record) when a record with the same key was replaced.
-  bool insert(const Record& record, Record* replaced = nullptr);
+  bool insert(const Record& record, Record* replaced = nullptr) {
+    return windowed(record.space) ? insert_windowed(record, replaced) : insert_into_shard(record, replaced);
+  }
   // Removes and returns the record; false when it was never seen.
-  bool erase(Space space, uint64_t handle, Record* removed = nullptr);
+  bool erase(Space space, uint64_t handle, Record* removed = nullptr) {
+    return windowed(space) ? erase_windowed(space, handle, removed) : erase_from_shard(space, handle, removed);
+  }
   // Calls f(record) on the live record of this key, under its shard's lock
   // (f does bookkeeping only). False when there is none.
   template <typename F>
   bool update(Space space, uint64_t handle, F&& f) {
+    if (windowed(space)) drain_windows();
     Shard& s = shard(space, handle);
     std::lock_guard lock(s.mutex);
     Record* r = s.records.find(handle, space);
@@ -37,12 +66,14 @@ class Registry {
   bool release_reference(Space space, uint64_t handle, Record* removed = nullptr, bool* erased = nullptr);
   // Removes every record matching `pred`.
   std::vector<Record> take_if(const std::function<bool(const Record&)>& pred);
-  std::vector<Record> snapshot() const;
+  std::vector<Record> snapshot();
   void clear();
-  size_t size() const;
+  size_t size();
 
   void lock_all();
   void unlock_all();
+  // Records waiting in threads' windows, not yet in a shard (for tests).
+  size_t waiting_in_windows();
 
   // For the crash path: calls f(record) for every record of each shard whose
   // lock it gets within a few tries (a crashed thread may hold one forever).
@@ -50,6 +81,14 @@ class Registry {
   template <typename F>
   size_t visit_if_free(F&& f) {
     size_t skipped = 0;
+    for (Window* w = windows_.load(std::memory_order_acquire); w; w = w->next) {
+      if (!try_lock_briefly(w->lock)) {
+        ++skipped;
+        continue;
+      }
+      for (int i = 0; i < w->count; ++i) f(static_cast<const Record&>(w->records[i]));
+      w->lock.unlock();
+    }
     for (Shard& s : shards_) {
       if (!try_lock_briefly(s.mutex)) {
         ++skipped;
@@ -72,6 +111,45 @@ class Registry {
   }
 
  private:
+  // Kinds that wait in windows: made and destroyed often, never holding
+  // memory on the timeline.
+  static bool windowed(Space space) { return space == Space::Event || space == Space::Stream; }
+
+  static constexpr int kWindow = 8;
+  // One thread's newest records of windowed kinds. Its owner takes its lock
+  // for each change; others only to drain or search it. Windows are never
+  // freed while the registry lives (the crash path walks the list without a
+  // lock); a thread that ends leaves its window empty for the next one.
+  struct alignas(64) Window {
+    SpinLock lock;
+    uint8_t count = 0;
+    uint8_t next_out = 0;  // the slot that spills when the window is full
+    bool owned = false;    // a live thread uses it (changed under windows_mutex_)
+    Space space[kWindow] = {};
+    Registry* registry = nullptr;
+    Window* next = nullptr;  // the registry's list, only ever prepended to
+    alignas(64) uint64_t handle[kWindow] = {};
+    Record records[kWindow];
+  };
+  Window* own_window();
+  Window* acquire_window();
+  static void thread_ended(void* window);
+  static int find_slot(const Window& w, Space space, uint64_t handle);  // -1: not there
+  // Removes a slot, filling it with the last one. The window's lock held, as below.
+  static void take_slot_locked(Window& w, int slot, Record* removed);
+  // Moves one window's records (or one slot's) into the shards.
+  void spill_locked(Window& w);
+  void spill_slot_locked(Window& w, int slot);
+  // Every window's records into the shards.
+  void drain_windows();
+  bool erase_in_other_windows(const Window* own, Space space, uint64_t handle, Record* removed);
+  // Into its shard, unless a newer record of the same key is there.
+  void insert_newest(const Record& record);
+  bool insert_into_shard(const Record& record, Record* replaced);
+  bool insert_windowed(const Record& record, Record* replaced);
+  bool erase_windowed(Space space, uint64_t handle, Record* removed);
+  bool erase_from_shard(Space space, uint64_t handle, Record* removed);
+
   static constexpr size_t kShards = 64;
   struct alignas(64) Shard {
     mutable SpinLock mutex;
@@ -82,6 +160,8 @@ class Registry {
   Shard& shard(Space space, uint64_t handle) { return shards_[(mix_key(handle, space) >> 58) % kShards]; }
 
   Shard shards_[kShards];
+  std::atomic<Window*> windows_{nullptr};
+  mutable std::mutex windows_mutex_;  // the list's owners, searches across windows, drains
 };
 
 }  // namespace cudaleak

@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <map>
 #include <random>
@@ -170,4 +171,171 @@ TEST_CASE("the shard lock: try_lock fails while held and try_lock_briefly gives 
   lock.unlock();
   CHECK(Registry::try_lock_briefly(lock));
   lock.unlock();
+}
+
+// Events and streams wait in the creating thread's window (registry.h): what
+// follows holds wherever a record waits.
+static Record event(uint64_t handle, uint64_t sequence) {
+  Record r = make(handle, Kind::Event, Space::Event, 0);
+  r.sequence = sequence;
+  return r;
+}
+
+TEST_CASE("windowed records: events and streams wait in their thread's window, memory goes to the shards", "[registry][window]") {
+  Registry reg;
+  reg.insert(event(0xE0, 1));
+  reg.insert(make(0x5, Kind::Stream, Space::Stream, 0));
+  reg.insert(make(0xD0, Kind::Device, Space::DevicePtr));
+  CHECK(reg.waiting_in_windows() == 2);
+  CHECK(reg.erase(Space::Event, 0xE0));
+  CHECK(reg.waiting_in_windows() == 1);
+  CHECK(reg.size() == 2);  // which moves the stream into its shard
+  CHECK(reg.waiting_in_windows() == 0);
+  CHECK(reg.erase(Space::Stream, 0x5));
+}
+
+TEST_CASE("windowed records: more than a window's worth made and released on one thread are all found", "[registry][window]") {
+  Registry reg;
+  for (uint64_t i = 1; i <= 50; ++i) reg.insert(event(i * 64, i));
+  CHECK(reg.size() == 50);  // some still wait in the window, the rest spilled
+  for (uint64_t i = 50; i >= 1; --i) {
+    Record removed;
+    REQUIRE(reg.erase(Space::Event, i * 64, &removed));
+    CHECK(removed.sequence == i);
+  }
+  CHECK(reg.size() == 0);
+  CHECK_FALSE(reg.erase(Space::Event, 64));  // released twice: unknown
+}
+
+TEST_CASE("windowed records: one made on a thread that has ended is still live, and released elsewhere", "[registry][window]") {
+  Registry reg;
+  std::thread([&] { reg.insert(event(0xE1, 1)); }).join();  // the thread's end spills its window
+  std::thread([&] {
+    reg.insert(event(0xE2, 2));
+    reg.insert(make(0xD1, Kind::Device, Space::DevicePtr));  // memory never waits
+  }).join();
+  CHECK(reg.size() == 3);
+  Record removed;
+  CHECK(reg.erase(Space::Event, 0xE1, &removed));
+  CHECK(removed.sequence == 1);
+  CHECK(reg.erase(Space::Event, 0xE2));
+  CHECK(reg.erase(Space::DevicePtr, 0xD1));
+  CHECK(reg.size() == 0);
+}
+
+TEST_CASE("windowed records: a record waiting in a live thread's window is released by another thread, seen by snapshots and the crash path", "[registry][window]") {
+  Registry reg;
+  std::mutex m;
+  std::condition_variable cv;
+  int stage = 0;
+  std::thread maker([&] {
+    reg.insert(event(0xA0, 1));
+    reg.insert(event(0xA1, 2));
+    Record stream = make(0x5A, Kind::Stream, Space::Stream, 0);
+    stream.sequence = 3;
+    reg.insert(stream);
+    std::unique_lock lock(m);
+    stage = 1;
+    cv.notify_all();
+    cv.wait(lock, [&] { return stage == 2; });  // alive, its window unspilled, while the checks run
+  });
+  {
+    std::unique_lock lock(m);
+    cv.wait(lock, [&] { return stage == 1; });
+  }
+  size_t visited = 0;
+  CHECK(reg.visit_if_free([&](const Record&) { ++visited; }) == 0);
+  CHECK(visited == 3);
+  Record removed;
+  CHECK(reg.erase(Space::Event, 0xA0, &removed));  // from the other thread's window
+  CHECK(removed.sequence == 1);
+  CHECK_FALSE(reg.erase(Space::Event, 0xA0));
+  auto all = reg.snapshot();
+  CHECK(all.size() == 2);
+  auto streams = reg.take_if([](const Record& r) { return r.kind == Kind::Stream; });
+  CHECK(streams.size() == 1);
+  {
+    std::lock_guard lock(m);
+    stage = 2;
+  }
+  cv.notify_all();
+  maker.join();
+  CHECK(reg.size() == 1);
+  CHECK(reg.erase(Space::Event, 0xA1));
+}
+
+TEST_CASE("windowed records: where one handle has two records, the newer one is kept wherever each waits", "[registry][window]") {
+  Registry reg;
+  // Handed out twice (released by a path the registry never saw): by thread
+  // A first, then by thread B. Both wait in their windows until the threads end.
+  std::thread([&] { reg.insert(event(0xBB, 7)); }).join();
+  std::thread([&] { reg.insert(event(0xBB, 9)); }).join();
+  REQUIRE(reg.size() == 1);
+  CHECK(reg.snapshot()[0].sequence == 9);
+  // The older one reaching the shard last still loses to the newer.
+  Registry reg2;
+  std::thread([&] { reg2.insert(event(0xCC, 9)); }).join();
+  std::thread([&] { reg2.insert(event(0xCC, 7)); }).join();
+  REQUIRE(reg2.size() == 1);
+  CHECK(reg2.snapshot()[0].sequence == 9);
+  // In one thread's window, a second record of a handle replaces the first.
+  Registry reg3;
+  reg3.insert(event(0xDD, 1));
+  Record old;
+  CHECK(reg3.insert(event(0xDD, 2), &old));
+  CHECK(old.sequence == 1);
+  CHECK(reg3.size() == 1);
+}
+
+TEST_CASE("windowed records: threads making events that other threads release keep exact counts", "[registry][window]") {
+  Registry reg;
+  constexpr int kMakers = 4, kPerMaker = 20000;
+  std::atomic<int> unknown{0};
+  std::vector<std::atomic<uint64_t>> handed(kMakers * kPerMaker);
+  std::atomic<int> made{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kMakers; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kPerMaker; ++i) {
+        const uint64_t h = (uint64_t(t + 1) << 40) | uint64_t(i + 1);
+        reg.insert(event(h, h));
+        if (i % 3 == 0) {
+          if (!reg.erase(Space::Event, h)) ++unknown;  // its own, at once
+        } else {
+          handed[made.fetch_add(1)].store(h);  // for a releaser
+        }
+      }
+    });
+  std::atomic<bool> makers_done{false};
+  std::atomic<int> released{0};
+  std::vector<std::thread> releasers;
+  for (int t = 0; t < 2; ++t)
+    releasers.emplace_back([&, t] {
+      // Every other handed handle, from the first, as soon as it is there.
+      for (int next = t;;) {
+        const int available = made.load();
+        if (next >= available) {
+          if (makers_done.load() && next >= made.load()) break;
+          std::this_thread::yield();
+          continue;
+        }
+        uint64_t h;
+        while (!(h = handed[next].load())) std::this_thread::yield();
+        if (h % 5 == 0) {
+          next += 2;
+          continue;  // left alive
+        }
+        if (!reg.erase(Space::Event, h)) ++unknown;
+        ++released;
+        next += 2;
+      }
+    });
+  for (auto& th : threads) th.join();
+  makers_done = true;
+  for (auto& th : releasers) th.join();
+  CHECK(unknown == 0);
+  size_t alive = 0;
+  for (int i = 0; i < made.load(); ++i) alive += handed[i].load() % 5 == 0;
+  CHECK(reg.size() == alive);
+  CHECK(size_t(released.load()) + alive == size_t(made.load()));
 }
