@@ -119,10 +119,16 @@ void Registry::drain_windows() {
 
 void Registry::insert_newest(const Record& record) {
   Shard& s = shard(record.space, record.handle);
-  std::lock_guard lock(s.mutex);
-  if (const Record* there = s.records.find(record.handle, record.space); there && there->sequence > record.sequence)
-    return;  // a newer resource holds the handle: this one was released unseen
-  s.records.insert(record);
+  Record lost;
+  {
+    std::lock_guard lock(s.mutex);
+    if (!s.records.insert(record, &lost)) return;
+    if (lost.sequence > record.sequence) {  // a newer resource held the handle: this one was released unseen
+      s.records.insert(lost);
+      lost = record;
+    }
+  }
+  if (replaced_observer_) replaced_observer_(lost);
 }
 
 // ---- insert and erase --------------------------------------------------------
@@ -190,6 +196,37 @@ bool Registry::erase_in_other_windows(const Window* own, Space space, uint64_t h
   }
   // A window that spilled it while we looked moved it under its own lock.
   return erase_from_shard(space, handle, removed);
+}
+
+bool Registry::update_windowed(Space space, uint64_t handle, const std::function<void(Record&)>& f) {
+  Window* own = static_cast<Window*>(t_window);
+  if (own && own->registry == this) {
+    std::lock_guard lock(own->lock);
+    if (int i = find_slot(*own, space, handle); i >= 0) {
+      f(own->records[i]);
+      return true;
+    }
+  } else {
+    own = nullptr;
+  }
+  auto in_shard = [&] {
+    Shard& s = shard(space, handle);
+    std::lock_guard lock(s.mutex);
+    Record* r = s.records.find(handle, space);
+    if (r) f(*r);
+    return r != nullptr;
+  };
+  if (in_shard()) return true;
+  std::lock_guard list(windows_mutex_);
+  for (Window* w = windows_.load(std::memory_order_acquire); w; w = w->next) {
+    if (w == own) continue;
+    std::lock_guard lock(w->lock);
+    if (int i = find_slot(*w, space, handle); i >= 0) {
+      f(w->records[i]);
+      return true;
+    }
+  }
+  return in_shard();  // spilled while we looked
 }
 
 // ---- reference counts (never windowed kinds, but exact if they were) --------

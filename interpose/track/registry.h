@@ -2,8 +2,8 @@
 // meet on a lock. Only bookkeeping runs under a shard lock: never a CUDA call,
 // never stack capture.
 //
-// Events and streams are mostly destroyed soon after they are made, by the
-// thread that made them. Their newest records wait in a window of the
+// Events, streams and stream-ordered memory are mostly released soon after
+// they are made, by the thread that made them. Their newest records wait in a window of the
 // creating thread's own (a few records on lines no other thread writes), and
 // reach a shard only when the window is full, the thread ends, or anything
 // reads or changes the registry as a whole: a create and destroy on one
@@ -16,8 +16,10 @@
 //  - the crash path visits the windows as it visits the shards;
 //  - where one handle has two records (released by a path cudaleak does not
 //    see, then handed out again), the newer one (by sequence) wins, wherever
-//    each of them waits. Only kinds that hold no memory wait in windows, so a
-//    record replaced late has nothing on the timeline to take back.
+//    each of them waits, and the observer hears of the older one.
+// One thing is weaker: a resource released unseen is found out when its
+// handle is handed out again, and with windows only if the new resource
+// lives until its window spills (with every record in the shards, at once).
 #pragma once
 #include <sched.h>
 
@@ -42,7 +44,7 @@ class Registry {
 
   // Returns true (and the old record) when a record with the same key was replaced.
   bool insert(const Record& record, Record* replaced = nullptr) {
-    return windowed(record.space) ? insert_windowed(record, replaced) : insert_into_shard(record, replaced);
+    return waits(record) ? insert_windowed(record, replaced) : insert_into_shard(record, replaced);
   }
   // Removes and returns the record; false when it was never seen.
   bool erase(Space space, uint64_t handle, Record* removed = nullptr) {
@@ -52,13 +54,17 @@ class Registry {
   // (f does bookkeeping only). False when there is none.
   template <typename F>
   bool update(Space space, uint64_t handle, F&& f) {
-    if (windowed(space)) drain_windows();
+    if (windowed(space)) return update_windowed(space, handle, std::function<void(Record&)>(std::forward<F>(f)));
     Shard& s = shard(space, handle);
     std::lock_guard lock(s.mutex);
     Record* r = s.records.find(handle, space);
     if (r) f(*r);
     return r != nullptr;
   }
+  // Told of a record that lost its handle to a newer one when a window
+  // spilled (the older resource was released by a path cudaleak does not
+  // see); insert reports that case to its caller when it sees it at once.
+  void set_replaced_observer(void (*observer)(const Record& lost)) { replaced_observer_ = observer; }
   // Reference counting for vmm handles. retain: false when unknown.
   bool retain(Space space, uint64_t handle);
   // Drops one reference; erases at zero (then *erased = true, *removed = the
@@ -111,9 +117,13 @@ class Registry {
   }
 
  private:
-  // Kinds that wait in windows: made and destroyed often, never holding
-  // memory on the timeline.
-  static bool windowed(Space space) { return space == Space::Event || space == Space::Stream; }
+  // Records that wait in windows: of kinds made and destroyed often, by one
+  // thread (stream-ordered memory, not cudaMalloc's, which programs keep).
+  static bool waits(const Record& r) { return r.kind == Kind::Event || r.kind == Kind::Stream || r.kind == Kind::Async; }
+  // Spaces where such records may wait: a release looks in its window first.
+  static bool windowed(Space space) {
+    return space == Space::Event || space == Space::Stream || space == Space::DevicePtr;
+  }
 
   static constexpr int kWindow = 8;
   // One thread's newest records of windowed kinds. Its owner takes its lock
@@ -148,6 +158,7 @@ class Registry {
   bool insert_into_shard(const Record& record, Record* replaced);
   bool insert_windowed(const Record& record, Record* replaced);
   bool erase_windowed(Space space, uint64_t handle, Record* removed);
+  bool update_windowed(Space space, uint64_t handle, const std::function<void(Record&)>& f);
   bool erase_from_shard(Space space, uint64_t handle, Record* removed);
 
   static constexpr size_t kShards = 64;
@@ -161,6 +172,7 @@ class Registry {
 
   Shard shards_[kShards];
   std::atomic<Window*> windows_{nullptr};
+  void (*replaced_observer_)(const Record&) = nullptr;
   mutable std::mutex windows_mutex_;  // the list's owners, searches across windows, drains
 };
 

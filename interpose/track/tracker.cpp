@@ -601,7 +601,11 @@ void State::new_run_id() {
                 static_cast<unsigned long long>(random));
 }
 
-void bind(State& s) { g_state = &s; }
+void bind(State& s) {
+  g_state = &s;
+  // A record found released unseen when a thread's window spilled (registry.h).
+  s.registry.set_replaced_observer(&forget_bytes);
+}
 
 void State::lock_all() {
   side_mutex.lock();

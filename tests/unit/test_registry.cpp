@@ -181,17 +181,86 @@ static Record event(uint64_t handle, uint64_t sequence) {
   return r;
 }
 
-TEST_CASE("windowed records: events and streams wait in their thread's window, memory goes to the shards", "[registry][window]") {
+TEST_CASE("windowed records: events, streams and stream-ordered memory wait in their thread's window, the rest goes to the shards", "[registry][window]") {
   Registry reg;
   reg.insert(event(0xE0, 1));
   reg.insert(make(0x5, Kind::Stream, Space::Stream, 0));
+  reg.insert(make(0xA0, Kind::Async, Space::DevicePtr));
   reg.insert(make(0xD0, Kind::Device, Space::DevicePtr));
-  CHECK(reg.waiting_in_windows() == 2);
+  reg.insert(make(0x40, Kind::Pinned, Space::HostPtr));
+  reg.insert(make(0x70, Kind::Vmm, Space::Vmm));
+  CHECK(reg.waiting_in_windows() == 3);
   CHECK(reg.erase(Space::Event, 0xE0));
-  CHECK(reg.waiting_in_windows() == 1);
-  CHECK(reg.size() == 2);  // which moves the stream into its shard
+  CHECK(reg.erase(Space::DevicePtr, 0xD0));  // not in the window: from its shard
+  CHECK(reg.waiting_in_windows() == 2);
+  CHECK(reg.size() == 4);  // which moves the stream and the memory into their shards
   CHECK(reg.waiting_in_windows() == 0);
   CHECK(reg.erase(Space::Stream, 0x5));
+  CHECK(reg.erase(Space::DevicePtr, 0xA0));
+}
+
+TEST_CASE("windowed records: a record waiting in another thread's window is updated in place", "[registry][window]") {
+  Registry reg;
+  std::mutex m;
+  std::condition_variable cv;
+  int stage = 0;
+  std::thread maker([&] {
+    Record r = make(0xD0, Kind::Async, Space::DevicePtr, 4096);
+    r.device = 0;
+    reg.insert(r);
+    std::unique_lock lock(m);
+    stage = 1;
+    cv.notify_all();
+    cv.wait(lock, [&] { return stage == 2; });
+    Record removed;  // back on its own thread, from its own window
+    if (reg.erase(Space::DevicePtr, 0xD0, &removed) && removed.device == 1) stage = 3;
+  });
+  {
+    std::unique_lock lock(m);
+    cv.wait(lock, [&] { return stage == 1; });
+  }
+  CHECK(reg.waiting_in_windows() == 1);
+  CHECK(reg.update(Space::DevicePtr, 0xD0, [](Record& r) { r.device = 1; }));
+  CHECK_FALSE(reg.update(Space::DevicePtr, 0xD8, [](Record&) {}));
+  CHECK(reg.waiting_in_windows() == 1);  // updated where it waits
+  {
+    std::lock_guard lock(m);
+    stage = 2;
+  }
+  cv.notify_all();
+  maker.join();
+  CHECK(stage == 3);
+  CHECK(reg.size() == 0);
+}
+
+namespace {
+std::vector<Record> g_lost;
+void note_lost(const Record& r) { g_lost.push_back(r); }
+}  // namespace
+
+TEST_CASE("windowed records: the observer hears of memory found released unseen when a window spills", "[registry][window]") {
+  g_lost.clear();
+  Registry reg;
+  reg.set_replaced_observer(&note_lost);
+  Record older = make(0xAA00, Kind::Async, Space::DevicePtr, 100);
+  older.sequence = 1;
+  std::thread([&] { reg.insert(older); }).join();  // in a shard now
+  Record newer = make(0xAA00, Kind::Async, Space::DevicePtr, 200);
+  newer.sequence = 2;
+  std::thread([&] { reg.insert(newer); }).join();  // its spill replaces the older
+  REQUIRE(g_lost.size() == 1);
+  CHECK(g_lost[0].bytes == 100);
+  REQUIRE(reg.size() == 1);
+  CHECK(reg.snapshot()[0].bytes == 200);
+  // The older one spilling last is the one lost.
+  g_lost.clear();
+  Registry reg2;
+  reg2.set_replaced_observer(&note_lost);
+  std::thread([&] { reg2.insert(newer); }).join();
+  std::thread([&] { reg2.insert(older); }).join();
+  REQUIRE(g_lost.size() == 1);
+  CHECK(g_lost[0].bytes == 100);
+  CHECK(reg2.snapshot()[0].bytes == 200);
 }
 
 TEST_CASE("windowed records: more than a window's worth made and released on one thread are all found", "[registry][window]") {
@@ -212,7 +281,7 @@ TEST_CASE("windowed records: one made on a thread that has ended is still live, 
   std::thread([&] { reg.insert(event(0xE1, 1)); }).join();  // the thread's end spills its window
   std::thread([&] {
     reg.insert(event(0xE2, 2));
-    reg.insert(make(0xD1, Kind::Device, Space::DevicePtr));  // memory never waits
+    reg.insert(make(0xD1, Kind::Device, Space::DevicePtr));  // cudaMalloc's memory never waits
   }).join();
   CHECK(reg.size() == 3);
   Record removed;
