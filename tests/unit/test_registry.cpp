@@ -173,6 +173,31 @@ TEST_CASE("the shard lock: try_lock fails while held and try_lock_briefly gives 
   lock.unlock();
 }
 
+// Steps that two threads take in turn.
+class Stages {
+ public:
+  void reach(int n) {
+    {
+      std::lock_guard lock(m_);
+      stage_ = n;
+    }
+    cv_.notify_all();
+  }
+  void await(int n) {
+    std::unique_lock lock(m_);
+    cv_.wait(lock, [&] { return stage_ == n; });
+  }
+  int now() {
+    std::lock_guard lock(m_);
+    return stage_;
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  int stage_ = 0;
+};
+
 // Events and streams wait in the creating thread's window (registry.h): what
 // follows holds wherever a record waits.
 static Record event(uint64_t handle, uint64_t sequence) {
@@ -201,35 +226,24 @@ TEST_CASE("windowed records: events, streams and stream-ordered memory wait in t
 
 TEST_CASE("windowed records: a record waiting in another thread's window is updated in place", "[registry][window]") {
   Registry reg;
-  std::mutex m;
-  std::condition_variable cv;
-  int stage = 0;
+  Stages stages;
   std::thread maker([&] {
     Record r = make(0xD0, Kind::Async, Space::DevicePtr, 4096);
     r.device = 0;
     reg.insert(r);
-    std::unique_lock lock(m);
-    stage = 1;
-    cv.notify_all();
-    cv.wait(lock, [&] { return stage == 2; });
+    stages.reach(1);
+    stages.await(2);
     Record removed;  // back on its own thread, from its own window
-    if (reg.erase(Space::DevicePtr, 0xD0, &removed) && removed.device == 1) stage = 3;
+    if (reg.erase(Space::DevicePtr, 0xD0, &removed) && removed.device == 1) stages.reach(3);
   });
-  {
-    std::unique_lock lock(m);
-    cv.wait(lock, [&] { return stage == 1; });
-  }
+  stages.await(1);
   CHECK(reg.waiting_in_windows() == 1);
   CHECK(reg.update(Space::DevicePtr, 0xD0, [](Record& r) { r.device = 1; }));
   CHECK_FALSE(reg.update(Space::DevicePtr, 0xD8, [](Record&) {}));
   CHECK(reg.waiting_in_windows() == 1);  // updated where it waits
-  {
-    std::lock_guard lock(m);
-    stage = 2;
-  }
-  cv.notify_all();
+  stages.reach(2);
   maker.join();
-  CHECK(stage == 3);
+  CHECK(stages.now() == 3);
   CHECK(reg.size() == 0);
 }
 
@@ -294,24 +308,17 @@ TEST_CASE("windowed records: one made on a thread that has ended is still live, 
 
 TEST_CASE("windowed records: a record waiting in a live thread's window is released by another thread, seen by snapshots and the crash path", "[registry][window]") {
   Registry reg;
-  std::mutex m;
-  std::condition_variable cv;
-  int stage = 0;
+  Stages stages;
   std::thread maker([&] {
     reg.insert(event(0xA0, 1));
     reg.insert(event(0xA1, 2));
     Record stream = make(0x5A, Kind::Stream, Space::Stream, 0);
     stream.sequence = 3;
     reg.insert(stream);
-    std::unique_lock lock(m);
-    stage = 1;
-    cv.notify_all();
-    cv.wait(lock, [&] { return stage == 2; });  // alive, its window unspilled, while the checks run
+    stages.reach(1);
+    stages.await(2);  // alive, its window unspilled, while the checks run
   });
-  {
-    std::unique_lock lock(m);
-    cv.wait(lock, [&] { return stage == 1; });
-  }
+  stages.await(1);
   size_t visited = 0;
   CHECK(reg.visit_if_free([&](const Record&) { ++visited; }) == 0);
   CHECK(visited == 3);
@@ -323,11 +330,7 @@ TEST_CASE("windowed records: a record waiting in a live thread's window is relea
   CHECK(all.size() == 2);
   auto streams = reg.take_if([](const Record& r) { return r.kind == Kind::Stream; });
   CHECK(streams.size() == 1);
-  {
-    std::lock_guard lock(m);
-    stage = 2;
-  }
-  cv.notify_all();
+  stages.reach(2);
   maker.join();
   CHECK(reg.size() == 1);
   CHECK(reg.erase(Space::Event, 0xA1));
