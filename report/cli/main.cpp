@@ -89,6 +89,23 @@ std::string report_path_problem(const std::string& pattern) {
 
 // A listing written to a full disk or a closed pipe is not written: the
 // command fails as a write to a named file does, not with status 0.
+// Flags of `run` given an explicit empty value (`--crash-report ''` or
+// `--crash-report=`): CLI11 hands these over as it hands over a bare
+// `--crash-report`, which means true, so they are told apart here, on the
+// arguments before the program's `--`.
+std::vector<std::string> flags_given_empty(int argc, char** argv) {
+  std::vector<std::string> given;
+  int i = 1;
+  while (i < argc && std::strcmp(argv[i], "run") != 0) ++i;
+  for (++i; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
+    std::string arg = argv[i];
+    if (!arg.starts_with("--")) continue;
+    if (arg.ends_with("=") && arg.find('=') == arg.size() - 1) given.push_back(arg.substr(0, arg.size() - 1));
+    else if (arg.find('=') == std::string::npos && i + 1 < argc && argv[i + 1][0] == '\0') given.push_back(arg);
+  }
+  return given;
+}
+
 int with_stdout_flushed(int status) {
   if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return status;
   spdlog::error("cudaleak: cannot write to standard output: {}", std::strerror(errno ? errno : EIO));
@@ -175,9 +192,14 @@ int main(int argc, char** argv) {
       if (!problem.empty()) problems.push_back(problem);
       settings.options.emplace_back(key, value);
     };
-    for (const auto& [info, given] : values)
+    const std::vector<std::string> empty_given = flags_given_empty(argc, argv);
+    for (const auto& [info, given] : values) {
+      // A bare boolean flag is true; one given an empty value is refused as
+      // --option key= is.
+      const bool said_empty = std::ranges::find(empty_given, flag_name(info->key)) != empty_given.end();
       for (const std::string& value : given)
-        add(info->key, value.empty() && std::string(info->type) == "bool" ? "true" : value, true);
+        add(info->key, value.empty() && std::string(info->type) == "bool" && !said_empty ? "true" : value, true);
+    }
     if (no_default_suppressions) add("default_suppressions", "false", true);
     for (const std::string& kv : raw_options) {
       auto eq = kv.find('=');

@@ -40,6 +40,29 @@ TEST_CASE("cli: a mistyped option or command exits 2 with one line naming the ne
   CHECK(run({cudaleak_tool(), "--help"}).exit_code == 0);
 }
 
+TEST_CASE("cli: a boolean flag alone is true; given an empty value it is refused, as --option key= is", "[e2e][cli]") {
+  for (std::vector<std::string> flags : std::vector<std::vector<std::string>>{
+           {"--crash-report", ""}, {"--crash-report="}, {"--verbose", ""}, {"--option", "crash_report="}}) {
+    INFO(flags[0]);
+    std::vector<std::string> argv{cudaleak_tool(), "run", "--simulated-gpu"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), {"--", sample("clean")});
+    Result res = run(argv);
+    CHECK(res.exit_code == 2);
+    CHECK(res.out.empty());  // the program never ran
+    CHECK(res.err.find("expected true/false (or 1/0), got ''") != std::string::npos);
+    CHECK(std::count(res.err.begin(), res.err.end(), '\n') == 1);
+  }
+  auto dir = fresh_dir("cli_bare_flag");
+  Result bare = run({cudaleak_tool(), "run", "--simulated-gpu", "--verbose", "-o", dir + "/r.json", "--", sample("clean")});
+  CHECK(bare.exit_code == 0);
+  CHECK(bare.err.find("verbose=true") != std::string::npos);
+  // An empty argument after the program's `--` is the program's.
+  Result program_arg = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/r2.json", "--", "/bin/sh", "-c",
+                            "exit 0", "--crash-report", ""});
+  CHECK(program_arg.exit_code == 0);
+}
+
 TEST_CASE("cli: -o - is refused: a report is a file and standard output is the program's", "[e2e][cli]") {
   Result dash = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", "-", "--", sample("clean")});
   CHECK(dash.exit_code == 2);
