@@ -112,21 +112,39 @@ bool taken_by_another_process(const struct stat& st) {
   return mtime >= g_run_start_ns && !written_by_us(st);
 }
 
-// NAME.EXT -> NAME.PID.EXT (NAME.PID without an extension).
-bool with_pid(char* path, size_t cap) {
+size_t decimal(char* out, unsigned v) {  // without snprintf: crash handlers come here
   char digits[16];
-  int n = 0;
-  for (unsigned v = unsigned(getpid()); v; v /= 10) digits[15 - n++] = char('0' + v % 10);
-  char suffix[18] = ".";
-  std::memcpy(suffix + 1, digits + 16 - n, size_t(n));
-  size_t sl = size_t(n) + 1, len = std::strlen(path);
-  const char* slash = std::strrchr(path, '/');
-  const char* dot = std::strrchr(path, '.');
-  size_t at = dot && (!slash || dot > slash) && dot != (slash ? slash + 1 : path) ? size_t(dot - path) : len;
-  if (len + sl >= cap) return false;
-  std::memmove(path + at + sl, path + at, len - at + 1);
-  std::memcpy(path + at, suffix, sl);
-  return true;
+  size_t n = 0;
+  do digits[n++] = char('0' + v % 10);
+  while (v /= 10);
+  for (size_t i = 0; i < n; ++i) out[i] = digits[n - 1 - i];
+  return n;
+}
+
+// This process's k-th name (k >= 1) for `original`, a name another writer of
+// the run has: NAME.PID.EXT, then NAME.PID-2.EXT, NAME.PID-3.EXT (another
+// image of this pid, after an exec, had the one before). Where NAME already
+// ends in .PID (a %p pattern), the pid is not said twice: NAME-2.EXT, ...
+bool alternative_name(char* out, size_t cap, const char* original, int k) {
+  const size_t len = std::strlen(original);
+  const char* slash = std::strrchr(original, '/');
+  const char* dot = std::strrchr(original, '.');
+  const size_t at = dot && (!slash || dot > slash) && dot != (slash ? slash + 1 : original) ? size_t(dot - original) : len;
+  char pid[20] = ".";
+  const size_t pid_len = 1 + decimal(pid + 1, unsigned(getpid()));
+  const bool has_pid = at >= pid_len && std::memcmp(original + at - pid_len, pid, pid_len) == 0;
+  if (has_pid && k == 1) k = 2;  // its own name is the pattern's: the next is -2
+  char suffix[40];
+  size_t sl = 0;
+  if (!has_pid) {
+    std::memcpy(suffix, pid, pid_len);
+    sl = pid_len;
+  }
+  if (k > 1) {
+    suffix[sl++] = '-';
+    sl += decimal(suffix + sl, unsigned(k));
+  }
+  return copy(out, cap, original, at, suffix, sl, original + at, len - at);
 }
 
 const char* not_regular(const struct stat& st) {
@@ -139,6 +157,17 @@ bool fail(File& f, const char* problem, int error) {
   f.problem = problem;
   f.error = error;
   return false;
+}
+
+// A name of this process's own for f.path, which another writer has: the
+// first alternative that no other writer of the run claimed.
+bool take_alternative(File& f) {
+  copy(f.shared_name, sizeof f.shared_name, f.path, std::strlen(f.path));
+  for (int k = 1; k <= 64; ++k) {
+    if (!alternative_name(f.path, sizeof f.path, f.shared_name, k)) return fail(f, "the name is too long", ENAMETOOLONG);
+    if (claim(f.path) != 0) return true;  // ours, or no run to claim names in
+  }
+  return fail(f, "every alternative name is another writer's", EEXIST);
 }
 
 bool open_direct(File& f, bool follow) {
@@ -204,10 +233,7 @@ bool open(File& f, const char* path, Targets targets) {
   const int claimed = claim(f.path);
   if (lstat(f.path, &st) != 0) {
     if (errno != ENOENT) return fail(f, "cannot look at it", errno);
-    if (claimed == 0) {  // another process of the run is writing it now
-      copy(f.shared_name, sizeof f.shared_name, f.path, std::strlen(f.path));
-      if (!with_pid(f.path, sizeof f.path)) return fail(f, "the name is too long", ENAMETOOLONG);
-    }
+    if (claimed == 0 && !take_alternative(f)) return false;  // another process of the run is writing it now
     return open_temporary(f);
   }
   if (targets == Targets::RegularFilesOnly && !S_ISREG(st.st_mode)) return fail(f, not_regular(st), 0);
@@ -220,10 +246,7 @@ bool open(File& f, const char* path, Targets targets) {
   if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return open_direct(f, false);
   if (S_ISDIR(st.st_mode)) return fail(f, "is a directory", EISDIR);
   if (!S_ISREG(st.st_mode)) return fail(f, "is not a regular file, a character device or a FIFO", EINVAL);
-  if (claimed == 0 || (claimed < 0 && taken_by_another_process(st))) {
-    copy(f.shared_name, sizeof f.shared_name, f.path, std::strlen(f.path));
-    if (!with_pid(f.path, sizeof f.path)) return fail(f, "the name is too long", ENAMETOOLONG);
-  }
+  if ((claimed == 0 || (claimed < 0 && taken_by_another_process(st))) && !take_alternative(f)) return false;
   return open_temporary(f);
 }
 

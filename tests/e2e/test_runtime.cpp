@@ -445,3 +445,33 @@ TEST_CASE("runtime: a process that replaces its image keeps each image's report 
   CHECK(gated.exit_code == 9);  // the second image's leak, never 125
   CHECK(gated.err.find("ended without its report") == std::string::npos);
 }
+
+TEST_CASE("runtime: three images of one process each write a report of their own, with -o NAME and with -o NAME.%p", "[e2e][runtime]") {
+  // Each later image takes the next free name: NAME.PID, NAME.PID-2; where
+  // the pattern already says the pid, NAME.PID-2, NAME.PID-3 (never the pid twice).
+  for (const std::string pattern : {"report.json", "report.%p.json"}) {
+    INFO(pattern);
+    auto dir = fresh_dir("exec_three_images");
+    Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/" + pattern, "--", program("exec_after_report"),
+                      "1", "3"});
+    REQUIRE(res.exit_code == 0);
+    CHECK(res.out == "image 3\n");
+    auto files = files_in(dir);
+    REQUIRE(files.size() == 3);
+    std::map<uint64_t, std::string> by_leak;
+    for (const auto& f : files) by_leak[load(f).summary.leaked_bytes] = std::filesystem::path(f).filename().string();
+    REQUIRE(by_leak.size() == 3);
+    const std::string first = by_leak[1u << 20];
+    const std::string stem = pattern == "report.json" ? "report." : first.substr(0, first.size() - 5) + "-";
+    if (pattern == "report.json") {
+      CHECK(first == "report.json");
+      const std::string second = by_leak[2u << 20];
+      CHECK(second.starts_with("report."));
+      CHECK(second.find('-') == std::string::npos);
+      CHECK(by_leak[3u << 20] == second.substr(0, second.size() - 5) + "-2.json");
+    } else {
+      CHECK(by_leak[2u << 20] == stem + "2.json");
+      CHECK(by_leak[3u << 20] == stem + "3.json");
+    }
+  }
+}
