@@ -83,8 +83,10 @@ void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>&
   if (p.allocated && !p.live_tensors.empty()) {
     std::vector<const report::TensorGroup*> groups;
     for (const auto& g : p.live_tensors) groups.push_back(&g);
+    std::string held = held_by_live_tensors(p.allocated, p.live_tensors);
+    held.insert(held.find(" held"), " is");
     out.push_back({report::Cause::LiveTensors, p.allocated,
-                   format_bytes(p.allocated) + " is held by live tensors: " + tensor_groups_text(groups) +
+                   held + ": " + tensor_groups_text(groups) +
                        (groups.front()->count >= 3 && !groups.front()->stack.empty() ? "; tensors from one line that stay alive accumulate (kept in a "
                                                      "list, a traceback, or a closure)"
                                                    : "")});
@@ -184,6 +186,25 @@ bool has_function(const std::vector<report::Frame>& stack, std::string_view pref
 }
 }  // namespace
 
+bool is_cublas_workspace(const report::TensorGroup& g) {
+  return g.by_segment && (has_function(g.stack, "at::cuda::setWorkspaceForHandle") ||
+                          has_function(g.stack, "at::cuda::getCUDABlasLtWorkspace"));
+}
+
+uint64_t cublas_workspace_bytes(const std::vector<report::TensorGroup>& groups) {
+  uint64_t bytes = 0;
+  for (const auto& g : groups)
+    if (is_cublas_workspace(g)) bytes += g.bytes;
+  return bytes;
+}
+
+std::string held_by_live_tensors(uint64_t allocated, const std::vector<report::TensorGroup>& groups) {
+  const uint64_t workspaces = std::min(cublas_workspace_bytes(groups), allocated);
+  if (!workspaces) return format_bytes(allocated) + " held by live tensors";
+  return format_bytes(allocated - workspaces) + " held by live tensors and " + format_bytes(workspaces) +
+         " by PyTorch's cuBLAS workspaces";
+}
+
 std::string tensor_group_text(const report::TensorGroup& g) {
   const report::Frame* pick = g.by_segment ? user_frame(g.stack) : nullptr;
   const bool programs_line = pick && !in_torch(*pick) && !gate::in_caching_allocator(*pick);
@@ -193,8 +214,7 @@ std::string tensor_group_text(const report::TensorGroup& g) {
   // PyTorch reserves its cuBLAS workspace through its own allocator, so it
   // counts as allocated; it is no tensor of the program's, and the line that
   // first needed it keeps nothing.
-  if (g.by_segment && (has_function(g.stack, "at::cuda::setWorkspaceForHandle") ||
-                       has_function(g.stack, "at::cuda::getCUDABlasLtWorkspace")))
+  if (is_cublas_workspace(g))
     return format_bytes(g.bytes) + " in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; "
            "CUBLAS_WORKSPACE_CONFIG sets its size)" +
            (programs_line ? ", first needed by " + frame_line(*pick) : backward ? ", first needed by the backward pass" : "");

@@ -26,6 +26,14 @@ std::string tensor_origin(const report::TensorGroup& group);
 // train_step (train.py:7)"; memory PyTorch reserved for itself (its cuBLAS
 // workspace) and segments reserved on autograd's thread said as such.
 std::string tensor_group_text(const report::TensorGroup& group);
+// PyTorch's cuBLAS workspaces, which its allocator counts as allocated but
+// which are no tensors of the program's: the group is one, and their bytes
+// among `groups`.
+bool is_cublas_workspace(const report::TensorGroup& group);
+uint64_t cublas_workspace_bytes(const std::vector<report::TensorGroup>& groups);
+// "X held by live tensors", or "X held by live tensors and Y by PyTorch's
+// cuBLAS workspaces" where `allocated` counts some.
+std::string held_by_live_tensors(uint64_t allocated, const std::vector<report::TensorGroup>& groups);
 
 // Another process on the device as the text names it: "pid 812 (rank 1,
 // python)", "pid 812 (python)", "pid 812".

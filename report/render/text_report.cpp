@@ -371,8 +371,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
       if (!d.reserved) continue;
       out += "\n" + prefix + "PyTorch at " + text_of(r.pytorch.when) + " on device " + std::to_string(d.device) +
              (r.processes.size() > 1 && d.pid ? " in " + process_label(r, d.pid, d.rank) : "") + ": " +
-             format_bytes(d.reserved) + " reserved, " + format_bytes(d.allocated) +
-             " held by live tensors" +
+             format_bytes(d.reserved) + " reserved, " + oom::held_by_live_tensors(d.allocated, d.live_tensors) +
              (!r.gate.failing_tensor_groups ? " (not leaks, not gated)"
               : r.gate.failing_tensor_groups < tensor_groups(r.pytorch)
                   ? " (the growing ones counted by the gate: gate_growing_tensors)"

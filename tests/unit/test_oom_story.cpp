@@ -134,6 +134,29 @@ TEST_CASE("a segment PyTorch reserved for itself or on autograd's thread is said
   CHECK(tensor_group_text(grads) == "32.0 MiB in 2 tensors in segments reserved by train_step (train.py:9)");
 }
 
+TEST_CASE("what PyTorch has allocated is said apart: live tensors, and its cuBLAS workspaces", "[oom][tensors]") {
+  using cudaleak::oom::held_by_live_tensors;
+  TensorGroup workspace;
+  workspace.by_segment = true;
+  workspace.bytes = 32 * MiB;
+  workspace.count = 1;
+  workspace.stack = {native("at::cuda::setWorkspaceForHandle(cublasContext*, c10::cuda::CUDAStream)", "libtorch_cuda.so")};
+  TensorGroup lt = workspace;
+  lt.stack = {native("at::cuda::getCUDABlasLtWorkspace()", "libtorch_cuda.so")};
+  TensorGroup tensors;
+  tensors.bytes = 45 * MiB;
+  tensors.count = 3;
+  tensors.stack = {python("train_step", "/src/train.py", 9)};
+  CHECK(cudaleak::oom::cublas_workspace_bytes({workspace, lt, tensors}) == 64 * MiB);
+  CHECK(held_by_live_tensors(109 * MiB, {tensors, workspace, lt}) ==
+        "45.0 MiB held by live tensors and 64.0 MiB by PyTorch's cuBLAS workspaces");
+  CHECK(held_by_live_tensors(45 * MiB, {tensors}) == "45.0 MiB held by live tensors");
+  // A workspace with a stack of its own (PyTorch recorded one) is no segment's: counted as a tensor group.
+  TensorGroup recorded = workspace;
+  recorded.by_segment = false;
+  CHECK(held_by_live_tensors(77 * MiB, {tensors, recorded}) == "77.0 MiB held by live tensors");
+}
+
 TEST_CASE("tensors with their own stacks keep them and what no range holds stays unnamed", "[oom][tensors]") {
   AllocatorDevice recorded = unrecorded_view();
   recorded.live_tensors[0].stack = {python("train_step", "/src/train.py", 12)};
