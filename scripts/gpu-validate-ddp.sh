@@ -90,6 +90,9 @@ for rank in range(gpus):
 # named by the caching allocator's own function.
 check("in PyTorch's cuBLAS workspace (one per handle and stream" in merged, "the cuBLAS workspace is named")
 check("reserved by c10::cuda::CUDACachingAllocator" not in merged, "no group named by the allocator's own function")
+# What PyTorch has allocated is said apart: the tensors, and its workspaces.
+check(re.search(r"reserved, [0-9.]+ [KMG]?i?B held by live tensors and [0-9.]+ [KMG]?i?B by PyTorch's cuBLAS workspaces",
+                merged) is not None, "each rank's view says its cuBLAS workspaces apart from its live tensors")
 # The communicators, from each rank's snapshot.
 src = open("tests/gpu/python/ddp_nccl_job.py").read().splitlines()
 init_line = next(i + 1 for i, l in enumerate(src) if l.startswith("dist.init_process_group("))
