@@ -344,6 +344,8 @@ void fields(V& v, CupyPool& c) {
   v("free_blocks", c.free_blocks);
   v("limit_bytes", c.limit_bytes);
   v("pinned_free_blocks", c.pinned_free_blocks);
+  v("pid", c.pid, IfSet);
+  v.unless("rank", c.rank, -1);
 }
 
 template <class V>
@@ -423,6 +425,7 @@ void fields(V& v, Report& r) {
   v("timeline", r.timeline);
   v("pytorch", Present<PyTorchView>{r.has_pytorch, r.pytorch});
   v("cupy", Present<CupyPool>{r.has_cupy, r.cupy});
+  v("cupy_processes", r.cupy_processes, IfSet);
   bool has_python = !(r.python == PythonInfo{});  // any field set: what was read is written back
   v("python", Present<PythonInfo>{has_python, r.python});
 }

@@ -349,7 +349,17 @@ Report merge_reports(std::vector<Report> all) {
         m.pytorch.devices.push_back(std::move(d));
       }
     }
-    if (!m.has_cupy && r.has_cupy) m.has_cupy = true, m.cupy = r.cupy;
+    // Every process's CuPy pool, each named by its process.
+    if (r.has_cupy) {
+      if (r.cupy_processes.empty()) {
+        CupyPool c = r.cupy;
+        if (r.processes.empty()) c.pid = r.process.pid, c.rank = r.process.rank;
+        m.cupy_processes.push_back(c);
+      } else {
+        m.cupy_processes.insert(m.cupy_processes.end(), r.cupy_processes.begin(), r.cupy_processes.end());
+      }
+      if (!m.has_cupy) m.has_cupy = true, m.cupy = m.cupy_processes.front();
+    }
     m.notes.insert(m.notes.end(), r.notes.begin(), r.notes.end());
     for (OomEvent e : r.oom_events) {
       if (!e.pid) e.pid = r.process.pid;

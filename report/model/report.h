@@ -343,6 +343,9 @@ struct CupyPool {
   uint64_t free_blocks = 0;
   uint64_t limit_bytes = 0;   // set_limit; 0: none
   uint64_t pinned_free_blocks = 0;  // the pinned-memory pool's cached blocks
+  // In a merged report: the process whose pool it is (0 / -1: not said).
+  int pid = 0;
+  int rank = -1;
   bool operator==(const CupyPool&) const = default;
 };
 
@@ -471,6 +474,9 @@ struct Report {
   PyTorchView pytorch;       // the latest view (at exit, the view at exit)
   bool has_cupy = false;     // the program used CuPy's memory pool
   CupyPool cupy;
+  // A merged report: every process's pool, each named by its process (`cupy`
+  // is the first of them).
+  std::vector<CupyPool> cupy_processes;
   bool operator==(const Report&) const = default;
 };
 

@@ -391,14 +391,18 @@ std::string render_text(const Report& r, const TextOptions& options) {
   }
   // CuPy's pool: memory it holds for live arrays and as a cache (its
   // segments are the "held by caching allocators" groups).
-  if (r.has_cupy && r.cupy.total_bytes) {
-    const CupyPool& c = r.cupy;
-    uint64_t cached = c.total_bytes > c.used_bytes ? c.total_bytes - c.used_bytes : 0;
-    out += "\n" + prefix + "CuPy's memory pool at " + text_of(c.when) + " on device " + std::to_string(c.device) + ": " +
-           format_bytes(c.total_bytes) + " held, " + format_bytes(c.used_bytes) + " by live arrays, " +
-           format_bytes(cached) + " cached in " + std::to_string(c.free_blocks) +
-           (c.free_blocks == 1 ? " free block" : " free blocks") + " (not leaks" +
-           (cached ? "; cupy.get_default_memory_pool().free_all_blocks() returns the cache)\n" : ")\n");
+  if (r.has_cupy) {
+    const std::vector<CupyPool> pools = r.cupy_processes.empty() ? std::vector<CupyPool>{r.cupy} : r.cupy_processes;
+    for (const CupyPool& c : pools) {
+      if (!c.total_bytes) continue;
+      uint64_t cached = c.total_bytes > c.used_bytes ? c.total_bytes - c.used_bytes : 0;
+      out += "\n" + prefix + "CuPy's memory pool at " + text_of(c.when) + " on device " + std::to_string(c.device) +
+             (r.processes.size() > 1 && c.pid ? " in " + process_label(r, c.pid, c.rank) : "") + ": " +
+             format_bytes(c.total_bytes) + " held, " + format_bytes(c.used_bytes) + " by live arrays, " +
+             format_bytes(cached) + " cached in " + std::to_string(c.free_blocks) +
+             (c.free_blocks == 1 ? " free block" : " free blocks") + " (not leaks" +
+             (cached ? "; cupy.get_default_memory_pool().free_all_blocks() returns the cache)\n" : ")\n");
+    }
   }
   // Each out-of-memory is printed once: those shown when they happened are
   // only counted here.

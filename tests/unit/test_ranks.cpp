@@ -375,3 +375,30 @@ TEST_CASE("ranks: a merge keeps every rank's PyTorch devices, each named by its 
   // A single process's report says nothing of a process.
   CHECK(render_text(r0, {}).find("PyTorch at exit on device 0: 1.0 MiB reserved") != std::string::npos);
 }
+
+TEST_CASE("ranks: a merge keeps every process's CuPy pool, each named by its process", "[ranks]") {
+  Report r0 = rank_report(100, 0, "h"), r1 = rank_report(101, 1, "h"), plain = rank_report(102, 2, "h");
+  for (Report* r : {&r0, &r1}) {
+    r->has_cupy = true;
+    r->cupy.device = 0;
+    r->cupy.total_bytes = uint64_t(r->process.rank + 1) << 20;
+    r->cupy.used_bytes = r->cupy.total_bytes;
+  }
+  Report m = merge_reports({r0, plain, r1});
+  REQUIRE(m.cupy_processes.size() == 2);
+  CHECK(m.has_cupy);
+  CHECK(m.cupy_processes[0].pid == 100);
+  CHECK(m.cupy_processes[1].pid == 101);
+  CHECK(m.cupy_processes[1].rank == 1);
+  CHECK(m.cupy == m.cupy_processes[0]);
+  Report back = from_json(to_json(m));
+  CHECK(back.cupy_processes == m.cupy_processes);  // pid and rank written and read back
+  std::string text = render_text(m, {});
+  CHECK(text.find("CuPy's memory pool at exit on device 0 in train (pid 100, rank 0): 1.0 MiB held") != std::string::npos);
+  CHECK(text.find("CuPy's memory pool at exit on device 0 in train (pid 101, rank 1): 2.0 MiB held") != std::string::npos);
+  // Merging merged reports keeps them all, once each.
+  Report again = merge_reports({m, rank_report(103, 3, "h")});
+  CHECK(again.cupy_processes == m.cupy_processes);
+  // A single process's report says nothing of a process.
+  CHECK(render_text(r0, {}).find("CuPy's memory pool at exit on device 0: 1.0 MiB held") != std::string::npos);
+}
