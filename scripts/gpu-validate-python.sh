@@ -26,6 +26,12 @@ echo "gated_exceptions: exit $?" | tee "$out/gated_exceptions.status"
 timeout 300 "$stage/bin/cudaleak" run --pytorch-stacks true --gate-growing-tensors true --error-exitcode 1 \
   -o "$out/scenario_growth.%p.%n.json" -- python3 tests/gpu/python/scenario_growth.py >"$out/scenario_growth.log" 2>&1
 echo "scenario_growth: exit $?" | tee "$out/scenario_growth.status"
+# Two CuPy processes under one run, merged: each process's pool, named.
+rm -f "$out"/cupy_two.*.json
+timeout 300 "$stage/bin/cudaleak" run -o "$out/cupy_two.%p.json" -- /bin/sh -c \
+  'python3 tests/gpu/python/cupy_small_pool.py & python3 tests/gpu/python/cupy_small_pool.py; wait' >"$out/cupy_two.log" 2>&1
+"$stage/bin/cudaleak" merge "$out"/cupy_two.*.json -o "$out/cupy_two_merged.json" >>"$out/cupy_two.log" 2>&1 &&
+  "$stage/bin/cudaleak" report "$out/cupy_two_merged.json" >"$out/cupy_two_merged.txt" 2>&1
 # torch.distributed.run: the launcher and both ranks under one `cudaleak run`.
 timeout 300 "$stage/bin/cudaleak" run --pytorch-stacks true -o "$out/scenario_torchrun.%p.%n.json" -- \
   python3 -m torch.distributed.run --standalone --nproc_per_node 2 tests/gpu/python/scenario_torchrun.py \

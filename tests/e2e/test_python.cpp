@@ -359,6 +359,29 @@ TEST_CASE("python: CuPy's pool numbers at exit and its segments as cached memory
   CHECK_FALSE(only_report(off).has_cupy);
 }
 
+TEST_CASE("python: two processes' CuPy pools, merged, each named by its process", "[e2e][python]") {
+  const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
+  auto dir = fresh_dir("python_cupy_two");
+  const std::string python = interpreters().front(), script = programs + "/python_cupy.py";
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/report.%p.json", "--", "/bin/sh", "-c",
+                    "'" + python + "' '" + script + "' & '" + python + "' '" + script + "'; wait"},
+                   {"PYTHONPATH=" + programs + "/fake_cupy"});
+  REQUIRE(res.exit_code == 0);
+  std::vector<std::string> reports = files_in(dir);
+  REQUIRE(reports.size() == 2);
+  std::vector<std::string> merge{cudaleak_tool(), "merge"};
+  merge.insert(merge.end(), reports.begin(), reports.end());
+  merge.insert(merge.end(), {"-o", dir + "/merged.json"});
+  REQUIRE(run(merge).exit_code == 0);
+  auto m = load(dir + "/merged.json");
+  REQUIRE(m.cupy_processes.size() == 2);
+  CHECK(m.cupy_processes[0].pid != m.cupy_processes[1].pid);
+  Result text = run({cudaleak_tool(), "report", dir + "/merged.json"});
+  CHECK(text.out.find("CuPy's memory pool at exit on device 0 in python") != std::string::npos);
+  for (const auto& pool : m.cupy_processes)
+    CHECK(text.out.find("(pid " + std::to_string(pool.pid) + "): 3.0 MiB held, 1.0 MiB by live arrays") != std::string::npos);
+}
+
 TEST_CASE("python: PyTorch's out-of-memory is one story that names the user's line, with and without per-tensor stacks",
           "[e2e][python][oom]") {
   // fake_torch's caching allocator reserves 20 MiB segments with cudaMalloc,

@@ -143,6 +143,14 @@ check(m and pool and pool["when"] == "exit" and pool["device"] == 0 and
       s + ": CuPy's pool numbers at exit (%s, %s steps)" % (pool, m.group(1) if m else None))
 check("CuPy's memory pool at exit on device 0: " in log(s), s + ": the pool's numbers in the text summary")
 
+# 10b. Two CuPy processes under one run, merged: each process's pool, named by its pid.
+merged_path = os.path.join(out, "cupy_two_merged.txt")
+merged = open(merged_path).read() if os.path.exists(merged_path) else ""
+pools = re.findall(r"CuPy's memory pool at exit on device 0 in python3[.0-9]* \(pid (\d+)\): "
+                   r"([0-9.]+ MiB) held, 128\.0 MiB by live arrays", merged)
+check(len(pools) == 2 and pools[0][0] != pools[1][0],
+      "cupy_two: the merged text names each process's CuPy pool: %s" % (pools,))
+
 # 11. A DataLoader with forking workers: no hang, the kept batches named at exit.
 s = "scenario_dataloader"
 text = log(s)
