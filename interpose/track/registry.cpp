@@ -74,11 +74,14 @@ void Registry::thread_ended(void* window) {
   auto* w = static_cast<Window*>(window);
   Registry& r = *w->registry;
   std::lock_guard list(r.windows_mutex_);
-  {
+  // A key destructor must not throw (glibc would end the program): what a
+  // failed spill leaves stays in the window, where drains still find it.
+  try {
     std::lock_guard own(w->lock);
     r.spill_locked(*w);
+  } catch (...) {
   }
-  w->owned = false;
+  w->owned = false;  // the next thread's, with whatever it still holds
   if (t_window == w) t_window = nullptr;
 }
 
@@ -97,6 +100,7 @@ CUDALEAK_HOT_PATH void Registry::take_slot_locked(Window& w, int slot, Record* r
     w.records[slot] = w.records[last];
     w.handle[slot] = w.handle[last];
     w.space[slot] = w.space[last];
+    w.sequence[slot] = w.sequence[last];
   }
 }
 
@@ -155,15 +159,19 @@ CUDALEAK_HOT_PATH bool Registry::insert_windowed(const Record& record, Record* r
   if (int i = find_slot(*w, record.space, record.handle); i >= 0) {
     if (replaced) *replaced = w->records[i];
     w->records[i] = record;
+    w->sequence[i] = record.sequence;
     return true;
   }
   if (w->count == kWindow) {
-    const int out = w->next_out++ % kWindow;
-    spill_slot_locked(*w, out);
+    int oldest = 0;
+    for (int i = 1; i < kWindow; ++i)
+      if (w->sequence[i] < w->sequence[oldest]) oldest = i;
+    spill_slot_locked(*w, oldest);
   }
   const int slot = w->count++;
   w->handle[slot] = record.handle;
   w->space[slot] = record.space;
+  w->sequence[slot] = record.sequence;
   w->records[slot] = record;
   return false;
 }
@@ -180,25 +188,37 @@ CUDALEAK_HOT_PATH bool Registry::erase_windowed(Space space, uint64_t handle, Re
     w = nullptr;
   }
   if (erase_from_shard(space, handle, removed)) return true;
-  return erase_in_other_windows(w, space, handle, removed);
+  return erase_elsewhere(w, space, handle, removed);
 }
 
-// Made on another thread and not yet spilled, or never seen at all.
-bool Registry::erase_in_other_windows(const Window* own, Space space, uint64_t handle, Record* removed) {
+bool Registry::erase_elsewhere(const Window* own, Space space, uint64_t handle, Record* removed) {
+  Record newest;
+  bool found = false;
+  auto consider = [&](const Record& r) {
+    if (found && replaced_observer_) replaced_observer_(r.sequence > newest.sequence ? newest : r);
+    if (!found || r.sequence > newest.sequence) newest = r;
+    found = true;
+  };
   std::lock_guard list(windows_mutex_);
   for (Window* w = windows_.load(std::memory_order_acquire); w; w = w->next) {
     if (w == own) continue;
-    std::lock_guard lock(w->lock);
-    if (int i = find_slot(*w, space, handle); i >= 0) {
-      take_slot_locked(*w, i, removed);
-      return true;
+    Record r;
+    {
+      std::lock_guard lock(w->lock);
+      const int i = find_slot(*w, space, handle);
+      if (i < 0) continue;
+      take_slot_locked(*w, i, &r);
     }
+    consider(r);
   }
   // A window that spilled it while we looked moved it under its own lock.
-  return erase_from_shard(space, handle, removed);
+  if (Record r; erase_from_shard(space, handle, &r)) consider(r);
+  if (found && removed) *removed = newest;
+  return found;
 }
 
-bool Registry::update_windowed(Space space, uint64_t handle, const std::function<void(Record&)>& f) {
+bool Registry::update_windowed(Space space, uint64_t handle, void (*apply)(void*, Record&), void* fn) {
+  auto f = [&](Record& r) { apply(fn, r); };
   Window* own = static_cast<Window*>(t_window);
   if (own && own->registry == this) {
     std::lock_guard lock(own->lock);

@@ -18,8 +18,12 @@
 //    see, then handed out again), the newer one (by sequence) wins, wherever
 //    each of them waits, and the observer hears of the older one.
 // One thing is weaker: a resource released unseen is found out when its
-// handle is handed out again, and with windows only if the new resource
-// lives until its window spills (with every record in the shards, at once).
+// handle is handed out again, and with windows only where both records meet
+// (a spill, a drain, a release that looks beyond its own window). A new
+// resource released from its own window, or a release that finds the old
+// record in its shard while the new one waits in another thread's window,
+// leaves the other record live: a false leak, where with the shards alone
+// the new record replaced the old one at once.
 #pragma once
 #include <sched.h>
 
@@ -54,7 +58,9 @@ class Registry {
   // (f does bookkeeping only). False when there is none.
   template <typename F>
   bool update(Space space, uint64_t handle, F&& f) {
-    if (windowed(space)) return update_windowed(space, handle, std::function<void(Record&)>(std::forward<F>(f)));
+    if (windowed(space))
+      return update_windowed(space, handle, [](void* fn, Record& r) { (*static_cast<std::remove_reference_t<F>*>(fn))(r); },
+                             &f);
     Shard& s = shard(space, handle);
     std::lock_guard lock(s.mutex);
     Record* r = s.records.find(handle, space);
@@ -82,18 +88,21 @@ class Registry {
   size_t waiting_in_windows();
 
   // For the crash path: calls f(record) for every record of each shard whose
-  // lock it gets within a few tries (a crashed thread may hold one forever).
-  // No allocation. Returns the number of shards skipped.
+  // lock it gets within a few tries (a crashed thread may hold one forever),
+  // and of each thread's window likewise. No allocation. Returns the number
+  // of shards and windows skipped.
   template <typename F>
   size_t visit_if_free(F&& f) {
+    // The windows it locks stay locked through the shards' pass, so that no
+    // owner spills a record between the two passes (seen twice, or never).
     size_t skipped = 0;
     for (Window* w = windows_.load(std::memory_order_acquire); w; w = w->next) {
-      if (!try_lock_briefly(w->lock)) {
+      w->visiting = try_lock_briefly(w->lock);
+      if (!w->visiting) {
         ++skipped;
         continue;
       }
       for (int i = 0; i < w->count; ++i) f(static_cast<const Record&>(w->records[i]));
-      w->lock.unlock();
     }
     for (Shard& s : shards_) {
       if (!try_lock_briefly(s.mutex)) {
@@ -103,6 +112,8 @@ class Registry {
       s.records.for_each(f);
       s.mutex.unlock();
     }
+    for (Window* w = windows_.load(std::memory_order_acquire); w; w = w->next)
+      if (w->visiting) w->visiting = false, w->lock.unlock();
     return skipped;
   }
   // The lock within a few tries, yielding in between; false when another
@@ -133,12 +144,13 @@ class Registry {
   struct alignas(64) Window {
     SpinLock lock;
     uint8_t count = 0;
-    uint8_t next_out = 0;  // the slot that spills when the window is full
-    bool owned = false;    // a live thread uses it (changed under windows_mutex_)
+    bool owned = false;     // a live thread uses it (changed under windows_mutex_)
+    bool visiting = false;  // locked by the crash path for its whole visit
     Space space[kWindow] = {};
     Registry* registry = nullptr;
     Window* next = nullptr;  // the registry's list, only ever prepended to
     alignas(64) uint64_t handle[kWindow] = {};
+    uint64_t sequence[kWindow] = {};  // the oldest spills first when the window is full
     Record records[kWindow];
   };
   Window* own_window();
@@ -152,13 +164,17 @@ class Registry {
   void spill_slot_locked(Window& w, int slot);
   // Every window's records into the shards.
   void drain_windows();
-  bool erase_in_other_windows(const Window* own, Space space, uint64_t handle, Record* removed);
+  // A release not in the caller's window: the newest record of the key in the
+  // shard and every other window is the one released; older ones were
+  // released unseen and go to the observer.
+  bool erase_elsewhere(const Window* own, Space space, uint64_t handle, Record* removed);
   // Into its shard, unless a newer record of the same key is there.
   void insert_newest(const Record& record);
   bool insert_into_shard(const Record& record, Record* replaced);
   bool insert_windowed(const Record& record, Record* replaced);
   bool erase_windowed(Space space, uint64_t handle, Record* removed);
-  bool update_windowed(Space space, uint64_t handle, const std::function<void(Record&)>& f);
+  // update for windowed spaces: apply(fn, record) under the lock of wherever it waits.
+  bool update_windowed(Space space, uint64_t handle, void (*apply)(void*, Record&), void* fn);
   bool erase_from_shard(Space space, uint64_t handle, Record* removed);
 
   static constexpr size_t kShards = 64;

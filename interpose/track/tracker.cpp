@@ -512,7 +512,7 @@ size_t visit_timeline_for_crash(Timeline::CrashVisitor& v) { return state().time
 void visit_for_crash(CrashVisitor& v) {
   State& s = state();
   size_t skipped = s.registry.visit_if_free([&](const Record& r) { v.resource(r, nullptr); });
-  if (skipped) v.skipped("registry shards", skipped);
+  if (skipped) v.skipped("registry shards and threads' windows", skipped);
   if (Registry::try_lock_briefly(s.side_mutex)) {
     for (const auto& [r, reason] : s.torn_down) v.resource(r, reason);
     for (const auto& [key, note] : s.notes) v.note(note);

@@ -280,11 +280,12 @@ TEST_CASE("windowed records: the observer hears of memory found released unseen 
 TEST_CASE("windowed records: more than a window's worth made and released on one thread are all found", "[registry][window]") {
   Registry reg;
   for (uint64_t i = 1; i <= 50; ++i) reg.insert(event(i * 64, i));
-  CHECK(reg.size() == 50);  // some still wait in the window, the rest spilled
-  for (uint64_t i = 50; i >= 1; --i) {
+  CHECK(reg.waiting_in_windows() == 8);  // the newest, oldest spilled first
+  for (uint64_t i = 50; i >= 1; --i) {  // the newest from the window, the rest from their shards
     Record removed;
     REQUIRE(reg.erase(Space::Event, i * 64, &removed));
     CHECK(removed.sequence == i);
+    if (i == 43) CHECK(reg.waiting_in_windows() == 0);
   }
   CHECK(reg.size() == 0);
   CHECK_FALSE(reg.erase(Space::Event, 64));  // released twice: unknown
@@ -357,6 +358,55 @@ TEST_CASE("windowed records: where one handle has two records, the newer one is 
   CHECK(reg3.insert(event(0xDD, 2), &old));
   CHECK(old.sequence == 1);
   CHECK(reg3.size() == 1);
+}
+
+TEST_CASE("windowed records: a full window spills its oldest record", "[registry][window]") {
+  Registry reg;
+  for (uint64_t i = 1; i <= 8; ++i) reg.insert(event(i, i));
+  CHECK(reg.erase(Space::Event, 8));  // a hole where the newest was
+  reg.insert(event(9, 9));
+  reg.insert(event(10, 10));  // full: 1, the oldest, spills
+  CHECK(reg.waiting_in_windows() == 8);
+  size_t from_shard = 0;
+  std::thread([&] {  // another thread finds 1 in its shard
+    Record removed;
+    if (reg.erase(Space::Event, 1, &removed) && removed.sequence == 1) ++from_shard;
+  }).join();
+  CHECK(from_shard == 1);
+  CHECK(reg.waiting_in_windows() == 8);  // 1 was not among them
+}
+
+TEST_CASE("windowed records: a release looking beyond its window takes the newest record of the handle", "[registry][window]") {
+  g_lost.clear();
+  Registry reg;
+  reg.set_replaced_observer(&note_lost);
+  Stages stages;
+  // Two threads each hold a record of one handle, unspilled (the older one
+  // released by a path the registry never saw).
+  auto holder = [&](uint64_t sequence, int ready, int go) {
+    return std::thread([&, sequence, ready, go] {
+      Record r = make(0xF000, Kind::Async, Space::DevicePtr, sequence * 100);
+      r.sequence = sequence;
+      reg.insert(r);
+      stages.reach(ready);
+      stages.await(go);
+    });
+  };
+  std::thread older = holder(3, 1, 3);  // both stay alive, their windows unspilled, until stage 3
+  stages.await(1);
+  std::thread newer = holder(8, 2, 3);
+  stages.await(2);
+  CHECK(reg.waiting_in_windows() == 2);
+  Record removed;
+  CHECK(reg.erase(Space::DevicePtr, 0xF000, &removed));
+  CHECK(removed.sequence == 8);
+  REQUIRE(g_lost.size() == 1);
+  CHECK(g_lost[0].sequence == 3);
+  CHECK(reg.waiting_in_windows() == 0);
+  stages.reach(3);
+  older.join();
+  newer.join();
+  CHECK(reg.size() == 0);
 }
 
 TEST_CASE("windowed records: threads making events that other threads release keep exact counts", "[registry][window]") {
