@@ -40,7 +40,7 @@ TEST_CASE("cli: a mistyped option or command exits 2 with one line naming the ne
   CHECK(run({cudaleak_tool(), "--help"}).exit_code == 0);
 }
 
-TEST_CASE("cli: a boolean flag alone is true; given an empty value it is refused, as --option key= is", "[e2e][cli]") {
+TEST_CASE("cli: a boolean flag alone is true, and given an empty value it is refused as --option key= is", "[e2e][cli]") {
   for (std::vector<std::string> flags : std::vector<std::vector<std::string>>{
            {"--crash-report", ""}, {"--crash-report="}, {"--verbose", ""}, {"--option", "crash_report="}}) {
     INFO(flags[0]);
