@@ -400,8 +400,8 @@ TEST_CASE("windowed records: a release looking beyond its window takes the newes
   Record removed;
   CHECK(reg.erase(Space::DevicePtr, 0xF000, &removed));
   CHECK(removed.sequence == 8);
-  REQUIRE(g_lost.size() == 1);
-  CHECK(g_lost[0].sequence == 3);
+  CHECK(g_lost.size() == 1);  // CHECK, not REQUIRE: the holders must be let go below
+  CHECK((!g_lost.empty() && g_lost[0].sequence == 3));
   CHECK(reg.waiting_in_windows() == 0);
   stages.reach(3);
   older.join();
