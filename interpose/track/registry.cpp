@@ -14,12 +14,11 @@ namespace {
 // thread ends.
 __attribute__((tls_model("initial-exec"))) thread_local void* t_window = nullptr;
 pthread_key_t g_window_key;
-bool g_have_window_key = false;
 
 }  // namespace
 
 Registry::~Registry() {
-  if (t_window && static_cast<Window*>(t_window)->registry == this) {
+  if (window_if_any()) {
     t_window = nullptr;
     pthread_setspecific(g_window_key, nullptr);
   }
@@ -33,20 +32,20 @@ Registry::~Registry() {
 
 // ---- the calling thread's window -------------------------------------------
 
-CUDALEAK_HOT_PATH Registry::Window* Registry::own_window() {
+CUDALEAK_HOT_PATH Registry::Window* Registry::window_if_any() const {
   auto* w = static_cast<Window*>(t_window);
-  if (w && w->registry == this) [[likely]]
+  return w && w->registry == this ? w : nullptr;
+}
+
+CUDALEAK_HOT_PATH Registry::Window* Registry::own_window() {
+  if (Window* w = window_if_any()) [[likely]]
     return w;
   return acquire_window();
 }
 
 Registry::Window* Registry::acquire_window() {
-  static const bool keyed = [] {
-    g_have_window_key = pthread_key_create(&g_window_key, &Registry::thread_ended) == 0;
-    return true;
-  }();
-  (void)keyed;
-  if (!g_have_window_key) return nullptr;  // no way to hand it back: the shards alone
+  static const bool have_key = pthread_key_create(&g_window_key, &Registry::thread_ended) == 0;
+  if (!have_key) return nullptr;  // no way to hand it back: the shards alone
   if (t_window) static_cast<Window*>(t_window)->registry->drain_windows();  // another registry's (tests)
   Window* w = nullptr;
   {
@@ -100,7 +99,6 @@ CUDALEAK_HOT_PATH void Registry::take_slot_locked(Window& w, int slot, Record* r
     w.records[slot] = w.records[last];
     w.handle[slot] = w.handle[last];
     w.space[slot] = w.space[last];
-    w.sequence[slot] = w.sequence[last];
   }
 }
 
@@ -159,33 +157,29 @@ CUDALEAK_HOT_PATH bool Registry::insert_windowed(const Record& record, Record* r
   if (int i = find_slot(*w, record.space, record.handle); i >= 0) {
     if (replaced) *replaced = w->records[i];
     w->records[i] = record;
-    w->sequence[i] = record.sequence;
     return true;
   }
   if (w->count == kWindow) {
     int oldest = 0;
     for (int i = 1; i < kWindow; ++i)
-      if (w->sequence[i] < w->sequence[oldest]) oldest = i;
+      if (w->records[i].sequence < w->records[oldest].sequence) oldest = i;
     spill_slot_locked(*w, oldest);
   }
   const int slot = w->count++;
   w->handle[slot] = record.handle;
   w->space[slot] = record.space;
-  w->sequence[slot] = record.sequence;
   w->records[slot] = record;
   return false;
 }
 
 CUDALEAK_HOT_PATH bool Registry::erase_windowed(Space space, uint64_t handle, Record* removed) {
-  Window* w = static_cast<Window*>(t_window);
-  if (w && w->registry == this) {
+  Window* w = window_if_any();
+  if (w) {
     std::lock_guard lock(w->lock);
     if (int i = find_slot(*w, space, handle); i >= 0) {
       take_slot_locked(*w, i, removed);
       return true;
     }
-  } else {
-    w = nullptr;
   }
   if (erase_from_shard(space, handle, removed)) return true;
   return erase_elsewhere(w, space, handle, removed);
@@ -219,15 +213,13 @@ bool Registry::erase_elsewhere(const Window* own, Space space, uint64_t handle, 
 
 bool Registry::update_windowed(Space space, uint64_t handle, void (*apply)(void*, Record&), void* fn) {
   auto f = [&](Record& r) { apply(fn, r); };
-  Window* own = static_cast<Window*>(t_window);
-  if (own && own->registry == this) {
+  Window* own = window_if_any();
+  if (own) {
     std::lock_guard lock(own->lock);
     if (int i = find_slot(*own, space, handle); i >= 0) {
       f(own->records[i]);
       return true;
     }
-  } else {
-    own = nullptr;
   }
   auto in_shard = [&] {
     Shard& s = shard(space, handle);

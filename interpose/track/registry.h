@@ -150,10 +150,10 @@ class Registry {
     Registry* registry = nullptr;
     Window* next = nullptr;  // the registry's list, only ever prepended to
     alignas(64) uint64_t handle[kWindow] = {};
-    uint64_t sequence[kWindow] = {};  // the oldest spills first when the window is full
-    Record records[kWindow];
+    Record records[kWindow];  // the oldest (by sequence) spills first when the window is full
   };
-  Window* own_window();
+  Window* window_if_any() const;  // the calling thread's window of this registry, or null
+  Window* own_window();           // the same, made on first use
   Window* acquire_window();
   static void thread_ended(void* window);
   static int find_slot(const Window& w, Space space, uint64_t handle);  // -1: not there

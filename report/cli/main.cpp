@@ -87,8 +87,6 @@ std::string report_path_problem(const std::string& pattern) {
   return make_report_directory(pattern);
 }
 
-// A listing written to a full disk or a closed pipe is not written: the
-// command fails as a write to a named file does, not with status 0.
 // Flags of `run` given an explicit empty value (`--crash-report ''` or
 // `--crash-report=`): CLI11 hands these over as it hands over a bare
 // `--crash-report`, which means true, so they are told apart here, on the
@@ -106,6 +104,8 @@ std::vector<std::string> flags_given_empty(int argc, char** argv) {
   return given;
 }
 
+// A listing written to a full disk or a closed pipe is not written: the
+// command fails as a write to a named file does, not with status 0.
 int with_stdout_flushed(int status) {
   if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return status;
   spdlog::error("cudaleak: cannot write to standard output: {}", std::strerror(errno ? errno : EIO));

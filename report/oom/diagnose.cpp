@@ -83,10 +83,8 @@ void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>&
   if (p.allocated && !p.live_tensors.empty()) {
     std::vector<const report::TensorGroup*> groups;
     for (const auto& g : p.live_tensors) groups.push_back(&g);
-    std::string held = held_by_live_tensors(p.allocated, p.live_tensors);
-    held.insert(held.find(" held"), " is");
     out.push_back({report::Cause::LiveTensors, p.allocated,
-                   held + ": " + tensor_groups_text(groups) +
+                   held_by_live_tensors(p.allocated, p.live_tensors, "is held") + ": " + tensor_groups_text(groups) +
                        (groups.front()->count >= 3 && !groups.front()->stack.empty() ? "; tensors from one line that stay alive accumulate (kept in a "
                                                      "list, a traceback, or a closure)"
                                                    : "")});
@@ -198,10 +196,11 @@ uint64_t cublas_workspace_bytes(const std::vector<report::TensorGroup>& groups) 
   return bytes;
 }
 
-std::string held_by_live_tensors(uint64_t allocated, const std::vector<report::TensorGroup>& groups) {
+std::string held_by_live_tensors(uint64_t allocated, const std::vector<report::TensorGroup>& groups,
+                                 const std::string& held) {
   const uint64_t workspaces = std::min(cublas_workspace_bytes(groups), allocated);
-  if (!workspaces) return format_bytes(allocated) + " held by live tensors";
-  return format_bytes(allocated - workspaces) + " held by live tensors and " + format_bytes(workspaces) +
+  if (!workspaces) return format_bytes(allocated) + " " + held + " by live tensors";
+  return format_bytes(allocated - workspaces) + " " + held + " by live tensors and " + format_bytes(workspaces) +
          " by PyTorch's cuBLAS workspaces";
 }
 

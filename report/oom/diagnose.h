@@ -32,8 +32,10 @@ std::string tensor_group_text(const report::TensorGroup& group);
 bool is_cublas_workspace(const report::TensorGroup& group);
 uint64_t cublas_workspace_bytes(const std::vector<report::TensorGroup>& groups);
 // "X held by live tensors", or "X held by live tensors and Y by PyTorch's
-// cuBLAS workspaces" where `allocated` counts some.
-std::string held_by_live_tensors(uint64_t allocated, const std::vector<report::TensorGroup>& groups);
+// cuBLAS workspaces" where `allocated` counts some; `held` is the verb ("is
+// held" in a sentence).
+std::string held_by_live_tensors(uint64_t allocated, const std::vector<report::TensorGroup>& groups,
+                                 const std::string& held = "held");
 
 // Another process on the device as the text names it: "pid 812 (rank 1,
 // python)", "pid 812 (python)", "pid 812".
