@@ -17,9 +17,8 @@ command -v valgrind >/dev/null || { echo "instructions.sh: needs valgrind (apt-g
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# hook, calls per round of api_costs.cu
-hooks=(cuMemAlloc_v2:400 cuMemFree_v2:400 cuMemAllocAsync:1000 cuMemFreeAsync:1000
-       cuStreamCreate:200 cuStreamDestroy_v2:200 cuEventCreate:1000 cuEventDestroy_v2:1000)
+hooks=(cuMemAlloc_v2 cuMemFree_v2 cuMemAllocAsync cuMemFreeAsync cuStreamCreate cuStreamDestroy_v2 cuEventCreate
+       cuEventDestroy_v2)
 # One run per hook: toggles of different hooks in one run fall out of step
 # where one hook's real call reaches another hook.
 count() {  # hook -> total instructions collected in cudaleak's function of that name
@@ -31,13 +30,25 @@ count() {  # hook -> total instructions collected in cudaleak's function of that
   local profile
   profile="$(grep -l "^cmd: *$P " "$dir"/cg.* | head -1)"
   awk '/^summary:/ { print $2 }' "$profile" >"$dir/total"
+  # The calls made, as the profile counts them (callgrind counts calls with
+  # collection off too): a count written here would go stale when the
+  # benchmark changes.
+  awk -v h="$name" '
+    /^c?fn=\([0-9]+\)/ {
+      match($0, /\([0-9]+\)/); id = substr($0, RSTART, RLENGTH); rest = substr($0, RSTART + RLENGTH + 1)
+      if (rest != "") named[id] = rest
+      if ($0 ~ /^cfn=/) callee = id
+      next
+    }
+    /^calls=/ { if (named[callee] == h) { split($0, f, /[= ]/); n += f[2] } }
+    END { print n + 0 }' "$profile" >"$dir/calls"
 }
-for h in "${hooks[@]}"; do count "${h%%:*}" & done
+for h in "${hooks[@]}"; do count "$h" & done
 wait
 echo "instructions cudaleak adds per call, depth $depth, $rounds rounds (valgrind --tool=callgrind)"
 printf "%-22s %8s %12s\n" hook calls per_call
-for h in "${hooks[@]}"; do
-  name="${h%%:*}" calls=$(( ${h##*:} * rounds ))
-  total="$(cat "$work/$name/total")"
+for name in "${hooks[@]}"; do
+  calls="$(cat "$work/$name/calls")" total="$(cat "$work/$name/total")"
+  [ "$calls" -gt 0 ] || { echo "instructions.sh: no call of $name in the profile" >&2; exit 1; }
   awk -v n="$name" -v c="$calls" -v t="$total" 'BEGIN { printf "%-22s %8d %12.0f\n", n, c, t / c }'
 done
