@@ -22,7 +22,7 @@ traced() {  # NAME SCRIPT [cudaleak options...]
 }
 for s in scenario_leak_in_list story_debug_activations scenario_exceptions scenario_fragmentation scenario_other_process \
          story_jax_then_torch story_torch_then_cupy scenario_cupy scenario_expandable scenario_async_backend \
-         story_cuda_graph story_compile story_cuda_python; do
+         story_cuda_graph story_compile story_cuda_python scenario_numba; do
   traced "$s" "$s"
 done
 for s in scenario_leak_in_list story_debug_activations scenario_exceptions; do

@@ -9,6 +9,9 @@ namespace {
 struct AllocatorFrames {
   const char* allocator;
   const char* pattern;  // suppression pattern syntax, on a frame's function
+  // Whether its memory is blocks kept for reuse: numba's queue only delays
+  // each array's own free, and is emptied before an allocation fails.
+  bool keeps_freed_blocks = true;
 };
 
 // Frames of the allocators' own code that hand out cached blocks.
@@ -31,6 +34,11 @@ constexpr AllocatorFrames kAllocators[] = {
     {"Triton kernel cache", "CompiledKernel._init_handles"},
     // RAPIDS Memory Manager pools.
     {"RMM pool", "rmm::mr::"},
+    // numba-cuda's memory manager: a freed array's memory waits in its
+    // deferred-deallocation queue, released in batches; an allocation that
+    // fails empties the queue and is tried again, and at exit numba releases
+    // the context with the queue still full.
+    {"numba memory manager", "HostOnlyCUDAMemoryManager._attempt_allocation", false},
 };
 
 }  // namespace
@@ -53,5 +61,11 @@ std::string caching_allocator_of(const std::vector<report::Frame>& stack) {
 }
 
 bool in_caching_allocator(const report::Frame& frame) { return allocator_of(frame) != nullptr; }
+
+bool keeps_freed_blocks(const std::string& allocator) {
+  for (const auto& a : kAllocators)
+    if (allocator == a.allocator) return a.keeps_freed_blocks;
+  return false;
+}
 
 }  // namespace cudaleak::gate

@@ -264,7 +264,8 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
   for (size_t i = 0; i < e.top_sites.size() && i < 3; ++i) {
     const report::OomSite& site = e.top_sites[i];
     const bool big = site.bytes >= noteworthy || site.bytes >= request;
-    const std::string cache = gate::caching_allocator_of(site.stack);
+    std::string cache = gate::caching_allocator_of(site.stack);
+    if (!gate::keeps_freed_blocks(cache)) cache.clear();  // the program's own arrays
     if (!cache.empty()) {
       if (cache == explained || !big) continue;
       out.push_back({report::Cause::HeldByCache, site.bytes,

@@ -16,6 +16,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 #include <vector>
 
 namespace cudaleak::report {
@@ -314,8 +315,18 @@ std::string render_text(const Report& r, const TextOptions& options) {
            count_of(options.filtered_out, "leak group", "leak groups") + " in the report left out)\n" + job_text +
            oom_first;
   } else if (visible.empty()) {
+    // What is alive but not a leak, as the lines below name it.
+    bool suppressed = false, cached = false;
+    for (const LeakGroup& g : r.leaks) {
+      suppressed |= !g.suppressed_by.empty();
+      cached |= g.suppressed_by.empty() && !g.cached_by.empty();
+    }
+    std::string apart = suppressed && cached ? "suppressed ones and what caching allocators hold, listed below"
+                        : suppressed         ? "suppressed ones"
+                        : cached             ? "what caching allocators hold, listed below"
+                                             : "";
     out += prefix + paint("no CUDA resources leaked", kGreen, options.color) +
-           (r.leaks.empty() ? "" : " (apart from suppressed ones)") + "\n" + job_text + oom_first;
+           (apart.empty() ? "" : " (apart from " + apart + ")") + "\n" + job_text + oom_first;
   } else {
     out += prefix + paint("detected CUDA resource leaks", kRed, options.color) + " (" + text_of(r.reason) +
            (r.checkpoint.empty() ? "" : " " + r.checkpoint) + ")\n" + job_text + oom_first;
@@ -405,19 +416,42 @@ std::string render_text(const Report& r, const TextOptions& options) {
     }
   }
   // Each out-of-memory is printed once: those shown when they happened are
-  // only counted here.
-  size_t shown = 0, recovered = 0;
+  // only counted here, and so is a later failure of a call whose story was
+  // told (the same process, API and user's line: a retry after the program
+  // or its library freed what it could, a loop that tries again).
+  size_t shown = 0, recovered = 0, repeated = 0;
+  std::set<std::string> lines_told;
+  auto line_of = [&](const OomEvent& e) -> std::string {
+    const Frame* f = oom::user_frame(e.stack);
+    return f ? std::to_string(e.pid) + " " + e.api + " " + oom::frame_line(*f) : std::string();
+  };
+  for (size_t i = 0; i < r.oom_events.size(); ++i)
+    if (const OomEvent& e = r.oom_events[i]; !e.recovered && (e.printed || told[i]) && !line_of(e).empty())
+      lines_told.insert(line_of(e));
   for (size_t i = 0; i < r.oom_events.size(); ++i) {
     const OomEvent& e = r.oom_events[i];
-    if (e.recovered) ++recovered;
-    else if (e.printed) ++shown;
-    else if (!told[i])  // merged: whose it was, as each leak group says
+    if (e.recovered) {
+      ++recovered;
+    } else if (e.printed) {
+      ++shown;
+    } else if (!told[i]) {
+      const std::string line = line_of(e);
+      if (!line.empty() && !lines_told.insert(line).second) {
+        ++repeated;
+        continue;
+      }
+      // merged: whose it was, as each leak group says
       out += "\n" + prefix + (r.processes.size() > 1 ? "in " + process_label(r, e.pid, e.rank) + ": " : "") +
              oom::render_event(e);
+    }
   }
   if (shown)
     out += "\n" + prefix + std::to_string(shown) + (shown == 1 ? " out-of-memory event" : " out-of-memory events") +
            " shown above when " + (shown == 1 ? "it" : "they") + " happened (oom_events in the report)\n";
+  if (repeated)
+    out += "\n" + prefix + std::to_string(repeated) +
+           (repeated == 1 ? " more out-of-memory event" : " more out-of-memory events") +
+           " of a call already told above, at the same line (oom_events in the report)\n";
   if (recovered)
     out += "\n" + prefix + std::to_string(recovered) + (recovered == 1 ? " allocation" : " allocations") +
            " failed with out-of-memory and succeeded when the caching allocator retried after freeing its cache; "

@@ -6,6 +6,7 @@
 #include "report/oom/diagnose.h"
 #include "report/render/oom_text.h"
 #include "report/model/json_io.h"
+#include "report/render/text_report.h"
 
 using namespace cudaleak::report;
 using cudaleak::oom::diagnose;
@@ -88,6 +89,22 @@ TEST_CASE("memory a caching allocator holds is named as its cache and never as a
   CHECK(d[0].message.find("the PyTorch caching allocator holds 20.0 GiB of vmm memory") == 0);
 }
 
+TEST_CASE("numba's arrays are the program's memory at an out-of-memory, not a cache", "[oom]") {
+  // numba empties its deallocation queue before it lets an allocation fail:
+  // what it still holds then is arrays the program keeps.
+  OomEvent e = base(GiB, 654 << 20, 80 * GiB);
+  std::vector<Frame> numba = {
+      {0, "", "HostOnlyCUDAMemoryManager._attempt_allocation", "/v/site-packages/numba_cuda/numba/cuda/cudadrv/driver.py", 735,
+       false, true},
+      {0, "", "load_shard", "/app/train.py", 23, false, true}};
+  e.top_sites = {{Kind::Device, "cuMemAlloc_v2", "load_shard (train.py:23)", 78 * GiB, 78, 1040000000, 1050000000, numba}};
+  auto d = diagnose(e);
+  REQUIRE(!d.empty());
+  CHECK(d[0].cause == Cause::AccumulatingLeak);
+  CHECK(d[0].message.find("78.0 GiB of device memory allocated in load_shard (train.py:23) is still held") == 0);
+  for (const auto& x : d) CHECK(x.cause != Cause::HeldByCache);
+}
+
 TEST_CASE("H100 Python runs: each OOM first cause is found again from the event numbers", "[oom][fixtures]") {
   auto first_causes = [](const std::string& name) {
     std::ifstream in(std::string(CUDALEAK_FIXTURES) + "/h100/python/" + name);
@@ -158,4 +175,55 @@ TEST_CASE("a limit the program raised is named with its line where it explains t
   auto dh = diagnose(h);
   REQUIRE_FALSE(dh.empty());
   CHECK(dh[0].message.find("the device heap limit set in enlarge_heap (app.cu:10) reserves 512.0 MiB") == 0);
+}
+
+namespace {
+Frame python_frame(const char* function, const char* file, int line) {
+  Frame f;
+  f.python = true;
+  f.function = function;
+  f.file = file;
+  f.line = line;
+  return f;
+}
+size_t count_of_text(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("a call that fails again at a line already told is counted at exit, not told twice", "[oom]") {
+  Report r;
+  r.reason = Reason::Exit;
+  OomEvent first = base(GiB, GiB / 2, 80 * GiB);
+  first.api = "cuMemAlloc_v2";
+  first.stack = {python_frame("load_shard", "/work/train.py", 23), python_frame("<module>", "/work/train.py", 32)};
+  first.diagnosis = diagnose(first);
+  OomEvent retry = first;  // the library freed what it could and asked again
+  retry.time_ns = first.time_ns + 1000;
+  OomEvent elsewhere = first;
+  elsewhere.stack[0].line = 40;
+  r.oom_events = {first, retry, elsewhere};
+
+  SECTION("the first told when it happened") {
+    r.oom_events[0].printed = true;
+    std::string text = render_text(r, {});
+    CHECK(count_of_text(text, "out of memory:") == 1);  // only the other line's failure is told here
+    CHECK(text.find("load_shard (train.py:40)") != std::string::npos);
+    CHECK(text.find("1 out-of-memory event shown above when it happened") != std::string::npos);
+    CHECK(text.find("1 more out-of-memory event of a call already told above, at the same line") != std::string::npos);
+  }
+  SECTION("read back, none told yet: each line once") {
+    std::string text = render_text(r, {});
+    CHECK(count_of_text(text, "out of memory:") == 2);
+    CHECK(text.find("failed in load_shard (train.py:23)") != std::string::npos);
+    CHECK(text.find("1 more out-of-memory event of a call already told above") != std::string::npos);
+  }
+  SECTION("in another process the same line is its own story") {
+    r.oom_events[1].pid = 77;
+    std::string text = render_text(r, {});
+    CHECK(count_of_text(text, "out of memory:") == 3);
+    CHECK(text.find("more out-of-memory event") == std::string::npos);
+  }
 }

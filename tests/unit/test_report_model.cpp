@@ -270,6 +270,39 @@ TEST_CASE("text summary: groups with stacks and one SUMMARY line", "[report][tex
         std::string::npos);
 }
 
+TEST_CASE("text summary: with no leak, what is alive beside is named as what it is", "[report][text]") {
+  Report r;
+  r.reason = Reason::Exit;
+  r.process.pid = 7;
+  LeakGroup cached;
+  cached.kind = Kind::Device;
+  cached.count = 6;
+  cached.bytes = 6 << 20;
+  cached.cached_by = "numba memory manager";
+  r.leaks = {cached};
+  r.summary = cudaleak::report::summarize(r.leaks);
+  std::string text = render_text(r, {});
+  CHECK(text.find("no CUDA resources leaked (apart from what caching allocators hold, listed below)\n") != std::string::npos);
+  CHECK(text.find("6.0 MiB in 6 blocks: numba memory manager") != std::string::npos);
+  CHECK(text.find("suppressed") == std::string::npos);
+
+  LeakGroup suppressed = cached;
+  suppressed.cached_by.clear();
+  suppressed.suppressed_by = "leak:load_plugin";
+  r.leaks = {suppressed};
+  r.summary = cudaleak::report::summarize(r.leaks);
+  CHECK(render_text(r, {}).find("no CUDA resources leaked (apart from suppressed ones)\n") != std::string::npos);
+
+  r.leaks = {suppressed, cached};
+  r.summary = cudaleak::report::summarize(r.leaks);
+  CHECK(render_text(r, {}).find("(apart from suppressed ones and what caching allocators hold, listed below)") !=
+        std::string::npos);
+
+  r.leaks.clear();
+  r.summary = cudaleak::report::summarize(r.leaks);
+  CHECK(render_text(r, {}).find("no CUDA resources leaked\n") != std::string::npos);
+}
+
 TEST_CASE("text summary: a zero-byte allocation is 0 B, only an imported one is of unknown size", "[report][text]") {
   Fixture fx;
   fx.stacks[1] = {0x10};
@@ -331,6 +364,13 @@ TEST_CASE("caching allocators are recognised by their own frames only", "[report
   LeakGroup cupy;
   cupy.stack = {{1, "/x/memory.so", "__pyx_f_4cupy_4cuda_6memory_10SingleDeviceMemoryPool__malloc", "", 0}};
   CHECK(cudaleak::gate::caching_allocator_of(cupy) == "CuPy memory pool");
+  LeakGroup numba;  // numba-cuda's memory manager, as its Python frames read on the H100
+  numba.stack = {{1, "/x/cydriver.cpython-312-x86_64-linux-gnu.so", "", "", 0},
+                 {0, "", "NumbaCUDAMemoryManager.memalloc.<locals>.allocator", "/v/site-packages/numba_cuda/numba/cuda/cudadrv/driver.py", 893},
+                 {0, "", "HostOnlyCUDAMemoryManager._attempt_allocation", "/v/site-packages/numba_cuda/numba/cuda/cudadrv/driver.py", 735},
+                 {0, "", "step", "/src/train.py", 15}};
+  for (auto& f : numba.stack) f.python = f.module.empty();
+  CHECK(cudaleak::gate::caching_allocator_of(numba) == "numba memory manager");
   LeakGroup user;
   user.stack = {{1, "/app/ext.so", "my_extension::allocate_workspace()", "", 0}, {2, "/app/prog", "main", "", 0}};
   CHECK(cudaleak::gate::caching_allocator_of(user).empty());
