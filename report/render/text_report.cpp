@@ -5,6 +5,7 @@
 #include "report/analyze/job.h"
 #include "report/model/cuda_frames.h"
 #include "report/oom/diagnose.h"
+#include "report/render/function_names.h"
 #include "report/render/oom_text.h"
 #include "common/kinds.h"
 #include "report/model/library_handles.h"
@@ -29,14 +30,14 @@ uint64_t tensor_groups(const PyTorchView& view) {
   return n;
 }
 
-void append_frame(std::string& out, size_t index, const Frame& f) {
+void append_frame(std::string& out, size_t index, const Frame& f, bool full_names) {
   char head[64];
   if (f.python)  // its "address" is an id, not a place in memory
     std::snprintf(head, sizeof head, "    #%zu [python] in ", index);
   else
     std::snprintf(head, sizeof head, "    #%zu 0x%" PRIx64 " in ", index, f.ip);
   out += head;
-  out += f.function.empty() ? "??" : f.function;
+  out += f.function.empty() ? "??" : full_names ? std::string(f.function) : readable_function_name(f.function);
   if (!f.file.empty()) out += " " + f.file + (f.line > 0 ? ":" + std::to_string(f.line) : "");
   if (!f.module.empty()) out += " (" + basename(f.module) + ")";
   if (f.inlined) out += " [inlined]";
@@ -141,8 +142,17 @@ size_t shown_end(const std::vector<Frame>& stack, bool full_stacks) {
 
 void append_stack(std::string& out, const std::vector<Frame>& stack, size_t first, size_t max_frames, bool full_stacks) {
   const size_t end = shown_end(stack, full_stacks);
+  // The program's own frame nearest the resource is always shown: when the
+  // frames before it (a framework's, often) would use up max_frames, the
+  // last of those give way to a count.
+  auto own = program_frames(stack);
+  const size_t program = own.empty() ? end : size_t(own.front() - stack.data());
   size_t printed = 0;
   for (size_t i = first; i < end && printed < max_frames;) {
+    if (printed + 1 == max_frames && i < program && program < end) {
+      out += "    ... " + count_of(program - i, "frame", "frames") + " ...\n";
+      i = program;
+    }
     // A run of frames inside one CUDA library: only its outermost frame (the
     // entry point the program called) is shown, the rest counted.
     size_t run = i;
@@ -153,7 +163,7 @@ void append_stack(std::string& out, const std::vector<Frame>& stack, size_t firs
       out += "    ... " + std::to_string(run - i) + " frames in " + basename(stack[i].module) + " ...\n";
       i = run;
     }
-    append_frame(out, i, stack[i]);
+    append_frame(out, i, stack[i], full_stacks);
     ++printed;
     ++i;
   }

@@ -10,6 +10,7 @@
 #include "report/model/json_io.h"
 #include "report/gate/caching.h"
 #include "report/model/cuda_frames.h"
+#include "report/render/function_names.h"
 #include "report/gate/site.h"
 #include "common/frame_tags.h"
 #include "report/render/text_report.h"
@@ -391,6 +392,76 @@ TEST_CASE("model: a module or library the CUDA runtime loads for its own code is
   CHECK(is_runtime_own_load({cublas, program, main_frame}));             // a library's embedded runtime
   CHECK_FALSE(is_runtime_own_load({static_cudart, explicit_api, main_frame}));  // cudaLibraryLoadData
   CHECK_FALSE(is_runtime_own_load({}));
+}
+
+TEST_CASE("text stacks: a template instance's name past 160 characters keeps its scope and function", "[report][text]") {
+  using cudaleak::report::readable_function_name;
+  CHECK(readable_function_name("std::vector<int, std::allocator<int> >::push_back(int const&)") ==
+        "std::vector<int, std::allocator<int> >::push_back(int const&)");  // short: as it is
+  const std::string lambda = "{lambda(at::Tensor&, at::Tensor&, ncclComm*, c10::cuda::CUDAStream&)#1}";
+  const std::string collective =
+      "c10::intrusive_ptr<c10d::Work, c10::detail::intrusive_target_default_null_type<c10d::Work> > "
+      "c10d::ProcessGroupNCCL::collective<c10d::ProcessGroupNCCL::allreduce_impl(at::Tensor&, char const*, "
+      "c10d::AllreduceOptions const&)::" + lambda + ">(at::Tensor&, at::Tensor&, c10d::OpType, bool, char const*, bool) "
+      "[clone .constprop.0]";
+  CHECK(readable_function_name(collective) ==
+        "c10::intrusive_ptr<...> c10d::ProcessGroupNCCL::collective<...>(...) [clone .constprop.0]");
+  const std::string ops = "c10d::ops::(anonymous namespace)::allreduce_CUDA(c10::ArrayRef<at::Tensor>, "
+                          "c10::intrusive_ptr<c10d::ProcessGroup, c10::detail::intrusive_target_default_null_type<"
+                          "c10d::ProcessGroup> > const&, bool, long)";
+  CHECK(readable_function_name(ops, 60) == "c10d::ops::(anonymous namespace)::allreduce_CUDA(...)");
+  CHECK(readable_function_name("ns::Matrix<float, 4>::operator()(int, int) const", 20) == "ns::Matrix<...>::operator()(...) const");
+  CHECK(readable_function_name("ns::Stream& ns::operator<<(ns::Stream&, std::vector<int> const&)", 20) ==
+        "ns::Stream& ns::operator<<(...)");
+  CHECK(readable_function_name("f(std::function<void (int)> g, decltype(x->y) z)", 10) == "f(...)");
+  CHECK(readable_function_name("cut<short(", 5) == "cut<...");  // brackets that never close
+
+  // In a report: the short name in the text, the whole one in --full-stacks.
+  Report r;
+  r.process.pid = 1;
+  LeakGroup g;
+  g.kind = Kind::Event;
+  g.api = "cudaEventCreateWithFlags";
+  g.count = 5;
+  g.stack = {{0x10, "/v/libtorch_cuda.so", collective, "", 0}, {0x20, "/app/train", "main", "train.cc", 9}};
+  r.leaks = {g};
+  std::string text = render_text(r, {});
+  CHECK(text.find("#0 0x10 in c10::intrusive_ptr<...> c10d::ProcessGroupNCCL::collective<...>(...) [clone .constprop.0] "
+                  "(libtorch_cuda.so)\n") != std::string::npos);
+  TextOptions full;
+  full.full_stacks = true;
+  CHECK(render_text(r, full).find(lambda) != std::string::npos);
+}
+
+TEST_CASE("text stacks: the program's own line is shown even past the frame limit", "[report][text]") {
+  Report r;
+  r.process.pid = 1;
+  LeakGroup g;
+  g.kind = Kind::Event;
+  g.api = "cudaEventCreateWithFlags";
+  g.count = 2;
+  for (int i = 0; i < 20; ++i)
+    g.stack.push_back({uint64_t(0x100 + i), "/v/libtorch_cpu.so", "c10d::Reducer::step" + std::to_string(i), "", 0});
+  Frame torch_py{0, "", "DistributedDataParallel.__init__", "/v/site-packages/torch/nn/parallel/distributed.py", 881};
+  torch_py.python = true;
+  Frame user{0, "", "<module>", "/work/ddp_job.py", 19};
+  user.python = true;
+  g.stack.push_back(torch_py);
+  g.stack.push_back(user);
+  r.leaks = {g};
+  TextOptions options;
+  options.max_frames = 16;
+  std::string text = render_text(r, options);
+  CHECK(text.find("#14 0x10e in c10d::Reducer::step14 (libtorch_cpu.so)\n    ... 6 frames ...\n"
+                  "    #21 [python] in <module> /work/ddp_job.py:19\n") != std::string::npos);
+  CHECK(text.find("step15") == std::string::npos);
+  // Within the limit, every frame as before.
+  g.stack.erase(g.stack.begin() + 4, g.stack.begin() + 20);
+  r.leaks = {g};
+  text = render_text(r, options);
+  CHECK(text.find("frames ...") == std::string::npos);
+  CHECK(text.find("#4 [python] in DistributedDataParallel.__init__") != std::string::npos);
+  CHECK(text.find("#5 [python] in <module> /work/ddp_job.py:19") != std::string::npos);
 }
 
 TEST_CASE("text stacks: runs inside a CUDA library become one line and the C runtime below main is left out", "[report]") {
