@@ -15,10 +15,27 @@
 
 namespace cudaleak::report {
 
+namespace {
+// A frame that only carries a call from Python into C (ctypes' libffi, the
+// interpreter) or has no name: it names nothing of the program.
+bool carries_the_call(const Frame& f) {
+  if (f.python) return false;
+  if (f.function.empty()) return true;
+  const std::string m = basename(f.module);
+  for (const char* prefix : {"libffi.so", "_ctypes.", "python3", "libpython3"})
+    if (m.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+}  // namespace
+
 const Frame* allocation_frame(const LeakGroup& g) {
-  for (const auto& f : g.stack)
-    if (!is_cuda_frame(f)) return &f;
-  return nullptr;
+  const Frame* first = nullptr;
+  for (const auto& f : g.stack) {
+    if (is_cuda_frame(f)) continue;
+    if (!carries_the_call(f)) return &f;
+    if (!first) first = &f;
+  }
+  return first;
 }
 
 namespace {

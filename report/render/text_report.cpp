@@ -147,11 +147,15 @@ void append_stack(std::string& out, const std::vector<Frame>& stack, size_t firs
   // last of those give way to a count.
   auto own = program_frames(stack);
   const size_t program = own.empty() ? end : size_t(own.front() - stack.data());
-  size_t printed = 0;
-  for (size_t i = first; i < end && printed < max_frames;) {
+  size_t printed = 0, limit = max_frames;
+  for (size_t i = first; i < end && printed < limit;) {
     if (printed + 1 == max_frames && i < program && program < end) {
-      out += "    ... " + count_of(program - i, "frame", "frames") + " ...\n";
-      i = program;
+      if (program - i >= 2) {
+        out += "    ... " + std::to_string(program - i) + " frames ...\n";
+        i = program;
+      } else {
+        limit = max_frames + 1;  // one frame before it: shown rather than counted
+      }
     }
     // A run of frames inside one CUDA library: only its outermost frame (the
     // entry point the program called) is shown, the rest counted.

@@ -455,8 +455,15 @@ TEST_CASE("text stacks: the program's own line is shown even past the frame limi
   CHECK(text.find("#14 0x10e in c10d::Reducer::step14 (libtorch_cpu.so)\n    ... 6 frames ...\n"
                   "    #21 [python] in <module> /work/ddp_job.py:19\n") != std::string::npos);
   CHECK(text.find("step15") == std::string::npos);
+  // One frame between the limit and the program's: shown, not counted.
+  g.stack.erase(g.stack.begin() + 15, g.stack.begin() + 20);
+  r.leaks = {g};
+  text = render_text(r, options);
+  CHECK(text.find("frames ...") == std::string::npos);
+  CHECK(text.find("#15 [python] in DistributedDataParallel.__init__") != std::string::npos);
+  CHECK(text.find("#16 [python] in <module> /work/ddp_job.py:19") != std::string::npos);
   // Within the limit, every frame as before.
-  g.stack.erase(g.stack.begin() + 4, g.stack.begin() + 20);
+  g.stack.erase(g.stack.begin() + 4, g.stack.begin() + 15);
   r.leaks = {g};
   text = render_text(r, options);
   CHECK(text.find("frames ...") == std::string::npos);

@@ -83,6 +83,28 @@ TEST_CASE("aggregates by function, file, module and kind", "[views]") {
   CHECK_THROWS_AS(aggregate(r, "colour"), std::invalid_argument);
 }
 
+TEST_CASE("a ctypes call is folded under the Python function that made it, not the FFI", "[views]") {
+  Report r;
+  LeakGroup g;
+  g.kind = Kind::Device;
+  g.bytes = 1 << 20;
+  g.count = 1;
+  g.api = "cuMemAlloc_v2";
+  Frame leak{0, "", "leak_through_the_driver", "/work/rank_steps.py", 10};
+  leak.python = true;
+  g.stack = {{0x1, "/usr/lib/x86_64-linux-gnu/libffi.so.8.1.4", "", "", 0},
+             {0x2, "/usr/lib/x86_64-linux-gnu/libffi.so.8.1.4", "ffi_call", "", 0},
+             {0x3, "/usr/lib/python3.12/lib-dynload/_ctypes.cpython-312-x86_64-linux-gnu.so", "", "", 0},
+             {0x4, "/usr/bin/python3.12", "_PyObject_MakeTpCall", "", 0},
+             leak};
+  r.leaks = {g};
+  CHECK(aggregate(r, "function")[0].key == "leak_through_the_driver");
+  CHECK(aggregate(r, "file")[0].key == "/work/rank_steps.py");
+  // Without a frame of its own to name, the first outside CUDA, as before.
+  r.leaks[0].stack.pop_back();
+  CHECK(aggregate(r, "function")[0].key == "??");
+}
+
 TEST_CASE("diff classifies sites new, gone, grown, shrunk and same", "[views]") {
   Report before = sample_report(1, -1), after = sample_report(2, -1);
   after.leaks[0].bytes = 8000;                                                     // grown
