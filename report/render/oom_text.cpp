@@ -1,9 +1,21 @@
 #include "report/render/oom_text.h"
 
 #include "common/quantities.h"
+#include "report/gate/caching.h"
 #include "report/oom/diagnose.h"
 
 namespace cudaleak::oom {
+
+namespace {
+// What the allocator did before it tried again, as its failed call's stack
+// tells: a cache freed, or (numba's) the frees it had deferred made.
+std::string retry_cause(const report::OomAttempt& failed) {
+  const std::string allocator = gate::caching_allocator_of(failed.stack);
+  if (!allocator.empty() && !gate::keeps_freed_blocks(allocator))
+    return "the " + allocator + " made the frees it had deferred";
+  return "the allocator freed its cache";
+}
+}  // namespace
 
 std::string render_event(const report::OomEvent& e) {
   std::string out;
@@ -23,7 +35,7 @@ std::string render_event(const report::OomEvent& e) {
     const report::OomAttempt& a = e.attempts.front();
     out += "  Before it, " + std::to_string(e.attempts.size()) + (e.attempts.size() == 1 ? " call" : " calls") + " (" +
            a.api + " of " + format_bytes(a.request_bytes) + ", from " + format_duration(a.time_ns) + ") failed and " +
-           (e.attempts.size() == 1 ? "was" : "were") + " retried after the allocator freed its cache (attempts in the report).\n";
+           (e.attempts.size() == 1 ? "was" : "were") + " retried after " + retry_cause(a) + " (attempts in the report).\n";
   }
   if (e.diagnosis.empty()) {
     out += "  No single cause stands out; the numbers are in the report.\n";

@@ -227,3 +227,23 @@ TEST_CASE("a call that fails again at a line already told is counted at exit, no
     CHECK(text.find("more out-of-memory event") == std::string::npos);
   }
 }
+
+TEST_CASE("a retry is told as what the allocator did before it: a cache freed, or numba's deferred frees made",
+          "[oom]") {
+  OomEvent e = base(GiB, GiB / 2, 80 * GiB);
+  e.api = "cuMemAlloc_v2";
+  e.stack = {python_frame("load_shard", "/work/train.py", 23)};
+  OomAttempt a;
+  a.api = "cuMemAlloc_v2";
+  a.request_bytes = GiB;
+  a.stack = {python_frame("HostOnlyCUDAMemoryManager._attempt_allocation",
+                          "/v/site-packages/numba_cuda/numba/cuda/cudadrv/driver.py", 735),
+             python_frame("load_shard", "/work/train.py", 23)};
+  e.attempts = {a};
+  CHECK(cudaleak::oom::render_event(e).find(
+            "Before it, 1 call (cuMemAlloc_v2 of 1.0 GiB, from 0 ns) failed and was retried after the numba memory "
+            "manager made the frees it had deferred (attempts in the report).") != std::string::npos);
+  e.attempts[0].stack = {{0x1, "/x/memory.so", "__pyx_f_4cupy_4cuda_6memory_10SingleDeviceMemoryPool__malloc", "", 0}};
+  CHECK(cudaleak::oom::render_event(e).find("failed and was retried after the allocator freed its cache") !=
+        std::string::npos);
+}
