@@ -7,9 +7,12 @@
 #include "report/render/oom_text.h"
 #include "report/model/json_io.h"
 #include "report/render/text_report.h"
+#include "tests/unit/report_frames.h"
 
 using namespace cudaleak::report;
 using cudaleak::oom::diagnose;
+using cudaleak::test::occurrences;
+using cudaleak::test::python_frame;
 
 namespace {
 OomEvent base(uint64_t request, uint64_t free, uint64_t total) {
@@ -177,22 +180,6 @@ TEST_CASE("a limit the program raised is named with its line where it explains t
   CHECK(dh[0].message.find("the device heap limit set in enlarge_heap (app.cu:10) reserves 512.0 MiB") == 0);
 }
 
-namespace {
-Frame python_frame(const char* function, const char* file, int line) {
-  Frame f;
-  f.python = true;
-  f.function = function;
-  f.file = file;
-  f.line = line;
-  return f;
-}
-size_t count_of_text(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-}  // namespace
-
 TEST_CASE("a call that fails again at a line already told is counted at exit, not told twice", "[oom]") {
   Report r;
   r.reason = Reason::Exit;
@@ -209,21 +196,21 @@ TEST_CASE("a call that fails again at a line already told is counted at exit, no
   SECTION("the first told when it happened") {
     r.oom_events[0].printed = true;
     std::string text = render_text(r, {});
-    CHECK(count_of_text(text, "out of memory:") == 1);  // only the other line's failure is told here
+    CHECK(occurrences(text, "out of memory:") == 1);  // only the other line's failure is told here
     CHECK(text.find("load_shard (train.py:40)") != std::string::npos);
     CHECK(text.find("1 out-of-memory event shown above when it happened") != std::string::npos);
     CHECK(text.find("1 more out-of-memory event of a call already told above, at the same line") != std::string::npos);
   }
   SECTION("read back, none told yet: each line once") {
     std::string text = render_text(r, {});
-    CHECK(count_of_text(text, "out of memory:") == 2);
+    CHECK(occurrences(text, "out of memory:") == 2);
     CHECK(text.find("failed in load_shard (train.py:23)") != std::string::npos);
     CHECK(text.find("1 more out-of-memory event of a call already told above") != std::string::npos);
   }
   SECTION("in another process the same line is its own story") {
     r.oom_events[1].pid = 77;
     std::string text = render_text(r, {});
-    CHECK(count_of_text(text, "out of memory:") == 3);
+    CHECK(occurrences(text, "out of memory:") == 3);
     CHECK(text.find("more out-of-memory event") == std::string::npos);
   }
 }

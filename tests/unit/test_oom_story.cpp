@@ -6,29 +6,16 @@
 #include "report/oom/diagnose.h"
 #include "report/oom/oom_story.h"
 #include "report/oom/tensor_owners.h"
+#include "tests/unit/report_frames.h"
 
 using namespace cudaleak::report;
 using cudaleak::Kind;
+using cudaleak::test::native_frame;
+using cudaleak::test::python_frame;
 
 namespace {
 constexpr uint64_t MiB = 1ull << 20;
 constexpr uint64_t GiB = 1ull << 30;
-
-Frame python(const std::string& function, const std::string& file, int line) {
-  Frame f;
-  f.python = true;
-  f.function = function;
-  f.file = file;
-  f.line = line;
-  return f;
-}
-
-Frame native(const std::string& function, const std::string& module) {
-  Frame f;
-  f.function = function;
-  f.module = module;
-  return f;
-}
 
 // A view whose live tensors carry no stack: PyTorch recorded none.
 AllocatorDevice unrecorded_view() {
@@ -75,9 +62,9 @@ TEST_CASE("tensors without stacks take the user's line of the segment that holds
   auto stack_of = [](uint32_t id) {
     // Both segments were reserved from train_step, through different paths
     // inside the allocator: one group.
-    return std::vector<Frame>{native(id == 7 ? "c10::cuda::CUDACachingAllocator::malloc" : "c10::cuda::retry", "libc10_cuda.so"),
-                              python("empty", "/usr/lib/python3/dist-packages/torch/cuda/memory.py", 3),
-                              python("train_step", "/src/train.py", 11), python("<module>", "/src/train.py", 20)};
+    return std::vector<Frame>{native_frame(id == 7 ? "c10::cuda::CUDACachingAllocator::malloc" : "c10::cuda::retry", "libc10_cuda.so"),
+                              python_frame("empty", "/usr/lib/python3/dist-packages/torch/cuda/memory.py", 3),
+                              python_frame("train_step", "/src/train.py", 11), python_frame("<module>", "/src/train.py", 20)};
   };
   attribute_by_segment(d, blocks_by_owner(d, ranges), stack_of);
   REQUIRE(d.live_tensors.size() == 1);
@@ -90,7 +77,7 @@ TEST_CASE("tensors without stacks take the user's line of the segment that holds
   // A program-level script: its frame is the module itself.
   TensorGroup top;
   top.by_segment = true;
-  top.stack = {python("<module>", "/src/run.py", 4)};
+  top.stack = {python_frame("<module>", "/src/run.py", 4)};
   CHECK(cudaleak::oom::tensor_origin(top) == "in segments reserved by <module> (run.py:4)");
 }
 
@@ -101,19 +88,19 @@ TEST_CASE("a segment PyTorch reserved for itself or on autograd's thread is said
   workspace.by_segment = true;
   workspace.bytes = 32 * MiB;
   workspace.count = 1;
-  workspace.stack = {native("cudaMalloc", "libcudart.so.13"),
-                     native("c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::alloc_block", "libc10_cuda.so"),
-                     native("at::cuda::setWorkspaceForHandle(cublasContext*, c10::cuda::CUDAStream)", "libtorch_cuda.so"),
-                     native("at::cuda::getCurrentCUDABlasHandle()", "libtorch_cuda.so"),
-                     python("forward", "/usr/lib/python3/dist-packages/torch/nn/modules/linear.py", 134),
-                     python("<module>", "/src/train.py", 22)};
+  workspace.stack = {native_frame("cudaMalloc", "libcudart.so.13"),
+                     native_frame("c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::alloc_block", "libc10_cuda.so"),
+                     native_frame("at::cuda::setWorkspaceForHandle(cublasContext*, c10::cuda::CUDAStream)", "libtorch_cuda.so"),
+                     native_frame("at::cuda::getCurrentCUDABlasHandle()", "libtorch_cuda.so"),
+                     python_frame("forward", "/usr/lib/python3/dist-packages/torch/nn/modules/linear.py", 134),
+                     python_frame("<module>", "/src/train.py", 22)};
   CHECK(tensor_group_text(workspace) ==
         "32.0 MiB in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; CUBLAS_WORKSPACE_CONFIG "
         "sets its size), first needed by <module> (train.py:22)");
   // The backward pass: the same workspace on autograd's thread, where no line is.
   TensorGroup backward = workspace;
-  backward.stack = {workspace.stack[0], workspace.stack[1], native("at::cuda::getCUDABlasLtWorkspace()", "libtorch_cuda.so"),
-                    native("torch::autograd::Engine::thread_main(std::shared_ptr<torch::autograd::GraphTask> const&)",
+  backward.stack = {workspace.stack[0], workspace.stack[1], native_frame("at::cuda::getCUDABlasLtWorkspace()", "libtorch_cuda.so"),
+                    native_frame("torch::autograd::Engine::thread_main(std::shared_ptr<torch::autograd::GraphTask> const&)",
                            "libtorch_cpu.so")};
   CHECK(tensor_group_text(backward) ==
         "32.0 MiB in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; CUBLAS_WORKSPACE_CONFIG "
@@ -125,12 +112,12 @@ TEST_CASE("a segment PyTorch reserved for itself or on autograd's thread is said
         "sets its size)");
   TensorGroup grads = backward;  // a gradient made on autograd's thread
   grads.count = 2;
-  grads.stack = {workspace.stack[0], workspace.stack[1], native("at::native::empty_strided_cuda", "libtorch_cuda.so"),
+  grads.stack = {workspace.stack[0], workspace.stack[1], native_frame("at::native::empty_strided_cuda", "libtorch_cuda.so"),
                  backward.stack[3]};
   CHECK(tensor_group_text(grads) == "32.0 MiB in 2 tensors in segments reserved by the backward pass (on autograd's own "
                                     "thread, which has no line of the program)");
   // The program's own line stays the answer, on autograd's thread or not.
-  grads.stack.push_back(python("train_step", "/src/train.py", 9));
+  grads.stack.push_back(python_frame("train_step", "/src/train.py", 9));
   CHECK(tensor_group_text(grads) == "32.0 MiB in 2 tensors in segments reserved by train_step (train.py:9)");
 }
 
@@ -140,13 +127,13 @@ TEST_CASE("what PyTorch has allocated is said apart: live tensors, and its cuBLA
   workspace.by_segment = true;
   workspace.bytes = 32 * MiB;
   workspace.count = 1;
-  workspace.stack = {native("at::cuda::setWorkspaceForHandle(cublasContext*, c10::cuda::CUDAStream)", "libtorch_cuda.so")};
+  workspace.stack = {native_frame("at::cuda::setWorkspaceForHandle(cublasContext*, c10::cuda::CUDAStream)", "libtorch_cuda.so")};
   TensorGroup lt = workspace;
-  lt.stack = {native("at::cuda::getCUDABlasLtWorkspace()", "libtorch_cuda.so")};
+  lt.stack = {native_frame("at::cuda::getCUDABlasLtWorkspace()", "libtorch_cuda.so")};
   TensorGroup tensors;
   tensors.bytes = 45 * MiB;
   tensors.count = 3;
-  tensors.stack = {python("train_step", "/src/train.py", 9)};
+  tensors.stack = {python_frame("train_step", "/src/train.py", 9)};
   CHECK(cudaleak::oom::cublas_workspace_bytes({workspace, lt, tensors}) == 64 * MiB);
   CHECK(held_by_live_tensors(109 * MiB, {tensors, workspace, lt}) ==
         "45.0 MiB held by live tensors and 64.0 MiB by PyTorch's cuBLAS workspaces");
@@ -159,16 +146,16 @@ TEST_CASE("what PyTorch has allocated is said apart: live tensors, and its cuBLA
 
 TEST_CASE("tensors with their own stacks keep them and what no range holds stays unnamed", "[oom][tensors]") {
   AllocatorDevice recorded = unrecorded_view();
-  recorded.live_tensors[0].stack = {python("train_step", "/src/train.py", 12)};
+  recorded.live_tensors[0].stack = {python_frame("train_step", "/src/train.py", 12)};
   AllocatorDevice before = recorded;
   attribute_by_segment(recorded, blocks_by_owner(recorded, {{0x1000000, 20 * MiB, 7}}),
-                       [](uint32_t) { return std::vector<Frame>{python("x", "/src/x.py", 1)}; });
+                       [](uint32_t) { return std::vector<Frame>{python_frame("x", "/src/x.py", 1)}; });
   CHECK(recorded == before);
   CHECK(cudaleak::oom::tensor_origin(recorded.live_tensors[0]) == "from train_step (train.py:12)");
 
   AllocatorDevice d = unrecorded_view();
   attribute_by_segment(d, blocks_by_owner(d, {{0x1000000, 20 * MiB, 7}}),
-                       [](uint32_t) { return std::vector<Frame>{python("load", "/src/data.py", 5)}; });
+                       [](uint32_t) { return std::vector<Frame>{python_frame("load", "/src/data.py", 5)}; });
   REQUIRE(d.live_tensors.size() == 2);
   CHECK(d.live_tensors[0].bytes == 20 * MiB);
   CHECK(cudaleak::oom::tensor_origin(d.live_tensors[0]) == "in segments reserved by load (data.py:5)");
@@ -243,12 +230,12 @@ TEST_CASE("another allocator's reservation is named beside PyTorch's own view, w
   xla.where = "warm_up_jax (script.py:4)";
   xla.bytes = 59 * GiB;
   xla.count = 1;
-  xla.stack = {native("stream_executor::gpu::GpuDriver::VmmAllocate", "libjax.so"), python("warm_up_jax", "/s/script.py", 4)};
+  xla.stack = {native_frame("stream_executor::gpu::GpuDriver::VmmAllocate", "libjax.so"), python_frame("warm_up_jax", "/s/script.py", 4)};
   OomSite torch_segments = xla;
   torch_segments.kind = Kind::Device;
   torch_segments.where = "step (script.py:9)";
   torch_segments.bytes = 10 * GiB;
-  torch_segments.stack = {native("c10::cuda::CUDACachingAllocator::Native::malloc", "libc10_cuda.so")};
+  torch_segments.stack = {native_frame("c10::cuda::CUDACachingAllocator::Native::malloc", "libc10_cuda.so")};
   e.top_sites = {xla, torch_segments};
   auto d = cudaleak::oom::diagnose(e);
   REQUIRE_FALSE(d.empty());
@@ -260,13 +247,13 @@ TEST_CASE("another allocator's reservation is named beside PyTorch's own view, w
 }
 
 TEST_CASE("Triton's kernels are a cache and Inductor's generated code is not the user's line", "[oom][story]") {
-  std::vector<Frame> load = {native("cuModuleLoad", "libcuda.so.1"),
-                             python("StaticallyLaunchedTritonKernel.load_kernel",
+  std::vector<Frame> load = {native_frame("cuModuleLoad", "libcuda.so.1"),
+                             python_frame("StaticallyLaunchedTritonKernel.load_kernel",
                                     "/v/lib/python3.12/site-packages/torch/_inductor/runtime/static_triton_launcher.py", 144),
-                             python("step", "/src/train.py", 15)};
+                             python_frame("step", "/src/train.py", 15)};
   CHECK(cudaleak::gate::caching_allocator_of(load) == "Triton kernel cache");
-  std::vector<Frame> segment = {python("Runner.call", "/tmp/torchinductor_root/cp/cpexli.py", 102),
-                                python("step", "/src/train.py", 15)};
+  std::vector<Frame> segment = {python_frame("Runner.call", "/tmp/torchinductor_root/cp/cpexli.py", 102),
+                                python_frame("step", "/src/train.py", 15)};
   const Frame* f = cudaleak::oom::user_frame(segment);
   REQUIRE(f);
   CHECK(f->function == "step");
@@ -288,7 +275,7 @@ TEST_CASE("a few MiB stuck in the cache beside a full device is not called fragm
   kept.bytes = 78 * GiB;
   kept.count = 622;
   kept.by_segment = true;
-  kept.stack = {python("step", "/src/graph.py", 21)};
+  kept.stack = {python_frame("step", "/src/graph.py", 21)};
   e.pytorch.live_tensors = {kept};
   auto d = cudaleak::oom::diagnose(e);
   REQUIRE_FALSE(d.empty());

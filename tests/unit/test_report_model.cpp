@@ -11,6 +11,7 @@
 #include "report/gate/caching.h"
 #include "report/model/cuda_frames.h"
 #include "report/render/function_names.h"
+#include "tests/unit/report_frames.h"
 #include "report/gate/site.h"
 #include "common/frame_tags.h"
 #include "report/render/text_report.h"
@@ -19,6 +20,7 @@
 #include "report/model/library_handles.h"
 #include "interpose/driver/hook_table.h"
 
+using cudaleak::test::python_frame;
 using namespace cudaleak;
 using namespace cudaleak::report;
 
@@ -366,11 +368,11 @@ TEST_CASE("caching allocators are recognised by their own frames only", "[report
   cupy.stack = {{1, "/x/memory.so", "__pyx_f_4cupy_4cuda_6memory_10SingleDeviceMemoryPool__malloc", "", 0}};
   CHECK(cudaleak::gate::caching_allocator_of(cupy) == "CuPy memory pool");
   LeakGroup numba;  // numba-cuda's memory manager, as its Python frames read on the H100
+  const std::string driver_py = "/v/site-packages/numba_cuda/numba/cuda/cudadrv/driver.py";
   numba.stack = {{1, "/x/cydriver.cpython-312-x86_64-linux-gnu.so", "", "", 0},
-                 {0, "", "NumbaCUDAMemoryManager.memalloc.<locals>.allocator", "/v/site-packages/numba_cuda/numba/cuda/cudadrv/driver.py", 893},
-                 {0, "", "HostOnlyCUDAMemoryManager._attempt_allocation", "/v/site-packages/numba_cuda/numba/cuda/cudadrv/driver.py", 735},
-                 {0, "", "step", "/src/train.py", 15}};
-  for (auto& f : numba.stack) f.python = f.module.empty();
+                 python_frame("NumbaCUDAMemoryManager.memalloc.<locals>.allocator", driver_py, 893),
+                 python_frame("HostOnlyCUDAMemoryManager._attempt_allocation", driver_py, 735),
+                 python_frame("step", "/src/train.py", 15)};
   CHECK(cudaleak::gate::caching_allocator_of(numba) == "numba memory manager");
   LeakGroup user;
   user.stack = {{1, "/app/ext.so", "my_extension::allocate_workspace()", "", 0}, {2, "/app/prog", "main", "", 0}};
@@ -442,12 +444,8 @@ TEST_CASE("text stacks: the program's own line is shown even past the frame limi
   g.count = 2;
   for (int i = 0; i < 20; ++i)
     g.stack.push_back({uint64_t(0x100 + i), "/v/libtorch_cpu.so", "c10d::Reducer::step" + std::to_string(i), "", 0});
-  Frame torch_py{0, "", "DistributedDataParallel.__init__", "/v/site-packages/torch/nn/parallel/distributed.py", 881};
-  torch_py.python = true;
-  Frame user{0, "", "<module>", "/work/ddp_job.py", 19};
-  user.python = true;
-  g.stack.push_back(torch_py);
-  g.stack.push_back(user);
+  g.stack.push_back(python_frame("DistributedDataParallel.__init__", "/v/site-packages/torch/nn/parallel/distributed.py", 881));
+  g.stack.push_back(python_frame("<module>", "/work/ddp_job.py", 19));
   r.leaks = {g};
   TextOptions options;
   options.max_frames = 16;

@@ -9,6 +9,7 @@
 #include "report/render/diff_output.h"
 #include "report/model/merge.h"
 #include "report/analyze/views.h"
+#include "tests/unit/report_frames.h"
 
 using namespace cudaleak::report;
 
@@ -90,13 +91,11 @@ TEST_CASE("a ctypes call is folded under the Python function that made it, not t
   g.bytes = 1 << 20;
   g.count = 1;
   g.api = "cuMemAlloc_v2";
-  Frame leak{0, "", "leak_through_the_driver", "/work/rank_steps.py", 10};
-  leak.python = true;
   g.stack = {{0x1, "/usr/lib/x86_64-linux-gnu/libffi.so.8.1.4", "", "", 0},
              {0x2, "/usr/lib/x86_64-linux-gnu/libffi.so.8.1.4", "ffi_call", "", 0},
              {0x3, "/usr/lib/python3.12/lib-dynload/_ctypes.cpython-312-x86_64-linux-gnu.so", "", "", 0},
              {0x4, "/usr/bin/python3.12", "_PyObject_MakeTpCall", "", 0},
-             leak};
+             cudaleak::test::python_frame("leak_through_the_driver", "/work/rank_steps.py", 10)};
   r.leaks = {g};
   CHECK(aggregate(r, "function")[0].key == "leak_through_the_driver");
   CHECK(aggregate(r, "file")[0].key == "/work/rank_steps.py");
