@@ -1,4 +1,5 @@
-// Frames the unit tests build stacks from, and counting in rendered text.
+// Frames and groups the unit tests build reports from, and counting in
+// rendered text.
 #pragma once
 #include <string>
 
@@ -20,6 +21,15 @@ inline report::Frame native_frame(const std::string& function, const std::string
   f.function = function;
   f.module = module;
   return f;
+}
+
+// A leak group of `count` resources of `kind` made by `api`, without a stack.
+inline report::LeakGroup group_of(Kind kind, const std::string& api, uint64_t count) {
+  report::LeakGroup g;
+  g.kind = kind;
+  g.api = api;
+  g.count = count;
+  return g;
 }
 
 inline size_t occurrences(const std::string& text, const std::string& what) {

@@ -277,9 +277,7 @@ TEST_CASE("text summary: with no leak, what is alive beside is named as what it 
   Report r;
   r.reason = Reason::Exit;
   r.process.pid = 7;
-  LeakGroup cached;
-  cached.kind = Kind::Device;
-  cached.count = 6;
+  LeakGroup cached = cudaleak::test::group_of(Kind::Device, "cuMemAlloc_v2", 6);
   cached.bytes = 6 << 20;
   cached.cached_by = "numba memory manager";
   r.leaks = {cached};
@@ -421,10 +419,7 @@ TEST_CASE("text stacks: a template instance's name past 160 characters keeps its
   // In a report: the short name in the text, the whole one in --full-stacks.
   Report r;
   r.process.pid = 1;
-  LeakGroup g;
-  g.kind = Kind::Event;
-  g.api = "cudaEventCreateWithFlags";
-  g.count = 5;
+  LeakGroup g = cudaleak::test::group_of(Kind::Event, "cudaEventCreateWithFlags", 5);
   g.stack = {{0x10, "/v/libtorch_cuda.so", collective, "", 0}, {0x20, "/app/train", "main", "train.cc", 9}};
   r.leaks = {g};
   std::string text = render_text(r, {});
@@ -438,10 +433,7 @@ TEST_CASE("text stacks: a template instance's name past 160 characters keeps its
 TEST_CASE("text stacks: the program's own line is shown even past the frame limit", "[report][text]") {
   Report r;
   r.process.pid = 1;
-  LeakGroup g;
-  g.kind = Kind::Event;
-  g.api = "cudaEventCreateWithFlags";
-  g.count = 2;
+  LeakGroup g = cudaleak::test::group_of(Kind::Event, "cudaEventCreateWithFlags", 2);
   for (int i = 0; i < 20; ++i)
     g.stack.push_back({uint64_t(0x100 + i), "/v/libtorch_cpu.so", "c10d::Reducer::step" + std::to_string(i), "", 0});
   g.stack.push_back(python_frame("DistributedDataParallel.__init__", "/v/site-packages/torch/nn/parallel/distributed.py", 881));
@@ -472,10 +464,7 @@ TEST_CASE("text stacks: the program's own line is shown even past the frame limi
 TEST_CASE("text stacks: runs inside a CUDA library become one line and the C runtime below main is left out", "[report]") {
   Report r;
   r.process.pid = 1;
-  LeakGroup g;
-  g.kind = Kind::LibraryHandle;
-  g.api = "cublasCreate_v2";
-  g.count = 1;
+  LeakGroup g = cudaleak::test::group_of(Kind::LibraryHandle, "cublasCreate_v2", 1);
   const std::string cublas = "/usr/local/cuda/lib64/libcublas.so.13";
   g.stack = {{0x10, cublas, "cublasLtInternal", "", 0}, {0x11, cublas + ".0.96", "cublasInit", "", 0},
              {0x12, cublas, "cublasSetup", "", 0},     {0x13, cublas, "cublasCreate_v2", "", 0},
