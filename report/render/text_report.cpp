@@ -377,7 +377,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += "\nSuppressions used:\n  count      bytes  rule\n";
     for (const SuppressionUse& u : r.suppressions) {
       char line[64];
-      std::snprintf(line, sizeof line, "  %5" PRIu64 " %10" PRIu64 "  ", u.count, u.bytes);
+      std::snprintf(line, sizeof line, "  %5" PRIu64 " %10s  ", u.count, format_bytes(u.bytes).c_str());
       out += line + u.rule + " (" + u.source + ")\n";
     }
   }

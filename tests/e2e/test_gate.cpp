@@ -93,7 +93,7 @@ TEST_CASE("suppressions: matching rules hide leaks, stay visible in the report, 
   Result res = gated(dir, {sample("exception_leak")}, {"--suppressions", supp});
   CHECK(res.exit_code == 3);  // nothing counted: the program's own status
   CHECK(res.err.find("Suppressions used:") != std::string::npos);
-  CHECK(res.err.find("leak:process_batch kind:device (" + supp + ":2)") != std::string::npos);
+  CHECK(res.err.find("      1    1.0 MiB  leak:process_batch kind:device (" + supp + ":2)") != std::string::npos);
   auto r = load(files_in(dir).front());
   REQUIRE(r.leaks.size() == 1);
   CHECK(r.leaks[0].suppressed_by == "leak:process_batch kind:device (" + supp + ":2)");
