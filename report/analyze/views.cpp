@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "report/model/cuda_frames.h"
+#include "report/model/function_names.h"
 #include "report/model/merge.h"
 #include "common/kinds.h"
 #include "report/gate/pattern.h"
@@ -16,11 +17,10 @@
 namespace cudaleak::report {
 
 namespace {
-// A frame that only carries a call from Python into C (ctypes' libffi, the
-// interpreter) or has no name: it names nothing of the program.
+// A frame of the code that carries a call from Python into C (ctypes'
+// libffi, the interpreter): it names nothing of the program.
 bool carries_the_call(const Frame& f) {
   if (f.python) return false;
-  if (f.function.empty()) return true;
   const std::string m = basename(f.module);
   for (const char* prefix : {"libffi.so", "_ctypes.", "python3", "libpython3"})
     if (m.rfind(prefix, 0) == 0) return true;
@@ -32,8 +32,11 @@ const Frame* allocation_frame(const LeakGroup& g) {
   const Frame* first = nullptr;
   for (const auto& f : g.stack) {
     if (is_cuda_frame(f)) continue;
-    if (!carries_the_call(f)) return &f;
     if (!first) first = &f;
+    if (carries_the_call(f)) continue;
+    // Past the frames that carried it, a Python function made the call;
+    // anything else is named by the first frame outside CUDA, as it was.
+    return f.python ? &f : first;
   }
   return first;
 }
@@ -115,7 +118,9 @@ std::vector<Aggregate> aggregate(const Report& r, const std::string& by) {
     if (by == "kind") key = text_of(g.kind);
     else if (by == "stack") key = g.site.empty() ? gate::site_of(g) : g.site;
     else if (!f) key = "(" + g.api + ")";
-    else if (by == "function") key = f->function.empty() ? "??" : f->function.str();
+    // Functions fold by the name a reader sees: the instances of one template,
+    // whose names differ only past 160 characters, are one row.
+    else if (by == "function") key = f->function.empty() ? "??" : readable_function_name(f->function.str());
     else if (by == "module") key = f->module;
     else key = f->file.empty() ? "(" + f->module + ")" : f->file.str();
     add(key, g.kind, g.bytes, g.count);

@@ -36,10 +36,9 @@ struct Aggregate {
 };
 std::vector<Aggregate> aggregate(const Report& report, const std::string& by);  // throws std::invalid_argument
 
-// The program's frame nearest the allocation: the first outside CUDA that is
-// named and not the FFI or the interpreter carrying a call from Python (the
-// Python function that made a ctypes call), else the first outside CUDA;
-// nullptr if none.
+// The program's frame nearest the allocation: the first outside CUDA, or for
+// a ctypes call the Python function that made it (past the FFI's and the
+// interpreter's frames); nullptr if none.
 const Frame* allocation_frame(const LeakGroup& group);
 
 // Leak sites compared between two runs, matched by site identity.

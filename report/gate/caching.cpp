@@ -12,6 +12,8 @@ struct AllocatorFrames {
   // Whether its memory is blocks kept for reuse: numba's queue only delays
   // each array's own free, and is emptied before an allocation fails.
   bool keeps_freed_blocks = true;
+  // Where the frame's file must lie too, for a name too common alone.
+  const char* file = nullptr;
 };
 
 // Frames of the allocators' own code that hand out cached blocks.
@@ -37,8 +39,9 @@ constexpr AllocatorFrames kAllocators[] = {
     // numba-cuda's memory manager: a freed array's memory waits in its
     // deferred-deallocation queue, released in batches; an allocation that
     // fails empties the queue and is tried again, and at exit numba releases
-    // the context with the queue still full.
-    {"numba memory manager", "HostOnlyCUDAMemoryManager._attempt_allocation", false},
+    // the context with the queue still full. Python before 3.11 names the
+    // frame without its class.
+    {"numba memory manager", "_attempt_allocation", false, "/numba/cuda/cudadrv/"},
 };
 
 }  // namespace
@@ -49,7 +52,8 @@ namespace {
 const char* allocator_of(const report::Frame& f) {
   if (f.function.empty()) return nullptr;
   for (const auto& a : kAllocators)
-    if (pattern_matches(a.pattern, f.function)) return a.allocator;
+    if (pattern_matches(a.pattern, f.function) && (!a.file || f.file.str().find(a.file) != std::string::npos))
+      return a.allocator;
   return nullptr;
 }
 }  // namespace

@@ -5,7 +5,6 @@
 
 #include "common/enum_names.h"
 #include "common/quantities.h"
-#include "report/render/function_names.h"
 
 namespace cudaleak::render {
 
@@ -19,8 +18,7 @@ std::string aggregate_text(const std::vector<report::Aggregate>& rows, const std
     char line[96];
     std::snprintf(line, sizeof line, "%-12s %5" PRIu64 "  %6zu  %-16s ", format_bytes(a.bytes).c_str(), a.count,
                   a.groups, kinds.c_str());
-    // A function is folded by its whole name and printed readable.
-    out += line + (by == "function" ? report::readable_function_name(a.key) : a.key) + "\n";
+    out += line + a.key + "\n";
   }
   return out;
 }

@@ -5,7 +5,7 @@
 #include "report/analyze/job.h"
 #include "report/model/cuda_frames.h"
 #include "report/oom/diagnose.h"
-#include "report/render/function_names.h"
+#include "report/model/function_names.h"
 #include "report/render/oom_text.h"
 #include "common/kinds.h"
 #include "report/model/library_handles.h"
@@ -147,9 +147,9 @@ void append_stack(std::string& out, const std::vector<Frame>& stack, size_t firs
   // last of those give way to a count.
   auto own = program_frames(stack);
   const size_t program = own.empty() ? end : size_t(own.front() - stack.data());
-  size_t printed = 0, limit = max_frames;
+  size_t printed = 0, limit = full_stacks ? SIZE_MAX : max_frames;
   for (size_t i = first; i < end && printed < limit;) {
-    if (printed + 1 == max_frames && i < program && program < end) {
+    if (!full_stacks && printed + 1 == max_frames && i < program && program < end) {
       if (program - i >= 2) {
         out += "    ... " + std::to_string(program - i) + " frames ...\n";
         i = program;
@@ -242,10 +242,43 @@ std::string job_line(const JobShape& job) {
   return line + "\n";
 }
 
+// Each failure's story is told once per line of one process's program: a
+// later failure of a call already told (the same API at the same user's line:
+// a retry after the program or its library freed what it could, a loop that
+// tries again) is counted instead. Not across the processes of a merged
+// report, whose pids may repeat on other hosts.
+class ToldLines {
+ public:
+  explicit ToldLines(const Report& r) : merged_(r.processes.size() > 1) {
+    for (const OomEvent& e : r.oom_events)
+      if (!e.recovered && e.printed) seen_.insert(key(e));
+  }
+  // Whether `e` repeats a line already told (then counted); otherwise its
+  // line is told from now on.
+  bool repeated(const OomEvent& e) {
+    const std::string k = key(e);
+    if (k.empty() || seen_.insert(k).second) return false;
+    ++count_;
+    return true;
+  }
+  size_t count() const { return count_; }
+
+ private:
+  std::string key(const OomEvent& e) const {
+    const Frame* f = merged_ ? nullptr : oom::user_frame(e.stack);
+    if (!f) return "";
+    // Without a file, two calls in one function are told apart by address.
+    return e.api + " " + (f->file.empty() ? std::to_string(f->ip) + " " : "") + oom::frame_line(*f);
+  }
+  bool merged_;
+  std::set<std::string> seen_;
+  size_t count_ = 0;
+};
+
 // The out-of-memory events of ranked processes, first failure first; in a
 // merged report with where every other rank stood at that moment. Marks the
-// events told in `told`.
-std::string ranked_ooms(const Report& r, std::vector<bool>& told) {
+// events told, or counted as repeats, in `told`.
+std::string ranked_ooms(const Report& r, std::vector<bool>& told, ToldLines& lines) {
   std::string out;
   const bool merged = !r.processes.empty();
   const std::string prefix = line_prefix(r);
@@ -253,8 +286,8 @@ std::string ranked_ooms(const Report& r, std::vector<bool>& told) {
     for (size_t i = 0; i < r.oom_events.size(); ++i) {
       const OomEvent& e = r.oom_events[i];
       if (e.recovered || e.printed || e.rank < 0) continue;
-      out += "\n" + prefix + oom::render_event(e);
       told[i] = true;
+      if (!lines.repeated(e)) out += "\n" + prefix + oom::render_event(e);
     }
     return out;
   }
@@ -319,7 +352,8 @@ std::string render_text(const Report& r, const TextOptions& options) {
   std::string job_text = job.any() && !r.processes.empty() ? job_line(job) : "";
   std::string oom_first;
   std::vector<bool> told(r.oom_events.size());
-  if (job.any()) oom_first = ranked_ooms(r, told);
+  ToldLines lines(r);
+  if (job.any()) oom_first = ranked_ooms(r, told, lines);
   std::vector<const LeakGroup*> visible;
   // What a leaked library handle holds is named in the handle's headline.
   for (const LeakGroup& g : r.leaks)
@@ -430,35 +464,17 @@ std::string render_text(const Report& r, const TextOptions& options) {
     }
   }
   // Each out-of-memory is printed once: those shown when they happened are
-  // only counted here, and so is a later failure of a call whose story was
-  // told (the same process, API and user's line: a retry after the program
-  // or its library freed what it could, a loop that tries again).
-  size_t shown = 0, recovered = 0, repeated = 0;
-  std::set<std::string> lines_told;
-  auto line_of = [&](const OomEvent& e) -> std::string {
-    const Frame* f = oom::user_frame(e.stack);
-    return f ? std::to_string(e.pid) + " " + e.api + " " + oom::frame_line(*f) : std::string();
-  };
-  for (size_t i = 0; i < r.oom_events.size(); ++i)
-    if (const OomEvent& e = r.oom_events[i]; !e.recovered && (e.printed || told[i]) && !line_of(e).empty())
-      lines_told.insert(line_of(e));
+  // only counted here, and so are repeats of a line already told.
+  size_t shown = 0, recovered = 0;
   for (size_t i = 0; i < r.oom_events.size(); ++i) {
     const OomEvent& e = r.oom_events[i];
-    if (e.recovered) {
-      ++recovered;
-    } else if (e.printed) {
-      ++shown;
-    } else if (!told[i]) {
-      const std::string line = line_of(e);
-      if (!line.empty() && !lines_told.insert(line).second) {
-        ++repeated;
-        continue;
-      }
-      // merged: whose it was, as each leak group says
+    if (e.recovered) ++recovered;
+    else if (e.printed) ++shown;
+    else if (!told[i] && !lines.repeated(e))  // merged: whose it was, as each leak group says
       out += "\n" + prefix + (r.processes.size() > 1 ? "in " + process_label(r, e.pid, e.rank) + ": " : "") +
              oom::render_event(e);
-    }
   }
+  const size_t repeated = lines.count();
   if (shown)
     out += "\n" + prefix + std::to_string(shown) + (shown == 1 ? " out-of-memory event" : " out-of-memory events") +
            " shown above when " + (shown == 1 ? "it" : "they") + " happened (oom_events in the report)\n";
@@ -468,7 +484,8 @@ std::string render_text(const Report& r, const TextOptions& options) {
            " of a call already told above, at the same line (oom_events in the report)\n";
   if (recovered)
     out += "\n" + prefix + std::to_string(recovered) + (recovered == 1 ? " allocation" : " allocations") +
-           " failed with out-of-memory and succeeded when the caching allocator retried after freeing its cache; "
+           " failed with out-of-memory and succeeded when the allocator retried after releasing memory it held (its "
+           "cache, or the frees it had deferred); "
            "the program saw no failure (oom_events, recovered)\n";
   if (!r.history.empty())
     out += "\n" + prefix + std::to_string(r.history.size()) +

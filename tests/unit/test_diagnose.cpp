@@ -207,8 +207,18 @@ TEST_CASE("a call that fails again at a line already told is counted at exit, no
     CHECK(text.find("failed in load_shard (train.py:23)") != std::string::npos);
     CHECK(text.find("1 more out-of-memory event of a call already told above") != std::string::npos);
   }
-  SECTION("in another process the same line is its own story") {
-    r.oom_events[1].pid = 77;
+  SECTION("a rank of a job: its repeats counted the same way") {
+    for (auto& e : r.oom_events) e.rank = 0;
+    r.oom_events[0].printed = true;
+    std::string text = render_text(r, {});
+    CHECK(occurrences(text, "out of memory on rank 0:") == 1);  // the other line's
+    CHECK(text.find("1 more out-of-memory event of a call already told above") != std::string::npos);
+  }
+  SECTION("merged processes, whose pids may repeat on other hosts: each failure told") {
+    r.processes.resize(2);
+    r.processes[0].process.pid = 5;
+    r.processes[1].process.pid = 5;
+    r.oom_events[1].pid = 5;
     std::string text = render_text(r, {});
     CHECK(occurrences(text, "out of memory:") == 3);
     CHECK(text.find("more out-of-memory event") == std::string::npos);

@@ -10,7 +10,7 @@
 #include "report/model/json_io.h"
 #include "report/gate/caching.h"
 #include "report/model/cuda_frames.h"
-#include "report/render/function_names.h"
+#include "report/model/function_names.h"
 #include "tests/unit/report_frames.h"
 #include "report/gate/site.h"
 #include "common/frame_tags.h"
@@ -372,6 +372,10 @@ TEST_CASE("caching allocators are recognised by their own frames only", "[report
                  python_frame("HostOnlyCUDAMemoryManager._attempt_allocation", driver_py, 735),
                  python_frame("step", "/src/train.py", 15)};
   CHECK(cudaleak::gate::caching_allocator_of(numba) == "numba memory manager");
+  numba.stack[2].function = "_attempt_allocation";  // Python 3.10 and before: the code's name alone
+  CHECK(cudaleak::gate::caching_allocator_of(numba) == "numba memory manager");
+  numba.stack[2].file = "/app/my_pool.py";  // a method of that name elsewhere is no allocator of numba's
+  CHECK(cudaleak::gate::caching_allocator_of(numba).empty());
   LeakGroup user;
   user.stack = {{1, "/app/ext.so", "my_extension::allocate_workspace()", "", 0}, {2, "/app/prog", "main", "", 0}};
   CHECK(cudaleak::gate::caching_allocator_of(user).empty());
@@ -414,7 +418,18 @@ TEST_CASE("text stacks: a template instance's name past 160 characters keeps its
   CHECK(readable_function_name("ns::Stream& ns::operator<<(ns::Stream&, std::vector<int> const&)", 20) ==
         "ns::Stream& ns::operator<<(...)");
   CHECK(readable_function_name("f(std::function<void (int)> g, decltype(x->y) z)", 10) == "f(...)");
-  CHECK(readable_function_name("cut<short(", 5) == "cut<...");  // brackets that never close
+  CHECK(readable_function_name("cut<short(", 5) == "cut<short(");  // brackets that never close: as it is
+  // Brackets matched by kind; "<" and ">" inside parentheses are comparisons.
+  CHECK(readable_function_name("std::enable_if<((3)>(0)), int>::type ns::pos<3>(int)", 10) ==
+        "std::enable_if<...>::type ns::pos<...>(...)");
+  // A bracket that opens the name itself is kept, its inside shortened.
+  CHECK(readable_function_name("void (*ns::get_handler<int>(int))(int)", 10) == "void (*ns::get_handler<...>(...))(...)");
+  CHECK(readable_function_name("<ns::Foo<u8> as core::ops::drop::Drop>::drop", 10) ==
+        "<ns::Foo<...> as core::ops::drop::Drop>::drop");
+  // An operator's characters are its name, and only the word operator makes one.
+  CHECK(readable_function_name("ns::foo<&ns::operator< >(int)", 10) == "ns::foo<...>(...)");
+  CHECK(readable_function_name("ns::apply_operator<ns::Vec<int> >(int)", 10) == "ns::apply_operator<...>(...)");
+  CHECK(readable_function_name("ns::operator->*(ns::P<int>, int)", 10) == "ns::operator->*(...)");
 
   // In a report: the short name in the text, the whole one in --full-stacks.
   Report r;

@@ -102,6 +102,29 @@ TEST_CASE("a ctypes call is folded under the Python function that made it, not t
   // Without a frame of its own to name, the first outside CUDA, as before.
   r.leaks[0].stack.pop_back();
   CHECK(aggregate(r, "function")[0].key == "??");
+  // A stripped program: its own unnamed frame, not the C runtime's below it.
+  r.leaks[0].stack = {{0x5, "/app/stripped", "", "", 0}, {0x6, "/app/stripped", "", "", 0},
+                      {0x7, "/lib/x86_64-linux-gnu/libc.so.6", "__libc_start_call_main", "", 0}};
+  CHECK(aggregate(r, "function")[0].key == "??");
+  CHECK(aggregate(r, "module")[0].key == "/app/stripped");
+}
+
+TEST_CASE("aggregates by function: a template's instances fold into the one row a reader sees", "[views]") {
+  Report r;
+  for (const char* type : {"float", "double"}) {
+    LeakGroup g;
+    g.kind = Kind::Device;
+    g.bytes = 1000;
+    g.count = 1;
+    std::string name = std::string("ns::run<") + type + ", " + std::string(200, 'x') + ">(int)";
+    g.stack = {{0x1, "/app/prog", name, "", 0}};
+    r.leaks.push_back(g);
+  }
+  auto rows = aggregate(r, "function");
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0].key == "ns::run<...>(...)");
+  CHECK(rows[0].bytes == 2000);
+  CHECK(rows[0].groups == 2);
 }
 
 TEST_CASE("diff classifies sites new, gone, grown, shrunk and same", "[views]") {

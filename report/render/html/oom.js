@@ -37,7 +37,7 @@ function renderOoms() {
     if (attempts.length)
       entry.append(el("div", { class: "meta attempts" }, "before it, " + plural(attempts.length, "failed call") + " (" +
           attempts.map((a) => a.api + " of " + fmtBytes(a.request_bytes) + " at " + fmtSince(a.time_ns, e.pid)).join(", ") +
-          ") retried after the allocator freed its cache"));
+          ") retried after the allocator released memory it held (its cache, or the frees it had deferred)"));
     const causes = el("ol", { class: "causes" });
     for (const x of e.diagnosis || []) {
       const li = el("li", { "data-cause": x.cause });

@@ -13,7 +13,8 @@ namespace cudaleak::report {
 inline constexpr size_t kReadableNameLength = 160;
 
 // `name` itself when at most `limit` characters long; otherwise with the
-// contents of every outermost <...> and (...) replaced by "...".
+// contents of the template argument lists and parameter lists that follow a
+// name replaced by "..."; the whole name where its brackets do not balance.
 std::string readable_function_name(std::string_view name, size_t limit = kReadableNameLength);
 
 }  // namespace cudaleak::report
