@@ -3,6 +3,7 @@
 #include "common/kinds.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <limits>
@@ -80,20 +81,49 @@ std::vector<std::string> split_escaped(const std::string& text, char separator) 
   return parts;
 }
 
-// Splits at unescaped `separator`, keeping every escape for the next level.
-std::vector<std::string> split_keeping_escapes(const std::string& text, char separator) {
+// Whether `text` at `i` begins another option, `key=` (after any blanks).
+bool option_begins(const std::string& text, size_t i) {
+  while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  const size_t start = i;
+  while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
+  return i > start && !std::isdigit(static_cast<unsigned char>(text[start])) && i < text.size() && text[i] == '=';
+}
+
+// CUDALEAK_OPTIONS split into its key=value items, keeping every escape for
+// the next level. ':' always separates; ',', ';' and blanks separate too where
+// another `key=` follows, as the sanitizers' ASAN_OPTIONS=a=1,b=2 and
+// "a=1 b=2" do, so that such a string is honoured whole rather than read as
+// one value ("output=a.json,error_exitcode=7"). Elsewhere they belong to the
+// value: a list (fail_on=device,pinned), a path with a blank.
+std::vector<std::string> split_option_items(const std::string& text) {
   std::vector<std::string> parts(1);
   for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '\\' && i + 1 < text.size()) {
-      parts.back() += text[i];
+    const char c = text[i];
+    if (c == '\\' && i + 1 < text.size()) {
+      parts.back() += c;
       parts.back() += text[++i];
-    } else if (text[i] == separator) {
+    } else if (c == ':' || ((c == ',' || c == ';' || std::isspace(static_cast<unsigned char>(c))) &&
+                            option_begins(text, i + 1))) {
       parts.emplace_back();
     } else {
-      parts.back() += text[i];
+      parts.back() += c;
     }
   }
+  for (auto& part : parts) {  // blanks around an item are the separator's; an escaped one is the value's
+    const size_t first = part.find_first_not_of(" \t\n\r");
+    size_t end = part.size();
+    while (end > 0 && std::isspace(static_cast<unsigned char>(part[end - 1])) && !(end >= 2 && part[end - 2] == '\\'))
+      --end;
+    part = first == std::string::npos || first >= end ? "" : part.substr(first, end - first);
+  }
   return parts;
+}
+
+// Whether `text` ends in a backslash that escapes nothing.
+bool ends_in_lone_backslash(const std::string& text) {
+  size_t n = 0;
+  while (n < text.size() && text[text.size() - 1 - n] == '\\') ++n;
+  return n % 2 == 1;
 }
 
 std::string parse_value(const std::string& text, bool& out) {
@@ -204,7 +234,10 @@ std::string nearest_word(const std::string& word, const std::vector<std::string>
 
 std::vector<OptionProblem> parse_options(const std::string& text, Options& options) {
   std::vector<OptionProblem> problems;
-  for (const std::string& item : split_keeping_escapes(text, ':')) {
+  // It would escape whatever is appended next (the launcher's own options).
+  if (ends_in_lone_backslash(text))
+    problems.push_back({"", "'" + text + "' ends in a backslash that escapes nothing; write '\\\\' for one"});
+  for (const std::string& item : split_option_items(text)) {
     if (item.empty()) continue;
     auto eq = item.find('=');
     if (eq == std::string::npos) {

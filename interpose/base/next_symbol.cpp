@@ -4,9 +4,8 @@
 #include <link.h>
 
 #include <cstdint>
-#include <cstring>
 
-#include "interpose/base/self_module.h"
+#include "interpose/base/loaded_objects.h"
 
 namespace cudaleak {
 
@@ -26,22 +25,19 @@ struct DynamicTables {
 // place; the vDSO's are left as offsets.
 uintptr_t absolute(ElfW(Addr) base, ElfW(Addr) value) { return value < base ? base + value : value; }
 
-DynamicTables tables_of(const dl_phdr_info* info) {
+DynamicTables tables_of(const link_map* object) {
   DynamicTables t;
-  for (int i = 0; i < info->dlpi_phnum; ++i) {
-    if (info->dlpi_phdr[i].p_type != PT_DYNAMIC) continue;
-    auto* dyn = reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
-    for (; dyn->d_tag != DT_NULL; ++dyn) {
-      uintptr_t p = absolute(info->dlpi_addr, dyn->d_un.d_ptr);
-      switch (dyn->d_tag) {
-        case DT_SYMTAB: t.symbols = reinterpret_cast<const ElfW(Sym)*>(p); break;
-        case DT_STRTAB: t.strings = reinterpret_cast<const char*>(p); break;
-        case DT_GNU_HASH: t.gnu_hash = reinterpret_cast<const uint32_t*>(p); break;
-        case DT_HASH: t.sysv_hash = reinterpret_cast<const uint32_t*>(p); break;
-        case DT_VERSYM: t.versions = reinterpret_cast<const ElfW(Half)*>(p); break;
-        case DT_VERDEF: t.definitions = reinterpret_cast<const ElfW(Verdef)*>(p); break;
-        default: break;
-      }
+  if (!object->l_ld) return t;
+  for (const ElfW(Dyn)* dyn = object->l_ld; dyn->d_tag != DT_NULL; ++dyn) {
+    uintptr_t p = absolute(object->l_addr, dyn->d_un.d_ptr);
+    switch (dyn->d_tag) {
+      case DT_SYMTAB: t.symbols = reinterpret_cast<const ElfW(Sym)*>(p); break;
+      case DT_STRTAB: t.strings = reinterpret_cast<const char*>(p); break;
+      case DT_GNU_HASH: t.gnu_hash = reinterpret_cast<const uint32_t*>(p); break;
+      case DT_HASH: t.sysv_hash = reinterpret_cast<const uint32_t*>(p); break;
+      case DT_VERSYM: t.versions = reinterpret_cast<const ElfW(Half)*>(p); break;
+      case DT_VERDEF: t.definitions = reinterpret_cast<const ElfW(Verdef)*>(p); break;
+      default: break;
     }
   }
   return t;
@@ -80,12 +76,16 @@ const char* version_name(const DynamicTables& t, ElfW(Half) index) {
 
 bool matches(const DynamicTables& t, uint32_t index, const char* name, const char* version) {
   const ElfW(Sym)& s = t.symbols[index];
-  if (s.st_shndx == SHN_UNDEF || !s.st_value || std::strcmp(t.strings + s.st_name, name) != 0) return false;
+  if (s.st_shndx == SHN_UNDEF || !s.st_value || !same_name(t.strings + s.st_name, name)) return false;
   int type = ELF64_ST_TYPE(s.st_info);
   if (type != STT_FUNC && type != STT_GNU_IFUNC) return false;
-  if (!t.versions || !t.definitions) return false;  // an unversioned object cannot hold `version`
+  int binding = ELF64_ST_BIND(s.st_info);
+  if (binding != STB_GLOBAL && binding != STB_WEAK) return false;
+  // An unversioned object's definition answers any version, as the loader
+  // takes it (a sanitizer runtime's interceptors are unversioned).
+  if (!t.versions || !t.definitions) return true;
   const char* v = version_name(t, t.versions[index] & 0x7fff);
-  return v && std::strcmp(v, version) == 0;
+  return v && same_name(v, version);
 }
 
 // The symbol's index in the object, or -1.
@@ -115,44 +115,34 @@ long find(const DynamicTables& t, const char* name, const char* version) {
   return -1;
 }
 
-struct Query {
-  const char* name;
-  const char* version;
-  uintptr_t self;  // this library's load bias
-  bool anywhere;   // else only after this library
+// The first definition after this library in the loader's list (or anywhere
+// in it), as the loader's own lookup order would find it.
+void* first_definition(const char* name, const char* version, uintptr_t self, bool anywhere) {
   bool past_self = false;
-  void* found = nullptr;
-};
-
-int visit(dl_phdr_info* info, size_t, void* data) {
-  auto* q = static_cast<Query*>(data);
-  if (info->dlpi_addr == q->self) {
-    q->past_self = true;
-    return 0;
+  for (const link_map* object = first_loaded_object(); object; object = object->l_next) {
+    if (object->l_addr == self) {
+      past_self = true;
+      continue;
+    }
+    if (!past_self && !anywhere) continue;
+    DynamicTables t = tables_of(object);
+    long i = find(t, name, version);
+    if (i < 0) continue;
+    const ElfW(Sym)& s = t.symbols[i];
+    uintptr_t address = object->l_addr + s.st_value;
+    if (ELF64_ST_TYPE(s.st_info) == STT_GNU_IFUNC) address = reinterpret_cast<uintptr_t (*)()>(address)();
+    return reinterpret_cast<void*>(address);
   }
-  if (!q->past_self && !q->anywhere) return 0;
-  DynamicTables t = tables_of(info);
-  long i = find(t, q->name, q->version);
-  if (i < 0) return 0;
-  const ElfW(Sym)& s = t.symbols[i];
-  uintptr_t address = info->dlpi_addr + s.st_value;
-  if (ELF64_ST_TYPE(s.st_info) == STT_GNU_IFUNC) address = reinterpret_cast<uintptr_t (*)()>(address)();
-  q->found = reinterpret_cast<void*>(address);
-  return 1;
+  return nullptr;
 }
 
 }  // namespace
 
 void* next_versioned_symbol(const char* name, const char* version) {
   const uintptr_t self = own_load_bias();
-  if (!self) return nullptr;
-  Query next{name, version, self, false};
-  dl_iterate_phdr(visit, &next);
-  if (next.found) return next.found;
+  if (void* found = first_definition(name, version, self, false)) return found;
   // Loaded with dlopen rather than preloaded: the C library came first.
-  Query any{name, version, next.self, true};
-  dl_iterate_phdr(visit, &any);
-  return any.found;
+  return first_definition(name, version, self, true);
 }
 
 }  // namespace cudaleak

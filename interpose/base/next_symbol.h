@@ -2,7 +2,8 @@
 // way RTLD_NEXT would find it from here, without calling dlsym or dlvsym: this
 // library exports both, so a call of either from inside it would reach its own
 // override. Reads the dynamic symbol tables in memory (GNU hash, else SysV
-// hash) and the version definitions; no allocation, no file access.
+// hash) and the version definitions from the loader's list of objects
+// (loaded_objects.h); no allocation, no file access, no libc call.
 #pragma once
 
 namespace cudaleak {

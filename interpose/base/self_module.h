@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
+#include "interpose/base/loaded_objects.h"
+
 namespace cudaleak {
 bool is_own_code(const void* address);
-// The library's load bias (the dlpi_addr of its dl_iterate_phdr entry); 0 when unknown.
-uintptr_t own_load_bias();
 }

@@ -92,9 +92,12 @@ const char* hook_name(HookId id) { return kHooks[static_cast<int>(id)].symbol; }
 
 int hook_by_symbol(const char* symbol) {
   // Only names that can be hooked: cu* (driver and libraries) and nccl*.
-  if (!symbol || !((symbol[0] == 'c' && symbol[1] == 'u') || std::strncmp(symbol, "nccl", 4) == 0)) return -1;
+  // By hand, not strcmp: called from dlsym, also by a sanitizer that is not ready to serve it (loaded_objects.h).
+  if (!symbol || !((symbol[0] == 'c' && symbol[1] == 'u') ||
+                   (symbol[0] == 'n' && symbol[1] == 'c' && symbol[2] == 'c' && symbol[3] == 'l')))
+    return -1;
   for (int i = 0; i < kHookCount; ++i)
-    if (std::strcmp(kHooks[i].symbol, symbol) == 0) return i;
+    if (same_name(kHooks[i].symbol, symbol)) return i;
   return -1;
 }
 

@@ -2,8 +2,6 @@
 
 #include <dlfcn.h>
 
-#include <cstring>
-
 #include "interpose/base/self_module.h"
 #include "interpose/base/state.h"
 #include "interpose/driver/hook_table.h"
@@ -15,6 +13,10 @@ using namespace cudaleak;
 // Tells the assembly entry to return NULL (dlsym_entry.S).
 void* const kNotFound = reinterpret_cast<void*>(1);
 
+// Nothing on this path calls a libc function a sanitizer intercepts
+// (loaded_objects.h): ASan and TSan look their interceptors' targets up
+// through here before they can serve such a call.
+
 // dlsym and dlvsym themselves. A program (or library) that fetches "the real
 // dlsym" (dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5") is the usual idiom) and
 // looks CUDA up through it would pass by the overrides; it gets this
@@ -22,14 +24,14 @@ void* const kNotFound = reinterpret_cast<void*>(1);
 // C library's with the caller's return address, so nothing else changes.
 void* own_entry(const char* symbol) {
   if (symbol[0] != 'd' || symbol[1] != 'l') return nullptr;
-  if (std::strcmp(symbol, "dlsym") == 0) return reinterpret_cast<void*>(&cudaleak_dlsym_entry);
-  if (std::strcmp(symbol, "dlvsym") == 0) return reinterpret_cast<void*>(&cudaleak_dlvsym_entry);
+  if (same_name(symbol, "dlsym")) return reinterpret_cast<void*>(&cudaleak_dlsym_entry);
+  if (same_name(symbol, "dlvsym")) return reinterpret_cast<void*>(&cudaleak_dlvsym_entry);
   return nullptr;
 }
 
 // The versions under which the C library defines dlsym and dlvsym.
 bool loader_version(const char* version) {
-  return std::strcmp(version, "GLIBC_2.34") == 0 || std::strcmp(version, "GLIBC_2.2.5") == 0;
+  return same_name(version, "GLIBC_2.34") || same_name(version, "GLIBC_2.2.5");
 }
 
 // What a lookup of `symbol` in `handle` returns, given `real()`, the C

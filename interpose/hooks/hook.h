@@ -14,6 +14,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "interpose/base/inside_hook.h"
 #include "interpose/base/phase_timer.h"
 #include "interpose/driver/hook_table.h"
 #include "interpose/runtime/lifecycle.h"
@@ -22,11 +23,6 @@
 namespace cudaleak {
 
 namespace detail {
-// Depth of driver hook calls on this thread: a driver hook reached from inside
-// another (a driver that calls its own public entry points, the tracker's own
-// lookups) passes through untracked.
-inline __attribute__((tls_model("initial-exec"))) thread_local int t_hook_depth = 0;
-
 template <typename Fn>
 struct ResultOf;
 template <typename R, typename... Args>
@@ -65,7 +61,10 @@ class Entry<id, false> {
     ensure_initialized();
     note_cuda_seen();
   }
-  ~Entry() { --t_hook_depth; }
+  ~Entry() {
+    --t_hook_depth;
+    leaving_hook();
+  }
   Fn function() const { return reinterpret_cast<Fn>(real_function(id)); }
   bool outermost() const { return !nested_; }
   [[no_unique_address]] mutable HookTimer timer_{int(id)};  // first: constructed first, destroyed last
@@ -86,12 +85,18 @@ class Entry<id, true> {
   static constexpr libapi::Status kMissing = missing_library_status(HookTraits<id>::space);
 
   Entry() {
+    ++t_library_hooks;
     PhaseScope timed(Phase::HookEntry);
     ensure_initialized();
     note_cuda_seen();
     fn_ = reinterpret_cast<Fn>(real_function(id));
     if (fn_) call_.emplace();
     else say_library_missing(id);
+  }
+  ~Entry() {
+    call_.reset();  // the library scope closes before this thread may wait
+    --t_library_hooks;
+    leaving_hook();
   }
   Fn function() const { return fn_; }
   bool outermost() const { return call_ && call_->outermost(); }

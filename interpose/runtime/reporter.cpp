@@ -1,3 +1,4 @@
+#include "common/terminal_text.h"
 #include "interpose/runtime/reporter.h"
 
 #include <dlfcn.h>
@@ -48,7 +49,11 @@ bool write_file(const std::string& path, const std::string& text, std::string* p
   return ok;
 }
 
-void print(const std::string& text) { write_text(text.data(), text.size()); }
+// Names from the program reach the terminal with their control characters escaped.
+void print(const std::string& text) {
+  const std::string safe = terminal_safe(text);
+  write_text(safe.data(), safe.size());
+}
 
 std::vector<report::Frame> python_frames() {
   std::vector<report::Frame> out;

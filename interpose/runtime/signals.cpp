@@ -15,6 +15,7 @@
 #include "interpose/base/log.h"
 #include "interpose/runtime/reporter.h"
 #include "interpose/base/hot_path.h"
+#include "interpose/base/inside_hook.h"
 
 namespace cudaleak::signals {
 
@@ -79,13 +80,17 @@ void wait_for_the_end() {
 
 // SIGTERM, SIGINT, SIGHUP where the program left the default: the reporter
 // thread writes the final report, then the process dies of the same signal;
-// the interrupted thread waits for that. A second signal while it writes (or
-// none to write) ends the process at once.
+// the interrupted thread waits for that, in the handler, or, where the signal
+// landed inside a hook that may hold a lock the report needs, once it leaves
+// the hook (inside_hook.h). A second signal while it writes (or none to
+// write) ends the process at once.
 void on_termination(int sig) {
   int saved = errno;
   if (g_terminating.exchange(true) || !send(char(sig))) {
     signal(sig, SIG_DFL);
     raise(sig);  // blocked while this handler runs: delivered when it returns
+  } else if (inside_hook()) {
+    detail::g_wait_at_hook_exit.store(true, std::memory_order_relaxed);
   } else {
     wait_for_the_end();
   }
@@ -241,6 +246,14 @@ void wait_if_terminating() {
   if (g_terminating.load()) wait_for_the_end();
 }
 
+}  // namespace cudaleak::signals
+
+namespace cudaleak::detail {
+void wait_at_hook_exit() { signals::wait_if_terminating(); }
+}  // namespace cudaleak::detail
+
+namespace cudaleak::signals {
+
 void reset_in_child() {
   // The pipe is shared with the parent: a signal to the child must not wake
   // the parent's reporter. The child gets its own pipe and, lazily, its own thread.
@@ -251,6 +264,7 @@ void reset_in_child() {
   g_thread_started = false;
   g_crashing = false;
   g_terminating = false;
+  detail::g_wait_at_hook_exit = false;
   // Taken again only if the child uses CUDA itself (ensure_reporter_thread).
   if (g_report_signal > 0) give_back(g_report_signal, on_report_signal);
   if (g_termination_handlers.exchange(false))

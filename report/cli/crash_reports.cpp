@@ -1,3 +1,4 @@
+#include "common/terminal_text.h"
 #include "report/cli/crash_reports.h"
 
 #include <spdlog/spdlog.h>
@@ -74,7 +75,7 @@ std::string finish_capture(const std::string& path, int* rank) {
     t.report_path = path;
     t.gen_suppressions = b->options.gen_suppressions;
     t.full_stacks = b->options.full_stacks;
-    std::string out = report::render_text(b->report, t);
+    std::string out = terminal_safe(report::render_text(b->report, t));
     ssize_t ignored = write(STDERR_FILENO, out.data(), out.size());
     (void)ignored;
   }

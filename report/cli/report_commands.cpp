@@ -1,3 +1,4 @@
+#include "common/terminal_text.h"
 #include "report/cli/report_commands.h"
 
 #include <spdlog/spdlog.h>
@@ -106,7 +107,7 @@ int run_report(ReportArgs& a) {
     options.color = cudaleak::color_wanted(a.color, a.output.empty() ? STDOUT_FILENO : -1);
     text = report::render_text(view, options);
   }
-  return write_output(a.output, text) ? 0 : 2;
+  return write_output(a.output, a.format == "html" ? text : terminal_safe(text)) ? 0 : 2;
 }
 
 int run_diff(const std::vector<std::string>& old_files, const std::vector<std::string>& new_files,
@@ -115,7 +116,7 @@ int run_diff(const std::vector<std::string>& old_files, const std::vector<std::s
   auto after = load_reports(new_files);
   if (!before || !after) return 2;
   const auto changes = report::diff_reports(*before, *after);
-  const std::string text = format == "json" ? render::diff_json(changes) : render::diff_text(changes);
+  const std::string text = format == "json" ? render::diff_json(changes) : terminal_safe(render::diff_text(changes));
   std::fwrite(text.data(), 1, text.size(), stdout);
   return report::new_or_grown(changes) ? 1 : 0;
 }

@@ -28,6 +28,7 @@
 #include "report/gate/gate_options.h"
 #include "report/model/json_io.h"
 #include "report/cli/load.h"
+#include "report/cli/sanitizer_runtimes.h"
 #include "common/options.h"
 
 extern char** environ;
@@ -295,7 +296,8 @@ int run_program(const RunSettings& s) {
   if (const char* existing = std::getenv("CUDALEAK_OPTIONS"); existing && *existing)
     opts = opts.empty() ? existing : std::string(existing) + ":" + opts;  // ours come last and win
   setenv("CUDALEAK_OPTIONS", opts.c_str(), 1);
-  setenv("LD_PRELOAD", prepend(std::getenv("LD_PRELOAD"), s.library_path, ':').c_str(), 1);
+  setenv("LD_PRELOAD", preload_after_sanitizers(std::getenv("LD_PRELOAD"), s.library_path).c_str(), 1);
+  setenv("ASAN_OPTIONS", asan_options_for_preload(std::getenv("ASAN_OPTIONS")).c_str(), 1);
   if (!s.python_dir.empty() && access(s.python_dir.c_str(), R_OK) == 0) {
     setenv("PYTHONPATH", prepend(std::getenv("PYTHONPATH"), s.python_dir, ':').c_str(), 1);
     setenv("CUDALEAK_PYTORCH_STACKS", s.pytorch_stacks ? "1" : "0", 1);

@@ -61,11 +61,29 @@ void apply_suppressions(report::Report& report, const RuleSet& rules) {
   report.suppressions = uses;
 }
 
+namespace {
+
+// A name as one word of a rule: blanks (rules are blank-separated) and
+// control characters (a newline would end the rule where pasted) become '*'.
+std::string rule_word(std::string name) {
+  std::string word;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const auto u = static_cast<unsigned char>(name[i]);
+    const bool c1 = u == 0xc2 && i + 1 < name.size() && (static_cast<unsigned char>(name[i + 1]) & 0xe0) == 0x80;
+    if (c1) ++i;  // U+0080-U+009F, two bytes in UTF-8
+    const char w = u <= 0x20 || u == 0x7f || c1 ? '*' : name[i];
+    if (!(w == '*' && !word.empty() && word.back() == '*')) word += w;
+  }
+  return word;
+}
+
+}  // namespace
+
 std::string suggest_rule(const report::LeakGroup& group) {
   for (const report::Frame* f : report::program_frames(group.stack)) {
     if (f->function.empty()) continue;
-    std::string name = f->function.substr(0, f->function.find('('));
-    std::replace(name.begin(), name.end(), ' ', '*');  // rules are whitespace-separated
+    std::string name = rule_word(f->function.substr(0, f->function.find('(')));
+    if (name.find_first_not_of('*') == std::string::npos) continue;  // a rule of wildcards alone hides every leak
     std::string rule = "leak:" + name + " kind:" + report::text_of(group.kind);
     // main (or a script's <module>) is in every stack: alone it would hide
     // every leak of the kind, so the rule also names the API.
@@ -73,7 +91,7 @@ std::string suggest_rule(const report::LeakGroup& group) {
     return rule;
   }
   for (const auto& f : group.stack)
-    if (!f.module.empty()) return "leak:" + report::basename(f.module) + " kind:" + report::text_of(group.kind);
+    if (!f.module.empty()) return "leak:" + rule_word(report::basename(f.module)) + " kind:" + report::text_of(group.kind);
   return "leak:" + group.api + " kind:" + report::text_of(group.kind);
 }
 

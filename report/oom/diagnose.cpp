@@ -51,9 +51,77 @@ std::string tensor_groups_text(const std::vector<const report::TensorGroup*>& gr
   return s;
 }
 
+// The live tensors of one line that accumulated until the device was full:
+// the biggest group of three or more tensors holding at least half of what
+// PyTorch allocated; nullptr when no line dominates.
+const report::TensorGroup* growing_line(const report::AllocatorDevice& p) {
+  const report::TensorGroup* best = nullptr;
+  for (const auto& g : p.live_tensors)
+    if (g.count >= 3 && g.bytes * 2 >= p.allocated && !is_cublas_workspace(g) && (!best || g.bytes > best->bytes))
+      best = &g;
+  return best;
+}
+
+// How fast PyTorch reserved its segments, bytes per second, from the event's
+// site of its cache; 0 when unknown.
+double reserve_rate(const report::OomEvent& e) {
+  for (const report::OomSite& site : e.top_sites)
+    if (site.count >= 3 && site.last_ns > site.first_ns && gate::caching_allocator_of(site.stack) == kPyTorchCache)
+      return double(site.bytes) * 1e9 / double(site.last_ns - site.first_ns);
+  return 0;
+}
+
+// Free space stuck in segments explains a failure only where it is a real
+// share of the reservation and no line's growth would have used it up
+// anyway: with expandable_segments the request would fit, and the growth
+// fail a few steps later. Either way the text says how many steps (tensors
+// of the growing line) and, where the reservations' pace is known, how long.
+void diagnose_fragmentation(const report::OomEvent& e, std::vector<report::Diagnosis>& out,
+                            std::vector<report::Diagnosis>& after) {
+  const report::AllocatorDevice& p = e.pytorch;
+  const uint64_t request = e.request_bytes;
+  const uint64_t device_free = e.device_info ? e.free_bytes : 0;
+  // A few MiB in pinned segments beside a full device is not fragmentation.
+  if (!(device_free < request && p.free + device_free >= request && p.largest_free_block < request &&
+        p.free_in_pinned_segments * 4 >= request))
+    return;
+  const uint64_t stuck = p.free_in_pinned_segments;
+  const bool real_share = stuck * 20 >= p.reserved;  // 5% of the reservation
+  const report::TensorGroup* grower = growing_line(p);
+  const uint64_t each = grower ? std::max<uint64_t>(1, grower->bytes / grower->count) : 0;
+  const uint64_t steps_left = grower ? stuck / each : 0;
+  const bool growth_explains = grower && steps_left <= grower->count;
+  std::vector<const report::TensorGroup*> pinning;
+  for (const auto& g : p.live_tensors)
+    if (g.pinning_segments) pinning.push_back(&g);
+  std::string msg = "fragmentation: PyTorch has " + format_bytes(p.reserved) + " reserved but only " +
+                    format_bytes(p.allocated) + " allocated; " + format_bytes(stuck) + " is free inside " +
+                    std::to_string(p.pinned_segments) + " segments that live tensors keep, in pieces no larger than " +
+                    format_bytes(p.largest_free_block) + ", so the " + format_bytes(request) + " request fits in none";
+  if (real_share && !growth_explains) {
+    if (!pinning.empty()) msg += ". The tensors that pin them: " + tensor_groups_text(pinning);
+    msg += p.expandable ? ". Free or reorder those tensors"
+                        : ". Fix: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, or free or reorder those tensors";
+    out.push_back({report::Cause::Fragmentation, p.free + device_free, msg});
+    return;
+  }
+  char share[32];
+  std::snprintf(share, sizeof share, "%.1f%%", p.reserved ? 100.0 * double(stuck) / double(p.reserved) : 0.0);
+  msg += " (" + std::string(share) + " of the reservation); it is not why memory ran out";
+  if (grower) {
+    msg += ": at about " + format_bytes(each) + " a tensor, that space holds " + std::to_string(steps_left) +
+           " more of the tensors " + tensor_origin(*grower) + " (" + std::to_string(grower->count) + " so far)";
+    if (const double rate = reserve_rate(e); rate > 0)
+      msg += ", about " + seconds(uint64_t(double(stuck) / rate * 1e9)) + " of its growth";
+    msg += "; expandable_segments would only delay the failure";
+  }
+  after.push_back({report::Cause::Fragmentation, p.free + device_free, msg});
+}
+
 // PyTorch's view explains its own out-of-memory: the limit it set itself,
 // fragmentation of its cache, the live tensors, or cache it still keeps.
-void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>& out) {
+void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>& out,
+                      std::vector<report::Diagnosis>& after) {
   const report::AllocatorDevice& p = e.pytorch;
   const uint64_t request = e.request_bytes;
   const uint64_t device_free = e.device_info ? e.free_bytes : 0;
@@ -62,24 +130,7 @@ void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>&
                    "the device has " + format_bytes(device_free) + " free, more than the request (" +
                        format_bytes(request) + "): PyTorch refused it itself, under a limit the program set "
                        "(torch.cuda.set_per_process_memory_fraction) or an allocator setting"});
-  // Free space stuck in the cache explains the failure only where it is a
-  // real share of the request: a few MiB in pinned segments beside a full
-  // device is not fragmentation.
-  if (device_free < request && p.free + device_free >= request && p.largest_free_block < request &&
-      p.free_in_pinned_segments * 4 >= request) {
-    std::vector<const report::TensorGroup*> pinning;
-    for (const auto& g : p.live_tensors)
-      if (g.pinning_segments) pinning.push_back(&g);
-    std::string msg = "fragmentation: PyTorch has " + format_bytes(p.reserved) + " reserved but only " +
-                      format_bytes(p.allocated) + " allocated; " + format_bytes(p.free_in_pinned_segments) +
-                      " is free inside " + std::to_string(p.pinned_segments) +
-                      " segments that live tensors keep, in pieces no larger than " +
-                      format_bytes(p.largest_free_block) + ", so the " + format_bytes(request) + " request fits in none";
-    if (!pinning.empty()) msg += ". The tensors that pin them: " + tensor_groups_text(pinning);
-    msg += p.expandable ? ". Free or reorder those tensors"
-                        : ". Fix: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, or free or reorder those tensors";
-    out.push_back({report::Cause::Fragmentation, p.free + device_free, msg});
-  }
+  diagnose_fragmentation(e, out, after);
   if (p.allocated && !p.live_tensors.empty()) {
     std::vector<const report::TensorGroup*> groups;
     for (const auto& g : p.live_tensors) groups.push_back(&g);
@@ -233,7 +284,8 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
                    "the request (" + format_bytes(request) + ") is larger than the device's total memory (" +
                        format_bytes(total) + "): it can never succeed on this device"});
 
-  if (e.has_pytorch) diagnose_pytorch(e, out);
+  std::vector<report::Diagnosis> after;  // told after every cause, whatever their bytes
+  if (e.has_pytorch) diagnose_pytorch(e, out, after);
   if (!e.has_pytorch && e.device_info && e.free_bytes >= request && request <= total)
     out.push_back({report::Cause::Fragmentation, e.free_bytes,
                    "free memory (" + format_bytes(e.free_bytes) + ") exceeds the request (" + format_bytes(request) +
@@ -326,6 +378,7 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
   std::stable_sort(out.begin(), out.end(), [](const report::Diagnosis& a, const report::Diagnosis& b) {
     return std::make_pair(weight(a.cause), a.bytes) > std::make_pair(weight(b.cause), b.bytes);
   });
+  out.insert(out.end(), after.begin(), after.end());
   return out;
 }
 

@@ -1,3 +1,4 @@
+#include "common/terminal_text.h"
 #include "report/render/text_report.h"
 
 #include <algorithm>
@@ -37,9 +38,10 @@ void append_frame(std::string& out, size_t index, const Frame& f, bool full_name
   else
     std::snprintf(head, sizeof head, "    #%zu 0x%" PRIx64 " in ", index, f.ip);
   out += head;
-  out += f.function.empty() ? "??" : full_names ? std::string(f.function) : readable_function_name(f.function);
-  if (!f.file.empty()) out += " " + f.file + (f.line > 0 ? ":" + std::to_string(f.line) : "");
-  if (!f.module.empty()) out += " (" + basename(f.module) + ")";
+  out += f.function.empty() ? "??"
+                            : printable_name(full_names ? std::string(f.function) : readable_function_name(f.function));
+  if (!f.file.empty()) out += " " + printable_name(f.file) + (f.line > 0 ? ":" + std::to_string(f.line) : "");
+  if (!f.module.empty()) out += " (" + printable_name(basename(f.module)) + ")";
   if (f.inlined) out += " [inlined]";
   out += "\n";
 }

@@ -465,3 +465,43 @@ TEST_CASE("python: per-tensor stacks start once PyTorch's reservation reaches py
   CHECK(own <= 12);            // not before half the device was reserved
   CHECK(own + by_segment == 24);  // the rest named by their segments
 }
+
+TEST_CASE("text: control characters in names and paths reach the terminal escaped, and never forge a rule",
+          "[e2e][python]") {
+  const std::string script = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs/python_hostile_names.py";
+  auto dir = fresh_dir("hostile_names");
+  const std::string report = dir + "/r\x1b]0;title\x07.json";
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--gen-suppressions", "-o", report, "--",
+                    interpreters().front(), script});
+  REQUIRE(res.exit_code == 0);
+  auto raw_controls = [](const std::string& text) {
+    for (size_t i = 0; i < text.size(); ++i) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      if ((c < 0x20 && c != '\n') || c == 0x7f) return true;
+      if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+          static_cast<unsigned char>(text[i + 1]) <= 0x9f)
+        return true;
+    }
+    return false;
+  };
+  CHECK_FALSE(raw_controls(res.err));
+  CHECK(res.err.find("evil\\x1b]0;pwned\\x07\\x1b[2J.py") != std::string::npos);
+  CHECK(res.err.find("hostile\\x0aleak:* kind:device\\x1b[8m\\xc2\\x9b") != std::string::npos);
+  CHECK(res.err.find("r\\x1b]0;title\\x07.json") != std::string::npos);
+  // The generated rule stays one line that names the function, never "leak:*" alone.
+  CHECK(res.err.find("\nleak:* kind:device") == std::string::npos);
+  CHECK(res.err.find("\nleak:hostile*leak:*kind:device*[8m* kind:device\n") != std::string::npos);
+  // The JSON keeps the names as they are.
+  auto r = load(report);
+  REQUIRE(find_group(r, "device", "hostile\nleak:* kind:device"));
+  for (const std::vector<std::string>& how : {std::vector<std::string>{}, {"--by", "function"}, {"--by", "file"},
+                                              {"--gen-suppressions"}}) {
+    std::vector<std::string> argv = {cudaleak_tool(), "report", report};
+    argv.insert(argv.end(), how.begin(), how.end());
+    Result shown = run(argv);
+    INFO(shown.out);
+    CHECK(shown.out.find("hostile") != std::string::npos);
+    CHECK_FALSE(raw_controls(shown.out));
+    CHECK_FALSE(raw_controls(shown.err));
+  }
+}

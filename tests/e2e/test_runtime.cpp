@@ -475,3 +475,28 @@ TEST_CASE("runtime: three images of one process each write a report of their own
     }
   }
 }
+
+TEST_CASE("signals: SIGTERM landing inside a hook ends the process with its report at once, 30 runs",
+          "[e2e][runtime]") {
+  // The only thread makes CUDA calls back to back, so the signal mostly lands
+  // inside a hook, often while it holds a lock of the registry the report
+  // needs: the report must not wait for the handler's 10 s bound.
+  int slow = 0, unreported = 0;
+  for (int i = 0; i < 30; ++i) {
+    auto dir = fresh_dir("sigterm_busy_" + std::to_string(i));
+    std::string pid_file = dir + "/../sigterm_busy.pid";
+    std::filesystem::remove(pid_file);
+    Result res = shell("P=" + quote(program("wait_for_signal")) + "; " + quote(cudaleak_tool()) +
+                       " run --simulated-gpu -o " + quote(dir + "/r.%p.json") + " -- $P " + quote(pid_file) +
+                       " busy & L=$!; while [ ! -s " + quote(pid_file) + " ]; do sleep 0.01; done; sleep 0.0$((" +
+                       std::to_string(i) + " % 7)); S=$(date +%s%N); kill -TERM $(cat " + quote(pid_file) +
+                       "); wait $L; echo status=$? ms=$((($(date +%s%N) - S) / 1000000))");
+    INFO(res.out << res.err);
+    CHECK(res.out.rfind("status=143 ", 0) == 0);
+    const size_t ms = res.out.find("ms=");
+    if (ms == std::string::npos || std::stol(res.out.substr(ms + 3)) > 5000) ++slow;
+    if (files_in(dir).size() != 1) ++unreported;
+  }
+  CHECK(slow == 0);
+  CHECK(unreported == 0);
+}

@@ -281,7 +281,70 @@ TEST_CASE("a few MiB stuck in the cache beside a full device is not called fragm
   REQUIRE_FALSE(d.empty());
   CHECK(d[0].cause == Cause::LiveTensors);
   for (const auto& x : d) CHECK(x.cause != Cause::Fragmentation);
-  // The same cache with a third of the request stuck in pinned segments is.
-  e.pytorch.free = e.pytorch.free_in_pinned_segments = 40 * MiB;
+  // A real share of the reservation stuck in segments, with no line whose
+  // growth would have used it up, is.
+  e.pytorch.allocated = 60 * GiB;
+  e.pytorch.free = e.pytorch.free_in_pinned_segments = 18 * GiB;
+  TensorGroup weights = kept, activations = kept;
+  weights.bytes = 40 * GiB, weights.count = 1;
+  activations.bytes = 20 * GiB, activations.count = 2;
+  e.pytorch.live_tensors = {weights, activations};
   CHECK(cudaleak::oom::diagnose(e)[0].cause == Cause::Fragmentation);
+}
+
+TEST_CASE("a line whose tensors grew until the device was full comes before the fragmentation it left",
+          "[oom][story]") {
+  // An inference server keeping each request's KV cache: 76.2 GiB live of
+  // 78.4 GiB reserved, 2.1 GiB free in segments (2.7%), the next request
+  // fits in no free piece. expandable_segments would fail a few requests later.
+  OomEvent e;
+  e.has_pytorch = true;
+  e.request_bytes = 1 * GiB;
+  e.device_info = true;
+  e.free_bytes = 300 * MiB;
+  e.total_bytes = 80 * GiB;
+  e.nvml = "ok";
+  e.pytorch.reserved = 78 * GiB + 410 * MiB;
+  e.pytorch.allocated = 76 * GiB + 205 * MiB;
+  e.pytorch.free = e.pytorch.free_in_pinned_segments = 2 * GiB + 100 * MiB;
+  e.pytorch.largest_free_block = 512 * MiB;
+  e.pytorch.pinned_segments = 150;
+  TensorGroup cache;
+  cache.bytes = e.pytorch.allocated;
+  cache.count = 76;
+  cache.stack = {python_frame("update", "/usr/lib/python3/dist-packages/transformers/cache_utils.py", 147),
+                 python_frame("serve_request", "/srv/app/server.py", 31)};
+  e.pytorch.live_tensors = {cache};
+  auto d = cudaleak::oom::diagnose(e);
+  REQUIRE(d.size() == 2);
+  CHECK(d[0].cause == Cause::LiveTensors);
+  CHECK(d[1].cause == Cause::Fragmentation);
+  CHECK(d[1].message.find("(2.7% of the reservation); it is not why memory ran out: at about 1.0 GiB a tensor, "
+                          "that space holds 2 more of the tensors") != std::string::npos);
+  CHECK(d[1].message.find("(76 so far); expandable_segments would only delay the failure") != std::string::npos);
+  CHECK(d[1].message.find("Fix: PYTORCH_CUDA_ALLOC_CONF") == std::string::npos);
+  // With the pace of PyTorch's reservations known, the time it would have bought.
+  OomSite segments{Kind::Device, "cudaMalloc", "serve_request (server.py:31)", e.pytorch.reserved, 150,
+                   1'000'000'000, 79'400'000'000, {python_frame("malloc", "/x/torch/cuda/memory.py", 1)}};
+  segments.stack.front().function = "c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc";
+  segments.stack.front().python = false;
+  e.top_sites = {segments};
+  d = cudaleak::oom::diagnose(e);
+  REQUIRE(d.size() == 2);
+  CHECK(d[1].message.find(" of its growth; expandable_segments would only delay") != std::string::npos);
+  // A two-rank FSDP job: 594.5 MiB free of 138.0 GiB reserved (0.4%) is no
+  // first cause even where no single line dominates.
+  e.top_sites.clear();
+  e.pytorch.reserved = 138 * GiB;
+  e.pytorch.allocated = 138 * GiB - 595 * MiB;
+  e.pytorch.free = e.pytorch.free_in_pinned_segments = 595 * MiB;
+  e.request_bytes = 600 * MiB;
+  e.free_bytes = 10 * MiB;
+  cache.count = 2;
+  e.pytorch.live_tensors = {cache};
+  d = cudaleak::oom::diagnose(e);
+  REQUIRE_FALSE(d.empty());
+  CHECK(d[0].cause != Cause::Fragmentation);
+  CHECK(d.back().cause == Cause::Fragmentation);
+  CHECK(d.back().message.find("(0.4% of the reservation); it is not why memory ran out") != std::string::npos);
 }

@@ -85,3 +85,35 @@ TEST_CASE("describe_options lists every option in effect", "[options]") {
   CHECK(text.find("stack_depth=9\n") != std::string::npos);
   for (const auto& info : option_table()) CHECK(text.find(std::string(info.key) + "=") != std::string::npos);
 }
+
+TEST_CASE("',', ';' and blanks separate options where another key= follows, as the sanitizers' do",
+          "[options]") {
+  for (const std::string text : {"output=a.json,error_exitcode=7", "output=a.json;error_exitcode=7",
+                                 "output=a.json error_exitcode=7", "output=a.json, error_exitcode=7",
+                                 " output=a.json\terror_exitcode=7 ", "output=a.json:error_exitcode=7"}) {
+    INFO(text);
+    Options o;
+    CHECK(parse_options(text, o).empty());
+    CHECK(o.output == "a.json");
+    CHECK(o.error_exitcode == 7);
+  }
+  Options o;  // elsewhere they are the value's: a list, a path with a blank or a comma
+  CHECK(parse_options("fail_on=device,pinned,output=my dir/a,b.json", o).empty());
+  CHECK(o.fail_on == std::vector<std::string>{"device", "pinned"});
+  CHECK(o.output == "my dir/a,b.json");
+  Options typo;  // a misspelt key after a comma is refused by name, never folded into the path
+  auto problems = parse_options("output=a.json,eror_exitcode=7", typo);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].key == "eror_exitcode");
+  CHECK(typo.output == "a.json");
+}
+
+TEST_CASE("a trailing backslash that escapes nothing is refused, never swallowing what follows", "[options]") {
+  Options o;
+  auto problems = parse_options("output=a.json\\", o);
+  REQUIRE(problems.size() == 1);
+  CHECK(problems[0].message.find("backslash") != std::string::npos);
+  Options escaped;
+  CHECK(parse_options("output=a\\\\", escaped).empty());
+  CHECK(escaped.output == "a\\");
+}

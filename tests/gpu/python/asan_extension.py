@@ -1,0 +1,37 @@
+# A PyTorch C++ extension built with -fsanitize=address, loaded into a Python
+# that preloads ASan's runtime (as such extensions are tested): it keeps a
+# CUDA tensor in a static vector and cudaMallocs 1 MiB it never frees. Prints
+# what it did; under cudaleak it must print and end exactly the same.
+import sys
+
+import torch
+from torch.utils.cpp_extension import load_inline
+
+SOURCE = r"""
+#include <torch/extension.h>
+#include <cuda_runtime_api.h>
+#include <vector>
+
+static std::vector<at::Tensor> kept;
+
+int64_t keep_and_leak(int64_t n) {
+  kept.push_back(at::empty({n}, at::TensorOptions().dtype(at::kFloat).device(at::kCUDA)));
+  void* p = nullptr;
+  cudaMalloc(&p, 1 << 20);  // LINE:extension_leak
+  return p != nullptr ? n : -1;
+}
+"""
+
+ext = load_inline(
+    name="asan_extension",
+    cpp_sources=SOURCE,
+    functions=["keep_and_leak"],
+    extra_cflags=["-fsanitize=address", "-fno-omit-frame-pointer", "-g", "-O1"],
+    extra_ldflags=["-fsanitize=address", "-L/usr/local/cuda/lib64", "-lcudart"],
+    extra_include_paths=["/usr/local/cuda/include"],
+    build_directory=sys.argv[1] if len(sys.argv) > 1 else None,
+    verbose=False,
+)
+print("extension returned", ext.keep_and_leak(1 << 18))
+torch.cuda.synchronize()
+print("done")
