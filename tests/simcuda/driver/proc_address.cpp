@@ -197,11 +197,13 @@ CUresult lookup(const char* symbol, void** pfn, int version, cuuint64_t flags,
   if (!pfn || !symbol) return CUDA_ERROR_INVALID_VALUE;
   *pfn = nullptr;
   bool per_thread = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0;
-  bool name_known = false;
-  const ProcEntry* best = pick(std::begin(kProcs), std::end(kProcs), symbol, version, per_thread, name_known);
-  // A modelled name keeps its modelled entries for every version (an older ABI
-  // answers a newer request, as before); only a name never modelled gets stubs.
-  if (!name_known) best = pick(std::begin(kStubs), std::end(kStubs), symbol, version, per_thread, name_known);
+  bool modelled = false, listed = false;
+  const ProcEntry* best = pick(std::begin(kProcs), std::end(kProcs), symbol, version, per_thread, modelled);
+  // A modelled entry answers every request from its version on (a newer ABI
+  // gets the newest modelled one, as before); a stub answers a name never
+  // modelled, or an ABI older than every modelled one (cuMemAlloc at 2000).
+  if (!best) best = pick(std::begin(kStubs), std::end(kStubs), symbol, version, per_thread, listed);
+  const bool name_known = modelled || listed;
   if (!best) {
     if (status) *status = name_known ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     return CUDA_ERROR_NOT_FOUND;
