@@ -259,3 +259,24 @@ TEST_CASE("runtime API: graphs, executable graphs, textures, surfaces and arrays
     CHECK(count_of(clean.report, kind) == 0);
   }
 }
+
+TEST_CASE("simulated GPU: a program calling functions it does not model loads, and each says so once") {
+  // Linked against the real libcudart.so.13: before the simulated runtime
+  // exported all of its functions this died at load with status 127.
+  std::string dir = fresh_dir("unmodelled_calls");
+  Result res = run_sim(dir, {program("unmodelled_calls")});
+  INFO(res.err);
+  CHECK(res.exit_code == 0);
+  CHECK(res.out == "all sane\n");
+  auto count = [&](const std::string& line) {
+    size_t n = 0;
+    for (size_t at = res.err.find(line); at != std::string::npos; at = res.err.find(line, at + 1)) ++n;
+    return n;
+  };
+  // Called twice each; one line each.
+  CHECK(count("cudaleak (simulated GPU): cudaDeviceFlushGPUDirectRDMAWrites is not simulated; it returned "
+              "cudaErrorNotSupported\n") == 1);
+  CHECK(count("cudaleak (simulated GPU): cuDeviceGetLuid is not simulated; it returned CUDA_ERROR_NOT_SUPPORTED\n") ==
+        1);
+  CHECK(count("is not simulated") == 2);  // the modelled ones print nothing
+}

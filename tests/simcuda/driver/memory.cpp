@@ -333,12 +333,42 @@ SIM_EXPORT CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute
   std::lock_guard lock(sim.mutex);
   auto* h = reinterpret_cast<Handle*>(pool);
   cuuint64_t used = sim.devices[size_t(h->device)].async_used;
+  const auto& set = sim.pool_attributes[pool];
+  auto stored = [&](cuuint64_t fallback) {
+    auto it = set.find(int(attr));
+    return it == set.end() ? fallback : it->second;
+  };
   switch (attr) {
     case CU_MEMPOOL_ATTR_USED_MEM_CURRENT: *static_cast<cuuint64_t*>(value) = used; return CUDA_SUCCESS;
     case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
       *static_cast<cuuint64_t*>(value) = used + sim.config.pool_cached;
       return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: *static_cast<cuuint64_t*>(value) = stored(0); return CUDA_SUCCESS;
+    // The reuse policies are int flags, all enabled by default.
+    case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+      *static_cast<int*>(value) = int(stored(1));
+      return CUDA_SUCCESS;
     default: return CUDA_ERROR_NOT_SUPPORTED;
+  }
+}
+
+// What a program may set: the release threshold (cuuint64_t) and the reuse policies (int).
+SIM_EXPORT CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void* value) {
+  SIM_ENTRY("cuMemPoolSetAttribute");
+  if (!value || !valid(pool, Object::Pool)) return CUDA_ERROR_INVALID_VALUE;
+  std::lock_guard lock(sim.mutex);
+  switch (attr) {
+    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+      sim.pool_attributes[pool][int(attr)] = *static_cast<cuuint64_t*>(value);
+      return CUDA_SUCCESS;
+    case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+    case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+      sim.pool_attributes[pool][int(attr)] = cuuint64_t(*static_cast<int*>(value) != 0);
+      return CUDA_SUCCESS;
+    default: return CUDA_ERROR_NOT_SUPPORTED;  // the high watermarks' reset is not modelled
   }
 }
 

@@ -1,11 +1,16 @@
 // cuGetProcAddress of the simulated driver, with the real one's rules: the
 // entry chosen is the newest ABI whose version is <= the requested one, and the
 // per-thread-default-stream flag selects the _ptsz variant where one exists.
+// An entry point the simulation does not model, but which cudaTypedefs.h
+// names, gets a stub that says so once and returns CUDA_ERROR_NOT_SUPPORTED:
+// cudart (and a program asking cudaGetDriverEntryPoint) may look up any of
+// them, and a stub is safer than a NULL it might call.
 #include <cstring>
 #include <iterator>
 
 #include "tests/simcuda/driver/sim_cuda.h"
 #include "tests/simcuda/driver/sim_state.h"
+#include "tests/simcuda/include/not_simulated.h"
 
 // Every entry point the simulated runtime (or a test) may look up.
 // X(name looked up, ABI version, per-thread variant, function)
@@ -75,6 +80,7 @@
   X("cuMemPoolCreate", 11020, false, cuMemPoolCreate)                      \
   X("cuMemPoolDestroy", 11020, false, cuMemPoolDestroy)                    \
   X("cuMemPoolGetAttribute", 11020, false, cuMemPoolGetAttribute)          \
+  X("cuMemPoolSetAttribute", 11020, false, cuMemPoolSetAttribute)          \
   X("cuDeviceGetDefaultMemPool", 11020, false, cuDeviceGetDefaultMemPool)  \
   X("cuMemCreate", 10020, false, cuMemCreate)                              \
   X("cuMemRelease", 10020, false, cuMemRelease)                            \
@@ -153,20 +159,51 @@ struct ProcEntry {
 #define SIM_ENTRY_ROW(name, version, ptsz, fn) ProcEntry{name, version, ptsz, reinterpret_cast<void*>(&fn)},
 const ProcEntry kProcs[] = {SIM_PROC_TABLE(SIM_ENTRY_ROW)};
 
+// The stubs, one per row of the generated list. A stub ignores its arguments
+// and returns an int, which is ABI-safe for every signature (all return CUresult).
+CUresult not_simulated(const char* name) {
+  simcuda::say_not_simulated(name, "CUDA_ERROR_NOT_SUPPORTED");
+  return CUDA_ERROR_NOT_SUPPORTED;
+}
+#define DRIVER_ENTRY(name, version, ptsz) \
+  CUresult stub_##name##_##version##_##ptsz() { return not_simulated(#name); }
+#include "tests/simcuda/driver/driver_entries.def"
+#undef DRIVER_ENTRY
+#define DRIVER_ENTRY(name, version, ptsz) \
+  ProcEntry{#name, version, ptsz, reinterpret_cast<void*>(&stub_##name##_##version##_##ptsz)},
+const ProcEntry kStubs[] = {
+#include "tests/simcuda/driver/driver_entries.def"
+};
+#undef DRIVER_ENTRY
+
+// The entry of `table` for `symbol` that the real driver's rules pick; `known`
+// tells whether the table has the name at all.
+const ProcEntry* pick(const ProcEntry* begin, const ProcEntry* end, const char* symbol, int version,
+                      bool per_thread, bool& known) {
+  const ProcEntry* best = nullptr;
+  known = false;
+  for (const ProcEntry* e = begin; e != end; ++e) {
+    if (std::strcmp(e->name, symbol) != 0) continue;
+    known = true;
+    if (e->version > version) continue;
+    if (e->per_thread && !per_thread) continue;
+    if (!best || e->version > best->version || (e->per_thread && !best->per_thread)) best = e;
+  }
+  return best;
+}
+
 CUresult lookup(const char* symbol, void** pfn, int version, cuuint64_t flags,
                 CUdriverProcAddressQueryResult* status) {
   if (!pfn || !symbol) return CUDA_ERROR_INVALID_VALUE;
   *pfn = nullptr;
   bool per_thread = (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM) != 0;
-  const ProcEntry* best = nullptr;
-  bool name_known = false;
-  for (const auto& e : kProcs) {
-    if (std::strcmp(e.name, symbol) != 0) continue;
-    name_known = true;
-    if (e.version > version) continue;
-    if (e.per_thread && !per_thread) continue;
-    if (!best || e.version > best->version || (e.per_thread && !best->per_thread)) best = &e;
-  }
+  bool modelled = false, listed = false;
+  const ProcEntry* best = pick(std::begin(kProcs), std::end(kProcs), symbol, version, per_thread, modelled);
+  // A modelled entry answers every request from its version on (a newer ABI
+  // gets the newest modelled one, as before); a stub answers a name never
+  // modelled, or an ABI older than every modelled one (cuMemAlloc at 2000).
+  if (!best) best = pick(std::begin(kStubs), std::end(kStubs), symbol, version, per_thread, listed);
+  const bool name_known = modelled || listed;
   if (!best) {
     if (status) *status = name_known ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
     return CUDA_ERROR_NOT_FOUND;

@@ -99,6 +99,8 @@ class State {
   std::unordered_map<const void*, void*> capturing;  // stream -> graph
   std::unordered_map<int, uint64_t> shared_vmm;      // exported "file descriptor" -> vmm handle
   std::unordered_map<int, int> shared_pools;        // exported "file descriptor" -> pool device
+  // Pool attributes a program set (cuMemPoolSetAttribute), by pool and CUmemPool_attribute.
+  std::unordered_map<const void*, std::unordered_map<int, cuuint64_t>> pool_attributes;
   int next_shared_fd = 1000;
   bool initialized = false;
 

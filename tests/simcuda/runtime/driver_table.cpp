@@ -72,6 +72,9 @@ void load() {
             resolve("cuMemFreeAsync", g_table.cuMemFreeAsync_ptsz, v, ptsz) &&
             resolve("cuMemPoolCreate", g_table.cuMemPoolCreate, v) &&
             resolve("cuMemPoolDestroy", g_table.cuMemPoolDestroy, v) &&
+            resolve("cuMemPoolGetAttribute", g_table.cuMemPoolGetAttribute, v) &&
+            resolve("cuMemPoolSetAttribute", g_table.cuMemPoolSetAttribute, v) &&
+            resolve("cuDeviceGetDefaultMemPool", g_table.cuDeviceGetDefaultMemPool, v) &&
             resolve("cuArray3DCreate", g_table.cuArray3DCreate, v) &&
             resolve("cuArrayDestroy", g_table.cuArrayDestroy, v) &&
             resolve("cuStreamCreate", g_table.cuStreamCreate, v) &&

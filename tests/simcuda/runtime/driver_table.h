@@ -44,6 +44,9 @@ struct DriverTable {
   PFN_cuMemFreeAsync_v11020 cuMemFreeAsync_ptsz;
   PFN_cuMemPoolCreate_v11020 cuMemPoolCreate;
   PFN_cuMemPoolDestroy_v11020 cuMemPoolDestroy;
+  PFN_cuMemPoolGetAttribute_v11020 cuMemPoolGetAttribute;
+  PFN_cuMemPoolSetAttribute_v11020 cuMemPoolSetAttribute;
+  PFN_cuDeviceGetDefaultMemPool_v11020 cuDeviceGetDefaultMemPool;
   PFN_cuArray3DCreate_v3020 cuArray3DCreate;
   PFN_cuArrayDestroy_v2000 cuArrayDestroy;
   PFN_cuStreamCreate_v2000 cuStreamCreate;

@@ -1,59 +1,26 @@
 // The CUDA runtime API of the simulated GPU: what the samples and the tests
 // call, mapped onto driver entry points the way cudart 13 maps them
 // (cudaMallocHost -> cuMemHostAlloc, cudaDeviceReset -> cuDevicePrimaryCtxReset, ...).
-#include "tests/simcuda/runtime/driver_table.h"
-#include <cuda_runtime_api.h>
-
 #include <cstdio>
 #include <cstring>
 
-#include "tests/simcuda/runtime/driver_table.h"
-
-#define RT_EXPORT extern "C" __attribute__((visibility("default")))
+#include "tests/simcuda/include/not_simulated.h"
+#include "tests/simcuda/runtime/runtime_common.h"
+#include "tests/simcuda/runtime/not_simulated.h"
 
 using simrt::driver;
+using simrt::record;
+using simrt::t_last_error;
 
 namespace {
-
-thread_local cudaError_t t_last_error = cudaSuccess;
-
-cudaError_t record(cudaError_t e) {
-  if (e != cudaSuccess) t_last_error = e;
-  return e;
-}
-// Driver and runtime codes share their numbers for every error the simulation produces.
-cudaError_t record(CUresult r) { return record(static_cast<cudaError_t>(r)); }
-
-// Lazy initialisation of every runtime call: driver loaded, primary context current.
-#define RT_BEGIN()                                            \
-  if (CUresult init = simrt::ensure_context(); init != CUDA_SUCCESS) \
-    return record(init == CUDA_ERROR_NO_DEVICE ? cudaErrorNoDevice : static_cast<cudaError_t>(init));  \
-  const simrt::DriverTable& d = *driver()
 
 bool per_thread(cudaStream_t s) { return s == cudaStreamPerThread; }
 
 }  // namespace
 
-RT_EXPORT const char* cudaGetErrorString(cudaError_t error) {
-  switch (error) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInitializationError: return "initialization error";
-    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
-    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-    case cudaErrorDeviceUninitialized: return "invalid device context";
-    default: return "unknown error";
-  }
-}
-
-RT_EXPORT const char* cudaGetErrorName(cudaError_t error) {
-  switch (error) {
-    case cudaSuccess: return "cudaSuccess";
-    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-    default: return "cudaErrorUnknown";
-  }
+int simrt::not_simulated(const char* function) {
+  simcuda::say_not_simulated(function, "cudaErrorNotSupported");
+  return record(cudaErrorNotSupported);
 }
 
 RT_EXPORT cudaError_t cudaGetLastError() {
