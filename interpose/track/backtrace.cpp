@@ -1,5 +1,6 @@
 #include "interpose/track/backtrace.h"
 
+#include <dlfcn.h>
 #include <execinfo.h>
 
 #include <algorithm>
@@ -17,12 +18,23 @@ namespace {
 
 constexpr int kOwnFrameAllowance = 8;  // hook + tracker frames above the caller
 
+// Whether ThreadSanitizer runs in this process. libunwind's unw_backtrace
+// keeps a per-thread trace cache whose destructor, run as the thread ends,
+// takes a pthread mutex: TSan intercepts that lock after it has already
+// retired the thread, and the program dies of SIGSEGV at its first thread
+// exit. Under TSan (already a 5-15x slower program) glibc's backtrace, which
+// leaves nothing to destroy, takes its place.
+bool thread_sanitizer_present() {
+  return real_dlsym() && real_dlsym()(RTLD_DEFAULT, "__tsan_init") != nullptr;
+}
+
 LibUnwind load_libunwind() {
   LibUnwind api;
   api.backtrace = &::backtrace;  // glibc's: about 10x slower than libunwind's cached one
   void* lib = open_private_library("libunwind.so.8", {"liblzma.so.5"});
   auto sym = [&](const char* name) { return lib && real_dlsym() ? real_dlsym()(lib, name) : nullptr; };
-  if (void* f = sym("unw_backtrace")) api.backtrace = reinterpret_cast<int (*)(void**, int)>(f);
+  if (void* f = sym("unw_backtrace"); f && !thread_sanitizer_present())
+    api.backtrace = reinterpret_cast<int (*)(void**, int)>(f);
   // The names behind libunwind.h's macros for local unwinding.
   api.getcontext = reinterpret_cast<decltype(api.getcontext)>(sym("_Ux86_64_getcontext"));
   api.init_local = reinterpret_cast<decltype(api.init_local)>(sym("_ULx86_64_init_local"));
@@ -48,6 +60,10 @@ CUDALEAK_HOT_PATH size_t capture_stack(uint64_t* ips, int depth, bool inside_lib
   void* raw[kMaxStackDepth + kOwnFrameAllowance];
   int n = libunwind().backtrace(raw, depth + kOwnFrameAllowance);
   int first = 0;
+  // The unwinder's own frames may come before ours (a sanitizer's backtrace
+  // interceptor wrapping glibc's): dropped with ours.
+  for (int i = 0; i < 3 && i < n; ++i)
+    if (is_own_code(raw[i])) first = i;
   while (first < n && is_own_code(raw[first])) ++first;
   size_t out = 0;
   for (int i = first; i < n && out < size_t(depth); ++i)

@@ -86,7 +86,7 @@ TEST_CASE("describe_options lists every option in effect", "[options]") {
   for (const auto& info : option_table()) CHECK(text.find(std::string(info.key) + "=") != std::string::npos);
 }
 
-TEST_CASE("',', ';' and blanks separate options where another key= follows, as the sanitizers' do",
+TEST_CASE("commas, semicolons and blanks separate options where another key= follows, as the sanitizers' do",
           "[options]") {
   for (const std::string text : {"output=a.json,error_exitcode=7", "output=a.json;error_exitcode=7",
                                  "output=a.json error_exitcode=7", "output=a.json, error_exitcode=7",
