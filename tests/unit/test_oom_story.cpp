@@ -254,7 +254,7 @@ TEST_CASE("Triton's kernels are a cache and Inductor's generated code is not the
   CHECK(cudaleak::gate::caching_allocator_of(load) == "Triton kernel cache");
   std::vector<Frame> segment = {python_frame("Runner.call", "/tmp/torchinductor_root/cp/cpexli.py", 102),
                                 python_frame("step", "/src/train.py", 15)};
-  const Frame* f = cudaleak::oom::user_frame(segment);
+  const Frame* f = cudaleak::report::user_frame(segment);
   REQUIRE(f);
   CHECK(f->function == "step");
 }
