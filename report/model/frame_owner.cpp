@@ -58,8 +58,10 @@ bool is_python_file(std::string_view file) {
 
 FrameOwner python_owner(const Frame& f) {
   const std::string& file = f.file;
-  // The code PyTorch generates: Inductor's output modules and FX graphs.
-  if (file.find("/torchinductor_") != std::string::npos || file.starts_with("<eval_with_key>"))
+  // PyTorch's own files wherever it lies (a source checkout, an editable
+  // install), and the code it generates: Inductor's output modules, FX graphs.
+  if (file.find("/torch/") != std::string::npos || file.find("/torchinductor_") != std::string::npos ||
+      file.starts_with("<eval_with_key>"))
     return FrameOwner::Framework;
   if (file.find("/cudaleak/python/") != std::string::npos || basename(file).starts_with("cudaleak_"))
     return FrameOwner::Cudaleak;
@@ -82,7 +84,15 @@ bool is_framework(const Frame& f) {
     return true;
   if (path.find("/site-packages/") != std::string::npos || path.find("/dist-packages/") != std::string::npos)
     return true;
-  return starts_with_any(std::string_view(f.function), {"c10::", "at::", "torch::", "rmm::", "xla::", "stream_executor::"});
+  const std::string_view function = f.function;
+  if (starts_with_any(function, {"c10::", "at::", "torch::", "rmm::", "xla::", "stream_executor::", "tsl::",
+                                 "tensorflow::", "cupy::", "cupy_"}))
+    return true;
+  // The caching allocators' own code (gate/caching.cpp names them), also
+  // where a static link or a test's stand-in puts it in the program.
+  for (std::string_view marker : {"CUDACachingAllocator::", "CachingHostAllocator", "BFCAllocator::", "cupy_4cuda_"})
+    if (function.find(marker) != std::string_view::npos) return true;
+  return false;
 }
 
 }  // namespace

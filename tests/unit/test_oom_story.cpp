@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "report/gate/caching.h"
+#include "report/model/frame_owner.h"
 #include "report/oom/diagnose.h"
 #include "report/oom/oom_story.h"
 #include "report/oom/tensor_owners.h"
