@@ -24,6 +24,7 @@
 #include "report/model/report_path.h"
 #include "common/safe_output.h"
 #include "report/model/cuda_frames.h"
+#include "report/model/frame_owner.h"
 #include "report/symbols/modules.h"
 #include "report/symbols/symbolizer.h"
 #include "report/render/text_report.h"

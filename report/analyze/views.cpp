@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "report/model/cuda_frames.h"
+#include "report/model/frame_owner.h"
 #include "report/model/function_names.h"
 #include "report/model/merge.h"
 #include "common/kinds.h"
@@ -16,29 +17,13 @@
 
 namespace cudaleak::report {
 
-namespace {
-// A frame of the code that carries a call from Python into C (ctypes'
-// libffi, the interpreter): it names nothing of the program.
-bool carries_the_call(const Frame& f) {
-  if (f.python) return false;
-  const std::string m = basename(f.module);
-  for (const char* prefix : {"libffi.so", "_ctypes.", "python3", "libpython3"})
-    if (m.rfind(prefix, 0) == 0) return true;
-  return false;
-}
-}  // namespace
-
 const Frame* allocation_frame(const LeakGroup& g) {
-  const Frame* first = nullptr;
-  for (const auto& f : g.stack) {
-    if (is_cuda_frame(f)) continue;
-    if (!first) first = &f;
-    if (carries_the_call(f)) continue;
-    // Past the frames that carried it, a Python function made the call;
-    // anything else is named by the first frame outside CUDA, as it was.
-    return f.python ? &f : first;
-  }
-  return first;
+  // The innermost of the user's frames, native or Python: a library of the
+  // user's that a script calls through ctypes is named, not the script's line.
+  for (const Frame& f : g.stack)
+    if (owner_of(f) == FrameOwner::User) return &f;
+  auto nearest = program_frames(g.stack);
+  return nearest.empty() ? nullptr : nearest.front();
 }
 
 namespace {

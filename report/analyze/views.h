@@ -36,9 +36,11 @@ struct Aggregate {
 };
 std::vector<Aggregate> aggregate(const Report& report, const std::string& by);  // throws std::invalid_argument
 
-// The program's frame nearest the allocation: the first outside CUDA, or for
-// a ctypes call the Python function that made it (past the FFI's and the
-// interpreter's frames); nullptr if none.
+// The user's frame nearest the allocation (report/model/frame_owner.h), a
+// stripped program's nameless frame included: the first outside CUDA, the
+// system and the interpreter, or for a ctypes call the Python function that
+// made it; where the stack has none, the nearest installed code's frame that
+// says where; nullptr if none.
 const Frame* allocation_frame(const LeakGroup& group);
 
 // Leak sites compared between two runs, matched by site identity.

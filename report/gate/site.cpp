@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "report/model/cuda_frames.h"
+#include "report/model/frame_owner.h"
 
 namespace cudaleak::gate {
 

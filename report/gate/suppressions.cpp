@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "report/model/cuda_frames.h"
+#include "report/model/frame_owner.h"
 #include "report/gate/site.h"
 #include "report/model/summary.h"
 
@@ -80,19 +81,28 @@ std::string rule_word(std::string name) {
 }  // namespace
 
 std::string suggest_rule(const report::LeakGroup& group) {
-  for (const report::Frame* f : report::program_frames(group.stack)) {
+  const std::string kind = " kind:" + std::string(report::text_of(group.kind));
+  // Only the user's own frames (report/model/frame_owner.h): a rule on a
+  // library's frame (cuda_runtime.h's cudaMalloc<float>, transformers, libffi)
+  // would hide that library's leaks in every program that uses it.
+  const std::vector<const report::Frame*> own = report::user_frames(group.stack);
+  for (const report::Frame* f : own) {
     if (f->function.empty()) continue;
     std::string name = rule_word(f->function.substr(0, f->function.find('(')));
     if (name.find_first_not_of('*') == std::string::npos) continue;  // a rule of wildcards alone hides every leak
-    std::string rule = "leak:" + name + " kind:" + report::text_of(group.kind);
+    std::string rule = "leak:" + name + kind;
     // main (or a script's <module>) is in every stack: alone it would hide
     // every leak of the kind, so the rule also names the API.
     if (report::is_program_entry(*f) && !group.api.empty()) rule += " api:" + group.api;
     return rule;
   }
-  for (const auto& f : group.stack)
-    if (!f.module.empty()) return "leak:" + rule_word(report::basename(f.module)) + " kind:" + report::text_of(group.kind);
-  return "leak:" + group.api + " kind:" + report::text_of(group.kind);
+  // A stripped program: its own file, anchored at the end of the module's path.
+  for (const report::Frame* f : own)
+    if (!f->module.empty()) return "leak:/" + rule_word(report::basename(f->module)) + "$" + kind;
+  return "# no rule for " + std::string(report::text_of(group.kind)) + " from " +
+         (group.api.empty() ? std::string("an unknown API") : group.api) +
+         ": no frame of the program's own in its stack, and a rule on library frames alone would hide their leaks "
+         "in every program";
 }
 
 }  // namespace cudaleak::gate

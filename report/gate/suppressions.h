@@ -26,8 +26,11 @@ const char* default_rules_text();
 // the rules used and their totals, and recomputes the summary over what is left.
 void apply_suppressions(report::Report& report, const RuleSet& rules);
 
-// A rule that would hide `group`: its innermost frame in the program's own
-// code (outside CUDA libraries), as LeakSanitizer's --gen-suppressions does.
+// A rule that would hide `group`: its innermost frame of the user's own code
+// (report/model/frame_owner.h: never CUDA's headers or libraries, installed
+// Python packages or the system's), as LeakSanitizer's --gen-suppressions
+// does; a stripped program's file when no frame has a name; where the stack
+// has no frame of the user's, a comment saying why no rule is given.
 std::string suggest_rule(const report::LeakGroup& group);
 
 }  // namespace cudaleak::gate

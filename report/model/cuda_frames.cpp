@@ -12,7 +12,14 @@ std::string plain_name(const std::string& function) {
   size_t end = function.find_first_of("(<");
   while (end != std::string::npos && function.compare(end, anonymous.size(), anonymous) == 0)
     end = function.find_first_of("(<", end + anonymous.size());
-  return end == std::string::npos ? function : function.substr(0, end);
+  std::string name = end == std::string::npos ? function : function.substr(0, end);
+  // A template instance is demangled with its return type in front; an
+  // operator's name has a space of its own ("operator new").
+  size_t space = name.rfind(' ');
+  if (space != std::string::npos && name.find("operator") == std::string::npos &&
+      name.find("(anonymous namespace)") == std::string::npos)
+    name.erase(0, space + 1);
+  return name;
 }
 
 // ^(cu[a-z]*|nccl)[A-Z][A-Za-z0-9_]*$, without std::regex: this runs in the
@@ -88,39 +95,6 @@ bool is_runtime_own_load(const std::vector<Frame>& stack) {
     if (name == "cudaLibraryLoadData" || name == "cudaLibraryLoadFromFile") return false;
   }
   return true;
-}
-
-bool is_system_frame(const Frame& f) {
-  if (f.python) return false;
-  std::string m = basename(f.module);
-  for (const char* prefix : {"libc.so", "ld-linux", "libstdc++", "libgcc_s", "libpthread", "libdl.so"})
-    if (m.rfind(prefix, 0) == 0) return true;
-  // Code of the system's headers compiled into the program (std::function's
-  // invoker, an inlined std::vector): the compiler's, not the program's, and
-  // it moves with the compiler's version.
-  const std::string& file = f.file;
-  if (file.starts_with("/usr/include/") || file.find("/include/c++/") != std::string::npos) return true;
-  return f.function == "_start";
-}
-
-bool is_installed_python(const Frame& f) {
-  const std::string& file = f.file;
-  return file.find("/site-packages/") != std::string::npos || file.find("/dist-packages/") != std::string::npos ||
-         file.find("/lib/python3.") != std::string::npos || file.rfind("<frozen ", 0) == 0;
-}
-
-std::vector<const Frame*> program_frames(const std::vector<Frame>& stack) {
-  std::vector<const Frame*> out;
-  bool python = false, own_python = false;
-  for (const Frame& f : stack) {
-    python |= f.python;
-    own_python |= f.python && !is_installed_python(f);
-  }
-  for (const Frame& f : stack) {
-    if (python ? f.python && (!own_python || !is_installed_python(f)) : !is_cuda_frame(f) && !is_system_frame(f))
-      out.push_back(&f);
-  }
-  return out;
 }
 
 bool is_program_entry(const Frame& f) {

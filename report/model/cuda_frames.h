@@ -1,6 +1,6 @@
 // What counts as CUDA's own code in a stack: frames inside NVIDIA's libraries
-// and frames named like a public CUDA API. Used for API attribution, leak site
-// identity and suggested suppressions.
+// and frames named like a public CUDA API. Used for API attribution; whose
+// code a frame is (the user's or a library's) is report/model/frame_owner.h's.
 #pragma once
 #include <string>
 #include <vector>
@@ -24,24 +24,9 @@ bool in_cuda_library(const std::string& module_path);
 // simulated GPU reads as it does on a real one (`cudaMalloc (libcudart.so.13)`).
 bool is_simulated_cuda_library(const std::string& module_path);
 bool is_cuda_frame(const Frame& frame);
-// "cudaMalloc<float>(float**, unsigned long)" -> "cudaMalloc"
+// "cudaMalloc<float>(float**, unsigned long)" -> "cudaMalloc"; a template
+// instance's return type goes too ("cudaError cudaMalloc<float>(...)").
 std::string plain_name(const std::string& function);
-// The C and C++ runtime (libc, ld.so, libstdc++, libgcc_s, _start): they differ
-// between machines and say nothing about the program.
-bool is_system_frame(const Frame& frame);
-
-// Python code that came installed rather than written by the user: the
-// standard library, packages in site-packages or dist-packages (torch, cupy,
-// ...), frozen modules.
-bool is_installed_python(const Frame& frame);
-// The program's own frames, innermost first. In a stack with Python frames
-// these are the Python frames: the interpreter and the extension modules in
-// between are not the user's code; of those, the ones outside installed
-// packages when there are any (the user's `model(x)`, not torch's
-// `Linear.forward`). Otherwise every frame that is neither CUDA's nor the
-// system's. One rule for sites, OOM "where", CI locations and suggested
-// suppressions.
-std::vector<const Frame*> program_frames(const std::vector<Frame>& stack);
 // Where the program starts (C main, a Python module's top level): outward
 // from here nothing names the program's code.
 bool is_program_entry(const Frame& frame);

@@ -7,6 +7,7 @@
 
 #include "report/gate/caching.h"
 #include "report/model/cuda_frames.h"
+#include "report/model/frame_owner.h"
 #include "common/quantities.h"
 
 namespace cudaleak::oom {
@@ -178,23 +179,12 @@ std::string limit_value_text(const report::Reservation& v) {
 
 std::string set_where(const report::Reservation& v) {
   std::string s = "set by " + (v.api.empty() ? std::string("cuCtxSetLimit") : v.api);
-  if (const report::Frame* f = user_frame(v.stack)) s += " in " + frame_line(*f);
+  if (const report::Frame* f = report::user_frame(v.stack)) s += " in " + frame_line(*f);
   return s;
 }
 
 }  // namespace
 
-namespace {
-bool in_torch(const report::Frame& f) {
-  // Python: PyTorch's own files, and the code it generates (Inductor's
-  // output modules, FX graphs).
-  if (f.python)
-    return f.file.find("/torch/") != std::string::npos || f.file.find("/torchinductor_") != std::string::npos ||
-           f.file.rfind("<eval_with_key>", 0) == 0;
-  std::string m = report::basename(f.module);
-  return m.rfind("libc10", 0) == 0 || m.rfind("libtorch", 0) == 0;
-}
-}  // namespace
 
 std::string describe_other_process(const report::OtherProcessUsage& o) {
   std::string inside = o.rank >= 0 ? "rank " + std::to_string(o.rank) : "";
@@ -209,24 +199,18 @@ std::string frame_line(const report::Frame& f) {
 }
 
 std::string where_of(const std::vector<report::Frame>& stack, const std::string& api) {
-  const report::Frame* f = user_frame(stack);
+  const report::Frame* f = report::user_frame(stack);
   return f ? frame_line(*f) : api;
 }
 
-const report::Frame* user_frame(const std::vector<report::Frame>& stack) {
-  const report::Frame* first = nullptr;
-  for (const report::Frame* f : report::program_frames(stack)) {
-    if (f->function.empty()) continue;
-    if (!first) first = f;
-    if (!in_torch(*f) && !gate::in_caching_allocator(*f)) return f;
-  }
-  return first;
-}
 
 std::string tensor_origin(const report::TensorGroup& g) {
-  const report::Frame* pick = user_frame(g.stack);
+  const report::Frame* pick = report::user_frame(g.stack);
   if (!pick) return "from lines PyTorch did not record (run with --pytorch-stacks true to name them)";
-  return (g.by_segment ? "in segments reserved by " : "from ") + frame_line(*pick);
+  // PyTorch keeps the innermost frames of a tensor's stack: in a deep
+  // library (transformers' KV cache) they may not reach the program's line.
+  const std::string library = report::is_library_frame(*pick) ? " (library code: no line of the program among the frames recorded)" : "";
+  return (g.by_segment ? "in segments reserved by " : "from ") + frame_line(*pick) + library;
 }
 
 namespace {
@@ -256,8 +240,8 @@ std::string held_by_live_tensors(uint64_t allocated, const std::vector<report::T
 }
 
 std::string tensor_group_text(const report::TensorGroup& g) {
-  const report::Frame* pick = g.by_segment ? user_frame(g.stack) : nullptr;
-  const bool programs_line = pick && !in_torch(*pick) && !gate::in_caching_allocator(*pick);
+  const report::Frame* pick = g.by_segment ? report::user_frame(g.stack) : nullptr;
+  const bool programs_line = pick && !report::is_library_frame(*pick);
   // Autograd runs the backward pass on threads of its own, which run no
   // Python code: no line of the program is on their stacks.
   const bool backward = g.by_segment && !programs_line && has_function(g.stack, "torch::autograd::Engine::thread_main");
@@ -352,7 +336,7 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
     const bool explains = e.device_info && e.free_bytes < request && e.free_bytes + v.bytes >= request;
     if (!explains && v.bytes < noteworthy) continue;
     LimitWords w = limit_words(v.limit);
-    std::string where = user_frame(v.stack) ? " in " + frame_line(*user_frame(v.stack)) : std::string();
+    std::string where = report::user_frame(v.stack) ? " in " + frame_line(*report::user_frame(v.stack)) : std::string();
     std::string msg = std::string(w.what == std::string("thread stacks") ? "the thread stack size" : w.what) +
                       " limit set" + where + " reserves " + format_bytes(v.bytes);
     if (v.limit == "stack_size" && v.threads)
@@ -402,7 +386,7 @@ std::string describe_heap_exhausted(const report::Note& n, const std::vector<rep
     std::vector<report::Frame> launch;
     for (auto f = n.stack.begin() + 1; f != n.stack.end(); ++f)
       if (f->function.str() != kernel) launch.push_back(*f);
-    if (const report::Frame* f = user_frame(launch)) s += " (launched from " + frame_line(*f) + ")";
+    if (const report::Frame* f = report::user_frame(launch)) s += " (launched from " + frame_line(*f) + ")";
   }
   const report::Reservation* heap = nullptr;
   for (const report::Reservation& v : reservations)

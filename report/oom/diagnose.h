@@ -10,10 +10,6 @@ namespace cudaleak::oom {
 
 std::vector<report::Diagnosis> diagnose(const report::OomEvent& event);
 
-// The user's frame in a stack: the first of the program's frames outside
-// PyTorch's own code (torch/... in Python, libc10/libtorch natively); nullptr
-// when there is none.
-const report::Frame* user_frame(const std::vector<report::Frame>& stack);
 // "function (file:line)" of a frame; the function alone where no file is known.
 std::string frame_line(const report::Frame& frame);
 // frame_line of the user_frame of `stack`; `api` when it has none.

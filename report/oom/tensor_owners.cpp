@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "report/model/frame_owner.h"
 #include "report/oom/diagnose.h"
 
 namespace cudaleak::report {
@@ -92,8 +93,8 @@ void attribute_by_segment(AllocatorDevice& device, const std::vector<OwnedBlocks
   // Segments reserved from one line by different paths inside the allocator
   // (a first try, a retry after freeing its cache) are one group: the line's.
   auto same_line = [](const TensorGroup& a, const TensorGroup& b) {
-    const Frame* x = oom::user_frame(a.stack);
-    const Frame* y = oom::user_frame(b.stack);
+    const Frame* x = report::user_frame(a.stack);
+    const Frame* y = report::user_frame(b.stack);
     return x && y ? x->function == y->function && x->file == y->file && x->line == y->line : a.stack == b.stack;
   };
   std::vector<TensorGroup> merged;

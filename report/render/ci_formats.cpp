@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/model/cuda_frames.h"
+#include "report/model/frame_owner.h"
 #include "report/oom/diagnose.h"
 #include "report/render/oom_text.h"
 #include "report/render/text_report.h"
@@ -248,7 +249,7 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
                   {"level", "warning"},
                   {"message", {{"text", text + "in " + process_name(r)}}},
                   {"properties", process_properties(r)}};
-      if (const report::Frame* f = oom::user_frame(e.stack); f && (!f->file.empty() || !f->module.empty()))
+      if (const report::Frame* f = report::user_frame(e.stack); f && (!f->file.empty() || !f->module.empty()))
         result["locations"] = locations(*f, source_root);
       results.push_back(result);
     }

@@ -1,7 +1,10 @@
 #include "report/render/html_report.h"
 
 #include "html_assets.h"
+#include "report/model/frame_owner.h"
 #include "report/model/json_io.h"
+
+#include <nlohmann/json.hpp>
 
 namespace cudaleak::render {
 
@@ -10,6 +13,42 @@ void replace(std::string& text, const std::string& marker, const std::string& va
   auto at = text.find(marker);
   if (at != std::string::npos) text.replace(at, marker.size(), value);
 }
+// Whose code each frame of the report is (report/model/frame_owner.h), for
+// the page to read rather than keep rules of its own: {"module\nfunction\nfile":
+// owner} for every frame that is not the user's.
+std::string frame_owners(const report::Report& r) {
+  nlohmann::json owners = nlohmann::json::object();
+  auto add = [&](const std::vector<report::Frame>& stack) {
+    for (const report::Frame& f : stack)
+      if (report::FrameOwner owner = report::owner_of(f); owner != report::FrameOwner::User)
+        owners[std::string(f.module) + "\n" + std::string(f.function) + "\n" + std::string(f.file)] =
+            report::owner_name(owner);
+  };
+  auto add_tensors = [&](const report::AllocatorDevice& d) {
+    for (const report::TensorGroup& t : d.live_tensors) add(t.stack);
+  };
+  for (const auto& g : r.leaks) add(g.stack);
+  for (const auto& n : r.notes) add(n.stack);
+  for (const auto& v : r.reservations) add(v.stack);
+  for (const auto& d : r.timeline.devices) {
+    for (const auto& g : d.peak.groups) add(g.stack);
+    for (const auto& site : d.sites) add(site.stack);
+  }
+  for (const auto& e : r.oom_events) {
+    add(e.stack);
+    for (const auto& site : e.top_sites) add(site.stack);
+    for (const auto& v : e.reservations) add(v.stack);
+    for (const auto& a : e.attempts) add(a.stack);
+    add_tensors(e.pytorch);
+  }
+  for (const auto& d : r.pytorch.devices) add_tensors(d);
+  std::string text = owners.dump(-1, ' ', true);
+  // As the report's data: a '<' inside the <script> element is escaped.
+  std::string out;
+  for (char c : text) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
+  return out;
+}
+
 }  // namespace
 
 std::string html_report(report::Report r) {
@@ -25,6 +64,8 @@ std::string html_report(report::Report r) {
   if (at == std::string::npos) return page;
   std::string tail = page.substr(at + marker.size());
   page.resize(at);
+  // After the report's data, so that nothing in the owners is taken for its marker.
+  replace(tail, "/*CUDALEAK_FRAME_OWNERS*/", frame_owners(r));
   // The data goes in as it is written, in one pass. Inside a <script>
   // element "</script" would end it early and "<!--<script" would swallow the
   // page's own script: every '<' (which JSON has only inside strings) becomes

@@ -1,6 +1,7 @@
 #include "report/render/oom_text.h"
 
 #include "common/quantities.h"
+#include "report/model/frame_owner.h"
 #include "report/gate/caching.h"
 #include "report/oom/diagnose.h"
 
@@ -27,7 +28,7 @@ std::string render_event(const report::OomEvent& e) {
     out = head + e.api + " of " + format_bytes(e.request_bytes) + " on device " +
           std::to_string(e.device) + " failed";
   }
-  if (const report::Frame* f = user_frame(e.stack)) out += " in " + frame_line(*f);
+  if (const report::Frame* f = report::user_frame(e.stack)) out += " in " + frame_line(*f);
   if (e.device_info)
     out += " (free " + format_bytes(e.free_bytes) + " of " + format_bytes(e.total_bytes) + ")";
   out += " at " + format_duration(e.time_ns) + "\n";

@@ -5,6 +5,7 @@
 
 #include "report/analyze/job.h"
 #include "report/model/cuda_frames.h"
+#include "report/model/frame_owner.h"
 #include "report/oom/diagnose.h"
 #include "report/model/function_names.h"
 #include "report/render/oom_text.h"
@@ -142,7 +143,28 @@ size_t shown_end(const std::vector<Frame>& stack, bool full_stacks) {
   return end;
 }
 
-void append_stack(std::string& out, const std::vector<Frame>& stack, size_t first, size_t max_frames, bool full_stacks) {
+// Static cudart's internal functions are local symbols named
+// libcudart_static_<hash>, a hash that changes with every toolkit: they name
+// nothing a reader knows. A run of them is counted and the public entry point
+// the program called (the next frame, cudaMalloc) shown; where none follows,
+// the innermost is shown under the API the report attributes the group to.
+bool static_cudart_internal(const Frame& f) { return !f.python && f.function.str().starts_with("libcudart_static_"); }
+
+size_t skip_static_cudart(std::string& out, const std::vector<Frame>& stack, size_t i, size_t end, Frame& shown,
+                          const std::string& api) {
+  size_t last = i;
+  while (last + 1 < end && static_cudart_internal(stack[last + 1])) ++last;
+  const bool entry_follows = last + 1 < end && is_cuda_api_name(stack[last + 1].function);
+  const size_t hidden = entry_follows ? last - i + 1 : last - i;
+  if (hidden) out += "    ... " + count_of(hidden, "frame", "frames") + " inside static cudart ...\n";
+  if (entry_follows) return last + 1;
+  shown = stack[last];
+  if (!api.empty()) shown.function = api + " [static cudart]";
+  return last;
+}
+
+void append_stack(std::string& out, const std::vector<Frame>& stack, size_t first, size_t max_frames, bool full_stacks,
+                  const std::string& api) {
   const size_t end = shown_end(stack, full_stacks);
   // The program's own frame nearest the resource is always shown: when the
   // frames before it (a framework's, often) would use up max_frames, the
@@ -169,7 +191,13 @@ void append_stack(std::string& out, const std::vector<Frame>& stack, size_t firs
       out += "    ... " + std::to_string(run - i) + " frames in " + basename(stack[i].module) + " ...\n";
       i = run;
     }
-    append_frame(out, i, stack[i], full_stacks);
+    Frame renamed;
+    const Frame* shown = &stack[i];
+    if (!full_stacks && static_cudart_internal(stack[i])) {
+      i = skip_static_cudart(out, stack, i, end, renamed, api);
+      shown = renamed.function.empty() ? &stack[i] : &renamed;
+    }
+    append_frame(out, i, *shown, full_stacks);
     ++printed;
     ++i;
   }
@@ -217,7 +245,7 @@ void append_group(std::string& out, const LeakGroup& g, const TextOptions& optio
   out += "\n" + paint(group_headline(g) + (process.empty() ? "" : " in " + process) + ":", kBold, options.color) + "\n";
   size_t first = 0;
   if (auto own = program_frames(g.stack); from_program && !own.empty()) first = size_t(own.front() - g.stack.data());
-  append_stack(out, g.stack, first, options.max_frames, options.full_stacks);
+  append_stack(out, g.stack, first, options.max_frames, options.full_stacks, g.api);
   if (g.stack.empty()) out += "    <no stack>\n";
 }
 
@@ -267,7 +295,7 @@ class ToldLines {
 
  private:
   std::string key(const OomEvent& e) const {
-    const Frame* f = merged_ ? nullptr : oom::user_frame(e.stack);
+    const Frame* f = merged_ ? nullptr : report::user_frame(e.stack);
     if (!f) return "";
     // Without a file, two calls in one function are told apart by address.
     return e.api + " " + (f->file.empty() ? std::to_string(f->ip) + " " : "") + oom::frame_line(*f);

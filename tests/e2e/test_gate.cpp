@@ -138,6 +138,30 @@ TEST_CASE("suppressions: several files, and --gen-suppressions prints rules that
   CHECK(gated(dir, {sample("driver_context_leak")}, {"--suppressions", fa, "--suppressions", fb}).exit_code == 0);
 }
 
+TEST_CASE("suppressions: a generated rule names the user's function, not CUDA's template wrapper", "[e2e][gate]") {
+  // An -O0 -g program's cudaMalloc(&float_ptr, n) goes through cudaMalloc<float> of cuda_runtime.h.
+  auto dir = fresh_dir("gate_wrapper");
+  Result first = gated(dir, {program("template_wrapper_leak"), "fill"}, {"--gen-suppressions", "true"});
+  CHECK(first.exit_code == 23);
+  auto at = first.err.find("Suppression rules for the leaks above");
+  REQUIRE(at != std::string::npos);
+  std::string rules = first.err.substr(first.err.find('\n', at) + 1);
+  rules = rules.substr(0, rules.find("\n\n") + 1);
+  CHECK(rules == "leak:fill_buffers kind:device\n");
+  // The site (baselines, diff) is the user's too, never the toolkit's header.
+  auto r = load(files_in(dir).front());
+  REQUIRE(r.leaks.size() == 1);
+  CHECK(r.leaks[0].site.find("fill_buffers(unsigned long) @ template_wrapper_leak.cpp:12") != std::string::npos);
+  CHECK(r.leaks[0].site.find("cuda_runtime.h") == std::string::npos);
+  CHECK(r.leaks[0].api == "cudaMalloc");
+  // Pasted, the rule hides this leak and not another program's through the same wrapper.
+  auto supp = write_text(dir + "/../gate_wrapper.supp", rules);
+  CHECK(gated(fresh_dir("gate_wrapper_same"), {program("template_wrapper_leak"), "fill"}, {"--suppressions", supp})
+            .exit_code == 0);
+  CHECK(gated(fresh_dir("gate_wrapper_other"), {program("template_wrapper_leak"), "load"}, {"--suppressions", supp})
+            .exit_code == 23);
+}
+
 TEST_CASE("default suppressions hide by-design library handles, never the program's own leak", "[e2e][gate]") {
   auto dir = fresh_dir("gate_defaults");
   Result res = gated(dir, {program("by_design_handles")});

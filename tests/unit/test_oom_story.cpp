@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "report/gate/caching.h"
+#include "report/model/frame_owner.h"
 #include "report/oom/diagnose.h"
 #include "report/oom/oom_story.h"
 #include "report/oom/tensor_owners.h"
@@ -254,7 +255,7 @@ TEST_CASE("Triton's kernels are a cache and Inductor's generated code is not the
   CHECK(cudaleak::gate::caching_allocator_of(load) == "Triton kernel cache");
   std::vector<Frame> segment = {python_frame("Runner.call", "/tmp/torchinductor_root/cp/cpexli.py", 102),
                                 python_frame("step", "/src/train.py", 15)};
-  const Frame* f = cudaleak::oom::user_frame(segment);
+  const Frame* f = cudaleak::report::user_frame(segment);
   REQUIRE(f);
   CHECK(f->function == "step");
 }

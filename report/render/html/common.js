@@ -74,31 +74,30 @@ const showTip = (ev, lines) => {
 const hideTip = () => { tip.hidden = true; };
 
 // Frames. Python frames come from the interpreter (language "python"); the
-// rest are native. "Runtime" frames are those a reader skips: CUDA and
-// NVIDIA's libraries, the C and C++ runtimes, the interpreter's own C code.
+// rest are native. Whose code each frame is, the user's or a library's, comes
+// with the report (report/model/frame_owner.h decides it for the text and the
+// page alike): OWNERS maps a frame's module, function and file to its owner,
+// and a frame it does not name is the user's.
+const OWNERS = JSON.parse((document.getElementById("cudaleak-frame-owners") || {}).textContent || "{}");
 const isPython = (f) => f.language === "python" || f.python === true;
+const ownerOf = (f) => OWNERS[(f.module || "") + "\n" + (f.function || "") + "\n" + (f.file || "")] || "user";
 const moduleName = (f) => (f.module || "").split("/").pop();
-const isCudaFrame = (f) => !isPython(f) && (/(^|\/)lib(cu|nccl|nv)/.test(f.module || "") ||
-                                              /^(cu[a-z]*|nccl)[A-Z]\w*($|[<(@])/.test(f.function || "") ||
-                                              (f.function || "").startsWith("libcudart_static_"));
-const isCRuntimeFrame = (f) => !isPython(f) &&
-    (/(^|\/)(libc\.so|libm\.so|libstdc\+\+\.so|libgcc_s\.so|ld-linux[\w-]*\.so|libpthread\.so|libdl\.so)/.test(f.module || "") ||
-     /^(_start|__libc_start_main|__libc_start_call_main|start_thread|clone3?|_dl_\w+)(@|$)/.test(f.function || ""));
-const isInterpreterFrame = (f) => !isPython(f) && /(^|\/)(libpython|python[\d.]*$)/.test(f.module || "");
-const isRuntimeFrame = (f) => isCudaFrame(f) || isCRuntimeFrame(f) || isInterpreterFrame(f);
-// Frameworks between the program and CUDA: their allocators are not the program's line.
-const isFrameworkFrame = (f) => !isPython(f) && (/(^|\/)(lib(torch|c10|ffi|jax|xla|cupy))/.test(f.module || "") || !f.function || f.function === "??");
+// "Runtime" frames are those a reader skips: CUDA (its libraries and its
+// headers' code), the C and C++ runtimes, the interpreter's own C code, cudaleak's.
+const isRuntimeFrame = (f) => ["cuda", "cuda_headers", "system", "interpreter", "cudaleak"].includes(ownerOf(f));
+// Frameworks between the program and CUDA (and installed Python packages): not the program's line.
+const isFrameworkFrame = (f) => ["framework", "installed_python"].includes(ownerOf(f)) ||
+                                (!isPython(f) && (!f.function || f.function === "??") && ownerOf(f) !== "user");
 const frameName = (f) => isPython(f) ? (f.function || "??") + " (" + (f.file || "").split("/").pop() + ":" + f.line + ")"
                                      : f.function || moduleName(f) || "??";
 const frameWhere = (f) => (f.function || "??") + (f.file ? " (" + f.file.split("/").pop() + ":" + f.line + ")" : "");
-// Python code that came installed (standard library, site-packages, frozen modules), as cuda_frames.cpp says.
-const isInstalledPython = (f) => isPython(f) && /\/(site|dist)-packages\/|\/lib\/python3\.|^<frozen /.test(f.file || "");
-// The program's own frames of a stack, innermost first (with Python frames, the user's Python lines
-// when there are any); all but the runtime's when none is left.
+// The user's frames of a stack, innermost first (with Python frames, the user's Python lines when there
+// are any); where none is the user's, the installed code's frames that still say where.
 const programFrames = (stack) => {
-  const own = (stack || []).filter((f) => !isRuntimeFrame(f) && !isFrameworkFrame(f));
-  const ownPython = own.filter((f) => isPython(f) && !isInstalledPython(f));
-  return ownPython.length ? ownPython : own.length ? own : (stack || []).filter((f) => !isRuntimeFrame(f));
+  const own = (stack || []).filter((f) => ownerOf(f) === "user");
+  const ownPython = own.filter((f) => isPython(f) || (!f.module && /\.py$/.test(f.file || "")));
+  if (own.length) return ownPython.length ? ownPython : own;
+  return (stack || []).filter((f) => isFrameworkFrame(f) && ownerOf(f) !== "user");
 };
 const where = (g) => {
   const f = programFrames(g.stack)[0];
