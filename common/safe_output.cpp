@@ -203,7 +203,10 @@ bool rename_to_new_name(File& f) {
     struct stat st;
     if (lstat(f.path, &st) == 0 || claim(f.path) == 0) continue;
     if (rename_noreplace(f.temp, f.path) == 0) {
-      if (!f.shared_name[0]) copy(f.shared_name, sizeof f.shared_name, taken, std::strlen(taken));
+      if (!f.shared_name[0]) {
+        copy(f.shared_name, sizeof f.shared_name, taken, std::strlen(taken));
+        f.another_run = true;  // no process of this run claimed it: another run wrote it meanwhile
+      }
       return true;
     }
     if (errno != EEXIST) return false;
@@ -291,10 +294,11 @@ bool open(File& f, const char* path, Targets targets) {
   if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return open_direct(f, false);
   if (S_ISDIR(st.st_mode)) return fail(f, "is a directory", EISDIR);
   if (!S_ISREG(st.st_mode)) return fail(f, "is not a regular file, a character device or a FIFO", EINVAL);
-  const bool another_writer = claimed == 0 || (claimed < 0 && taken_by_another_process(st)) ||
-                              (claimed > 0 && written_meanwhile_by_another_run(st));
+  const bool another_run = claimed > 0 && written_meanwhile_by_another_run(st);
+  const bool another_writer = claimed == 0 || (claimed < 0 && taken_by_another_process(st)) || another_run;
   if (another_writer && !take_alternative(f)) return false;
   f.fresh = another_writer;  // an alternative name: it must be new too
+  f.another_run = another_run;
   return open_temporary(f);
 }
 

@@ -32,6 +32,7 @@ struct File {
   int error = 0;                  // errno of the failure, 0 when none
   char shared_name[PATH_MAX] = {};  // set when the name asked for was another process's
   bool fresh = false;  // the name was free: renamed into place only while it still is
+  bool another_run = false;  // the shared name was another run's, not another process's of this run
 };
 
 // Marks the start of this run for the shared-name rule: the launcher's

@@ -45,9 +45,8 @@ bool write_file(const std::string& path, const std::string& text, std::string* p
   if (!ok && problem) *problem = safe_output::problem_of(f);
   if (written_to) *written_to = f.path;
   if (f.shared_name[0])
-    log_message("%s was written by another process (of this run, or of another run writing the same name); "
-                "this report goes to %s",
-                f.shared_name, f.path);
+    log_message("%s was written by another process of %s; this report goes to %s", f.shared_name,
+                f.another_run ? "another run (a PID namespace of its own, where pids repeat)" : "this run", f.path);
   return ok;
 }
 

@@ -6,6 +6,7 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cstdlib>
@@ -132,7 +133,12 @@ std::vector<EscapedProcess> EscapeWatch::stop() {
 }
 
 void EscapeWatch::look() {
-  for (pid_t pid : tree_below(getpid())) look_at(pid);
+  std::vector<pid_t> tree = tree_below(getpid());
+  for (pid_t pid : tree) look_at(pid);
+  // Forget the processes that ended, so that a long run's many short ones
+  // do not pile up (and a pid used again is looked at afresh).
+  std::sort(tree.begin(), tree.end());
+  std::erase_if(seen_, [&](const auto& entry) { return !std::binary_search(tree.begin(), tree.end(), entry.first); });
 }
 
 void EscapeWatch::look_at(pid_t pid) {
