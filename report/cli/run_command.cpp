@@ -481,7 +481,8 @@ int run_program(const RunSettings& s) {
   g_child = pid;
   if (exec_pipe[1] >= 0) close(exec_pipe[1]);
   sigprocmask(SIG_SETMASK, &old_mask, nullptr);
-  escapes.start();
+  // trace_children=false drops the preload from children on purpose: no escape.
+  if (effective.trace_children) escapes.start();
   ProcessEnds ends;
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {

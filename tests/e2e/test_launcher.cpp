@@ -49,7 +49,12 @@ TEST_CASE("launcher: a process that drops the preload and uses the GPU is not se
   Result plain = run_sim(fresh_dir("escape_plain"), {"env", "-u", "LD_PRELOAD", program("launcher_edges"), "linger", "500"});
   CHECK(plain.exit_code == 0);
   CHECK(has(plain.err, "used the GPU without cudaleak"));
-  // A command that drops the preload and uses no GPU is no escape.
+  // --trace-children false leaves children without the preload on purpose: no escape either.
+  Result untraced = run_sim(fresh_dir("escape_untraced"), {"/bin/sh", "-c", program("launcher_edges") + " linger 300"},
+                            {"--error-exitcode", "9", "--trace-children", "false"});
+  CHECK(untraced.exit_code == 0);
+  CHECK(!has(untraced.err, "without cudaleak"));
+    // A command that drops the preload and uses no GPU is no escape.
   Result harmless = run_sim(fresh_dir("escape_harmless"), {"env", "-u", "LD_PRELOAD", "sleep", "0.2"}, {"--error-exitcode", "9"});
   CHECK(harmless.exit_code == 0);
   CHECK(harmless.err.empty());
