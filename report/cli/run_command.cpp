@@ -63,6 +63,7 @@ struct TreeOutcome {
   struct Unwritten {
     int pid = 0;
     std::string problem, path;
+    int64_t told_ns = 0;  // when it told the launcher (its .gate file's time), just after the failed write
   };
   std::vector<Unwritten> unwritten;
   // What the gate could not judge and has no report of, for JUnit and SARIF.
@@ -126,6 +127,8 @@ TreeOutcome collect(const std::string& dir) {
     }
     if (status == "error" && !reported) {
       unwritten.pid = std::atoi(entry.path().stem().c_str());
+      if (struct stat st{}; stat(entry.path().c_str(), &st) == 0)
+        unwritten.told_ns = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
       if (unwritten.problem.empty()) unwritten.problem = "its report could not be written";
       out.unwritten.push_back(unwritten);
     }
@@ -314,15 +317,17 @@ std::string make_gate_directory() {
   return "";
 }
 
-// A report this run's process could not write: the file at its path, older
-// than the run, is a previous run's and must not be taken for this one's.
-void remove_stale_report(const std::string& path) {
+// A report this run's process could not write: the file at its path is a
+// previous run's (no process of this run wrote that name: claims give each
+// its own), and must not be taken for this one's. One written after the
+// process said it failed is another run's, written meanwhile, and is kept.
+// Not the run's start: a previous run may have ended within the 20 ms it
+// is set back by.
+void remove_stale_report(const std::string& path, int64_t told_ns) {
   struct stat st{};
   if (path.empty() || lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
-  const char* start = std::getenv("CUDALEAK_RUN_START");
-  const int64_t run_start = start ? std::atoll(start) : 0;
   const int64_t modified = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-  if (modified >= run_start) return;
+  if (told_ns == 0 || modified >= told_ns) return;
   if (unlink(path.c_str()) == 0)
     spdlog::warn("cudaleak: removed {}, a previous run's report, so that it is not taken for this run's", path);
   else
@@ -344,7 +349,7 @@ void tell_unjudged(const RunSettings& s, TreeOutcome& tree, const ProcessEnds& e
     tree.unjudged.push_back({process.named(), why});
   }
   for (const auto& process : tree.unwritten) {
-    remove_stale_report(process.path);
+    remove_stale_report(process.path, process.told_ns);
     // The process said why in its own line; JUnit and SARIF say it too.
     tree.unjudged.push_back({std::to_string(process.pid), process.problem});
   }
