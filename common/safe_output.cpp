@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +19,10 @@ namespace cudaleak::safe_output {
 namespace {
 
 int64_t g_run_start_ns = 0;
+// When this image started (CLOCK_REALTIME): a file at one of its names written
+// since then by no process of its run is another run's, written meanwhile (a
+// container beside it on a shared volume, where pids repeat).
+int64_t g_image_start_ns = 0;
 // CUDALEAK_GATE_DIR, read once in mark_run_start: crash handlers claim names
 // without calling getenv.
 char g_run_dir[PATH_MAX] = {};
@@ -105,11 +110,18 @@ int claim(const char* path) {
   return std::strcmp(owner, mine) == 0 ? 1 : 0;
 }
 
+int64_t modified_ns(const struct stat& st) { return int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec; }
+
 // An existing regular file written during this run by another process.
 bool taken_by_another_process(const struct stat& st) {
   if (g_run_start_ns == 0) return false;
-  int64_t mtime = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-  return mtime >= g_run_start_ns && !written_by_us(st);
+  return modified_ns(st) >= g_run_start_ns && !written_by_us(st);
+}
+
+// An existing regular file written since this image started, not by it: by
+// a process of another run (claims settle this run's own processes).
+bool written_meanwhile_by_another_run(const struct stat& st) {
+  return g_image_start_ns != 0 && modified_ns(st) > g_image_start_ns && !written_by_us(st);
 }
 
 size_t decimal(char* out, unsigned v) {  // without snprintf: crash handlers come here
@@ -170,6 +182,39 @@ bool take_alternative(File& f) {
   return fail(f, "every alternative name is another writer's", EEXIST);
 }
 
+// Renames the temporary to f.path, a name that was free, without replacing
+// what another run wrote there since (two containers' processes of the same
+// pid writing at once): then to the next alternative name that is free.
+// The system call, not glibc's renameat2 (2.28): the preload runs on older glibc.
+int rename_noreplace(const char* from, const char* to) {
+  return int(syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 1u /* RENAME_NOREPLACE */));
+}
+
+bool rename_to_new_name(File& f) {
+  if (rename_noreplace(f.temp, f.path) == 0) return true;
+  if (errno == EINVAL || errno == ENOSYS) return rename(f.temp, f.path) == 0;  // a file system without it
+  if (errno != EEXIST) return false;
+  // Alternatives of the name first asked for, not of an alternative already taken.
+  char taken[PATH_MAX];
+  const char* asked = f.shared_name[0] ? f.shared_name : f.path;
+  copy(taken, sizeof taken, asked, std::strlen(asked));
+  for (int k = 2; k <= 64; ++k) {
+    if (!alternative_name(f.path, sizeof f.path, taken, k)) return false;
+    struct stat st;
+    if (lstat(f.path, &st) == 0 || claim(f.path) == 0) continue;
+    if (rename_noreplace(f.temp, f.path) == 0) {
+      if (!f.shared_name[0]) {
+        copy(f.shared_name, sizeof f.shared_name, taken, std::strlen(taken));
+        f.another_run = true;  // no process of this run claimed it: another run wrote it meanwhile
+      }
+      return true;
+    }
+    if (errno != EEXIST) return false;
+  }
+  errno = EEXIST;
+  return false;
+}
+
 bool open_direct(File& f, bool follow) {
   // O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of blocking the program.
   int flags = O_WRONLY | O_NONBLOCK | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW);
@@ -210,8 +255,10 @@ bool open_temporary(File& f) {
 void mark_run_start() {
   const char* run_dir = std::getenv("CUDALEAK_GATE_DIR");
   if (!run_dir || !copy(g_run_dir, sizeof g_run_dir, run_dir, std::strlen(run_dir))) g_run_dir[0] = '\0';
-  timespec image;
+  timespec image, image_real;
   clock_gettime(CLOCK_MONOTONIC, &image);
+  clock_gettime(CLOCK_REALTIME, &image_real);
+  g_image_start_ns = int64_t(image_real.tv_sec) * 1000000000 + image_real.tv_nsec;
   std::snprintf(g_claimant, sizeof g_claimant, "%lld.%ld", static_cast<long long>(image.tv_sec), image.tv_nsec);
   if (const char* given = std::getenv("CUDALEAK_RUN_START")) {
     g_run_start_ns = std::strtoll(given, nullptr, 10);
@@ -234,6 +281,7 @@ bool open(File& f, const char* path, Targets targets) {
   if (lstat(f.path, &st) != 0) {
     if (errno != ENOENT) return fail(f, "cannot look at it", errno);
     if (claimed == 0 && !take_alternative(f)) return false;  // another process of the run is writing it now
+    f.fresh = true;
     return open_temporary(f);
   }
   if (targets == Targets::RegularFilesOnly && !S_ISREG(st.st_mode)) return fail(f, not_regular(st), 0);
@@ -246,7 +294,11 @@ bool open(File& f, const char* path, Targets targets) {
   if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) return open_direct(f, false);
   if (S_ISDIR(st.st_mode)) return fail(f, "is a directory", EISDIR);
   if (!S_ISREG(st.st_mode)) return fail(f, "is not a regular file, a character device or a FIFO", EINVAL);
-  if ((claimed == 0 || (claimed < 0 && taken_by_another_process(st))) && !take_alternative(f)) return false;
+  const bool another_run = claimed > 0 && written_meanwhile_by_another_run(st);
+  const bool another_writer = claimed == 0 || (claimed < 0 && taken_by_another_process(st)) || another_run;
+  if (another_writer && !take_alternative(f)) return false;
+  f.fresh = another_writer;  // an alternative name: it must be new too
+  f.another_run = another_run;
   return open_temporary(f);
 }
 
@@ -274,7 +326,7 @@ bool commit(File& f) {
     return false;
   }
   if (f.direct) return true;
-  if (rename(f.temp, f.path) != 0) {
+  if (!f.fresh ? rename(f.temp, f.path) != 0 : !rename_to_new_name(f)) {
     fail(f, "cannot rename the temporary file into place", errno);
     unlink(f.temp);
     return false;

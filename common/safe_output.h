@@ -8,6 +8,11 @@
 // - a link to a regular file, a directory, a block device or a socket: refused.
 // A name another process of the same run already wrote (the pattern has no
 // %p) is never overwritten: this process writes NAME.PID.EXT instead and says so.
+// Nor is one another run wrote since this process started (runs in two PID
+// namespaces, where pids repeat, sharing a volume): a name that was free is
+// renamed into place only while it still is (RENAME_NOREPLACE), else the
+// next alternative (NAME-2.EXT) is taken. A file an earlier run left is
+// replaced, as the newest run's report is the one wanted at that name.
 // The command line's outputs (JUnit, SARIF, the -o of report, merge, baseline
 // and symbolize) take regular files only: a FIFO, a device, a directory or
 // any link is refused, never opened.
@@ -26,6 +31,8 @@ struct File {
   const char* problem = nullptr;  // why it failed (static text)
   int error = 0;                  // errno of the failure, 0 when none
   char shared_name[PATH_MAX] = {};  // set when the name asked for was another process's
+  bool fresh = false;  // the name was free: renamed into place only while it still is
+  bool another_run = false;  // the shared name was another run's, not another process's of this run
 };
 
 // Marks the start of this run for the shared-name rule: the launcher's

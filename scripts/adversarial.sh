@@ -217,5 +217,68 @@ done
 row "ways of dying with a leak" "$runs" "reports lost" "$lost"
 row "ways of dying with a leak" "$runs" "ends changed" "$changed"
 
+# 10. Escapes from the preload: a command that drops LD_PRELOAD before a
+# program that leaks on the GPU (as env -i, sudo, bazel do): never green.
+edges="$build/tests/e2e/launcher_edges"               # linger MS: leaks 1 MiB, holds it MS ms, exits 0
+green=0; silent=0; runs=0
+for how in env-u env-i unset; do
+  runs=$((runs + 1))
+  case $how in
+    env-u) cmd=(env -u LD_PRELOAD "$edges" linger 400) ;;
+    env-i) cmd=(env -i "LD_LIBRARY_PATH=$build/lib/cudaleak/simcuda" "$edges" linger 400) ;;
+    unset) cmd=(sh -c 'unset LD_PRELOAD; exec "$0" linger 400' "$edges") ;;
+  esac
+  err=$(timeout 60 "$cl" run --simulated-gpu --error-exitcode 9 -o "$tmp/esc.json" -- "${cmd[@]}" 2>&1 >/dev/null)
+  s=$?
+  [ "$s" = 0 ] && green=$((green + 1))
+  printf '%s\n' "$err" | grep -q "used the GPU without cudaleak" || silent=$((silent + 1))
+done
+row "escapes from the preload, leaking program" "$runs" "green exits" "$green"
+row "escapes from the preload, leaking program" "$runs" "runs with no line naming the escape" "$silent"
+
+# 11. Runs in separate PID namespaces (containers sharing a volume): every
+# program is pid 2 in its own, and every report is kept.
+d="$tmp/pidns"; mkdir -p "$d"
+if unshare --pid --fork true 2>/dev/null; then
+  for i in 1 2 3 4; do
+    timeout 60 unshare --pid --fork "$cl" run --simulated-gpu -o "$d/r.%p.json" -- "$edges" linger 200 >/dev/null 2>&1 &
+  done
+  wait
+  lost=$((4 - $(ls "$d"/r.*.json 2>/dev/null | wc -l)))
+  row "concurrent runs in 4 PID namespaces, one -o r.%p.json" 4 "reports lost" "$lost"
+else
+  row "concurrent runs in PID namespaces (unshare --pid not permitted: skipped)" 0 "reports lost" 0
+fi
+
+# 12. Descriptor limits: ulimit -n 8 to 12, and a program that uses up its
+# own, each with a leak: the report is written and the gate fails on it.
+lost=0; wrong=0; runs=0
+soft=-Sn; [ "$(id -u)" = 0 ] && soft=-n  # root lowers the hard limit too; others only the soft one
+for how in "ulimit $soft 8" "ulimit $soft 9" "ulimit $soft 10" "ulimit $soft 11" "ulimit $soft 12" no-descriptors; do
+  runs=$((runs + 1))
+  rm -f "$tmp"/fd.*.json
+  if [ "$how" = no-descriptors ]; then cmd="exec \"$edges\" no-descriptors"; else cmd="$how; exec \"$edges\" linger 0"; fi
+  timeout 60 "$cl" run --simulated-gpu --error-exitcode 9 -o "$tmp/fd.%p.json" -- /bin/sh -c "$cmd" >/dev/null 2>&1
+  s=$?
+  ls "$tmp"/fd.*.json >/dev/null 2>&1 || lost=$((lost + 1))
+  [ "$s" = 9 ] || wrong=$((wrong + 1))
+done
+row "descriptor limits 8-12 and none left, leaking program" "$runs" "reports lost" "$lost"
+row "descriptor limits 8-12 and none left, leaking program" "$runs" "statuses other than the gate's" "$wrong"
+
+# 13. A TMPDIR that is missing, a file, or not writable: one line naming it,
+# and the run goes on (the gate's status on a leaking program).
+wrong=0; unnamed=0; runs=0
+echo x >"$tmp/tmpfile"
+for t in "$tmp/missing-tmp" "$tmp/tmpfile" "$tmp/tmpfile/below" /proc; do
+  runs=$((runs + 1))
+  err=$(TMPDIR="$t" timeout 60 "$cl" run --simulated-gpu --error-exitcode 9 -o "$tmp/td.%p.json" -- "$leak" 2>&1 >/dev/null)
+  s=$?
+  [ "$s" = 9 ] || wrong=$((wrong + 1))
+  printf '%s\n' "$err" | grep -q "TMPDIR=$t" || unnamed=$((unnamed + 1))
+done
+row "bad TMPDIR, leaking program" "$runs" "statuses other than the gate's" "$wrong"
+row "bad TMPDIR, leaking program" "$runs" "runs not naming TMPDIR" "$unnamed"
+
 [ "$bad" = 0 ] && echo "adversarial runs: every count is 0" || echo "adversarial runs: some counts are not 0"
 exit "$bad"

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "common/kinds.h"
+#include "interpose/runtime/descriptors.h"
 #include "interpose/runtime/lifecycle.h"
 #include "interpose/runtime/runtime.h"
 #include "report/model/report_path.h"
@@ -341,6 +342,7 @@ void prepare() {
 }
 
 bool write(int signal) {
+  descriptors::Headroom descriptors;  // a program out of descriptors still gets its capture
   char path[PATH_MAX];
   if (!report::expand_report_path_into(path, sizeof path, options().output.c_str(), int(getpid()),
                                        next_report_sequence()))

@@ -77,6 +77,19 @@ void forget_replaced_image() {
   if (!path.empty()) unlink(path.c_str());
 }
 
+std::string unseen_reason() {
+  const std::string path = own_file(".unseen");
+  if (path.empty()) return {};
+  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return {};
+  char buffer[512];
+  const ssize_t n = read(fd, buffer, sizeof buffer);
+  close(fd);
+  std::string reason(buffer, n > 0 ? size_t(n) : 0);
+  while (!reason.empty() && (reason.back() == '\n' || reason.back() == ' ')) reason.pop_back();
+  return reason;
+}
+
 std::string copy_for_launcher(const std::string& report_path, const std::string& json) {
   struct stat st{};
   if (stat(report_path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return {};
@@ -84,14 +97,27 @@ std::string copy_for_launcher(const std::string& report_path, const std::string&
   return !path.empty() && write_file(path, json) ? path : std::string();
 }
 
-void record_verdict(const std::string& status, const std::string& report_path) {
+namespace {
+std::string absolute(const std::string& path) {
+  char abs[PATH_MAX];
+  return path.empty() || path[0] == '/' || !realpath(path.c_str(), abs) ? path : std::string(abs);
+}
+std::string one_line(std::string text) {
+  for (char& c : text) c = static_cast<unsigned char>(c) < 0x20 ? ' ' : c;
+  return text;
+}
+}  // namespace
+
+void record_verdict(const std::string& status, const std::string& report_path, const std::string& problem,
+                    const std::string& unwritten) {
   const std::string path = own_file(".gate");
   if (path.empty()) return;
   std::string text = "status=" + status + "\n" + rank_line();  // the launcher gates the job and names its ranks
-  if (!report_path.empty()) {
-    char abs[PATH_MAX];
-    text += "report=" + std::string(report_path[0] == '/' || !realpath(report_path.c_str(), abs) ? report_path : abs) + "\n";
-  }
+  if (!report_path.empty()) text += "report=" + absolute(report_path) + "\n";
+  if (!problem.empty()) text += "problem=" + one_line(problem) + "\n";
+  // realpath fails for a file not there: the directory's own path is enough for
+  // the launcher, which looks only at a file already at that name.
+  if (!unwritten.empty()) text += "unwritten=" + one_line(unwritten) + "\n";
   write_file(path, text);
 }
 

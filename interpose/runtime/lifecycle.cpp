@@ -12,6 +12,7 @@
 #include <string>
 
 #include "interpose/runtime/fork_protocol.h"
+#include "interpose/runtime/descriptors.h"
 #include "interpose/runtime/launcher_files.h"
 #include "common/safe_output.h"
 #include "interpose/base/log.h"
@@ -46,6 +47,13 @@ void stop_tracing_children() {
   else setenv("LD_PRELOAD", kept.c_str(), 1);
 }
 
+// A process that uses CUDA will write a report: it keeps a descriptor for it
+// from now on, and tells the launcher it is one of the run's.
+void on_first_cuda_use() {
+  descriptors::reserve();
+  launcher_files::mark_cuda_use();
+}
+
 void initialize() {
   keep_stderr();
   Options& options = runtime().options;  // the runtime object is built here, before any hook records
@@ -59,7 +67,7 @@ void initialize() {
   detail::g_process_id.store(getpid(), std::memory_order_relaxed);
   safe_output::mark_run_start();
   launcher_files::forget_replaced_image();
-  set_first_cuda_use_observer(launcher_files::mark_cuda_use);
+  set_first_cuda_use_observer(on_first_cuda_use);
   if (!options.trace_children) stop_tracing_children();
   signals::install();
   tracker::set_creation_observer(signals::ensure_reporter_thread);

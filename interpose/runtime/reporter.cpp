@@ -18,6 +18,7 @@
 #include "report/capture/assemble.h"
 #include "report/render/oom_text.h"
 #include "report/model/json_io.h"
+#include "interpose/runtime/descriptors.h"
 #include "interpose/runtime/launcher_files.h"
 #include "interpose/runtime/lifecycle.h"
 #include "interpose/base/log.h"
@@ -46,7 +47,8 @@ bool write_file(const std::string& path, const std::string& text, std::string* p
   if (!ok && problem) *problem = safe_output::problem_of(f);
   if (written_to) *written_to = f.path;
   if (f.shared_name[0])
-    log_message("%s was written by another process of this run; this report goes to %s", f.shared_name, f.path);
+    log_message("%s was written by another process of %s; this report goes to %s", f.shared_name,
+                f.another_run ? "another run (a PID namespace of its own, where pids repeat)" : "this run", f.path);
   return ok;
 }
 
@@ -139,6 +141,8 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
                                                 opt.python_frames ? py.note : "python_frames=false"};
   c.duration_ns = tracker::elapsed_ns();
   if (reason == Reason::Exit && unseen_memory::wanted()) c.gate_error = unseen_memory::check(c.snapshot);
+  if ((reason == Reason::Exit || reason == Reason::Termination) && c.gate_error.empty())
+    c.gate_error = launcher_files::unseen_reason();
   const size_t resources = c.snapshot.resources.size();
   uint64_t live = 0;  // every live resource, those caching allocators hold and suppressed ones too
   for (const Record& x : c.snapshot.resources) live += !x.torn_down();
@@ -161,9 +165,13 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   w.path = report::expand_report_path(opt.output, r.process.pid, n);
   std::string problem;
   const std::string json = report::to_json(r);
-  w.written = write_file(w.path, json, &problem, &w.path);
-  if (w.written && (reason == Reason::Exit || reason == Reason::Termination))
-    w.launcher_copy = launcher_files::copy_for_launcher(w.path, json);
+  {
+    // Only around the writes: symbolization before would take the descriptor kept for them.
+    descriptors::Headroom descriptors;
+    w.written = write_file(w.path, json, &problem, &w.path);
+    if (w.written && (reason == Reason::Exit || reason == Reason::Termination))
+      w.launcher_copy = launcher_files::copy_for_launcher(w.path, json);
+  }
   log_verbose("%s report of %zu resources in %llu ms (snapshot %llu, build and symbolize %llu, JSON %llu)",
               report::text_of(reason).c_str(), resources, static_cast<unsigned long long>(now_ms() - t0),
               static_cast<unsigned long long>(t_snapshot - t0), static_cast<unsigned long long>(t_built - t_snapshot),
@@ -177,6 +185,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
               static_cast<unsigned long long>(cache.hits), static_cast<unsigned long long>(cache.misses),
               static_cast<unsigned long long>(cache.learned), static_cast<unsigned long long>(cache.refused));
   w.gate = verdict;
+  w.problem = problem;
   if (!w.written) log_message("cannot write the report to %s: %s", w.path.c_str(), problem.c_str());
 
   if (reason == Reason::Oom && !r.oom_events.empty()) {
@@ -310,7 +319,7 @@ int finish(Reason reason) {
     if (internal_failure_happened())
       problem = "tracking stopped after an internal error, so leaks may be missing";
     else if (!w.written)
-      problem = "the report could not be written";
+      problem = "its report could not be written to " + w.path + (w.problem.empty() ? "" : ": " + w.problem);
     else if (!w.gate.error.empty())
       problem = w.gate.error;
   } else if (driver_loaded() && !cuda_inherited()) {
@@ -323,7 +332,9 @@ int finish(Reason reason) {
   }
 
   std::string status = !problem.empty() ? "error" : w.gate.failed ? "fail" : "pass";
-  launcher_files::record_verdict(status, !w.launcher_copy.empty() ? w.launcher_copy : w.written ? w.path : "");
+  descriptors::Headroom descriptors;  // a program out of descriptors still tells the launcher
+  launcher_files::record_verdict(status, !w.launcher_copy.empty() ? w.launcher_copy : w.written ? w.path : "",
+                                 problem, cuda_seen() && !w.written ? w.path : "");
   if (!runtime().gate.asked()) return -1;
   if (!problem.empty()) {
     log_message("the leak gate cannot be evaluated: %s; exiting with status %d (gate_error_exitcode)",

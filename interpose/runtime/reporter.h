@@ -19,6 +19,7 @@ struct Written {
   bool written = false;
   std::string path;
   std::string launcher_copy;  // where the launcher reads it, when `path` is no file (/dev/null, a FIFO)
+  std::string problem;        // why it was not written
   report::GateResult gate;
 };
 

@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -25,6 +26,8 @@
 #include "report/render/ci_formats.h"
 #include "report/gate/compiled_rules.h"
 #include "report/cli/crash_reports.h"
+#include "report/cli/escape_watch.h"
+#include "report/cli/process_ends.h"
 #include "report/gate/gate_options.h"
 #include "report/model/json_io.h"
 #include "report/cli/load.h"
@@ -56,6 +59,16 @@ struct TreeOutcome {
     std::string named() const { return std::to_string(pid) + (command.empty() ? "" : " (" + command + ")"); }
   };
   std::vector<Unreported> unreported;
+  // Processes whose report could not be written (a full disk, no descriptor
+  // left): their pid and why, and where the report should have gone.
+  struct Unwritten {
+    int pid = 0;
+    std::string problem, path;
+    int64_t told_ns = 0;  // when it told the launcher (its .gate file's time), just after the failed write
+  };
+  std::vector<Unwritten> unwritten;
+  // What the gate could not judge and has no report of, for JUnit and SARIF.
+  std::vector<render::UnjudgedProcess> unjudged;
 };
 
 // A rank's verdict is the worst over its processes.
@@ -87,25 +100,50 @@ std::vector<std::pair<std::string, std::string>> fields_of(const std::filesystem
 TreeOutcome collect(const std::string& dir) {
   TreeOutcome out;
   std::map<std::string, std::filesystem::path> unreported;  // pid -> its .live
-  for (const auto& entry : std::filesystem::directory_iterator(dir))
+  std::map<std::string, std::filesystem::path> unseen;      // pid -> its .unseen
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() == ".live") unreported.emplace(entry.path().stem().string(), entry.path());
+    if (entry.path().extension() == ".unseen") unseen.emplace(entry.path().stem().string(), entry.path());
+  }
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     if (entry.path().extension() != ".gate") continue;
     unreported.erase(entry.path().stem().string());
+    unseen.erase(entry.path().stem().string());  // its report said so
     std::string status;
     int rank = -1;
+    TreeOutcome::Unwritten unwritten;
+    bool reported = false;
     for (const auto& [key, value] : fields_of(entry.path())) {
       if (key == "rank") rank = std::atoi(value.c_str());
-      if (key == "report") out.reports.push_back(value);
+      if (key == "report") out.reports.push_back(value), reported = true;
+      if (key == "problem") unwritten.problem = value;
+      if (key == "unwritten") unwritten.path = value;
       if (key == "status" || key == "raw") {
         // raw: a crash capture, built into its report now that the process is gone.
         status = key == "raw" ? finish_capture(value, &rank) : value;
         out.failed += status == "fail";
         out.errors += status == "error";
-        if (key == "raw") out.reports.push_back(value);
+        if (key == "raw") out.reports.push_back(value), reported = true;
       }
     }
+    if (status == "error" && !reported) {
+      unwritten.pid = std::atoi(entry.path().stem().c_str());
+      if (struct stat st{}; stat(entry.path().c_str(), &st) == 0)
+        unwritten.told_ns = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+      if (unwritten.problem.empty()) unwritten.problem = "its report could not be written";
+      out.unwritten.push_back(unwritten);
+    }
     if (rank >= 0) note_rank_verdict(out, rank, status == "error" ? 2 : status == "fail" ? 1 : 0);
+  }
+  // A library of the process knew its CUDA calls went past cudaleak, and no
+  // verdict came: never green.
+  for (const auto& [pid, path] : unseen) {
+    if (unreported.count(pid)) continue;  // told below, as a process without its report
+    std::ifstream in(path);
+    std::string why;
+    std::getline(in, why);
+    out.unwritten.push_back({std::atoi(pid.c_str()), why, ""});
+    ++out.errors;
   }
   // Used CUDA, wrote nothing: killed by SIGKILL, or by a signal it could not report on.
   for (const auto& [pid, path] : unreported) {
@@ -142,12 +180,6 @@ void tell_job_verdict(const TreeOutcome& tree, int status) {
                status ? "; exiting with status " + std::to_string(status) : std::string());
 }
 
-std::vector<std::string> unreported_names(const TreeOutcome& tree) {
-  std::vector<std::string> names;
-  for (const auto& process : tree.unreported) names.push_back(process.named());
-  return names;
-}
-
 void write_ci_files(const RunSettings& s, const TreeOutcome& tree) {
   if (s.junit_path.empty() && s.sarif_path.empty()) return;
   std::vector<report::Report> reports;
@@ -157,8 +189,8 @@ void write_ci_files(const RunSettings& s, const TreeOutcome& tree) {
   std::stable_sort(reports.begin(), reports.end(), [](const report::Report& a, const report::Report& b) {
     return std::tie(a.process.start_unix_ns, a.process.pid) < std::tie(b.process.start_unix_ns, b.process.pid);
   });
-  if (!s.junit_path.empty()) write_output(s.junit_path, render::junit_xml(reports, unreported_names(tree)));
-  if (!s.sarif_path.empty()) write_output(s.sarif_path, render::sarif_json(reports, s.source_root));
+  if (!s.junit_path.empty()) write_output(s.junit_path, render::junit_xml(reports, tree.unjudged));
+  if (!s.sarif_path.empty()) write_output(s.sarif_path, render::sarif_json(reports, s.source_root, tree.unjudged));
 }
 
 // The program's pid, for the forwarding handler.
@@ -261,6 +293,76 @@ void publish_suppressions(const Options& effective, const gate::CompiledRules& c
   }
 }
 
+// The run's gate directory, under TMPDIR as every temporary file; a TMPDIR
+// that is missing, no directory or not writable is named, and /tmp used
+// instead, so that a stale variable never stops the run. "" (after one line
+// saying why) when /tmp fails too.
+std::string make_gate_directory() {
+  const char* tmp = std::getenv("TMPDIR");
+  std::string gate = std::string(tmp && *tmp ? tmp : "/tmp") + "/cudaleak-gate.XXXXXX";
+  if (mkdtemp(gate.data())) return gate;
+  const int err = errno;
+  if (tmp && *tmp && std::strcmp(tmp, "/tmp") != 0) {
+    struct stat st{};
+    const std::string what =
+        stat(tmp, &st) != 0   ? "does not exist (" + std::string(std::strerror(errno)) + ")"
+        : !S_ISDIR(st.st_mode) ? std::string("is not a directory")
+                               : "cannot hold a new directory (" + std::string(std::strerror(err)) + ")";
+    spdlog::warn("cudaleak: TMPDIR={} {}; the run's temporary files go to /tmp instead (set TMPDIR to a writable "
+                 "directory, or unset it)", tmp, what);
+    gate = "/tmp/cudaleak-gate.XXXXXX";
+    if (mkdtemp(gate.data())) return gate;
+  }
+  spdlog::error("cudaleak: cannot create the run's temporary directory in {}: {}; set TMPDIR to a writable directory",
+                tmp && *tmp ? tmp : "/tmp", std::strerror(errno));
+  return "";
+}
+
+// A report this run's process could not write: the file at its path is a
+// previous run's (no process of this run wrote that name: claims give each
+// its own), and must not be taken for this one's. One written after the
+// process said it failed is another run's, written meanwhile, and is kept.
+// Not the run's start: a previous run may have ended within the 20 ms it
+// is set back by.
+void remove_stale_report(const std::string& path, int64_t told_ns) {
+  struct stat st{};
+  if (path.empty() || lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+  const int64_t modified = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+  if (told_ns == 0 || modified >= told_ns) return;
+  if (unlink(path.c_str()) == 0)
+    spdlog::warn("cudaleak: removed {}, a previous run's report, so that it is not taken for this run's", path);
+  else
+    spdlog::warn("cudaleak: {} is a previous run's report, not this run's (it could not be removed: {})", path,
+                 std::strerror(errno));
+}
+
+// One line for each process the gate could not judge that left no report,
+// and the same for JUnit and SARIF.
+void tell_unjudged(const RunSettings& s, TreeOutcome& tree, const ProcessEnds& ends,
+                   const std::vector<EscapedProcess>& escaped) {
+  const std::string gate_note =
+      s.error_exitcode > 0
+          ? "; the leak gate cannot pass it (gate_error_exitcode " + std::to_string(s.gate_error_exitcode) + ")"
+          : std::string();
+  for (const auto& process : tree.unreported) {
+    const std::string why = "used CUDA and ended without its report: " + ends.without_report(process.pid);
+    spdlog::warn("cudaleak: process {} {}; what it leaked is unknown{}", process.named(), why, gate_note);
+    tree.unjudged.push_back({process.named(), why});
+  }
+  for (const auto& process : tree.unwritten) {
+    remove_stale_report(process.path, process.told_ns);
+    // The process said why in its own line; JUnit and SARIF say it too.
+    tree.unjudged.push_back({std::to_string(process.pid), process.problem});
+  }
+  for (const auto& process : escaped) {
+    const std::string name = std::to_string(process.pid) + (process.command.empty() ? "" : " (" + process.command + ")");
+    const std::string why = "used the GPU without cudaleak: " + process.why;
+    spdlog::warn("cudaleak: process {} {}; what it leaked is not seen{}", name, why, gate_note);
+    tree.unjudged.push_back({name, why});
+    ++tree.errors;
+  }
+}
+
 }  // namespace
 
 std::string parse_memory_size(const std::string& text, uint64_t& bytes) {
@@ -320,13 +422,9 @@ int run_program(const RunSettings& s) {
   timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
   setenv("CUDALEAK_RUN_START", std::to_string(int64_t(now.tv_sec) * 1000000000 + now.tv_nsec - 20000000).c_str(), 1);
-  const char* tmp = std::getenv("TMPDIR");
-  std::string gate_template = std::string(tmp && *tmp ? tmp : "/tmp") + "/cudaleak-gate.XXXXXX";
+  std::string gate_template = make_gate_directory();
+  if (gate_template.empty()) return s.gate_error_exitcode;
   char* gate_dir = gate_template.data();
-  if (!mkdtemp(gate_dir)) {
-    spdlog::error("cudaleak: cannot create a temporary directory: {}", std::strerror(errno));
-    return 127;
-  }
   setenv("CUDALEAK_GATE_DIR", gate_dir, 1);
   publish_suppressions(effective, gate_files.rules, gate_dir);
   // Orphaned descendants are re-parented to us, so the whole tree can be awaited.
@@ -352,6 +450,9 @@ int run_program(const RunSettings& s) {
   for (int sig : signals) sigaddset(&forwarded, sig);
   sigprocmask(SIG_BLOCK, &forwarded, &old_mask);
   const pid_t launcher = getpid();
+  if (const std::string dropped = preload_dropped_from(s.command[0]); !dropped.empty())
+    spdlog::warn("cudaleak: {}", dropped);
+  EscapeWatch escapes(s.library_path);
   // The child reports a failed exec through this pipe (closed by a successful
   // one), so that a program that could not run gets no second line about CUDA.
   int exec_pipe[2] = {-1, -1};
@@ -387,6 +488,9 @@ int run_program(const RunSettings& s) {
   g_child = pid;
   if (exec_pipe[1] >= 0) close(exec_pipe[1]);
   sigprocmask(SIG_SETMASK, &old_mask, nullptr);
+  // trace_children=false drops the preload from children on purpose: no escape.
+  if (effective.trace_children) escapes.start();
+  ProcessEnds ends;
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
     if (errno != EINTR) {
@@ -397,6 +501,7 @@ int run_program(const RunSettings& s) {
     }
   }
   g_child = 0;  // reaped: its pid may be another process's from now on
+  ends.record(pid, status);
   int exec_error = 0;
   bool exec_failed = false;
   if (exec_pipe[0] >= 0) {
@@ -413,27 +518,19 @@ int run_program(const RunSettings& s) {
   if (WIFSIGNALED(status) && WTERMSIG(status) == g_forwarded)
     for (pid_t other : descendants()) kill(other, WTERMSIG(status));
   // Then the rest of the tree: background children and orphans of the program.
-  for (int other; waitpid(-1, &other, 0) > 0 || errno == EINTR;) {
+  for (int other; ;) {
+    const pid_t ended = waitpid(-1, &other, 0);
+    if (ended > 0) ends.record(ended, other);
+    else if (errno != EINTR) break;
   }
+  const std::vector<EscapedProcess> escaped = escapes.stop();
 
   TreeOutcome tree = collect(gate_dir);
+  tell_unjudged(s, tree, ends, escaped);
   write_ci_files(s, tree);  // before the gate directory goes: reports sent to /dev/null left a copy there
   std::filesystem::remove_all(gate_dir);
-  for (const auto& process : tree.unreported) {
-    // The program's own death is known; a descendant's is not (its parent reaped it).
-    const std::string how =
-        process.pid == pid && WIFSIGNALED(status)
-            ? "died of signal " + std::to_string(WTERMSIG(status)) + " (" + strsignal(WTERMSIG(status)) +
-                  "), which it could not report on"
-            : "killed by SIGKILL (the kernel's out-of-memory killer, a timeout's kill -9), by a signal left at its "
-              "default action (SIGQUIT, SIGPIPE, ...), or left by quick_exit";
-    spdlog::warn("cudaleak: process {} used CUDA and ended without its report: {}; what it leaked is unknown{}",
-                 process.named(), how,
-                 s.error_exitcode > 0
-                     ? "; the leak gate cannot pass it (gate_error_exitcode " + std::to_string(s.gate_error_exitcode) + ")"
-                     : std::string());
-  }
-  if (tree.reports.empty() && tree.unreported.empty() && !exec_failed && !s.simulated_gpu && !cuda_driver_present())
+  if (tree.reports.empty() && tree.unreported.empty() && escaped.empty() && !exec_failed && !s.simulated_gpu &&
+      !cuda_driver_present())
     spdlog::warn("cudaleak: no process of the run used CUDA, and this machine has no CUDA driver (libcuda.so.1 "
                  "not found); to try cudaleak without a GPU: cudaleak run --simulated-gpu -- PROGRAM");
   if (WIFSIGNALED(status)) {
@@ -444,6 +541,11 @@ int run_program(const RunSettings& s) {
     // The main program already exited with its own verdict; children count too.
     const int verdict = tree.errors ? s.gate_error_exitcode : tree.failed ? s.error_exitcode : 0;
     tell_job_verdict(tree, verdict);
+    if (!tree.unjudged.empty() && tree.rank_verdicts.empty())
+      spdlog::warn("cudaleak: the leak gate cannot be evaluated: {} of the run could not be judged (named above); "
+                   "exiting with status {} (gate_error_exitcode)",
+                   tree.unjudged.size() == 1 ? "1 process" : std::to_string(tree.unjudged.size()) + " processes",
+                   verdict);
     if (verdict) return verdict;
   }
   return WEXITSTATUS(status);

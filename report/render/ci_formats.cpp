@@ -135,7 +135,7 @@ nlohmann::json locations(const report::Frame& f, const std::string& source_root)
 
 }  // namespace
 
-std::string junit_xml(const std::vector<report::Report>& reports, const std::vector<std::string>& unreported) {
+std::string junit_xml(const std::vector<report::Report>& reports, const std::vector<UnjudgedProcess>& unjudged) {
   size_t tests = 0, failures = 0, skipped = 0, errors = 0;
   std::string suites;
   std::map<std::string, int> suite_names;
@@ -194,13 +194,12 @@ std::string junit_xml(const std::vector<report::Report>& reports, const std::vec
               cases + "  </testsuite>\n";
     tests += suite_tests, failures += suite_failures, skipped += suite_skipped, errors += suite_errors;
   }
-  // A process that used CUDA and wrote no report: one case in error, never a pass.
-  for (const std::string& process : unreported) {
-    suites += "  <testsuite name=\"" + xml_escape(process) + "\" tests=\"1\" failures=\"0\" skipped=\"0\" errors=\"1\">\n"
+  // A process the gate could not judge: one case in error, never a pass.
+  for (const UnjudgedProcess& process : unjudged) {
+    suites += "  <testsuite name=\"" + xml_escape(process.process) +
+              "\" tests=\"1\" failures=\"0\" skipped=\"0\" errors=\"1\">\n"
               "    <testcase classname=\"cudaleak\" name=\"report written\">\n      <error message=\"" +
-              xml_escape("used CUDA and ended without its report (killed by SIGKILL or another way that runs no code): "
-                         "what it leaked is unknown") +
-              "\"/>\n    </testcase>\n  </testsuite>\n";
+              xml_escape(process.why + ": what it leaked is unknown") + "\"/>\n    </testcase>\n  </testsuite>\n";
     ++tests, ++errors;
   }
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cudaleak\" tests=\"" + std::to_string(tests) +
@@ -208,7 +207,8 @@ std::string junit_xml(const std::vector<report::Report>& reports, const std::vec
          (errors ? "\" errors=\"" + std::to_string(errors) : std::string()) + "\">\n" + suites + "</testsuites>\n";
 }
 
-std::string sarif_json(const std::vector<report::Report>& reports, const std::string& source_root) {
+std::string sarif_json(const std::vector<report::Report>& reports, const std::string& source_root,
+                       const std::vector<UnjudgedProcess>& unjudged) {
   using nlohmann::json;
   json rules = json::array();
   std::vector<std::string> rule_ids;
@@ -254,11 +254,21 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
       results.push_back(result);
     }
   }
+  // What the gate could not judge is the tool's failure, not a finding at a
+  // place in the code: a notification of the invocation, which then did not succeed.
+  json notifications = json::array();
+  for (const UnjudgedProcess& process : unjudged)
+    notifications.push_back(json{{"level", "error"},
+                                 {"message", {{"text", "process " + process.process + ": " + process.why +
+                                                           ": what it leaked is unknown"}}}});
+  json invocation{{"executionSuccessful", unjudged.empty()}};
+  if (!notifications.empty()) invocation["toolExecutionNotifications"] = notifications;
   json sarif{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
              {"version", "2.1.0"},
              {"runs", json::array({json{{"tool", {{"driver", {{"name", "cudaleak"},
                                                               {"version", CUDALEAK_VERSION},
                                                               {"rules", rules}}}}},
+                                        {"invocations", json::array({invocation})},
                                         {"results", results}}})}};
   if (!source_root.empty())
     sarif["runs"][0]["originalUriBaseIds"] = {{"SRCROOT", {{"uri", "file://" + uri_escape(source_root == "/" ? "/" : source_root + "/")}}}};

@@ -14,10 +14,21 @@
 
 namespace cudaleak::render {
 
-// `unreported`: processes that used CUDA and wrote no report ("4242 (python
-// worker.py)"), each a test suite whose one case is in error.
-std::string junit_xml(const std::vector<report::Report>& reports, const std::vector<std::string>& unreported = {});
-std::string sarif_json(const std::vector<report::Report>& reports, const std::string& source_root = "");
+// A process of the run the gate could not judge, with no report to show:
+// one that used CUDA and wrote no report, whose report could not be written,
+// or that used the GPU without cudaleak's preload.
+struct UnjudgedProcess {
+  std::string process;  // "4242 (python worker.py)"
+  std::string why;      // "its report could not be written to r.json: No space left on device"
+};
+
+// Each unjudged process is a test suite whose one case is in error, never a
+// clean file.
+std::string junit_xml(const std::vector<report::Report>& reports, const std::vector<UnjudgedProcess>& unjudged = {});
+// Each unjudged process is an error notification of the run's invocation,
+// whose executionSuccessful is then false.
+std::string sarif_json(const std::vector<report::Report>& reports, const std::string& source_root = "",
+                       const std::vector<UnjudgedProcess>& unjudged = {});
 
 // The source root for SARIF: the nearest directory at or above `dir` that
 // holds .git; "" when there is none.

@@ -392,6 +392,12 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += prefix + "no leak group matches the filters (" +
            count_of(options.filtered_out, "leak group", "leak groups") + " in the report left out)\n" + job_text +
            oom_first;
+  } else if (visible.empty() && !r.gate.error.empty()) {
+    // Nothing seen is no proof of nothing leaked when the process could not be
+    // seen whole (a statically linked runtime under the simulated GPU, memory
+    // no seen call explains): never the green line.
+    out += prefix + paint("no leak seen, but not every CUDA call was: " + r.gate.error, kRed, options.color) + "\n" +
+           job_text + oom_first;
   } else if (visible.empty()) {
     // What is alive but not a leak, as the lines below name it.
     bool suppressed = false, cached = false;
@@ -531,7 +537,9 @@ std::string render_text(const Report& r, const TextOptions& options) {
            (only_releases ? " release calls of resources it never saw" : " notes") + " (see notes in the report)\n";
   }
 
-  out += "\n" + paint("SUMMARY:", r.summary.leaked_count ? kRed : kGreen, options.color) + " cudaleak: " + format_bytes(r.summary.leaked_bytes) + " leaked in " +
+  const bool not_clean = r.summary.leaked_count || !r.gate.error.empty();  // unseen calls are never green
+  out += "\n" + paint("SUMMARY:", not_clean ? kRed : kGreen, options.color) + " cudaleak: " +
+         format_bytes(r.summary.leaked_bytes) + " leaked in " +
          std::to_string(r.summary.leaked_count) + (r.summary.leaked_count == 1 ? " resource" : " resources");
   if (!r.summary.by_kind.empty()) {
     out += " (";

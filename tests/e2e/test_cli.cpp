@@ -251,8 +251,16 @@ TEST_CASE("cli: a statically linked CUDA runtime under the simulated GPU is name
   Result plain = run_sim(dir, {static_sample});
   CHECK(plain.err.find("cannot run this program's statically linked CUDA runtime") != std::string::npos);
   CHECK(plain.err.find("-cudart shared") != std::string::npos);
+  CHECK(plain.err.find("no CUDA resources leaked") == std::string::npos);  // nothing seen is no proof
+  CHECK(plain.err.find("no leak seen, but not every CUDA call was: its statically linked CUDA runtime") !=
+        std::string::npos);
   Result gated = run_sim(dir, {static_sample}, {"--error-exitcode", "3"});
   CHECK(gated.exit_code == 125);  // unseen: gate_error_exitcode, never green
+  CHECK(gated.err.find("no CUDA resources leaked") == std::string::npos);
+  // The closing verdict says why the status is 125.
+  CHECK(gated.err.find("the leak gate cannot be evaluated: its statically linked CUDA runtime cannot run on the "
+                       "simulated GPU") != std::string::npos);
+  CHECK(gated.err.find("exiting with status 125 (gate_error_exitcode)") != std::string::npos);
   // The same program with the shared runtime is traced and fails the gate on its leak.
   Result shared = run_sim(dir, {sample("loop_leak")}, {"--error-exitcode", "3"});
   CHECK(shared.exit_code == 3);

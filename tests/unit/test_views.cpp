@@ -412,3 +412,24 @@ TEST_CASE("SARIF: a leak in a binary without debug info is located at the binary
   CHECK_FALSE(location["physicalLocation"].contains("region"));  // no line to point at
   CHECK(location["logicalLocations"][0]["fullyQualifiedName"] == "solve");
 }
+
+TEST_CASE("JUnit and SARIF with no report at all but a process the gate could not judge are never clean", "[views]") {
+  const std::vector<cudaleak::render::UnjudgedProcess> unjudged = {
+      {"4242 (python worker.py)", "its report could not be written to /out/r.json: No space left on device"}};
+  const std::string xml = cudaleak::render::junit_xml({}, unjudged);
+  CHECK(xml.find("tests=\"1\" failures=\"0\" skipped=\"0\" errors=\"1\"") != std::string::npos);
+  CHECK(xml.find("<testsuite name=\"4242 (python worker.py)\"") != std::string::npos);
+  CHECK(xml.find("<error message=\"its report could not be written to /out/r.json: No space left on device: what "
+                 "it leaked is unknown\"/>") != std::string::npos);
+  auto sarif = nlohmann::json::parse(cudaleak::render::sarif_json({}, "", unjudged));
+  const auto& invocation = sarif["runs"][0]["invocations"][0];
+  CHECK(invocation["executionSuccessful"] == false);
+  REQUIRE(invocation["toolExecutionNotifications"].size() == 1);
+  CHECK(invocation["toolExecutionNotifications"][0]["level"] == "error");
+  CHECK(invocation["toolExecutionNotifications"][0]["message"]["text"].get<std::string>().starts_with(
+      "process 4242 (python worker.py): its report could not be written"));
+  // Nothing unjudged: the invocation succeeded, and says so.
+  auto clean = nlohmann::json::parse(cudaleak::render::sarif_json({}));
+  CHECK(clean["runs"][0]["invocations"][0]["executionSuccessful"] == true);
+  CHECK(!clean["runs"][0]["invocations"][0].contains("toolExecutionNotifications"));
+}
