@@ -280,5 +280,55 @@ done
 row "bad TMPDIR, leaking program" "$runs" "statuses other than the gate's" "$wrong"
 row "bad TMPDIR, leaking program" "$runs" "runs not naming TMPDIR" "$unnamed"
 
+# 14. Options separated as the sanitizers' are (',', ';', blanks), and a
+# trailing backslash: honoured whole or refused, never half (a report named
+# "a.json,error_exitcode=7" with status 0).
+half=0; runs=0
+for sep in "," ";" " " ", "; do
+  runs=$((runs + 1))
+  rm -f "$tmp/sep.json"*
+  CUDALEAK_OPTIONS="output=$tmp/sep.json${sep}error_exitcode=7" timeout 60 "$cl" run --simulated-gpu -- "$leak" >/dev/null 2>&1
+  s=$?
+  { [ "$s" = 7 ] && [ -f "$tmp/sep.json" ]; } || half=$((half + 1))
+done
+for route in launcher preload; do
+  runs=$((runs + 1))
+  if [ $route = launcher ]; then
+    CUDALEAK_OPTIONS="output=$tmp/bs.json\\" timeout 60 "$cl" run --simulated-gpu --error-exitcode 7 -- "$leak" >/dev/null 2>&1
+  else
+    CUDALEAK_OPTIONS="error_exitcode=7:output=$tmp/bs.json\\" LD_PRELOAD="$build/lib/libcudaleak.so" \
+      LD_LIBRARY_PATH="$build/lib/cudaleak/simcuda" timeout 60 "$leak" >/dev/null 2>&1
+  fi
+  s=$?
+  [ "$s" = 0 ] && half=$((half + 1))
+done
+row "option separators and a trailing backslash" "$runs" "half-honoured or green" "$half"
+
+# 15. Control characters in names: a Python function and file named with
+# escape sequences and a newline; the text, --by and --gen-suppressions.
+raw=0; runs=0
+py=$(command -v python3 || true)
+if [ -n "$py" ]; then
+  runs=1
+  out=$(timeout 60 "$cl" run --simulated-gpu --gen-suppressions -o "$tmp/hostile.json" -- "$py" tests/e2e/programs/python_hostile_names.py 2>&1 >/dev/null)
+  out+=$(timeout 60 "$cl" report "$tmp/hostile.json" --by function 2>&1)
+  printf '%s' "$out" | LC_ALL=C grep -q $'[\x01-\x09\x0b-\x1f\x7f]' && raw=$((raw + 1))
+  printf '%s\n' "$out" | grep -q '^leak:\* kind:' && raw=$((raw + 1))
+fi
+row "control characters in names" "$runs" "raw control characters or forged rules" "$raw"
+
+# 16. Programs built with ASan and TSan (gcc's dynamic runtimes): the same
+# stdout and status as without cudaleak, and the leak reported.
+differ=0; runs=0
+for san in address thread; do
+  prog="$build/tests/e2e/sanitized_leak_$san"
+  [ -x "$prog" ] || continue
+  runs=$((runs + 1))
+  alone=$(LD_LIBRARY_PATH="$build/lib/cudaleak/simcuda" timeout 60 "$prog" 2>/dev/null); s1=$?
+  traced=$(timeout 60 "$cl" run --simulated-gpu -o "$tmp/san.%p.json" -- "$prog" 2>"$tmp/san.err"); s2=$?
+  { [ "$s1" = "$s2" ] && [ "$alone" = "$traced" ] && grep -q "never freed" "$tmp/san.err"; } || differ=$((differ + 1))
+done
+row "ASan and TSan builds" "$runs" "runs unlike the program alone" "$differ"
+
 [ "$bad" = 0 ] && echo "adversarial runs: every count is 0" || echo "adversarial runs: some counts are not 0"
 exit "$bad"

@@ -70,5 +70,44 @@ print(("PASS" if ok else "FAIL") + " growth_holes: growth first, the line named"
 sys.exit(0 if ok else 1)
 PY
 grep -m3 -A6 "out of memory" "$d/err" | head -30
+# 5. A command that drops the preload: seen by the launcher, not green.
+d="$out/escape"; mkdir -p "$d"
+"$cudaleak" run --error-exitcode 9 -o "$d/r.%p.json" -- env -u LD_PRELOAD "$build/tests/e2e/wait_for_signal" "$d/pid" busy >/dev/null 2>"$d/err" &
+l=$!; while [ ! -s "$d/pid" ]; do sleep 0.01; done; sleep 1; kill -TERM "$(cat "$d/pid")"; wait $l; s=$?
+grep -q "LD_PRELOAD" "$d/err" && [ $s != 0 ] && pass "escape: status $s, named: $(grep -m1 LD_PRELOAD "$d/err" | cut -c1-160)" ||
+  { fail "escape: status $s"; cat "$d/err"; }
+
+# 6. PyTorch with few descriptors left: its report is still written.
+d="$out/fds"; mkdir -p "$d"
+(ulimit -n 64; "$cudaleak" run -o "$d/r.%p.json" -- python3 -c \
+  "import torch; x = torch.empty(1 << 20, device='cuda'); print('ok')" >"$d/out" 2>"$d/err")
+s=$?
+[ $s = 0 ] && ls "$d"/r.*.json >/dev/null 2>&1 && pass "fds: ulimit -n 64, status 0, report written" || { fail "fds: status $s"; tail -5 "$d/err"; }
+
+# 7. CUDA's template wrapper (nvcc -O0 -g): the rule, SARIF and --by function name the user's function.
+for rt in shared static; do
+  d="$out/wrapper_$rt"; mkdir -p "$d"
+  nvcc -O0 -g -cudart $rt -o "$d/prog" tests/gpu/template_wrapper.cu >"$d/build.log" 2>&1 || { fail "wrapper_$rt: build"; continue; }
+  "$cudaleak" run --gen-suppressions --sarif "$d/r.sarif" -o "$d/r.json" -- "$d/prog" >/dev/null 2>"$d/err"
+  "$cudaleak" report "$d/r.json" --by function >"$d/by" 2>&1
+  if grep -q "^leak:fill_buffers kind:device" "$d/err" && ! grep -q "cudaMalloc<" "$d/err"; then pass "wrapper_$rt: rule leak:fill_buffers"; else fail "wrapper_$rt: rule"; grep -A3 "Suppression rules" "$d/err"; fi
+  grep -q "cuda/include\|cuda_runtime.h\|targets/" "$d/r.sarif" && fail "wrapper_$rt: SARIF points into the toolkit" || pass "wrapper_$rt: SARIF in the program"
+  sed -n 2,3p "$d/by" | grep -q "fill_buffers" && pass "wrapper_$rt: --by function credits fill_buffers" || { fail "wrapper_$rt: --by function"; head -4 "$d/by"; }
+  grep -q "#0 .* in libcudart_static_" "$d/err" && fail "wrapper_$rt: static cudart's internal name as frame #0" || pass "wrapper_$rt: no internal static name as frame #0"
+  sed -n '/never freed/,/^$/p' "$d/err" | head -6
+done
+
+# 8. A transformers server keeping every request's KV cache: the lines are the program's.
+if python3 -c "import transformers" 2>/dev/null; then
+  d="$out/kv_cache"; mkdir -p "$d"
+  timeout 300 "$cudaleak" run -o "$d/r.%p.%n.json" -- python3 tests/gpu/python/scenario_kv_cache.py >"$d/out" 2>"$d/err"
+  keep=$(grep -n "LINE:keep" tests/gpu/python/scenario_kv_cache.py | cut -d: -f1)
+  grep -q "out of memory" "$d/err" && pass "kv_cache: out of memory told ($(cat "$d/out"))" || fail "kv_cache: no out-of-memory story"
+  grep -q "serve_request (scenario_kv_cache.py" "$d/err" && pass "kv_cache: serve_request named" || fail "kv_cache: serve_request not named"
+  grep -q "from update (cache_utils.py\|from [a-z_]* (modeling_gpt2.py" "$d/err" && fail "kv_cache: a library's line named as the tensors' origin" || pass "kv_cache: no library line as origin"
+  grep -m1 -A8 "Likely causes" "$d/err" | cut -c1-400
+else
+  echo "SKIP kv_cache: no transformers"
+fi
 echo "failures: $failures"
 [ "$failures" = 0 ]

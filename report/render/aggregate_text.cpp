@@ -5,6 +5,7 @@
 
 #include "common/enum_names.h"
 #include "common/quantities.h"
+#include "common/terminal_text.h"
 
 namespace cudaleak::render {
 
@@ -18,7 +19,7 @@ std::string aggregate_text(const std::vector<report::Aggregate>& rows, const std
     char line[96];
     std::snprintf(line, sizeof line, "%-12s %5" PRIu64 "  %6zu  %-16s ", format_bytes(a.bytes).c_str(), a.count,
                   a.groups, kinds.c_str());
-    out += line + a.key + "\n";
+    out += line + printable_name(a.key) + "\n";  // a name with a newline would forge a row
   }
   return out;
 }

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "common/enum_names.h"
+#include "common/terminal_text.h"
 #include "common/quantities.h"
 #include "report/analyze/job.h"
 #include "report/model/json_emit.h"
@@ -20,7 +21,7 @@ std::string diff_text(const std::vector<report::SiteChange>& changes) {
                   format_bytes(c.new_bytes).c_str(), c.old_count, c.new_count);
     // The site up to its first NUL character, if it has one, as the text has always shown it.
     out += line;
-    out += c.site.c_str();
+    out += printable_name(c.site.c_str());  // a name with a newline would forge a row
     // Which ranks of a job leak there now (before, for a site gone).
     const std::vector<int>& ranks = c.change == report::Change::Gone ? c.old_ranks : c.new_ranks;
     if (!ranks.empty()) out += std::string(ranks.size() == 1 ? "  [rank " : "  [ranks ") + report::rank_ranges(ranks) + "]";

@@ -504,5 +504,6 @@ TEST_CASE("text: control characters in names and paths reach the terminal escape
           std::string::npos);
     CHECK_FALSE(raw_controls(shown.out));
     CHECK_FALSE(raw_controls(shown.err));
+    CHECK(shown.out.find("\nleak:* kind:") == std::string::npos);  // no row forged by the name's newline
   }
 }
