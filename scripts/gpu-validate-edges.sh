@@ -109,5 +109,25 @@ if python3 -c "import transformers" 2>/dev/null; then
 else
   echo "SKIP kv_cache: no transformers"
 fi
+# 9. The fill loop of scenario_fragmentation: its first failure is the fill's
+# growth, the fragmentation it left told last; the big request later is
+# fragmentation first (gpu-validate-oom-story.sh checks that one).
+d="$out/fill"; mkdir -p "$d"
+"$cudaleak" run -o "$d/r.%p.%n.json" -- python3 tests/gpu/python/scenario_fragmentation.py >"$d/out" 2>"$d/err"
+python3 - "$d" <<'PY' || failures=$((failures + 1))
+import glob, json, sys
+events = sorted((e for f in glob.glob(sys.argv[1] + "/r.*.json") for e in json.load(open(f)).get("oom_events", [])
+                 if "pytorch" in e), key=lambda e: e.get("time_ns", 0))
+causes = [[x["cause"] for x in e["diagnosis"]] for e in events]
+print("causes by event:", causes)
+fill = events[0]["diagnosis"] if events else []
+ok = bool(fill) and fill[0]["cause"] == "live_tensors"
+if any(x["cause"] == "fragmentation" for x in fill):
+    ok &= fill[-1]["cause"] == "fragmentation" and "not why memory ran out" in fill[-1]["message"]
+    print(fill[-1]["message"][:600])
+ok &= bool(causes) and causes[-1][:1] == ["fragmentation"]
+print(("PASS" if ok else "FAIL") + " fill: growth first at the fill, fragmentation first at the big request")
+sys.exit(0 if ok else 1)
+PY
 echo "failures: $failures"
 [ "$failures" = 0 ]

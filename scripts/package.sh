@@ -31,6 +31,12 @@ out=$("$cudaleak" run --simulated-gpu -o "$build/packages/check.%p.json" -- \
       "$build/samples/sample_pinned_leak_shared" 2>&1 >/dev/null)
 grep -q "2.1 MiB leaked in 2 resources" <<<"$out" || fail "the packaged cudaleak did not report the leak: $out"
 
+# The licences: cudaleak's own, Debian's copyright file and the bundled libraries' notices.
+for f in LICENSE copyright changelog.Debian.gz THIRD-PARTY-NOTICES.md third-party/libunwind8.copyright; do
+  [ -f "$root/usr/share/doc/cudaleak/$f" ] || fail "no /usr/share/doc/cudaleak/$f"
+done
+grep -q "^License: Apache-2.0" "$root/usr/share/doc/cudaleak/copyright" || fail "the copyright file names no Apache-2.0"
+
 # man cudaleak: the page, found by man through the root's MANPATH (man-db).
 [ -f "$root/usr/share/man/man1/cudaleak.1" ] || fail "no /usr/share/man/man1/cudaleak.1"
 if command -v man >/dev/null; then
@@ -67,4 +73,4 @@ removed=$("${dpkg[@]}" -r cudaleak 2>&1) || fail "dpkg -r: $removed"
 left=$(cd "$root" && find . -mindepth 1 -not -path "./var" -not -path "./var/lib" -not -path "./var/lib/dpkg*")
 [ -z "$left" ] || fail "dpkg -r left: $left"
 echo "packages: $deb ($(du -h "$deb" | cut -f1)), $tgz ($(du -h "$tgz" | cut -f1)); installed in a scratch root," \
-     "cudaleak on PATH runs, man page, completion and find_package work, removal leaves nothing"
+     "cudaleak on PATH runs, licences, man page, completion and find_package work, removal leaves nothing"
