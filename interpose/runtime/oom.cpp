@@ -110,6 +110,17 @@ constexpr size_t kMaxRecovered = 8;   // recovered calls kept; older ones droppe
 
 }  // namespace
 
+void Monitor::stack_ids(std::vector<uint32_t>& out) {
+  std::lock_guard lock(mutex_);
+  for (const RawEvent& r : events_) {
+    out.push_back(r.stack_id);
+    for (const RawSite& site : r.sites) out.push_back(site.stack_id);
+    for (const RawAttempt& a : r.attempts) out.push_back(a.stack_id);
+    for (const report::RawReservation& v : r.reservations) out.push_back(v.stack_id);
+  }
+  out.insert(out.end(), reported_sites_.begin(), reported_sites_.end());
+}
+
 bool Monitor::measure_and_keep(RawEvent raw) {
   report::OomEvent& e = raw.event;
   raw.stack_id = tracker::capture_here();
