@@ -25,8 +25,7 @@ struct RecentStack {
   uint64_t hash = 0;
   const StackDepot::Stack* stack = nullptr;
   uint32_t id = 0;
-  uint32_t epoch = 0;  // 0: empty
-  const StackDepot* depot = nullptr;
+  uint32_t epoch = 0;  // 0: empty; unique to one depot's generation
 };
 constexpr size_t kRecent = 64;
 __attribute__((tls_model("initial-exec"))) thread_local RecentStack t_recent[kRecent];
@@ -40,14 +39,19 @@ uint32_t StackDepot::intern(const uint64_t* ips, size_t count) {
   if (count == 0) return 0;
   uint64_t h = hash(ips, count);
   RecentStack& recent = t_recent[h % kRecent];
-  if (recent.hash == h && recent.epoch == epoch_.load(std::memory_order_acquire) && recent.depot == this &&
-      recent.stack->count == count && std::equal(ips, ips + count, recent.stack->frames))
+  if (recent.hash == h && recent.epoch == epoch_.load(std::memory_order_acquire) && recent.stack->count == count &&
+      std::equal(ips, ips + count, recent.stack->frames))
     return recent.id;
   uint32_t epoch = 0;
   const Stack* s = intern_locked(ips, count, h, &epoch);
   if (!s) return 0;
-  recent = RecentStack{h, s, s->id, epoch, this};
+  recent = RecentStack{h, s, s->id, epoch};
   return s->id;
+}
+
+uint32_t StackDepot::new_epoch() {
+  static std::atomic<uint32_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 const StackDepot::Stack* StackDepot::intern_locked(const uint64_t* ips, size_t count, uint64_t h, uint32_t* epoch) {
@@ -57,7 +61,7 @@ const StackDepot::Stack* StackDepot::intern_locked(const uint64_t* ips, size_t c
   for (auto it = first; it != last; ++it) {
     Stack* s = it->second;
     if (s->count == count && std::equal(ips, ips + count, s->frames)) {
-      s->seen = *epoch;  // handed out again: kept through the next collection
+      s->seen = generation_;  // handed out again: kept through the next collection
       return s;
     }
   }
@@ -67,7 +71,7 @@ const StackDepot::Stack* StackDepot::intern_locked(const uint64_t* ips, size_t c
   if (!s) throw std::bad_alloc();
   s->hash = h;
   s->id = next_id_;
-  s->seen = *epoch;
+  s->seen = generation_;
   s->count = uint32_t(count);
   std::memcpy(s->frames, ips, count * sizeof(uint64_t));
   try {
@@ -125,8 +129,9 @@ bool StackDepot::begin_collection() {
   collecting_ = true;
   held_since_begin_ = false;
   // From here on the caches' entries of the epoch before are not used, and
-  // every hand-out is stamped with the new epoch.
-  epoch_.fetch_add(1, std::memory_order_acq_rel);
+  // every hand-out is stamped with the new generation.
+  ++generation_;
+  epoch_.store(new_epoch(), std::memory_order_release);
   return true;
 }
 
@@ -134,10 +139,14 @@ StackDepot::Collected StackDepot::finish_collection(const std::vector<uint32_t>&
   std::lock_guard lock(mutex_);
   Collected out;
   collecting_ = false;
-  const uint32_t now = epoch_.load(std::memory_order_relaxed);
+  const uint32_t now = generation_;
+  size_t marked = 0;
   for (uint32_t id : held) {
     auto it = by_id_.find(id);
-    if (it != by_id_.end()) it->second->seen = now;
+    if (it != by_id_.end() && it->second->seen != now) {
+      it->second->seen = now;
+      ++marked;
+    }
   }
   if (held_since_begin_) {  // a report's snapshot may hold ids the gathering missed: forget nothing
     out.kept = by_id_.size();
@@ -161,8 +170,11 @@ StackDepot::Collected StackDepot::finish_collection(const std::vector<uint32_t>&
   }
   out.kept = by_id_.size();
   ++collections_;
-  // Amortised: the next one comes after at least as many new stacks as it kept.
-  next_collection_ = std::max(floor_, 2 * out.kept);
+  // The next one comes after max(floor, held) new stacks: bounded work per
+  // new stack (a collection reads every holder), and a bounded depot. (After
+  // 2x what it kept, the stacks handed out in the epoch just ended, which it
+  // keeps, would make every epoch longer than the one before.)
+  next_collection_ = out.kept + std::max(floor_, marked);
   due_.store(floor_ && by_id_.size() >= next_collection_, std::memory_order_relaxed);
   // The tables' buckets stay at their largest size: give them back when most
   // of what they indexed is gone.

@@ -5,22 +5,23 @@
 // Stacks that nothing holds any more are forgotten by a collection (the
 // tracker's stack_collection.cpp gathers what holds them), so a long run with
 // ever new call paths keeps a bounded depot. The design, in three rules:
-//  - Epochs. Each collection bumps the depot's epoch. Every stack remembers
-//    `seen`, the epoch in which it was last handed out by intern() or found
-//    held by a collection. Collection N (the epoch it starts) forgets the
-//    stacks with seen < N - 1: not held at collection N nor at N - 1, and not
-//    handed out since collection N - 1 began.
-//  - Caches. The per-thread caches that hand out ids without the depot
-//    (t_recent below, the stack cache's memo) store the epoch their entry was
-//    made in and are used only while the epoch is still that one: the cost on
-//    the hot path is one load and one compare. So every id handed out, by the
-//    depot or a cache, was handed out by the depot in the epoch current at
-//    that moment or in the one it reads as current.
+//  - Generations. Each collection starts a generation. Every stack remembers
+//    `seen`, the generation in which it was last handed out by intern() or
+//    found held by a collection. Collection N (the generation it starts)
+//    forgets the stacks with seen < N - 1: not held at collection N nor at
+//    N - 1, and not handed out since collection N - 1 began.
+//  - Caches. Each generation has an epoch, a number unique in the process.
+//    The per-thread caches that hand out ids without the depot (t_recent in
+//    stack_depot.cpp, the stack cache's memo) store the epoch their entry was
+//    made in and are used only while the depot's epoch is still that one:
+//    the cost on the hot path is one load and one compare. So every id
+//    handed out, by the depot or a cache, was handed out by the depot in the
+//    generation current at that moment or in the one it reads as current.
 //  - The race (a thread interned or looked up a stack and has not yet stored
 //    it where a collection looks: a record not yet inserted, a release whose
 //    record waits out the driver's call, a record between two holders) is
 //    ruled out by a grace period of one whole collection: the id was handed
-//    out, or was held where collection N - 1 looked, in an epoch >= N - 1
+//    out, or was held where collection N - 1 looked, in a generation >= N - 1
 //    unless the thread has sat in that window since before collection N - 1
 //    began, while other threads interned at least the collection floor of new
 //    stacks (65,536 by default). Should that still happen the id names no
@@ -52,11 +53,15 @@ class StackDepot {
   std::span<const uint64_t> get_held(uint32_t id) const;
   size_t size() const;  // stacks held now
 
-  // The epoch the caches compare with (never 0: 0 marks an empty memo).
+  // The epoch the caches compare with: a number no other epoch of any depot
+  // in the process has (so a cache entry names its depot too), never 0 (an
+  // empty memo) nor kMemoUnwanted.
   uint32_t epoch() const { return epoch_.load(std::memory_order_acquire); }
 
-  // Collections start once the depot holds `floor` stacks and twice what the
-  // previous collection kept; 0: never (every stack is kept, as before).
+  // The first collection comes once the depot holds `floor` stacks, each
+  // next one after max(floor, stacks the previous one found held) new ones:
+  // bounded work per new stack, and at most about 2 x max(floor, held) +
+  // held stacks. 0: never (every stack is kept).
   void set_floor(size_t floor);
   // Set by intern() when the depot has grown past the threshold.
   bool collection_due() const { return due_.load(std::memory_order_relaxed); }
@@ -108,7 +113,7 @@ class StackDepot {
   struct Stack {
     uint64_t hash;
     uint32_t id;
-    uint32_t seen;  // the epoch it was last handed out or found held in
+    uint32_t seen;  // the generation it was last handed out or found held in
     uint32_t count;
     uint64_t frames[];
   };
@@ -121,7 +126,10 @@ class StackDepot {
   std::unordered_map<uint32_t, Stack*> by_id_;
   std::unordered_multimap<uint64_t, Stack*> by_hash_;
   uint32_t next_id_ = 1;
-  std::atomic<uint32_t> epoch_{1};
+  // Counts this depot's collections (from 1): `seen` is compared with it.
+  uint32_t generation_ = 1;
+  std::atomic<uint32_t> epoch_{new_epoch()};
+  static uint32_t new_epoch();
   std::atomic<bool> due_{false};
   size_t floor_ = 65536;
   size_t next_collection_ = 65536;  // depot size that makes one due
