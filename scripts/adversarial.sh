@@ -220,12 +220,12 @@ row "ways of dying with a leak" "$runs" "ends changed" "$changed"
 # 10. Stack churn: every allocation from a call stack never seen before, freed
 # at once (a server whose call paths keep changing). The stack depot forgets
 # what nothing holds, so memory stays bounded whatever the count; the leaks
-# made before the churn keep their stacks. Bounds: 64 MB of growth at the
-# default stack_collect_at (about 45 MB measured, against 334 MB for 2^20
-# stacks before), 16 MB at 8192.
+# made before the churn keep their stacks. Bounds: 24 MB of growth at the
+# default stack_collect_at (16384), against 299 MB for 2^20 stacks before;
+# 64 MB at 65536; 12 MB at 4096.
 over=0; lost=0; runs=0
 d="$tmp/churn"; mkdir -p "$d"
-for run in "18 65536 65536" "20 65536 65536" "20 8192 16384" "17 8192 16384"; do
+for run in "17 16384 24576" "20 16384 24576" "20 65536 65536" "20 4096 12288"; do
   set -- $run  # BITS STACK_COLLECT_AT BOUND_KB
   runs=$((runs + 1))
   out=$(CUDALEAK_OPTIONS="stack_collect_at=$2" timeout 120 "$cl" run --simulated-gpu -o "$d/r.json" \

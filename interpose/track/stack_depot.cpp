@@ -170,11 +170,12 @@ StackDepot::Collected StackDepot::finish_collection(const std::vector<uint32_t>&
   }
   out.kept = by_id_.size();
   ++collections_;
-  // The next one comes after max(floor, held) new stacks: bounded work per
-  // new stack (a collection reads every holder), and a bounded depot. (After
-  // 2x what it kept, the stacks handed out in the epoch just ended, which it
-  // keeps, would make every epoch longer than the one before.)
-  next_collection_ = out.kept + std::max(floor_, marked);
+  // The next one comes after max(floor, stacks held, ids gathered / 8) new
+  // stacks: bounded work per new stack (a collection reads every holder,
+  // every live record among them), and a bounded depot. (After 2x what it
+  // kept, the stacks handed out in the epoch just ended, which it keeps,
+  // would make every epoch longer than the one before.)
+  next_collection_ = out.kept + std::max({floor_, marked, held.size() / 8});
   due_.store(floor_ && by_id_.size() >= next_collection_, std::memory_order_relaxed);
   // The tables' buckets stay at their largest size: give them back when most
   // of what they indexed is gone.

@@ -24,7 +24,7 @@
 //    out, or was held where collection N - 1 looked, in a generation >= N - 1
 //    unless the thread has sat in that window since before collection N - 1
 //    began, while other threads interned at least the collection floor of new
-//    stacks (65,536 by default). Should that still happen the id names no
+//    stacks (16,384 by default). Should that still happen the id names no
 //    stack any more: that resource's stack reads empty, never another's.
 // A report holds the depot (Hold) from its snapshot until its stacks are
 // resolved: no collection forgets a stack meanwhile.
@@ -59,9 +59,9 @@ class StackDepot {
   uint32_t epoch() const { return epoch_.load(std::memory_order_acquire); }
 
   // The first collection comes once the depot holds `floor` stacks, each
-  // next one after max(floor, stacks the previous one found held) new ones:
-  // bounded work per new stack, and at most about 2 x max(floor, held) +
-  // held stacks. 0: never (every stack is kept).
+  // next one after max(floor, stacks the previous one found held, ids it
+  // gathered / 8) new ones: bounded work per new stack, and at most about
+  // 2 x max(floor, held) + held stacks. 0: never (every stack is kept).
   void set_floor(size_t floor);
   // Set by intern() when the depot has grown past the threshold.
   bool collection_due() const { return due_.load(std::memory_order_relaxed); }
@@ -131,8 +131,8 @@ class StackDepot {
   std::atomic<uint32_t> epoch_{new_epoch()};
   static uint32_t new_epoch();
   std::atomic<bool> due_{false};
-  size_t floor_ = 65536;
-  size_t next_collection_ = 65536;  // depot size that makes one due
+  size_t floor_ = 16384;
+  size_t next_collection_ = 16384;  // depot size that makes one due
   bool collecting_ = false;         // between begin_collection and finish_collection
   bool held_since_begin_ = false;   // a Hold was taken meanwhile
   int holds_ = 0;

@@ -64,7 +64,7 @@ bool collect(StackDepot& depot, const std::vector<uint32_t>& held, StackDepot::C
 }
 }  // namespace
 
-TEST_CASE("a collection forgets what nothing held at it and the one before, nor was handed out since",
+TEST_CASE("a collection forgets what nothing held at it or the one before and was not handed out since",
           "[stack_depot]") {
   StackDepot depot;
   depot.set_floor(4);
