@@ -123,6 +123,9 @@ void Monitor::stack_ids(std::vector<uint32_t>& out) {
 
 bool Monitor::measure_and_keep(RawEvent raw) {
   report::OomEvent& e = raw.event;
+  // Its stack is in no holder until the event is kept, after symbolizing
+  // (caching_allocator_at): no stack is forgotten meanwhile.
+  tracker::StacksHeld stacks_held;
   raw.stack_id = tracker::capture_here();
   report::RawSnapshot snap = tracker::snapshot();
   measure_device(e);
