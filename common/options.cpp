@@ -140,6 +140,7 @@ std::string refusal(const Options& o, std::string_view key) {
   };
   auto at_least_zero = [](int64_t v) { return v >= 0 ? "" : std::string("is below 0"); };
   if (key == "stack_depth") return between(o.stack_depth, 1, 256);
+  if (key == "stack_collect_at") return at_least_zero(o.stack_collect_at);
   if (key == "max_allocations") return at_least_zero(o.max_allocations);
   if (key == "pytorch_stacks_at") return between(o.pytorch_stacks_at, 0, 100);
   if (key == "summary_groups") return at_least_zero(o.summary_groups);

@@ -329,6 +329,25 @@ for san in address thread; do
   { [ "$s1" = "$s2" ] && [ "$alone" = "$traced" ] && grep -q "never freed" "$tmp/san.err"; } || differ=$((differ + 1))
 done
 row "ASan and TSan builds" "$runs" "runs unlike the program alone" "$differ"
+# 17. Stack churn: every allocation from a call stack never seen before, freed
+# at once (a server whose call paths keep changing). The stack depot forgets
+# what nothing holds, so memory stays bounded whatever the count; the leaks
+# made before the churn keep their stacks. Bounds: 24 MB of growth at the
+# default stack_collect_at (16384), against 299 MB for 2^20 stacks before;
+# 64 MB at 65536; 12 MB at 4096.
+over=0; lost=0; runs=0
+d="$tmp/churn"; mkdir -p "$d"
+for run in "17 16384 24576" "20 16384 24576" "20 65536 65536" "20 4096 12288"; do
+  set -- $run  # BITS STACK_COLLECT_AT BOUND_KB
+  runs=$((runs + 1))
+  out=$(CUDALEAK_OPTIONS="stack_collect_at=$2" timeout 120 "$cl" run --simulated-gpu -o "$d/r.json" \
+        -- "$build/tests/e2e/stack_churn" "$1" 2>/dev/null)
+  growth=$(printf '%s\n' "$out" | sed -n 's/.*rss_growth_kb=\([0-9]*\).*/\1/p')
+  [ -n "$growth" ] && [ "$growth" -lt "$3" ] || over=$((over + 1))
+  [ "$(grep -c 'leak_before_churn' "$d/r.json" 2>/dev/null)" -ge 2 ] || lost=$((lost + 1))
+done
+row "stack churn (2^17-2^20 new stacks)" "$runs" "runs past the memory bound" "$over"
+row "stack churn (2^17-2^20 new stacks)" "$runs" "leaks without their stacks" "$lost"
 
 [ "$bad" = 0 ] && echo "adversarial runs: every count is 0" || echo "adversarial runs: some counts are not 0"
 exit "$bad"

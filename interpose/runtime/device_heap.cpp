@@ -43,6 +43,9 @@ std::string& patches_path() {
   return *path;
 }
 std::mutex g_mutex;
+// The host stacks of the launches in flight, from their begin to their end
+// (a kernel may run long): held for the stack depot's collection. Under g_mutex.
+std::multiset<uint32_t> g_launch_stacks;
 std::set<CUcontext> g_contexts_with_patches;  // under g_mutex
 std::atomic<bool> g_dropped_told{false};
 
@@ -171,14 +174,24 @@ CudaleakDeviceHeapBuffer* buffer_for(CUcontext context) {
   return b;
 }
 
+void forget_launch_stack(uint32_t id) {
+  std::lock_guard lock(g_mutex);
+  if (auto it = g_launch_stacks.find(id); it != g_launch_stacks.end()) g_launch_stacks.erase(it);
+}
+
 void launch_begin(const san::LaunchData& l) {
   if (!t_launch) t_launch = new Launch();
   Launch& launch = *t_launch;
+  if (launch.active) forget_launch_stack(launch.stack_id);  // its end never came
   launch.active = false;
   launch.buffer = buffer_for(l.context);
   if (!launch.buffer) return;
   launch.buffer->next = 0;
   launch.stack_id = tracker::capture_here();
+  {
+    std::lock_guard lock(g_mutex);
+    g_launch_stacks.insert(launch.stack_id);
+  }
   launch.kernel = demangled(l.function_name);
   launch.where = tracker::current_placement();
   launch.where.context = reinterpret_cast<uint64_t>(l.context);
@@ -232,6 +245,7 @@ void launch_end() {
   for (const auto& [pc, count] : failed)
     tracker::device_malloc_failed(launch.stack_id, device_frame(launch, pc), count, launch.where.context);
   b.next = 0;
+  forget_launch_stack(launch.stack_id);
 }
 
 void callback(void*, int domain, int cbid, const void* data) {
@@ -254,6 +268,11 @@ bool bind(void* lib, Fn& slot, const char* name) {
 }
 
 }  // namespace
+
+void stack_ids(std::vector<uint32_t>& out) {
+  std::lock_guard lock(g_mutex);
+  out.insert(out.end(), g_launch_stacks.begin(), g_launch_stacks.end());
+}
 
 void start() {
   if (!options().device_heap) return;

@@ -59,6 +59,11 @@ void History::observe(const report::RawSnapshot& snapshot) {
   }
 }
 
+void History::stack_ids(std::vector<uint32_t>& out) {
+  std::lock_guard lock(mutex_);
+  for (const auto& [key, series] : counts_) out.push_back(std::get<1>(key));
+}
+
 void History::annotate(report::Report& report) {
   std::lock_guard lock(mutex_);
   uint64_t n = observations_;

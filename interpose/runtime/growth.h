@@ -9,6 +9,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "report/model/raw.h"
 #include "report/model/report.h"
@@ -26,6 +27,10 @@ class History {
   // one observation; annotate fills bytes_history and growing.
   void observe_tensors(const report::PyTorchView& view);
   void annotate_tensors(report::PyTorchView& view);
+
+  // Appends the stack id of every group with a history (the stack depot's
+  // collection keeps them).
+  void stack_ids(std::vector<uint32_t>& out);
 
   std::mutex& mutex() { return mutex_; }  // for the fork protocol
   void reset_in_child();

@@ -71,6 +71,11 @@ void initialize() {
   if (!options.trace_children) stop_tracing_children();
   signals::install();
   tracker::set_creation_observer(signals::ensure_reporter_thread);
+  tracker::configure_stack_collection(size_t(options.stack_collect_at), [](std::vector<uint32_t>& out) {
+    runtime().oom.stack_ids(out);
+    runtime().growth.stack_ids(out);
+    device_heap::stack_ids(out);
+  });
 #if defined(CUDALEAK_PHASE_TIMING) && defined(__x86_64__)
   phase_timing::name_hooks([](int id) { return hook_name(HookId(id)); });
 #endif

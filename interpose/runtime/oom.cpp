@@ -110,8 +110,22 @@ constexpr size_t kMaxRecovered = 8;   // recovered calls kept; older ones droppe
 
 }  // namespace
 
+void Monitor::stack_ids(std::vector<uint32_t>& out) {
+  std::lock_guard lock(mutex_);
+  for (const RawEvent& r : events_) {
+    out.push_back(r.stack_id);
+    for (const RawSite& site : r.sites) out.push_back(site.stack_id);
+    for (const RawAttempt& a : r.attempts) out.push_back(a.stack_id);
+    for (const report::RawReservation& v : r.reservations) out.push_back(v.stack_id);
+  }
+  out.insert(out.end(), reported_sites_.begin(), reported_sites_.end());
+}
+
 bool Monitor::measure_and_keep(RawEvent raw) {
   report::OomEvent& e = raw.event;
+  // Its stack is in no holder until the event is kept, after symbolizing
+  // (caching_allocator_at): no stack is forgotten meanwhile.
+  tracker::StacksHeld stacks_held;
   raw.stack_id = tracker::capture_here();
   report::RawSnapshot snap = tracker::snapshot();
   measure_device(e);

@@ -72,6 +72,10 @@ class Monitor {
   // The events so far, stacks resolved, each with its diagnosis.
   std::vector<report::OomEvent> events(report::FrameResolver* resolver);
 
+  // Appends the stack id of every event, attempt, site, reservation and
+  // reported site kept (the stack depot's collection keeps them).
+  void stack_ids(std::vector<uint32_t>& out);
+
   std::mutex& mutex() { return mutex_; }  // for the fork protocol
   void reset_in_child();
 

@@ -102,7 +102,7 @@ namespace {
 report::Capture gather(report::RawSnapshot raw, Reason reason) {
   report::Capture c;
   c.snapshot = std::move(raw);
-  c.stacks = tracker::stack;
+  c.stacks = tracker::held_stack;  // the caller holds the depot (tracker::StacksHeld)
   c.resolver = make_frame_resolver();
   c.symbolized = options().symbolize;
   c.reason = reason;
@@ -122,6 +122,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   uint64_t t0 = now_ms();
   if (reason == Reason::Signal) runtime().mark(report::MarkType::Snapshot, "");
   if (reason == Reason::Checkpoint) runtime().mark(report::MarkType::Report, checkpoint ? checkpoint : "");
+  tracker::StacksHeld held;  // from the snapshot until its stacks are resolved
   report::Capture c = gather(tracker::snapshot(), reason);
   uint64_t t_snapshot = now_ms();
   if (checkpoint) c.checkpoint = checkpoint;
@@ -264,6 +265,7 @@ Totals totals(const report::RawSnapshot& raw) {
 
 Verdict judge_since(uint64_t since) {
   Verdict v;
+  tracker::StacksHeld held;  // from the snapshot until its stacks are resolved
   report::RawSnapshot raw = snapshot_since(since);
   v.alive = totals(raw);
   if (raw.resources.empty()) return v;

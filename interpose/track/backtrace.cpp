@@ -51,12 +51,13 @@ const LibUnwind& libunwind() {
   return api;
 }
 
-CUDALEAK_HOT_PATH size_t capture_stack(uint64_t* ips, int depth, bool inside_library_call, uint32_t** memo, bool memo_suffices) {
+CUDALEAK_HOT_PATH size_t capture_stack(uint64_t* ips, int depth, bool inside_library_call, StackMemo** memo,
+                                       uint32_t memo_epoch) {
   // This function's frame address is where the cache's slots are measured
   // from: the same for every capture through the same call path.
   const auto anchor = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
   depth = std::min(depth, kMaxStackDepth);
-  if (size_t n = stack_cache_lookup(anchor, depth, inside_library_call, ips, memo, memo_suffices); n != SIZE_MAX) return n;
+  if (size_t n = stack_cache_lookup(anchor, depth, inside_library_call, ips, memo, memo_epoch); n != SIZE_MAX) return n;
   void* raw[kMaxStackDepth + kOwnFrameAllowance];
   int n = libunwind().backtrace(raw, depth + kOwnFrameAllowance);
   int first = 0;

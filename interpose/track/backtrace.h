@@ -15,8 +15,10 @@ inline constexpr int kMaxStackDepth = 256;
 // library-handle hook sits between the program and the library's driver calls.
 // When the stack came from the cache (stack_cache.h), *memo points to the
 // cached stack's place for its interned id; else *memo is null. With
-// `memo_suffices` and an id already in *memo, ips is left unfilled and 0 is
-// returned: the caller needs nothing but the id.
-size_t capture_stack(uint64_t* ips, int depth, bool inside_library_call, uint32_t** memo, bool memo_suffices);
+// `memo_epoch` (the stack depot's epoch; kMemoUnwanted: the caller needs the frames) equal
+// to the memo's, ips is left unfilled and 0 is returned: the caller needs
+// nothing but the id.
+struct StackMemo;
+size_t capture_stack(uint64_t* ips, int depth, bool inside_library_call, StackMemo** memo, uint32_t memo_epoch);
 
 }  // namespace cudaleak

@@ -87,6 +87,17 @@ class Registry {
   // Records waiting in threads' windows, not yet in a shard (for tests).
   size_t waiting_in_windows();
 
+  // Calls f(record) for every record, the windows drained first, each shard
+  // under its lock (f does bookkeeping only).
+  template <typename F>
+  void for_each(F&& f) {
+    drain_windows();
+    for (Shard& s : shards_) {
+      std::lock_guard lock(s.mutex);
+      s.records.for_each(f);
+    }
+  }
+
   // For the crash path: calls f(record) for every record of each shard whose
   // lock it gets within a few tries (a crashed thread may hold one forever),
   // and of each thread's window likewise. No allocation. Returns the number

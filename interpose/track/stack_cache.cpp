@@ -21,7 +21,7 @@ constexpr size_t kSets = 16, kWays = 4;
 
 struct Entry {  // its anchor, depth and library flag are its set's Tag
   uint16_t slots = 0;
-  uint32_t memo = 0;  // the stack's interned id, kept by the caller
+  StackMemo memo;  // the stack's interned id, kept by the caller
   uint64_t emitted[2] = {};  // bit i: slot i's value is a recorded frame
   // When the recorded frames are one run of slots (no own frames among
   // them), they are value[first, first + frames): copied in one go.
@@ -161,14 +161,14 @@ bool walk(Entry& e, const ThreadCache& c, uintptr_t anchor, bool library, const 
   e.first = 0;
   while (!(e.emitted[e.first / 64] >> (e.first % 64) & 1)) ++e.first;
   e.contiguous = e.first + n == slots;
-  e.memo = 0;
+  e.memo = StackMemo{};
   return true;
 }
 
 }  // namespace
 
-CUDALEAK_HOT_PATH size_t stack_cache_lookup(uintptr_t anchor, int depth, bool library, uint64_t* ips, uint32_t** memo,
-                                            bool memo_suffices) {
+CUDALEAK_HOT_PATH size_t stack_cache_lookup(uintptr_t anchor, int depth, bool library, uint64_t* ips, StackMemo** memo,
+                                            uint32_t memo_epoch) {
   *memo = nullptr;
   ThreadCache* c = t_cache;
   if (!c || anchor < c->stack_low || anchor >= c->stack_high) {
@@ -183,7 +183,7 @@ CUDALEAK_HOT_PATH size_t stack_cache_lookup(uintptr_t anchor, int depth, bool li
     if (!matches(e, anchor)) continue;
     *memo = &e.memo;
     ++c->stats.hits;
-    if (memo_suffices && e.memo) return 0;
+    if (e.memo.epoch == memo_epoch) return 0;
     size_t n = 0;
     if (e.contiguous) {
       std::memcpy(ips, e.value + e.first, e.frames * sizeof(uint64_t));
@@ -228,7 +228,7 @@ StackCacheStats stack_cache_thread_stats() { return t_cache ? t_cache->stats : S
 
 #else  // no cache: every capture unwinds
 
-size_t stack_cache_lookup(uintptr_t, int, bool, uint64_t*, uint32_t** memo, bool) {
+size_t stack_cache_lookup(uintptr_t, int, bool, uint64_t*, StackMemo** memo, uint32_t) {
   *memo = nullptr;
   return SIZE_MAX;
 }

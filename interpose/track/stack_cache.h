@@ -21,13 +21,24 @@ namespace cudaleak {
 
 inline constexpr int kMaxCachedDepth = 64;
 
+// An entry's interned id, valid only while the stack depot's epoch is the
+// one stored with it (stack_depot.h: the depot may forget a stack at a later
+// collection). epoch 0: nothing stored.
+struct StackMemo {
+  uint32_t id = 0;
+  uint32_t epoch = 0;
+};
+// A memo_epoch no memo has (epochs count collections from 1, each after
+// thousands of new stacks): the caller needs the frames.
+inline constexpr uint32_t kMemoUnwanted = UINT32_MAX;
+
 // Fills `ips` from the cache when the stack captured at `anchor` (a frame
 // address inside the capturing function) is one learned; returns the frame
 // count, or SIZE_MAX on a miss. On a hit *memo is the entry's place for the
-// stack's interned id (0 until the caller stores it); with `memo_suffices`
-// and an id already there, ips is left unfilled and the count is 0.
-size_t stack_cache_lookup(uintptr_t anchor, int depth, bool inside_library_call, uint64_t* ips, uint32_t** memo,
-                          bool memo_suffices);
+// stack's interned id; with `memo_epoch` (the depot's epoch now, or
+// kMemoUnwanted) equal to the memo's, ips is left unfilled and the count is 0.
+size_t stack_cache_lookup(uintptr_t anchor, int depth, bool inside_library_call, uint64_t* ips, StackMemo** memo,
+                          uint32_t memo_epoch);
 
 // After a miss that unwound `ips` (n frames): remembers the stack, and on its
 // second sighting learns its slots with a full walk. Must be called from the

@@ -314,6 +314,22 @@ std::map<int, std::vector<Timeline::PeakGroup>> Timeline::peak_groups() const {
   return out;
 }
 
+void Timeline::stack_ids(std::vector<uint32_t>& out) const {
+  for (const auto& slot : series_) {
+    Series* s = slot.load(std::memory_order_acquire);
+    if (!s) continue;
+    // Sites are never removed (but by clear()): every key taken so far.
+    uint32_t taken = s->taken_count.load(std::memory_order_acquire);
+    for (uint32_t n = 0; n < taken; ++n)
+      if (uint32_t at = atomic(s->taken[n]).load(std::memory_order_acquire))
+        out.push_back(uint32_t(atomic(s->sites[at - 1].key).load(std::memory_order_acquire)));
+    std::lock_guard lock(s->mutex);
+    for (const Point& p : s->points)
+      for (uint32_t n = 0; n < p.top.count; ++n) out.push_back(uint32_t(p.top.site[n].key));
+    for (const PeakGroup& g : s->at_peak) out.push_back(g.stack_id);
+  }
+}
+
 void Timeline::lock_all() {
   create_mutex_.lock();
   for (auto& slot : series_)

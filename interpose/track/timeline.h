@@ -64,6 +64,10 @@ class Timeline {
   };
   size_t visit_for_crash(CrashVisitor& v) const;
 
+  // Appends the stack id of every site, point and peak group kept (the stack
+  // depot's collection keeps those stacks).
+  void stack_ids(std::vector<uint32_t>& out) const;
+
   // For the fork protocol: every lock held across fork(); clear() in the child.
   void lock_all();
   void unlock_all();

@@ -19,6 +19,8 @@
 #include "interpose/track/backtrace.h"
 #include "interpose/track/bound_context.h"
 #include "interpose/track/registry.h"
+#include "interpose/track/stack_cache.h"
+#include "interpose/track/stack_collection.h"
 #include "interpose/track/stack_depot.h"
 #include "interpose/track/timeline.h"
 #include "interpose/track/tracker_state.h"
@@ -101,20 +103,30 @@ void* driver_function(const char* name, int version) {
 
 namespace {
 
-CUDALEAK_HOT_PATH uint32_t capture() {
+// With `may_collect` (the caller holds no lock) a stack collection that the
+// depot asked for runs here, after the stack was interned: ids handed out in
+// the epoch it ends are kept (stack_depot.h).
+CUDALEAK_HOT_PATH uint32_t capture(bool may_collect) {
   uint64_t ips[kMaxStackDepth];
-  uint32_t* memo = nullptr;
+  StackMemo* memo = nullptr;
+  StackDepot& depot = state().stacks;
+  // A memo is good while the epoch it was stored in lasts: a collection that
+  // may forget its stack moves the epoch on first.
+  const uint32_t epoch = depot.epoch();
   // Python frames differ from call to call: with them, the native frames
   // alone do not name the stack.
   const bool python = options().python_frames && pyframes::active();
-  size_t n = capture_stack(ips, options().stack_depth, t_library_depth > 0, &memo, !python);
+  size_t n = capture_stack(ips, options().stack_depth, t_library_depth > 0, &memo, python ? kMemoUnwanted : epoch);
   if (python) {
     n = pyframes::interleave(ips, n, kMaxStackDepth);
     memo = nullptr;
   }
-  if (memo && *memo) return *memo;
-  uint32_t id = state().stacks.intern(ips, n);
-  if (memo) *memo = id;
+  if (memo && memo->epoch == epoch) return memo->id;
+  uint32_t id = depot.intern(ips, n);
+  // The epoch read before intern: if one began since, the memo is stale at once.
+  if (memo) *memo = StackMemo{id, epoch};
+  if (may_collect && depot.collection_due()) [[unlikely]]
+    collect_stacks(state());
   return id;
 }
 
@@ -139,7 +151,7 @@ CUDALEAK_HOT_PATH void guarded(const char* what, F&& body) {
 }
 
 void add_note(report::NoteType type, HookId api, uint64_t handle, CUresult result) {
-  uint32_t stack = capture();
+  uint32_t stack = capture(true);
   State& s = state();
   std::lock_guard lock(s.side_mutex);
   ++s.notes_total;
@@ -267,7 +279,7 @@ CUDALEAK_HOT_PATH void created(HookId api, Kind kind, Space space, uint64_t hand
     Record r;
     {
       PhaseScope timed_capture(Phase::Capture);
-      r.stack_id = CUDALEAK_PHASE_SKIP(capture) ? 1 : capture();  // outside every tracker lock
+      r.stack_id = CUDALEAK_PHASE_SKIP(capture) ? 1 : capture(true);  // outside every tracker lock
     }
     {
       PhaseScope timed_stamp(Phase::Stamp);
@@ -436,7 +448,7 @@ namespace {
 // The kernel's own frame above the stack of the launch that ran it.
 uint32_t device_stack(uint32_t launch_stack, uint32_t device_frame) {
   uint64_t ips[kMaxStackDepth];
-  std::span<const uint64_t> launch = state().stacks.get(launch_stack);
+  std::vector<uint64_t> launch = state().stacks.get(launch_stack);
   size_t n = 0;
   ips[n++] = report::device_frame_ip(device_frame);
   for (uint64_t ip : launch)
@@ -527,8 +539,16 @@ void visit_for_crash(CrashVisitor& v) {
     v.skipped("stacks", 1);
 }
 
-std::span<const uint64_t> stack(uint32_t id) { return state().stacks.get(id); }
-uint32_t capture_here() { return capture(); }
+std::vector<uint64_t> stack(uint32_t id) { return state().stacks.get(id); }
+std::span<const uint64_t> held_stack(uint32_t id) { return state().stacks.get_held(id); }
+StacksHeld::StacksHeld() { state().stacks.hold(); }
+StacksHeld::~StacksHeld() { state().stacks.release_hold(); }
+void configure_stack_collection(size_t floor, void (*holders)(std::vector<uint32_t>& out)) {
+  set_stack_holders(holders);
+  state().stacks.set_floor(floor);
+}
+// Runtime callers may hold their own locks: no collection here.
+uint32_t capture_here() { return capture(false); }
 
 void managed_prefetched(uint64_t dptr, uint64_t count, int device) {
   guarded("recording a prefetch", [&] {
@@ -558,7 +578,7 @@ void limit_set(HookId api, int limit, uint64_t value, uint64_t bytes, uint64_t t
     v.context = where.context;
     v.device = where.device;
     v.time_ns = elapsed_ns();
-    v.stack_id = capture();
+    v.stack_id = capture(true);
     v.hook = hook_name(api);
     std::lock_guard lock(s.side_mutex);
     s.reservations[{where.context, limit}] = v;  // the latest setting is the one in effect
@@ -622,6 +642,7 @@ void State::unlock_all() {
 }
 
 void State::reset_in_child() {
+  stacks.reset_in_child();
   registry.clear();
   timeline.clear();
   std::lock_guard lock(side_mutex);

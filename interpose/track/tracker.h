@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "interpose/driver/hook_table.h"
 #include "report/model/record.h"
@@ -141,7 +142,24 @@ uint64_t start_unix_ns();  // when it started, on the wall clock
 const char* run_id();      // this process's run (tracker_state.h says how it is made)
 // Sequence number of the last resource created (0 before the first).
 uint64_t current_sequence();
-std::span<const uint64_t> stack(uint32_t id);
+// A copy of an interned stack's frames (empty: id 0, or a stack forgotten).
+std::vector<uint64_t> stack(uint32_t id);
+// The frames in place, for a report's StackLookup: valid while a StacksHeld
+// lives (no stack is forgotten meanwhile).
+std::span<const uint64_t> held_stack(uint32_t id);
+// The stack depot's collections (stack_depot.h): they start once it stores
+// `floor` stacks (0: never); `holders` appends the stack ids the layers above
+// keep (called with no lock held).
+void configure_stack_collection(size_t floor, void (*holders)(std::vector<uint32_t>& out));
+// While one lives, the stack depot forgets nothing (stack_depot.h): a report
+// holds it from its snapshot until its stacks are resolved.
+class StacksHeld {
+ public:
+  StacksHeld();
+  ~StacksHeld();
+  StacksHeld(const StacksHeld&) = delete;
+  StacksHeld& operator=(const StacksHeld&) = delete;
+};
 // The calling thread's stack (with its Python frames), interned.
 uint32_t capture_here();
 size_t live_count();

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "interpose/driver/hook_table.h"
 #include "report/model/raw.h"
 #include "report/model/record.h"
 #include "interpose/track/registry.h"

@@ -45,6 +45,35 @@ TEST_CASE("runtime: 200 forks while 4 threads allocate never hang a child", "[e2
   CHECK(clean == 200);
 }
 
+TEST_CASE("runtime: 2^17 stacks made and freed at once grow memory by under 20 MB, leaks keep their stacks",
+          "[e2e][runtime]") {
+  // Before the stack depot forgot stacks, the growth was 33 MB (256 B a stack).
+  auto dir = fresh_dir("stack_churn");
+  Result res = run_sim(dir, {program("stack_churn"), "17"});
+  REQUIRE(res.exit_code == 0);
+  auto at = res.out.find("rss_growth_kb=");
+  REQUIRE(at != std::string::npos);
+  const long growth_kb = std::atol(res.out.c_str() + at + 14);
+  INFO(res.out);
+  CHECK(growth_kb > 0);
+  CHECK(growth_kb < 20 * 1024);
+  // Collections later the leaks made before the churn still name their
+  // own stacks, the event's held by its record alone.
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  auto r = load(files[0]);
+  CHECK(r.summary.leaked_count == 3);
+  auto* before = find_group(r, "device", "leak_before_churn");
+  auto* event = find_group(r, "event", "leak_before_churn");
+  auto* after = find_group(r, "device", "leak_after_churn");
+  REQUIRE(before);
+  REQUIRE(event);
+  REQUIRE(after);
+  CHECK(before->bytes == (1u << 20));
+  CHECK(after->bytes == (2u << 20));
+  CHECK(stack_has(*event, "main"));
+}
+
 TEST_CASE("runtime: heap corruption under load gives a crash report and death by SIGABRT, 10 runs", "[e2e][runtime]") {
   for (int i = 0; i < 10; ++i) {
     auto dir = fresh_dir("heap_corruption_" + std::to_string(i));

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -460,4 +461,25 @@ TEST_CASE("windowed records: threads making events that other threads release ke
   for (int i = 0; i < made.load(); ++i) alive += handed[i].load() % 5 == 0;
   CHECK(reg.size() == alive);
   CHECK(size_t(released.load()) + alive == size_t(made.load()));
+}
+
+TEST_CASE("for_each sees every record including those waiting in threads' windows", "[registry]") {
+  // The stack depot's collection reads stacks this way: a record missed
+  // would lose its stack.
+  Registry reg;
+  Record shard_record = make(0x10, Kind::Device, Space::DevicePtr);
+  shard_record.stack_id = 7;
+  reg.insert(shard_record);
+  Record windowed = make(0x20, Kind::Event, Space::Event);
+  windowed.stack_id = 9;
+  reg.insert(windowed);
+  std::thread([&] {
+    Record other = make(0x30, Kind::Event, Space::Event);
+    other.stack_id = 11;
+    reg.insert(other);
+  }).join();
+  std::vector<uint32_t> stacks;
+  reg.for_each([&](const Record& r) { stacks.push_back(r.stack_id); });
+  std::sort(stacks.begin(), stacks.end());
+  CHECK(stacks == std::vector<uint32_t>{7, 9, 11});
 }

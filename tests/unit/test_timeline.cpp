@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <thread>
 #include <vector>
 
@@ -132,4 +133,18 @@ TEST_CASE("timeline: the sites of a point survive compaction with its bytes", "[
     CHECK(listed == total);  // fewer sites than the limit: each point's sites add up to its total
   }
   CHECK(keys[0].at(d.site_points.back().at(0).first).kind == Kind::Pinned);
+}
+
+TEST_CASE("timeline: stack_ids names the stack of every site ever taken", "[timeline]") {
+  // Sites are never removed: the stack depot keeps their stacks.
+  Timeline t;
+  t.add(0, Kind::Device, 5, 100, 1000);
+  t.add(0, Kind::Device, 6, 200, 2000);
+  t.add(0, Kind::Device, 6, -200, 3000);
+  t.add(1, Kind::Managed, 8, 50, 4000);
+  std::vector<uint32_t> ids;
+  t.stack_ids(ids);
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  CHECK(ids == std::vector<uint32_t>{5, 6, 8});
 }
