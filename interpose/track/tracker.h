@@ -18,6 +18,7 @@ struct Placement {
   uint64_t context = 0;
   int device = -1;
   bool context_asked = false;  // nothing learned named a context: the driver was asked (check_context counts these)
+  uint8_t pool = 0;  // stream-ordered memory from a pool the program created: its slot (pool_slot)
 };
 
 // The calling thread's current context and its device, as learned from the
@@ -84,10 +85,23 @@ class LibraryCall {
   LibraryCall(const LibraryCall&) = delete;
   LibraryCall& operator=(const LibraryCall&) = delete;
   bool outermost() const { return outermost_; }
+  // A call on the handle's behalf (HookRole::Use): the scope becomes the one
+  // the handle's creation opened, so what the driver hands out in it is the
+  // handle's. A handle not tracked keeps the call's own scope.
+  void on_behalf_of(Space space, uint64_t handle);
 
  private:
   bool outermost_;
 };
+
+// Memory pools the program created (pool_ledger.h says what is counted).
+// pool_slot is asked by cuMemAllocFromPoolAsync for Placement::pool; the
+// others are the pool calls that change what a pool keeps.
+void pool_created(uint64_t pool);
+void pool_destroyed(uint64_t pool);
+uint8_t pool_slot(uint64_t pool);
+void pool_threshold_set(HookId api, uint64_t pool, uint64_t threshold);
+void pool_trimmed(uint64_t pool, uint64_t keep);
 
 // Graph allocation nodes: memory added to `graph` (recorded with the graph
 // in Record::stream) stays a leak candidate once the graph is instantiated;

@@ -17,6 +17,7 @@
 
 #include "report/model/raw.h"
 #include "report/model/record.h"
+#include "interpose/track/pool_ledger.h"
 #include "interpose/track/registry.h"
 #include "interpose/track/stack_depot.h"
 #include "interpose/track/timeline.h"
@@ -44,6 +45,7 @@ struct State {
   char run_id[48] = {};
   void new_run_id();
   std::atomic<uint32_t> library_scopes{0};
+  PoolLedger pools;  // its own lock, taken after side_mutex
   // check_context: creations checked, those that disagreed, those with no
   // learned context.
   std::atomic<uint64_t> placements_checked{0}, placements_wrong{0}, contexts_unseen{0};
