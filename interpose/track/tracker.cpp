@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -517,6 +518,7 @@ report::RawSnapshot snapshot() {
     out.primary_contexts.push_back(report::PrimaryContext{device, p.retains, p.releases, p.resets, p.outstanding});
   for (const auto& [key, v] : s.reservations) out.reservations.push_back(v);
   out.pools = s.pools.snapshot();
+  if (!options().device_heap) out.device_malloc_modules = s.device_malloc_modules;
   return out;
 }
 
@@ -557,6 +559,16 @@ void managed_prefetched(uint64_t dptr, uint64_t count, int device) {
     const uint64_t now = record_time_ns(true);
     state().timeline.add(before.device, before.kind, before.stack_id, -int64_t(before.bytes), now);
     state().timeline.add(device, before.kind, before.stack_id, int64_t(before.bytes), now);
+  });
+}
+
+void device_malloc_module(const std::string& name) {
+  guarded("recording a module that calls malloc", [&] {
+    State& s = state();
+    std::lock_guard lock(s.side_mutex);
+    if (s.device_malloc_modules.size() < 16 &&
+        std::find(s.device_malloc_modules.begin(), s.device_malloc_modules.end(), name) == s.device_malloc_modules.end())
+      s.device_malloc_modules.push_back(name);
   });
 }
 

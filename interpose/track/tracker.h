@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "interpose/driver/hook_table.h"
 #include "report/model/record.h"
@@ -137,6 +138,10 @@ void managed_prefetched(uint64_t dptr, uint64_t count, int device);
 void device_allocated(uint32_t launch_stack, uint32_t device_frame, uint64_t address, uint64_t bytes,
                       Placement where);
 void device_freed(uint64_t address);
+// A module whose kernels call device-side malloc was loaded (`name`: its
+// file, or "" for an image in memory). Named at reports while device_heap
+// is off, since their leaks are not tracked then (at most 16 names).
+void device_malloc_module(const std::string& name);
 // Device-side mallocs that returned NULL (the device heap was full): `count`
 // of them by the kernel `device_frame` above the launch's stack, in
 // `context`. Kept as a note of type device_heap_exhausted (its handle the

@@ -63,6 +63,7 @@ struct State {
   std::unordered_set<uint64_t> graphs_with_memory;  // not instantiated yet
   // Limits the program set (cuCtxSetLimit), by (context, limit): the latest of each.
   std::map<std::pair<uint64_t, int>, report::RawReservation> reservations;
+  std::vector<std::string> device_malloc_modules;  // tracker::device_malloc_module
 
   // Fork protocol: every tracker lock, in a fixed order, held across fork();
   // the child then drops all records it inherited.

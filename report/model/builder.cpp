@@ -258,6 +258,7 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
   report.primary_contexts = snapshot.primary_contexts;
   for (const RawReservation& raw : snapshot.reservations)
     report.reservations.push_back(resolve_reservation(raw, cache.frames(stacks(raw.stack_id))));
+  report.device_malloc_modules = snapshot.device_malloc_modules;
   report.symbolized = resolver != nullptr;
   return report;
 }

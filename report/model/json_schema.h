@@ -436,6 +436,7 @@ void fields(V& v, Report& r) {
   v("history", r.history, IfSet);
   v("oom_events", r.oom_events);
   v("reservations", r.reservations, IfSet);
+  v("device_malloc_modules", r.device_malloc_modules, IfSet);
   v("timeline", r.timeline);
   v("pytorch", Present<PyTorchView>{r.has_pytorch, r.pytorch});
   v("cupy", Present<CupyPool>{r.has_cupy, r.cupy});

@@ -76,6 +76,7 @@ struct RawSnapshot {
   std::vector<PrimaryContext> primary_contexts;
   std::vector<RawReservation> reservations;
   std::vector<RawPool> pools;  // pools alive, by what the tracker counted
+  std::vector<std::string> device_malloc_modules;  // Report::device_malloc_modules
 
   const char* name(uint16_t index) const { return index < names.size() ? names[index] : ""; }
   // The entry point that created `r`, or "".

@@ -493,6 +493,10 @@ struct Report {
   std::vector<ProcessSummary> history;
   std::vector<OomEvent> oom_events;
   std::vector<Reservation> reservations;  // held by the contexts when the report was written
+  // Modules whose kernels call device-side malloc while device_heap was off:
+  // what they leaked is not in the report. A file's name, or "" for an image
+  // in memory no loaded object holds. Empty with device_heap on.
+  std::vector<std::string> device_malloc_modules;
   PythonInfo python;
   bool has_pytorch = false;  // the program used CUDA through PyTorch and cudaleak_torch saw it
   PyTorchView pytorch;       // the latest view (at exit, the view at exit)

@@ -69,6 +69,19 @@ std::string pool_words(const PoolHolding& p) {
          "; " + format_bytes(p.used) + " in use)";
 }
 
+// Kernels that may leak where no host call shows it: said once, with the
+// option that shows them.
+std::string device_malloc_note(const std::vector<std::string>& modules) {
+  std::vector<std::string> names;
+  for (const std::string& m : modules)
+    names.push_back(m.empty() ? "a module loaded from memory" : printable_name(basename(m)));
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return "note: kernels of " + list + " call device-side malloc, which cudaleak tracks only with --device-heap (what " +
+         "they leaked is not in this report)";
+}
+
 std::string group_headline(const LeakGroup& g) {
   const Kind kind = g.kind;
   std::string s;
@@ -421,6 +434,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += "\n" + prefix + "Reserved by the context (not leaks: held while the context lives, set by the program):\n";
     for (const Reservation& v : r.reservations) out += "  " + oom::describe_reservation(v) + "\n";
   }
+  if (!r.device_malloc_modules.empty()) out += "\n" + prefix + device_malloc_note(r.device_malloc_modules) + "\n";
   if (!r.suppressions.empty()) {
     out += "\nSuppressions used:\n  count      bytes  rule\n";
     for (const SuppressionUse& u : r.suppressions) {
