@@ -58,8 +58,9 @@ TEST_CASE("pools: a pool with an unlimited release threshold says the 64 MiB it 
                             "unlimited, set at ") != std::string::npos);
   CHECK(run.result.err.find("(pool_keeps.cpp:") != std::string::npos);  // the line that set it
   CHECK(run.result.err.find("; 0 B in use), created by cuMemPoolCreate") != std::string::npos);
-  CHECK(run.result.err.find("0 B leaked in 1 resource (pool: 1). Kept reserved by 1 memory pool: 64.0 MiB (not in "
-                            "the leaked bytes).") != std::string::npos);
+  CHECK(run.result.err.find("0 B leaked in ") != std::string::npos);
+  CHECK(run.result.err.find(". Kept reserved by 1 memory pool: 64.0 MiB (not in the leaked bytes).") !=
+        std::string::npos);
 }
 
 TEST_CASE("pools: a trim lowers what a pool keeps to what it was trimmed to") {
