@@ -215,6 +215,13 @@ TEST_CASE("device_heap: off, a loaded module whose kernels call malloc is named 
   Report r = only_report(dir);
   CHECK(r.device_malloc_modules.size() == 2);
 
+  // With the option on, its leaks are tracked: no note.
+  auto on = fresh_dir("device_heap_note_on");
+  Result tracked = run_sim(on, {program("module_globals"), "clean", cubin, cubin}, {"--device-heap"});
+  REQUIRE(tracked.exit_code == 0);
+  CHECK(tracked.err.find("device-side malloc") == std::string::npos);
+  CHECK(only_report(on).device_malloc_modules.empty());
+
   // A module without malloc is not named.
   const std::string plain = std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/module_globals_kernels.cubin";
   auto quiet = fresh_dir("device_heap_no_note");
