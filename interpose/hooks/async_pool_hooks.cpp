@@ -24,6 +24,7 @@ CUresult alloc_async(CUdeviceptr* dptr, size_t bytes, CUstream stream, Pool... p
       tracker::Placement where = current_placement();
       if constexpr (sizeof...(Pool) == 1) where.pool = tracker::pool_slot(as_handle(pool...));
       hook.created(*dptr, bytes, where, as_handle(stream));
+      if (where.pool) tracker::pool_allocated(where.pool, bytes);
     }
   }
   return r;

@@ -159,8 +159,8 @@ bool on_timeline(Kind kind, uint64_t bytes) { return bytes != 0 && kind_holds_me
 
 // Memory that went away leaves the timeline.
 CUDALEAK_HOT_PATH void forget_bytes(const Record& r) {
+  if (!on_timeline(r.kind, r.bytes)) return;  // streams and events first: no pool to look at
   if (r.pool) state().pools.freed(r.pool, r.bytes);
-  if (!on_timeline(r.kind, r.bytes)) return;
   state().timeline.add(r.device, r.kind, r.stack_id, -int64_t(r.bytes), record_time_ns(true));
 }
 
@@ -297,7 +297,6 @@ CUDALEAK_HOT_PATH void created(HookId api, Kind kind, Space space, uint64_t hand
       was_replaced = !CUDALEAK_PHASE_SKIP(registry) && state().registry.insert(r, &replaced);
     }
     if (was_replaced) forget_bytes(replaced);
-    if (r.pool) state().pools.allocated(r.pool, bytes);
     if (on_timeline(kind, bytes)) {
       PhaseScope timed_timeline(Phase::Timeline);
       state().timeline.add(r.device, kind, r.stack_id, int64_t(bytes), r.time_ns);
@@ -579,6 +578,8 @@ void pool_destroyed(uint64_t pool) {
   guarded("recording a pool", [&] { state().pools.remove(pool); });
 }
 uint8_t pool_slot(uint64_t pool) { return state().pools.find(pool); }
+// Asked by the pool's own allocations only, so that no other create pays for it.
+void pool_allocated(uint8_t slot, uint64_t bytes) { state().pools.allocated(slot, bytes); }
 // Rare calls: the stack says where the program set it.
 void pool_threshold_set(HookId api, uint64_t pool, uint64_t threshold) {
   guarded("recording a pool's release threshold",

@@ -101,6 +101,9 @@ class LibraryCall {
 void pool_created(uint64_t pool);
 void pool_destroyed(uint64_t pool);
 uint8_t pool_slot(uint64_t pool);
+// A create of `bytes` in the pool of `slot` (after created() recorded it;
+// its release subtracts them).
+void pool_allocated(uint8_t slot, uint64_t bytes);
 void pool_threshold_set(HookId api, uint64_t pool, uint64_t threshold);
 void pool_trimmed(uint64_t pool, uint64_t keep);
 
