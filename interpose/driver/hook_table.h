@@ -16,7 +16,8 @@
 // role: Create (a new resource of `kind` in `space`), Release (ends one in
 // `space`), Retain (adds a reference), Teardown (a context and what dies
 // with it), Observe (changes how later creates are read: stream capture; or
-// what the context reserves: its limits; or where managed memory lives),
+// what the context reserves: its limits; or where managed memory lives; or
+// what a memory pool keeps: its release threshold, a trim),
 // Bind (changes the calling thread's current context: track/bound_context.h),
 // Lookup (hands out entry points).
 // clang-format off
@@ -41,6 +42,8 @@
   X(cuMemPoolCreate, "cuMemPoolCreate", 11020, false, PFN_cuMemPoolCreate_v11020, Create, Pool, Pool) \
   X(cuMemPoolDestroy, "cuMemPoolDestroy", 11020, false, PFN_cuMemPoolDestroy_v11020, Release, NoKind, Pool) \
   X(cuMemPoolImportFromShareableHandle, "cuMemPoolImportFromShareableHandle", 11020, false, PFN_cuMemPoolImportFromShareableHandle_v11020, Create, Pool, Pool) \
+  X(cuMemPoolSetAttribute, "cuMemPoolSetAttribute", 11020, false, PFN_cuMemPoolSetAttribute_v11020, Observe, NoKind, NoSpace) \
+  X(cuMemPoolTrimTo, "cuMemPoolTrimTo", 11020, false, PFN_cuMemPoolTrimTo_v11020, Observe, NoKind, NoSpace) \
   X(cuMemCreate, "cuMemCreate", 10020, false, PFN_cuMemCreate_v10020, Create, Vmm, Vmm) \
   X(cuMemRelease, "cuMemRelease", 10020, false, PFN_cuMemRelease_v10020, Release, NoKind, Vmm) \
   X(cuMemAddressReserve, "cuMemAddressReserve", 10020, false, PFN_cuMemAddressReserve_v10020, Create, VaReservation, VaReservation) \
@@ -134,7 +137,11 @@
 // clang-format on
 
 // Create and destroy functions of NVIDIA's libraries, interposed by their
-// exported names; the real ones are looked up in the library itself.
+// exported names; the real ones are looked up in the library itself. Role
+// Use: a call whose first argument is a live handle, in which the library
+// makes what the handle needs later (cuRAND allocates a generator's state in
+// its first curandGenerate*, not at create); what it makes there is the
+// handle's, as what its create made.
 // X(exported symbol, library file name prefix, PFN type (library_api.h), role, handle space)
 // clang-format off
 #define CUDALEAK_LIBRARY_HOOKS(X) \
@@ -159,6 +166,18 @@
   X(curandCreateGenerator, "libcurand.so", PFN_curandCreateGenerator, Create, Curand) \
   X(curandCreateGeneratorHost, "libcurand.so", PFN_curandCreateGenerator, Create, Curand) \
   X(curandDestroyGenerator, "libcurand.so", PFN_destroy, Release, Curand) \
+  X(curandGenerate, "libcurand.so", PFN_curandGenerate, Use, Curand) \
+  X(curandGenerateLongLong, "libcurand.so", PFN_curandGenerateLongLong, Use, Curand) \
+  X(curandGenerateUniform, "libcurand.so", PFN_curandGenerateUniform, Use, Curand) \
+  X(curandGenerateUniformDouble, "libcurand.so", PFN_curandGenerateUniformDouble, Use, Curand) \
+  X(curandGenerateNormal, "libcurand.so", PFN_curandGenerateNormal, Use, Curand) \
+  X(curandGenerateNormalDouble, "libcurand.so", PFN_curandGenerateNormalDouble, Use, Curand) \
+  X(curandGenerateLogNormal, "libcurand.so", PFN_curandGenerateNormal, Use, Curand) \
+  X(curandGenerateLogNormalDouble, "libcurand.so", PFN_curandGenerateNormalDouble, Use, Curand) \
+  X(curandGeneratePoisson, "libcurand.so", PFN_curandGeneratePoisson, Use, Curand) \
+  X(curandGenerateSeeds, "libcurand.so", PFN_destroy, Use, Curand) \
+  X(curandSetPseudoRandomGeneratorSeed, "libcurand.so", PFN_curandSetSeed, Use, Curand) \
+  X(curandSetGeneratorOffset, "libcurand.so", PFN_curandSetSeed, Use, Curand) \
   X(ncclCommInitRank, "libnccl.so", PFN_ncclCommInitRank, Create, Nccl) \
   X(ncclCommInitRankConfig, "libnccl.so", PFN_ncclCommInitRankConfig, Create, Nccl) \
   X(ncclCommInitRankScalable, "libnccl.so", PFN_ncclCommInitRankScalable, Create, Nccl) \
@@ -170,7 +189,7 @@
 
 namespace cudaleak {
 
-enum class HookRole : uint8_t { Lookup, Create, Release, Retain, Teardown, Observe, Bind };
+enum class HookRole : uint8_t { Lookup, Create, Release, Retain, Teardown, Observe, Bind, Use };
 // The table's kind and space columns name enumerators unqualified; NoKind and
 // NoSpace stand for a role that creates nothing or releases in no space.
 namespace kind_column {

@@ -4,6 +4,7 @@
 // included: cuDNN and NCCL are not part of the toolkit, and including cuBLAS's
 // header would clash with the exported wrappers of the same names.
 #pragma once
+#include <cstddef>
 
 namespace cudaleak::libapi {
 
@@ -15,6 +16,15 @@ struct NcclUniqueId {
 using PFN_create = Status (*)(void** handle);
 using PFN_destroy = Status (*)(void* handle);
 using PFN_curandCreateGenerator = Status (*)(void** generator, int type);
+// cuRAND's calls that take a generator first (curand.h): what they make belongs to it.
+using PFN_curandGenerate = Status (*)(void* generator, unsigned* out, size_t n);
+using PFN_curandGenerateLongLong = Status (*)(void* generator, unsigned long long* out, size_t n);
+using PFN_curandGenerateUniform = Status (*)(void* generator, float* out, size_t n);
+using PFN_curandGenerateUniformDouble = Status (*)(void* generator, double* out, size_t n);
+using PFN_curandGenerateNormal = Status (*)(void* generator, float* out, size_t n, float mean, float stddev);
+using PFN_curandGenerateNormalDouble = Status (*)(void* generator, double* out, size_t n, double mean, double stddev);
+using PFN_curandGeneratePoisson = Status (*)(void* generator, unsigned* out, size_t n, double lambda);
+using PFN_curandSetSeed = Status (*)(void* generator, unsigned long long value);  // seed, offset
 using PFN_cufftCreate = Status (*)(int* plan);
 using PFN_cufftPlan1d = Status (*)(int* plan, int nx, int type, int batch);
 using PFN_cufftPlan2d = Status (*)(int* plan, int nx, int ny, int type);

@@ -66,6 +66,9 @@ bool read(const Bytes& b, uint64_t offset, T& out) {
 }
 
 std::atomic<bool> g_device_malloc{false};
+// Images read on this thread whose kernels call malloc: a load hook compares
+// it before and after reading its own image (malloc_images_read).
+thread_local uint64_t t_malloc_images = 0;
 
 // Whether the symbol table section `symtab` of a cubin names an undefined
 // function "malloc": the kernels of a cubin that call malloc import it.
@@ -128,8 +131,12 @@ uint64_t cubin_globals(const Bytes& b, bool& known) {
     std::string_view name = table.substr(sh.sh_name);
     name = name.substr(0, name.find('\0'));
     if (name == ".nv.global" || name == ".nv.global.init") total += sh.sh_size;
-    if (sh.sh_type == SHT_SYMTAB && !g_device_malloc.load(std::memory_order_relaxed) && imports_malloc(image, eh, sh))
+    // Every image's table is read: a load is rare beside what the driver
+    // does for it, and each module that calls malloc is named.
+    if (sh.sh_type == SHT_SYMTAB && imports_malloc(image, eh, sh)) {
       g_device_malloc.store(true, std::memory_order_relaxed);
+      ++t_malloc_images;
+    }
   }
   known = true;
   return total;
@@ -358,6 +365,7 @@ uint64_t device_global_bytes(const void* image, size_t size) {
 }
 
 bool device_malloc_loaded() { return g_device_malloc.load(std::memory_order_relaxed); }
+uint64_t malloc_images_read() { return t_malloc_images; }
 
 uint64_t device_global_bytes_of_file(const char* path) {
   if (!path) return 0;

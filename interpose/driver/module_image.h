@@ -26,6 +26,9 @@ uint64_t device_global_bytes_of_file(const char* path);
 // process makes. A cubin that could not be decompressed is not read, so
 // false says nothing about it.
 bool device_malloc_loaded();
+// How many images read on the calling thread so far were cubins whose
+// kernels call device-side malloc: a load that raises it loaded one.
+uint64_t malloc_images_read();
 
 // Whether a cubin of `size` bytes names an undefined function "malloc" (its
 // kernels call device-side malloc): asked before anything else is read of it.

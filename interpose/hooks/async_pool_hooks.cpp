@@ -10,16 +10,22 @@ namespace {
 
 // Stream-ordered memory, or graph memory when the stream is being captured;
 // cuMemAllocFromPoolAsync names its pool before the stream.
+// Memory from a pool the program created is counted in that pool
+// (tracker::pool_slot), so that a report can say what the pool keeps.
 template <HookId id, typename... Pool>
 CUresult alloc_async(CUdeviceptr* dptr, size_t bytes, CUstream stream, Pool... pool) {
   Hook<id> hook;
   CUresult r = hook.real(dptr, bytes, pool..., stream);
   check_out_of_memory(hook, r, bytes, as_handle(stream));
   if (r == CUDA_SUCCESS && hook.tracking() && dptr) {
-    if (uint64_t graph = capturing_graph(stream, hook_info(id).per_thread))
+    if (uint64_t graph = capturing_graph(stream, hook_info(id).per_thread)) {
       hook.created_graph_memory(*dptr, bytes, current_placement(), graph);
-    else
-      hook.created(*dptr, bytes, current_placement(), as_handle(stream));
+    } else {
+      tracker::Placement where = current_placement();
+      if constexpr (sizeof...(Pool) == 1) where.pool = tracker::pool_slot(as_handle(pool...));
+      hook.created(*dptr, bytes, where, as_handle(stream));
+      if (where.pool) tracker::pool_allocated(where.pool, bytes);
+    }
   }
   return r;
 }
@@ -54,6 +60,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool* pool, const CUmem
     tracker::Placement where = current_placement();
     if (props && props->location.type == CU_MEM_LOCATION_TYPE_DEVICE) where.device = props->location.id;
     hook.created(as_handle(*pool), 0, where);
+    tracker::pool_created(as_handle(*pool));
   }
   return r;
 }
@@ -62,9 +69,30 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool* pool, const CUmem
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolImportFromShareableHandle(CUmemoryPool* pool, void* os_handle,
                                                                     CUmemAllocationHandleType type,
                                                                     unsigned long long flags) {
-  return create_into_first<HookId::cuMemPoolImportFromShareableHandle>(pool, os_handle, type, flags);
+  CUresult r = create_into_first<HookId::cuMemPoolImportFromShareableHandle>(pool, os_handle, type, flags);
+  if (r == CUDA_SUCCESS && pool && tracking_enabled()) tracker::pool_created(as_handle(*pool));
+  return r;
 }
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool) {
-  return release_first<HookId::cuMemPoolDestroy>(pool);
+  CUresult r = release_first<HookId::cuMemPoolDestroy>(pool);
+  if (r == CUDA_SUCCESS && pool) tracker::pool_destroyed(as_handle(pool));
+  return r;
+}
+
+// The release threshold: how much free memory the pool keeps at each
+// synchronization instead of returning it (UINT64_MAX: all of it).
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void* value) {
+  Hook<HookId::cuMemPoolSetAttribute> hook;
+  CUresult r = hook.real(pool, attr, value);
+  if (r == CUDA_SUCCESS && hook.tracking() && value && attr == CU_MEMPOOL_ATTR_RELEASE_THRESHOLD)
+    tracker::pool_threshold_set(HookId::cuMemPoolSetAttribute, as_handle(pool), *static_cast<cuuint64_t*>(value));
+  return r;
+}
+
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t keep) {
+  Hook<HookId::cuMemPoolTrimTo> hook;
+  CUresult r = hook.real(pool, keep);
+  if (r == CUDA_SUCCESS && hook.tracking()) tracker::pool_trimmed(as_handle(pool), keep);
+  return r;
 }

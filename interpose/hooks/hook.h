@@ -100,11 +100,14 @@ class Entry<id, true> {
   }
   Fn function() const { return fn_; }
   bool outermost() const { return call_ && call_->outermost(); }
+  void on_behalf_of(uint64_t handle) const {
+    if (call_) call_->on_behalf_of(HookTraits<id>::space, handle);
+  }
   [[no_unique_address]] mutable HookTimer timer_{int(id)};
 
  private:
   Fn fn_;
-  std::optional<tracker::LibraryCall> call_;
+  mutable std::optional<tracker::LibraryCall> call_;
 };
 
 }  // namespace detail
@@ -148,6 +151,13 @@ class Hook : detail::Entry<id> {
   }
 
   bool tracking() const { return this->outermost() && tracking_enabled() && !CUDALEAK_PHASE_SKIP(track); }
+
+  // A call on a live handle's behalf: its scope becomes the handle's.
+  void use(uint64_t handle) const
+    requires(Row::role == HookRole::Use)
+  {
+    this->on_behalf_of(handle);
+  }
 
   // What a successful create made: a record of the row's kind in its space.
   void created(uint64_t handle, uint64_t bytes, tracker::Placement where, uint64_t stream = 0) const
@@ -222,6 +232,15 @@ typename Hook<id>::Result create_into_first_sized(Out* out, Bytes bytes, Args...
 template <HookId id, typename Out, typename... Args>
 typename Hook<id>::Result create_into_first(Out* out, Args... args) {
   return create_into_first_sized<id>(out, [] { return uint64_t(0); }, args...);
+}
+// A library call on a live handle (HookRole::Use), passed first: what the
+// library makes inside it is the handle's.
+template <HookId id, typename... Args>
+typename Hook<id>::Result use_first(void* handle, Args... args) {
+  static_assert(HookTraits<id>::role == HookRole::Use && HookTraits<id>::from_library);
+  Hook<id> hook;
+  if (hook.tracking()) hook.use(as_handle(handle));
+  return hook.real(handle, args...);
 }
 template <HookId id, typename Handle, typename... Args>
 typename Hook<id>::Result release_first(Handle handle, Args... args) {

@@ -63,6 +63,26 @@ CUDALEAK_EXPORT Status curandDestroyGenerator(void* generator) {
   return release_first<HookId::curandDestroyGenerator>(generator);
 }
 
+// cuRAND allocates a generator's state in its first curandGenerate*, and
+// may again when the seed or offset changes: calls on the generator's behalf.
+#define CUDALEAK_CURAND_USE(name, params, args) \
+  CUDALEAK_EXPORT Status name params { return use_first<HookId::name> args; }
+CUDALEAK_CURAND_USE(curandGenerate, (void* g, unsigned* out, size_t n), (g, out, n))
+CUDALEAK_CURAND_USE(curandGenerateLongLong, (void* g, unsigned long long* out, size_t n), (g, out, n))
+CUDALEAK_CURAND_USE(curandGenerateUniform, (void* g, float* out, size_t n), (g, out, n))
+CUDALEAK_CURAND_USE(curandGenerateUniformDouble, (void* g, double* out, size_t n), (g, out, n))
+CUDALEAK_CURAND_USE(curandGenerateNormal, (void* g, float* out, size_t n, float mean, float sd), (g, out, n, mean, sd))
+CUDALEAK_CURAND_USE(curandGenerateNormalDouble, (void* g, double* out, size_t n, double mean, double sd),
+                    (g, out, n, mean, sd))
+CUDALEAK_CURAND_USE(curandGenerateLogNormal, (void* g, float* out, size_t n, float mean, float sd), (g, out, n, mean, sd))
+CUDALEAK_CURAND_USE(curandGenerateLogNormalDouble, (void* g, double* out, size_t n, double mean, double sd),
+                    (g, out, n, mean, sd))
+CUDALEAK_CURAND_USE(curandGeneratePoisson, (void* g, unsigned* out, size_t n, double lambda), (g, out, n, lambda))
+CUDALEAK_CURAND_USE(curandGenerateSeeds, (void* g), (g))
+CUDALEAK_CURAND_USE(curandSetPseudoRandomGeneratorSeed, (void* g, unsigned long long seed), (g, seed))
+CUDALEAK_CURAND_USE(curandSetGeneratorOffset, (void* g, unsigned long long offset), (g, offset))
+#undef CUDALEAK_CURAND_USE
+
 CUDALEAK_EXPORT Status ncclCommInitRank(void** comm, int nranks, libapi::NcclUniqueId id, int rank) {
   return create_into_first<HookId::ncclCommInitRank>(comm, nranks, id, rank);
 }

@@ -2,6 +2,10 @@
 // surface objects. The CUDA runtime loads its own device code through the same
 // calls; the report tells those loads apart by their stack
 // (report/model/cuda_frames.h, is_runtime_own_load).
+#include <dlfcn.h>
+
+#include <string>
+
 #include "interpose/hooks/hook.h"
 #include "interpose/driver/module_image.h"
 
@@ -10,12 +14,31 @@ using namespace cudaleak;
 namespace {
 
 // The bytes of a module's device globals, read from its image or file once
-// the driver has accepted it.
+// the driver has accepted it. The same read tells whether its kernels call
+// device-side malloc; such a module is named (by its file, or the object
+// that holds its image: the program's fatbin inside the executable).
+template <typename Read, typename Name>
+uint64_t read_noting_malloc(Read read, Name name) {
+  const uint64_t before = module_image::malloc_images_read();
+  const uint64_t bytes = read();
+  if (module_image::malloc_images_read() != before) tracker::device_malloc_module(name());
+  return bytes;
+}
 auto in_image(const void* image) {
-  return [image] { return module_image::device_global_bytes(image); };
+  return [image] {
+    return read_noting_malloc([image] { return module_image::device_global_bytes(image); },
+                              [image] {
+                                Dl_info info{};
+                                return dladdr(image, &info) && info.dli_fname ? std::string(info.dli_fname)
+                                                                              : std::string();
+                              });
+  };
 }
 auto in_file(const char* path) {
-  return [path] { return module_image::device_global_bytes_of_file(path); };
+  return [path] {
+    return read_noting_malloc([path] { return module_image::device_global_bytes_of_file(path); },
+                              [path] { return std::string(path ? path : ""); });
+  };
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -170,7 +171,8 @@ bool on_timeline(Kind kind, uint64_t bytes) { return bytes != 0 && kind_holds_me
 
 // Memory that went away leaves the timeline.
 CUDALEAK_HOT_PATH void forget_bytes(const Record& r) {
-  if (!on_timeline(r.kind, r.bytes)) return;
+  if (!on_timeline(r.kind, r.bytes)) return;  // streams and events first: no pool to look at
+  if (r.pool) state().pools.freed(r.pool, r.bytes);
   state().timeline.add(r.device, r.kind, r.stack_id, -int64_t(r.bytes), record_time_ns(true));
 }
 
@@ -291,11 +293,12 @@ CUDALEAK_HOT_PATH void created(HookId api, Kind kind, Space space, uint64_t hand
       r.context = where.context;
       r.stream = stream;
       r.thread = thread_id();
-      r.device = int16_t(where.device);
+      r.device = int8_t(where.device);
       r.kind = kind;
       r.space = space;
       r.api = uint16_t(api);
       r.scope = t_library_scope;
+      r.pool = where.pool;
     }
     Record replaced;
     // The driver handed out a handle we still hold: it was released by a path
@@ -362,6 +365,15 @@ void reference_dropped(HookId api, Space space, uint64_t handle, CUresult result
 
 LibraryCall::LibraryCall() : outermost_(t_library_depth++ == 0) {
   if (outermost_) t_library_scope = state().library_scopes.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
+void LibraryCall::on_behalf_of(Space space, uint64_t handle) {
+  if (!outermost_ || !handle) return;
+  guarded("finding a library handle", [&] {
+    uint32_t scope = 0;
+    state().registry.update(space, handle, [&](Record& r) { scope = r.scope; });
+    if (scope) t_library_scope = scope;
+  });
 }
 
 LibraryCall::~LibraryCall() {
@@ -468,7 +480,7 @@ void device_allocated(uint32_t launch_stack, uint32_t device_frame, uint64_t add
     r.time_ns = record_time_ns(true);
     r.context = where.context;
     r.thread = thread_id();
-    r.device = int16_t(where.device);
+    r.device = int8_t(where.device);
     r.kind = Kind::DeviceHeap;
     r.space = Space::DeviceHeap;
     r.api = uint16_t(HookId::Count);  // a kernel's malloc (creator_name)
@@ -516,6 +528,8 @@ report::RawSnapshot snapshot() {
   for (const auto& [device, p] : s.primary)
     out.primary_contexts.push_back(report::PrimaryContext{device, p.retains, p.releases, p.resets, p.outstanding});
   for (const auto& [key, v] : s.reservations) out.reservations.push_back(v);
+  out.pools = s.pools.snapshot();
+  if (!options().device_heap) out.device_malloc_modules = s.device_malloc_modules;
   return out;
 }
 
@@ -557,7 +571,7 @@ void managed_prefetched(uint64_t dptr, uint64_t count, int device) {
     state().registry.update(Space::DevicePtr, dptr, [&](Record& r) {
       if (r.kind != Kind::Managed || count < r.bytes || r.device == device) return;
       before = r;
-      r.device = int16_t(device);
+      r.device = int8_t(device);
       moved = true;
     });
     if (!moved || !on_timeline(before.kind, before.bytes)) return;
@@ -565,6 +579,34 @@ void managed_prefetched(uint64_t dptr, uint64_t count, int device) {
     state().timeline.add(before.device, before.kind, before.stack_id, -int64_t(before.bytes), now);
     state().timeline.add(device, before.kind, before.stack_id, int64_t(before.bytes), now);
   });
+}
+
+void device_malloc_module(const std::string& name) {
+  guarded("recording a module that calls malloc", [&] {
+    State& s = state();
+    std::lock_guard lock(s.side_mutex);
+    if (s.device_malloc_modules.size() < 16 &&
+        std::find(s.device_malloc_modules.begin(), s.device_malloc_modules.end(), name) == s.device_malloc_modules.end())
+      s.device_malloc_modules.push_back(name);
+  });
+}
+
+void pool_created(uint64_t pool) {
+  guarded("recording a pool", [&] { state().pools.add(pool); });
+}
+void pool_destroyed(uint64_t pool) {
+  guarded("recording a pool", [&] { state().pools.remove(pool); });
+}
+uint8_t pool_slot(uint64_t pool) { return state().pools.find(pool); }
+// Asked by the pool's own allocations only, so that no other create pays for it.
+void pool_allocated(uint8_t slot, uint64_t bytes) { state().pools.allocated(slot, bytes); }
+// Rare calls: the stack says where the program set it.
+void pool_threshold_set(HookId api, uint64_t pool, uint64_t threshold) {
+  guarded("recording a pool's release threshold",
+          [&] { state().pools.threshold_set(pool, threshold, capture(), hook_name(api)); });
+}
+void pool_trimmed(uint64_t pool, uint64_t keep) {
+  guarded("recording a pool trim", [&] { state().pools.trimmed(pool, keep); });
 }
 
 void limit_set(HookId api, int limit, uint64_t value, uint64_t bytes, uint64_t threads, Placement where) {
@@ -629,6 +671,7 @@ void bind(State& s) {
 
 void State::lock_all() {
   side_mutex.lock();
+  pools.mutex().lock();
   stacks.mutex().lock();
   registry.lock_all();
   timeline.lock_all();
@@ -638,12 +681,14 @@ void State::unlock_all() {
   timeline.unlock_all();
   registry.unlock_all();
   stacks.mutex().unlock();
+  pools.mutex().unlock();
   side_mutex.unlock();
 }
 
 void State::reset_in_child() {
   stacks.reset_in_child();
   registry.clear();
+  pools.clear();
   timeline.clear();
   std::lock_guard lock(side_mutex);
   torn_down.clear();

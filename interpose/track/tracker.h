@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "interpose/driver/hook_table.h"
@@ -19,6 +20,7 @@ struct Placement {
   uint64_t context = 0;
   int device = -1;
   bool context_asked = false;  // nothing learned named a context: the driver was asked (check_context counts these)
+  uint8_t pool = 0;  // stream-ordered memory from a pool the program created: its slot (pool_slot)
 };
 
 // The calling thread's current context and its device, as learned from the
@@ -85,10 +87,26 @@ class LibraryCall {
   LibraryCall(const LibraryCall&) = delete;
   LibraryCall& operator=(const LibraryCall&) = delete;
   bool outermost() const { return outermost_; }
+  // A call on the handle's behalf (HookRole::Use): the scope becomes the one
+  // the handle's creation opened, so what the driver hands out in it is the
+  // handle's. A handle not tracked keeps the call's own scope.
+  void on_behalf_of(Space space, uint64_t handle);
 
  private:
   bool outermost_;
 };
+
+// Memory pools the program created (pool_ledger.h says what is counted).
+// pool_slot is asked by cuMemAllocFromPoolAsync for Placement::pool; the
+// others are the pool calls that change what a pool keeps.
+void pool_created(uint64_t pool);
+void pool_destroyed(uint64_t pool);
+uint8_t pool_slot(uint64_t pool);
+// A create of `bytes` in the pool of `slot` (after created() recorded it;
+// its release subtracts them).
+void pool_allocated(uint8_t slot, uint64_t bytes);
+void pool_threshold_set(HookId api, uint64_t pool, uint64_t threshold);
+void pool_trimmed(uint64_t pool, uint64_t keep);
 
 // Graph allocation nodes: memory added to `graph` (recorded with the graph
 // in Record::stream) stays a leak candidate once the graph is instantiated;
@@ -124,6 +142,10 @@ void managed_prefetched(uint64_t dptr, uint64_t count, int device);
 void device_allocated(uint32_t launch_stack, uint32_t device_frame, uint64_t address, uint64_t bytes,
                       Placement where);
 void device_freed(uint64_t address);
+// A module whose kernels call device-side malloc was loaded (`name`: its
+// file, or "" for an image in memory). Named at reports while device_heap
+// is off, since their leaks are not tracked then (at most 16 names).
+void device_malloc_module(const std::string& name);
 // Device-side mallocs that returned NULL (the device heap was full): `count`
 // of them by the kernel `device_frame` above the launch's stack, in
 // `context`. Kept as a note of type device_heap_exhausted (its handle the

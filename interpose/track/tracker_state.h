@@ -18,6 +18,7 @@
 #include "interpose/driver/hook_table.h"
 #include "report/model/raw.h"
 #include "report/model/record.h"
+#include "interpose/track/pool_ledger.h"
 #include "interpose/track/registry.h"
 #include "interpose/track/stack_depot.h"
 #include "interpose/track/timeline.h"
@@ -45,6 +46,7 @@ struct State {
   char run_id[48] = {};
   void new_run_id();
   std::atomic<uint32_t> library_scopes{0};
+  PoolLedger pools;  // its own lock, taken after side_mutex
   // check_context: creations checked, those that disagreed, those with no
   // learned context.
   std::atomic<uint64_t> placements_checked{0}, placements_wrong{0}, contexts_unseen{0};
@@ -62,6 +64,7 @@ struct State {
   std::unordered_set<uint64_t> graphs_with_memory;  // not instantiated yet
   // Limits the program set (cuCtxSetLimit), by (context, limit): the latest of each.
   std::map<std::pair<uint64_t, int>, report::RawReservation> reservations;
+  std::vector<std::string> device_malloc_modules;  // tracker::device_malloc_module
 
   // Fork protocol: every tracker lock, in a fixed order, held across fork();
   // the child then drops all records it inherited.

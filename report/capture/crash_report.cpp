@@ -142,8 +142,8 @@ CrashCapture parse_crash_capture(const std::string& text) {
       int device = -1;
       fields(r, at, 1, hook, x.handle, x.bytes, x.sequence, x.time_ns, x.context, x.stream, x.stack_id, x.thread,
              device, released);
-      if (device < INT16_MIN || device > INT16_MAX) report::schema::fail(Path{&at, nullptr, 10}, "device out of range");
-      x.device = int16_t(device);
+      if (device < INT8_MIN || device > INT8_MAX) report::schema::fail(Path{&at, nullptr, 10}, "device out of range");
+      x.device = int8_t(device);
       x.api = index_of(hook);
       if (!released.empty()) x.teardown = index_of(released);
       if (r.size() == 13) field(r, at, 12, x.scope);

@@ -104,6 +104,28 @@ void attribute_by_stack(std::vector<LeakGroup>& leaks) {
   for (auto& [key, handle] : handles) leaks.push_back(std::move(handle));
 }
 
+// What a group of live pools keeps (PoolHolding says how it is reckoned),
+// from what the tracker counted for each.
+void add_pool_holding(LeakGroup& g, const Record& r, const RawSnapshot& snapshot, const StackLookup& stacks,
+                      FrameCache& cache) {
+  for (const RawPool& p : snapshot.pools) {
+    if (p.handle != r.handle) continue;
+    PoolHolding& h = g.pool;
+    g.has_pool = true;
+    const uint64_t kept = p.threshold_set ? std::max(p.used, std::min(p.high, p.threshold)) : p.used;
+    add_saturating(h.reserved, kept);
+    add_saturating(h.used, p.used);
+    add_saturating(h.high_water, p.high);
+    if (p.threshold_set && !h.threshold_set) {  // the first pool's, as the group's stack is its first member's
+      h.threshold_set = true;
+      h.release_threshold = p.threshold;
+      h.threshold_stack = cache.frames(stacks(p.threshold_stack));
+      h.threshold_api = outermost_api(h.threshold_stack, p.threshold_hook);
+    }
+    return;
+  }
+}
+
 }  // namespace
 
 std::vector<Frame> resolve_stack(std::span<const uint64_t> ips, FrameResolver* resolver) {
@@ -209,6 +231,7 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
       const Record* owner = owner_of(*r);
       if (options.max_allocations == 0 || g.allocations.size() < options.max_allocations)
         g.allocations.push_back(Allocation{*r, owner ? owner->handle : 0});
+      if (g.kind == Kind::Pool && !r->torn_down()) add_pool_holding(g, *r, snapshot, stacks, cache);
     }
     report.leaks.push_back(std::move(g));
   }
@@ -235,6 +258,7 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
   report.primary_contexts = snapshot.primary_contexts;
   for (const RawReservation& raw : snapshot.reservations)
     report.reservations.push_back(resolve_reservation(raw, cache.frames(stacks(raw.stack_id))));
+  report.device_malloc_modules = snapshot.device_malloc_modules;
   report.symbolized = resolver != nullptr;
   return report;
 }

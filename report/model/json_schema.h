@@ -75,6 +75,17 @@ void fields(V& v, RankShare& r) {
 }
 
 template <class V>
+void fields(V& v, PoolHolding& p) {
+  v("reserved", p.reserved);
+  v("used", p.used);
+  v("high_water", p.high_water);
+  v("threshold_set", p.threshold_set);
+  v("release_threshold", p.release_threshold, IfSet);
+  v("threshold_api", p.threshold_api, IfSet);
+  v("threshold_stack", p.threshold_stack, IfSet);
+}
+
+template <class V>
 void fields(V& v, LeakGroup& g) {
   v("kind", g.kind, Required);
   v("api", g.api);
@@ -97,6 +108,7 @@ void fields(V& v, LeakGroup& g) {
   v("owner", g.owner, IfSet);
   v("holds", g.holds, IfSet);
   v("attributed_by_stack", g.attributed_by_stack, IfSet);
+  v("pool", Present<PoolHolding>{g.has_pool, g.pool});  // readers that predate it skip it: format_version stays 2
 }
 
 template <class V>
@@ -132,6 +144,8 @@ void fields(V& v, Summary& s) {
   v("cached_bytes", s.cached_bytes);
   v("cached_count", s.cached_count);
   v("cached_by", s.cached_by);
+  v("pool_reserved_bytes", s.pool_reserved_bytes, IfSet);
+  v("pool_reserved_count", s.pool_reserved_count, IfSet);
 }
 
 template <class V>
@@ -422,6 +436,7 @@ void fields(V& v, Report& r) {
   v("history", r.history, IfSet);
   v("oom_events", r.oom_events);
   v("reservations", r.reservations, IfSet);
+  v("device_malloc_modules", r.device_malloc_modules, IfSet);
   v("timeline", r.timeline);
   v("pytorch", Present<PyTorchView>{r.has_pytorch, r.pytorch});
   v("cupy", Present<CupyPool>{r.has_cupy, r.cupy});

@@ -146,6 +146,14 @@ void add_share(LeakGroup& into, LeakGroup& g) {
   for (size_t i = 0; i < g.allocations.size(); ++i)
     if (i == 0 || into.allocations.size() < cap) into.allocations.push_back(std::move(g.allocations[i]));
   for (const auto& [kind, t] : g.holds) add_saturating(into.holds[kind].bytes, t.bytes), into.holds[kind].count += t.count;
+  if (g.has_pool) {
+    if (!into.has_pool) into.pool.threshold_set = g.pool.threshold_set, into.pool.release_threshold = g.pool.release_threshold,
+                        into.pool.threshold_api = g.pool.threshold_api, into.pool.threshold_stack = g.pool.threshold_stack;
+    into.has_pool = true;
+    add_saturating(into.pool.reserved, g.pool.reserved);
+    add_saturating(into.pool.used, g.pool.used);
+    add_saturating(into.pool.high_water, g.pool.high_water);
+  }
   into.fails_gate |= g.fails_gate;
   into.growing |= g.growing;
   into.ranks.insert(into.ranks.end(), g.ranks.begin(), g.ranks.end());

@@ -40,6 +40,18 @@ std::string limit_name(int limit);
 // The report's reservation, with its stack resolved.
 Reservation resolve_reservation(const RawReservation& raw, std::vector<Frame> stack);
 
+// A memory pool the program created, as the tracker counts it
+// (interpose/track/pool_ledger.h): its live stream-ordered bytes, their most
+// since creation or the last trim, and the release threshold the program set.
+struct RawPool {
+  uint64_t handle = 0;
+  uint64_t used = 0, high = 0;
+  uint64_t threshold = 0;
+  bool threshold_set = false;
+  uint32_t threshold_stack = 0;
+  const char* threshold_hook = "";
+};
+
 // A site of the timeline: the kind and the interned stack that created it,
 // named in the report as leak groups are.
 struct RawSite {
@@ -63,6 +75,8 @@ struct RawSnapshot {
   uint64_t notes_total = 0;
   std::vector<PrimaryContext> primary_contexts;
   std::vector<RawReservation> reservations;
+  std::vector<RawPool> pools;  // pools alive, by what the tracker counted
+  std::vector<std::string> device_malloc_modules;  // Report::device_malloc_modules
 
   const char* name(uint16_t index) const { return index < names.size() ? names[index] : ""; }
   // The entry point that created `r`, or "".

@@ -25,7 +25,10 @@ struct Record {
   uint32_t thread = 0;    // kernel thread id of the creating thread
   uint32_t refcount = 1;  // vmm handles: cuMemRetainAllocationHandle adds one
   uint32_t scope = 0;     // the library-handle creation it happened in (library handles: the one they opened)
-  int16_t device = -1;
+  // int8: CUDA numbers at most a few dozen devices; the byte it frees names
+  // the pool of stream-ordered memory without growing the record.
+  int8_t device = -1;
+  uint8_t pool = 0;  // async memory from a pool the program created: its slot in the tracker's pool ledger; 0 none
   Kind kind = Kind::Device;
   Space space = Space::DevicePtr;
   uint16_t api = kNoName;          // the entry point that created it (the preload library's HookId)

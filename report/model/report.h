@@ -57,6 +57,23 @@ struct RankShare {
   bool operator==(const RankShare&) const = default;
 };
 
+// What live memory pools the program created keep (a pool group's `pool`):
+// counted by the tracker as the program went, since the driver is not asked
+// at exit. The driver gives a pool's free memory back at each
+// synchronization down to its release threshold, so a pool keeps up to
+// max(used, min(high_water, threshold)) reserved; with no threshold set
+// (0), what is in use. Summed over the group's pools.
+struct PoolHolding {
+  uint64_t reserved = 0;    // kept reserved at most, as above
+  uint64_t used = 0;        // live stream-ordered allocations from them
+  uint64_t high_water = 0;  // the most in use since creation or the last cuMemPoolTrimTo
+  bool threshold_set = false;      // the program set a release threshold
+  uint64_t release_threshold = 0;  // the latest it set (UINT64_MAX: unlimited)
+  std::string threshold_api;       // cudaMemPoolSetAttribute or cuMemPoolSetAttribute
+  std::vector<Frame> threshold_stack;
+  bool operator==(const PoolHolding&) const = default;
+};
+
 struct LeakGroup {
   Kind kind = Kind::Device;
   std::string api;  // outermost CUDA API the program called
@@ -76,6 +93,9 @@ struct LeakGroup {
   // only from the frames of its create function in its resources' stacks.
   // How many handles there are is not known: count is 0.
   bool attributed_by_stack = false;
+  // Memory pools (kind pool) the tracker counted: what they keep.
+  bool has_pool = false;
+  PoolHolding pool;
 
   // Added by the CI gate (docs/ci.md); empty/false when it did not run.
   std::string site;            // identity that survives ASLR and rebuilds
@@ -107,6 +127,10 @@ struct Summary {
   uint64_t cached_bytes = 0;
   uint64_t cached_count = 0;
   std::map<std::string, KindTotal> cached_by;
+  // Kept reserved by leaked memory pools (PoolHolding::reserved): said
+  // apart, never in leaked_bytes, which counts memory the program allocated.
+  uint64_t pool_reserved_bytes = 0;
+  uint64_t pool_reserved_count = 0;  // pools that keep some
   bool operator==(const Summary&) const = default;
 };
 
@@ -469,6 +493,10 @@ struct Report {
   std::vector<ProcessSummary> history;
   std::vector<OomEvent> oom_events;
   std::vector<Reservation> reservations;  // held by the contexts when the report was written
+  // Modules whose kernels call device-side malloc while device_heap was off:
+  // what they leaked is not in the report. A file's name, or "" for an image
+  // in memory no loaded object holds. Empty with device_heap on.
+  std::vector<std::string> device_malloc_modules;
   PythonInfo python;
   bool has_pytorch = false;  // the program used CUDA through PyTorch and cudaleak_torch saw it
   PyTorchView pytorch;       // the latest view (at exit, the view at exit)

@@ -26,6 +26,12 @@ Summary summarize(const std::vector<LeakGroup>& groups) {
       add_saturating(s.leaked_bytes, bytes);
       s.by_kind[g.kind].count += g.count;
       add_saturating(s.by_kind[g.kind].bytes, g.bytes);
+      // What leaked pools keep reserved is no allocation of the program's:
+      // said beside the leaked bytes, not in them.
+      if (g.has_pool && g.pool.reserved) {
+        add_saturating(s.pool_reserved_bytes, g.pool.reserved);
+        s.pool_reserved_count += g.count;
+      }
     }
   }
   return s;

@@ -59,6 +59,30 @@ std::string holdings(const std::map<Kind, KindTotal>& holds) {
   return memory + (!memory.empty() && !handles.empty() ? ", " : "") + handles;
 }
 
+// ", keeping up to 64.0 MiB reserved (release threshold unlimited, set at
+// app.cu:12; 0 B in use)": what live pools keep, which no leaked byte shows.
+std::string pool_words(const PoolHolding& p) {
+  if (!p.threshold_set) return " (" + format_bytes(p.used) + " in use)";
+  std::string threshold = p.release_threshold == UINT64_MAX ? "unlimited" : format_bytes(p.release_threshold);
+  const Frame* f = oom::user_frame(p.threshold_stack);
+  std::string where = f ? "set at " + oom::frame_line(*f) : "set by " + p.threshold_api;
+  return ", keeping up to " + format_bytes(p.reserved) + " reserved (release threshold " + threshold + ", " + where +
+         "; " + format_bytes(p.used) + " in use)";
+}
+
+// Kernels that may leak where no host call shows it: said once, with the
+// option that shows them.
+std::string device_malloc_note(const std::vector<std::string>& modules) {
+  std::vector<std::string> names;
+  for (const std::string& m : modules)
+    names.push_back(m.empty() ? "a module loaded from memory" : printable_name(basename(m)));
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  return "note: kernels of " + list + " call device-side malloc, which cudaleak tracks only with --device-heap (what " +
+         "they leaked is not in this report)";
+}
+
 std::string group_headline(const LeakGroup& g) {
   const Kind kind = g.kind;
   std::string s;
@@ -71,7 +95,8 @@ std::string group_headline(const LeakGroup& g) {
     std::string memory = kind_memory_words(kind) + " memory";
     if (!kind_holds_memory(kind))  // handles and address ranges: counted, not sized
       s = std::to_string(g.count) + " " + kind_object_words(kind, g.count) +
-          (kind == Kind::Module || kind == Kind::Library ? " never unloaded" : " never destroyed");
+          (kind == Kind::Module || kind == Kind::Library ? " never unloaded" : " never destroyed") +
+          (g.has_pool ? pool_words(g.pool) : "");
     else if (g.bytes == 0 && kind == Kind::IpcMapping)  // imported: its size is known only where it is mapped
       s = allocations + " of " + memory + " of unknown size never freed";
     else
@@ -443,6 +468,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += "\n" + prefix + "Reserved by the context (not leaks: held while the context lives, set by the program):\n";
     for (const Reservation& v : r.reservations) out += "  " + oom::describe_reservation(v) + "\n";
   }
+  if (!r.device_malloc_modules.empty()) out += "\n" + prefix + device_malloc_note(r.device_malloc_modules) + "\n";
   if (!r.suppressions.empty()) {
     out += "\nSuppressions used:\n  count      bytes  rule\n";
     for (const SuppressionUse& u : r.suppressions) {
@@ -554,6 +580,10 @@ std::string render_text(const Report& r, const TextOptions& options) {
   out += ".";
   if (r.summary.cached_count)
     out += " Cached by allocators: " + std::to_string(r.summary.cached_count) + " / " + format_bytes(r.summary.cached_bytes) + ".";
+  if (r.summary.pool_reserved_count)
+    out += " Kept reserved by " + std::to_string(r.summary.pool_reserved_count) +
+           (r.summary.pool_reserved_count == 1 ? " memory pool: " : " memory pools: ") +
+           format_bytes(r.summary.pool_reserved_bytes) + " (not in the leaked bytes).";
   if (r.summary.suppressed_count)
     out += " Suppressed: " + std::to_string(r.summary.suppressed_count) + " / " + format_bytes(r.summary.suppressed_bytes) + ".";
   if (!options.report_path.empty()) out += " Report: " + options.report_path;

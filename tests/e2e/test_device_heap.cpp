@@ -197,3 +197,36 @@ TEST_CASE("device_heap: a kernel built without line information shows no line an
   CHECK(res.err.find("made by malloc in keep_rows(int) at") == std::string::npos);
   CHECK(res.err.find("keep_rows(int) ([device])") != std::string::npos);
 }
+
+// With the option off a kernel's malloc is not seen: the text says so once,
+// naming the module, rather than "no CUDA resources leaked" alone (issue 50).
+TEST_CASE("device_heap: off, a loaded module whose kernels call malloc is named with the option that shows them",
+          "[e2e][device_heap]") {
+  const std::string cubin = std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/device_heap_kernels.cubin";
+  auto dir = fresh_dir("device_heap_note");
+  Result res = run_sim(dir, {program("module_globals"), "clean", cubin, cubin});
+  INFO(res.err);
+  REQUIRE(res.exit_code == 0);
+  const std::string note = "note: kernels of device_heap_kernels.cubin and a module loaded from memory call "
+                           "device-side malloc, which cudaleak tracks only with --device-heap (what they leaked is "
+                           "not in this report)";
+  CHECK(res.err.find(note) != std::string::npos);
+  CHECK(res.err.find(note, res.err.find(note) + 1) == std::string::npos);  // once
+  Report r = only_report(dir);
+  CHECK(r.device_malloc_modules.size() == 2);
+
+  // With the option on, its leaks are tracked: no note.
+  auto on = fresh_dir("device_heap_note_on");
+  Result tracked = run_sim(on, {program("module_globals"), "clean", cubin, cubin}, {"--device-heap"});
+  REQUIRE(tracked.exit_code == 0);
+  CHECK(tracked.err.find("device-side malloc") == std::string::npos);
+  CHECK(only_report(on).device_malloc_modules.empty());
+
+  // A module without malloc is not named.
+  const std::string plain = std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/module_globals_kernels.cubin";
+  auto quiet = fresh_dir("device_heap_no_note");
+  Result none = run_sim(quiet, {program("module_globals"), "clean", plain, plain});
+  REQUIRE(none.exit_code == 0);
+  CHECK(none.err.find("device-side malloc") == std::string::npos);
+  CHECK(only_report(quiet).device_malloc_modules.empty());
+}

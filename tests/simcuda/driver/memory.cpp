@@ -372,6 +372,12 @@ SIM_EXPORT CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute
   }
 }
 
+// Releasing a pool's cached memory: nothing is cached per pool here.
+SIM_EXPORT CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t) {
+  SIM_ENTRY("cuMemPoolTrimTo");
+  return valid(pool, Object::Pool) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
 SIM_EXPORT CUresult cuDeviceGetDefaultMemPool(CUmemoryPool* pool, CUdevice dev) {
   SIM_ENTRY("cuDeviceGetDefaultMemPool");
   if (!pool || dev < 0 || dev >= sim.config.devices) return CUDA_ERROR_INVALID_VALUE;

@@ -81,6 +81,7 @@
   X("cuMemPoolDestroy", 11020, false, cuMemPoolDestroy)                    \
   X("cuMemPoolGetAttribute", 11020, false, cuMemPoolGetAttribute)          \
   X("cuMemPoolSetAttribute", 11020, false, cuMemPoolSetAttribute)          \
+  X("cuMemPoolTrimTo", 11020, false, cuMemPoolTrimTo)                      \
   X("cuDeviceGetDefaultMemPool", 11020, false, cuDeviceGetDefaultMemPool)  \
   X("cuMemCreate", 10020, false, cuMemCreate)                              \
   X("cuMemRelease", 10020, false, cuMemRelease)                            \
