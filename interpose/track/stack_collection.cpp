@@ -37,6 +37,7 @@ void collect_stacks(State& s) {
       for (const auto& [key, v] : s.reservations) add(held, v.stack_id);
     }
     s.timeline.stack_ids(held);
+    for (const report::RawPool& pool : s.pools.snapshot()) add(held, pool.threshold_stack);
     if (auto holders = g_holders.load(std::memory_order_acquire)) holders(held);
   } catch (...) {
     s.stacks.abandon_collection();  // a gathering that failed half way missed holders: forget nothing

@@ -603,7 +603,7 @@ void pool_allocated(uint8_t slot, uint64_t bytes) { state().pools.allocated(slot
 // Rare calls: the stack says where the program set it.
 void pool_threshold_set(HookId api, uint64_t pool, uint64_t threshold) {
   guarded("recording a pool's release threshold",
-          [&] { state().pools.threshold_set(pool, threshold, capture(), hook_name(api)); });
+          [&] { state().pools.threshold_set(pool, threshold, capture(true), hook_name(api)); });
 }
 void pool_trimmed(uint64_t pool, uint64_t keep) {
   guarded("recording a pool trim", [&] { state().pools.trimmed(pool, keep); });

@@ -1,6 +1,7 @@
 #include "report/oom/diagnose.h"
 
 #include <algorithm>
+#include <map>
 #include <cinttypes>
 #include <cstdio>
 #include <string_view>
@@ -52,14 +53,28 @@ std::string tensor_groups_text(const std::vector<const report::TensorGroup*>& gr
   return s;
 }
 
-// The live tensors of one line that accumulated until the device was full:
-// the biggest group of three or more tensors holding at least half of what
-// PyTorch allocated; nullptr when no line dominates.
-const report::TensorGroup* growing_line(const report::AllocatorDevice& p) {
-  const report::TensorGroup* best = nullptr;
-  for (const auto& g : p.live_tensors)
-    if (g.count >= 3 && g.bytes * 2 >= p.allocated && !is_cublas_workspace(g) && (!best || g.bytes > best->bytes))
-      best = &g;
+// The live tensors of one line of the program that accumulated until the
+// device was full: PyTorch's groups summed by the program's line (the tensors
+// it recorded, and those in segments the line reserved, come as separate
+// groups), the biggest line of three or more tensors holding at least half
+// of what PyTorch allocated; count 0 when no line dominates.
+struct GrowingLine {
+  uint64_t bytes = 0, count = 0;
+  const report::TensorGroup* biggest = nullptr;  // its biggest group, which names it
+};
+GrowingLine growing_line(const report::AllocatorDevice& p) {
+  std::map<std::pair<std::string, int>, GrowingLine> lines;
+  for (const auto& g : p.live_tensors) {
+    const report::Frame* f = is_cublas_workspace(g) ? nullptr : report::user_frame(g.stack);
+    if (!f) continue;
+    GrowingLine& line = lines[{f->file.str(), f->line}];
+    line.bytes += g.bytes;
+    line.count += g.count;
+    if (!line.biggest || g.bytes > line.biggest->bytes) line.biggest = &g;
+  }
+  GrowingLine best;
+  for (const auto& [where, line] : lines)
+    if (line.count >= 3 && line.bytes * 2 >= p.allocated && line.bytes > best.bytes) best = line;
   return best;
 }
 
@@ -88,10 +103,10 @@ void diagnose_fragmentation(const report::OomEvent& e, std::vector<report::Diagn
     return;
   const uint64_t stuck = p.free_in_pinned_segments;
   const bool real_share = stuck * 20 >= p.reserved;  // 5% of the reservation
-  const report::TensorGroup* grower = growing_line(p);
-  const uint64_t each = grower ? std::max<uint64_t>(1, grower->bytes / grower->count) : 0;
-  const uint64_t steps_left = grower ? stuck / each : 0;
-  const bool growth_explains = grower && steps_left <= grower->count;
+  const GrowingLine grower = growing_line(p);
+  const uint64_t each = grower.count ? std::max<uint64_t>(1, grower.bytes / grower.count) : 0;
+  const uint64_t steps_left = grower.count ? stuck / each : 0;
+  const bool growth_explains = grower.count && steps_left <= grower.count;
   std::vector<const report::TensorGroup*> pinning;
   for (const auto& g : p.live_tensors)
     if (g.pinning_segments) pinning.push_back(&g);
@@ -109,9 +124,9 @@ void diagnose_fragmentation(const report::OomEvent& e, std::vector<report::Diagn
   char share[32];
   std::snprintf(share, sizeof share, "%.1f%%", p.reserved ? 100.0 * double(stuck) / double(p.reserved) : 0.0);
   msg += " (" + std::string(share) + " of the reservation); it is not why memory ran out";
-  if (grower) {
+  if (grower.count) {
     msg += ": at about " + format_bytes(each) + " a tensor, that space holds " + std::to_string(steps_left) +
-           " more of the tensors " + tensor_origin(*grower) + " (" + std::to_string(grower->count) + " so far)";
+           " more of the tensors " + tensor_origin(*grower.biggest) + " (" + std::to_string(grower.count) + " so far)";
     if (const double rate = reserve_rate(e); rate > 0)
       msg += ", about " + seconds(uint64_t(double(stuck) / rate * 1e9)) + " of its growth";
     msg += "; expandable_segments would only delay the failure";

@@ -64,7 +64,7 @@ std::string holdings(const std::map<Kind, KindTotal>& holds) {
 std::string pool_words(const PoolHolding& p) {
   if (!p.threshold_set) return " (" + format_bytes(p.used) + " in use)";
   std::string threshold = p.release_threshold == UINT64_MAX ? "unlimited" : format_bytes(p.release_threshold);
-  const Frame* f = oom::user_frame(p.threshold_stack);
+  const Frame* f = report::user_frame(p.threshold_stack);
   std::string where = f ? "set at " + oom::frame_line(*f) : "set by " + p.threshold_api;
   return ", keeping up to " + format_bytes(p.reserved) + " reserved (release threshold " + threshold + ", " + where +
          "; " + format_bytes(p.used) + " in use)";

@@ -507,3 +507,15 @@ TEST_CASE("text: control characters in names and paths reach the terminal escape
     CHECK(shown.out.find("\nleak:* kind:") == std::string::npos);  // no row forged by the name's newline
   }
 }
+
+TEST_CASE("python: a live tensor made 24 frames deep in an installed package is the program's line's", "[e2e][python]") {
+  const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
+  auto dir = fresh_dir("python_torch_deep");
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--pytorch-stacks", "true", "-o",
+                    dir + "/report.%p.%n.json", "--", interpreters().front(), programs + "/python_torch_deep.py"},
+                   {"FAKE_TORCH_BACKEND=native", "PYTHONPATH=" + programs + "/fake_torch"});
+  REQUIRE(res.exit_code == 0);
+  INFO(res.err);
+  CHECK(res.err.find("4.0 MiB in 1 tensor from serve_request (server.py:31)") != std::string::npos);
+  CHECK(res.err.find("cache_utils.py") == std::string::npos);
+}

@@ -288,6 +288,7 @@ TEST_CASE("a few MiB stuck in the cache beside a full device is not called fragm
   e.pytorch.free = e.pytorch.free_in_pinned_segments = 18 * GiB;
   TensorGroup weights = kept, activations = kept;
   weights.bytes = 40 * GiB, weights.count = 1;
+  weights.stack = {python_frame("load_weights", "/src/model.py", 5)};
   activations.bytes = 20 * GiB, activations.count = 2;
   e.pytorch.live_tensors = {weights, activations};
   CHECK(cudaleak::oom::diagnose(e)[0].cause == Cause::Fragmentation);

@@ -17,12 +17,14 @@ import ctypes
 import json
 import os
 import sys
+import sysconfig
 import threading
 import time
 
 import cudaleak_watch
 
-MAX_FRAMES = 16        # Python frames kept per live-tensor stack
+MAX_FRAMES = 16        # Python frames kept per live-tensor stack, or up to the program's own frame
+MAX_SEARCH = 128       # frames searched for the program's own below a library's (transformers' are deep)
 MAX_SEGMENTS = 4096    # segments listed with their blocks (all are counted)
 MAX_BLOCKS = 65536     # blocks listed over all segments: an expandable segment alone can hold thousands
 MAX_GROUPS = 64        # live-tensor groups listed per device
@@ -43,6 +45,25 @@ def _native_entry():
         except (AttributeError, OSError):
             _native = False  # not running under cudaleak
     return _native
+
+
+_STDLIB = sysconfig.get_paths().get("stdlib", "\0")
+
+
+def _is_library(filename):
+    """Installed packages, the standard library, frozen modules: never the program's own line."""
+    return ("/site-packages/" in filename or "/dist-packages/" in filename or filename.startswith("<")
+            or filename.startswith(_STDLIB))
+
+
+def _kept_frames(frames):
+    """The innermost MAX_FRAMES frames, or, where the program's own frame lies
+    deeper (a model's cache update inside transformers), every frame down to
+    it and three of its callers: the line a reader needs is the program's."""
+    for i, f in enumerate(frames[:MAX_SEARCH]):
+        if not _is_library(f.get("filename", "")):
+            return frames[:MAX_FRAMES] if i < MAX_FRAMES else frames[:i + 4]
+    return frames[:MAX_FRAMES]
 
 
 def _state_code(state):
@@ -86,7 +107,7 @@ def summarize(snapshot):
                 d["largest_free_block"] = max(d["largest_free_block"], size)
                 continue
             frames = tuple((f.get("filename", "?"), f.get("name", "?"), f.get("line", 0))
-                           for f in (b.get("frames") or [])[:MAX_FRAMES])
+                           for f in _kept_frames(b.get("frames") or []))
             g = d["groups"].setdefault(frames, [0, 0, 0])
             g[0] += size
             g[1] += 1

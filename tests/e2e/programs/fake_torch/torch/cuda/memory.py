@@ -23,9 +23,11 @@ def _snapshot():
     free = {"size": 1 << 20, "state": "inactive"}
     segments = [{"device": 0, "address": 1 << 32, "total_size": 2 << 20, "allocated_size": 1 << 20,
                  "active_size": 1 << 20, "is_expandable": False, "blocks": [live, free]}]
-    for i, (size, filename, name, line) in enumerate(extra_live):
+    for i, entry in enumerate(extra_live):
+        # (size, filename, name, line), or (size, [(filename, name, line), ...]) innermost first
+        size, frames = (entry[0], [entry[1:]]) if len(entry) == 4 else entry
         block = {"size": size, "state": "active_allocated",
-                 "frames": [{"filename": filename, "name": name, "line": line}]}
+                 "frames": [{"filename": f, "name": n, "line": l} for f, n, l in frames]}
         segments.append({"device": 0, "address": (2 + i) << 32, "total_size": size, "allocated_size": size,
                          "active_size": size, "is_expandable": False, "blocks": [block]})
     return {"segments": segments + caching.snapshot_segments()}

@@ -1,0 +1,19 @@
+// Kernels that malloc on the device and never free: without --device-heap
+// cudaleak cannot see them, and says so in one line.
+#include <cstdio>
+
+__global__ void keep(int** out) {
+  int* p = static_cast<int*>(malloc(256));
+  if (p) *p = threadIdx.x;
+  out[threadIdx.x] = p;
+}
+
+int main() {
+  int** out = nullptr;
+  cudaMalloc(&out, 32 * sizeof(int*));
+  keep<<<1, 32>>>(out);
+  cudaDeviceSynchronize();
+  cudaFree(out);
+  std::printf("done\n");
+  return 0;
+}
