@@ -47,9 +47,35 @@ std::string cache_advice(const std::string& allocator) {
   return "the allocator keeps freed blocks for reuse until it is asked to release them";
 }
 
+// The three biggest, groups that a reader would see as one line (the same
+// origin, told apart only by frames deeper than the line) folded together.
 std::string tensor_groups_text(const std::vector<const report::TensorGroup*>& groups) {
+  struct Folded {
+    report::TensorGroup sum;
+    std::string origin;  // "" for a group told its own way (a workspace, the backward pass)
+  };
+  std::vector<Folded> folded;
+  for (const report::TensorGroup* g : groups) {
+    const std::string text = tensor_group_text(*g);
+    const std::string tensors = format_bytes(g->bytes) + " in " + count_of(g->count, "tensor", "tensors") + " ";
+    const std::string origin = text.starts_with(tensors) ? text.substr(tensors.size()) : "";
+    auto same = std::find_if(folded.begin(), folded.end(),
+                             [&](const Folded& f) { return !origin.empty() && f.origin == origin; });
+    if (same == folded.end()) {
+      folded.push_back({*g, origin});
+    } else {
+      same->sum.bytes += g->bytes;
+      same->sum.count += g->count;
+    }
+  }
+  std::stable_sort(folded.begin(), folded.end(), [](const Folded& a, const Folded& b) { return a.sum.bytes > b.sum.bytes; });
   std::string s;
-  for (size_t i = 0; i < groups.size() && i < 3; ++i) s += (i ? "; " : "") + tensor_group_text(*groups[i]);
+  for (size_t i = 0; i < folded.size() && i < 3; ++i) {
+    const Folded& f = folded[i];
+    s += (i ? "; " : "") + (f.origin.empty() ? tensor_group_text(f.sum)
+                                            : format_bytes(f.sum.bytes) + " in " +
+                                                  count_of(f.sum.count, "tensor", "tensors") + " " + f.origin);
+  }
   return s;
 }
 

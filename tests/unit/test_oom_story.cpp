@@ -350,3 +350,25 @@ TEST_CASE("a line whose tensors grew until the device was full comes before the 
   CHECK(d.back().cause == Cause::Fragmentation);
   CHECK(d.back().message.find("(0.4% of the reservation); it is not why memory ran out") != std::string::npos);
 }
+
+TEST_CASE("live-tensor groups of one line, told apart only by deeper frames, are told as one", "[oom][story]") {
+  OomEvent e;
+  e.has_pytorch = true;
+  e.request_bytes = 768 * MiB;
+  e.device_info = true;
+  e.free_bytes = 100 * MiB;
+  e.total_bytes = 80 * GiB;
+  e.nvml = "ok";
+  e.pytorch.reserved = e.pytorch.allocated = 12 * GiB;
+  TensorGroup a, b;
+  a.bytes = b.bytes = 6 * GiB;
+  a.count = b.count = 34;
+  a.stack = {python_frame("serve_request", "/srv/app/server.py", 16), python_frame("<module>", "/srv/app/server.py", 40)};
+  b.stack = {python_frame("serve_request", "/srv/app/server.py", 16), python_frame("main", "/srv/app/server.py", 44)};
+  e.pytorch.live_tensors = {a, b};
+  auto d = cudaleak::oom::diagnose(e);
+  REQUIRE_FALSE(d.empty());
+  CHECK(d[0].cause == Cause::LiveTensors);
+  CHECK(d[0].message.find("12.0 GiB in 68 tensors from serve_request (server.py:16)") != std::string::npos);
+  CHECK(cudaleak::test::occurrences(d[0].message, "serve_request") == 1);
+}
