@@ -156,5 +156,14 @@ d="$out/churn"; mkdir -p "$d"
 "$cudaleak" run -o "$d/r.json" -- "$build/tests/e2e/stack_churn" 18 >"$d/out" 2>"$d/err"
 g=$(sed -n 's/.*rss_growth_kb=\([0-9]*\).*/\1/p' "$d/out")
 [ -n "$g" ] && [ "$g" -lt 32768 ] && pass "stack churn: 2^18 stacks, RSS grew ${g} KiB" || fail "stack churn: growth '${g}' KiB"
+# 12. A clean CuPy program copying through pinned buffers: the pinned pool's
+# event is held by its cache, the gate passes.
+if python3 -c "import cupy" 2>/dev/null; then
+  d="$out/cupy_pinned"; mkdir -p "$d"
+  "$cudaleak" run --error-exitcode 9 -o "$d/r.%p.json" -- python3 tests/gpu/python/cupy_pinned_copies.py >"$d/out" 2>"$d/err"
+  s=$?
+  [ $s = 0 ] && grep -q "CuPy pinned memory pool" "$d/err" && pass "cupy_pinned: status 0, the event held by CuPy's pinned pool" ||
+    { fail "cupy_pinned: status $s"; tail -8 "$d/err"; }
+fi
 echo "failures: $failures"
 [ "$failures" = 0 ]

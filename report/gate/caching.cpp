@@ -1,5 +1,7 @@
 #include "report/gate/caching.h"
 
+#include <optional>
+
 #include "report/gate/pattern.h"
 
 namespace cudaleak::gate {
@@ -14,6 +16,9 @@ struct AllocatorFrames {
   bool keeps_freed_blocks = true;
   // Where the frame's file must lie too, for a name too common alone.
   const char* file = nullptr;
+  // Only for resources of this kind (none: any): a frame that also makes the
+  // program's own memory names a cache only for what it keeps.
+  std::optional<Kind> only = std::nullopt;
 };
 
 // Frames of the allocators' own code that hand out cached blocks.
@@ -27,6 +32,11 @@ constexpr AllocatorFrames kAllocators[] = {
     {"CuPy memory pool", "cupy_4cuda_6memory"},
     {"CuPy memory pool", "cupy_4cuda_13pinned_memory"},
     {"CuPy memory pool", "cupy::cuda::memory"},
+    // CuPy's pinned memory pool: a copy from a pinned host buffer
+    // (cupy.asarray of cupyx.zeros_pinned) records an event that the pool
+    // keeps on its watch list until the block is reused, past the program's
+    // end (seen on an H200: cupy/_core/core's _array_default -> Stream.record).
+    {"CuPy pinned memory pool", "4cupy_5_core_4core__array_default", true, nullptr, Kind::Event},
     // JAX/XLA: the BFC allocator over the stream executor.
     {"XLA BFC allocator", "BFCAllocator::"},
     {"XLA BFC allocator", "stream_executor::gpu::GpuDriver::VmmAllocate"},
@@ -46,17 +56,24 @@ constexpr AllocatorFrames kAllocators[] = {
 
 }  // namespace
 
-std::string caching_allocator_of(const report::LeakGroup& group) { return caching_allocator_of(group.stack); }
-
 namespace {
-const char* allocator_of(const report::Frame& f) {
+// The allocator whose frame `f` is, for a resource of `kind` (none: one whose
+// kind is not known, which kind-bound entries never claim).
+const char* allocator_of(const report::Frame& f, std::optional<Kind> kind = std::nullopt) {
   if (f.function.empty()) return nullptr;
   for (const auto& a : kAllocators)
-    if (pattern_matches(a.pattern, f.function) && (!a.file || f.file.str().find(a.file) != std::string::npos))
+    if ((!a.only || a.only == kind) && pattern_matches(a.pattern, f.function) &&
+        (!a.file || f.file.str().find(a.file) != std::string::npos))
       return a.allocator;
   return nullptr;
 }
 }  // namespace
+
+std::string caching_allocator_of(const report::LeakGroup& group) {
+  for (const auto& f : group.stack)
+    if (const char* a = allocator_of(f, group.kind)) return a;
+  return "";
+}
 
 std::string caching_allocator_of(const std::vector<report::Frame>& stack) {
   for (const auto& f : stack)

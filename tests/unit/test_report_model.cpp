@@ -624,3 +624,24 @@ TEST_CASE("summary: sizes near 2^64 in a file add up to the largest value, not a
   CHECK(s.leaked_bytes == UINT64_MAX);
   CHECK(s.leaked_count == 2);
 }
+
+TEST_CASE("CuPy's pinned pool keeps the event a copy from pinned memory records, and only that", "[report][caching]") {
+  // The stack as it read on an H200 (cupy.asarray of a cupyx.zeros_pinned buffer).
+  LeakGroup event;
+  event.kind = Kind::Event;
+  event.stack = {{1, "/x/runtime.cpython-312-x86_64-linux-gnu.so", "cudaEventCreateWithFlags", "", 0},
+                 {2, "/x/stream.cpython-312-x86_64-linux-gnu.so", "__pyx_pf_4cupy_4cuda_6stream_5Event___init__", "", 0},
+                 {3, "/x/stream.cpython-312-x86_64-linux-gnu.so", "__pyx_pw_4cupy_4cuda_6stream_11_BaseStream_25record", "", 0},
+                 {4, "/x/core.cpython-312-x86_64-linux-gnu.so",
+                  "__pyx_f_4cupy_5_core_4core__array_default(_object*, _object*, _object*, _object*, long, int)", "", 0},
+                 python_frame("<module>", "/src/copy.py", 10)};
+  CHECK(cudaleak::gate::caching_allocator_of(event) == "CuPy pinned memory pool");
+  // The same frame above device memory the pool was bypassed for is the program's.
+  LeakGroup memory = event;
+  memory.kind = Kind::Device;
+  CHECK(cudaleak::gate::caching_allocator_of(memory).empty());
+  // An event the program records itself (stream.record()) stays its own.
+  LeakGroup own = event;
+  own.stack.erase(own.stack.begin() + 3);
+  CHECK(cudaleak::gate::caching_allocator_of(own).empty());
+}
