@@ -1,5 +1,7 @@
 #include "tests/e2e/harness.h"
 
+#include <catch2/catch.hpp>
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -112,6 +114,16 @@ const cudaleak::report::LeakGroup* find_group(const cudaleak::report::Report& r,
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+ReportedRun run_with_report(const std::string& name, const std::vector<std::string>& command) {
+  std::string dir = fresh_dir(name);
+  Result res = run_sim(dir, command);
+  INFO(res.err);
+  REQUIRE(res.exit_code == 0);
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  return ReportedRun{res, load(files[0])};
 }
 
 }  // namespace e2e

@@ -46,4 +46,12 @@ const cudaleak::report::LeakGroup* find_group(const cudaleak::report::Report& r,
                                               const std::string& function_in_stack = "");
 bool stack_has(const cudaleak::report::LeakGroup& g, const std::string& function);
 
+// A program run under cudaleak (run_sim, reports in fresh_dir(name)) that
+// must succeed and write one report: its result and that report.
+struct ReportedRun {
+  Result result;
+  cudaleak::report::Report report;
+};
+ReportedRun run_with_report(const std::string& name, const std::vector<std::string>& command);
+
 }  // namespace e2e

@@ -11,19 +11,8 @@ using cudaleak::report::Report;
 
 namespace {
 
-struct Run {
-  Result result;
-  Report report;
-};
-Run run_program(const std::string& name, const std::vector<std::string>& command) {
-  std::string dir = fresh_dir(name);
-  Result res = run_sim(dir, command);
-  INFO(res.err);
-  REQUIRE(res.exit_code == 0);
-  auto files = files_in(dir);
-  REQUIRE(files.size() == 1);
-  return Run{res, load(files[0])};
-}
+using Run = ReportedRun;
+const auto run_program = run_with_report;
 
 const LeakGroup& only_pool(const Report& r) {
   const LeakGroup* pool = nullptr;

@@ -15,20 +15,8 @@ using cudaleak::report::Report;
 
 namespace {
 
-// A program run under cudaleak that must succeed and write one report.
-struct Run {
-  Result result;
-  Report report;
-};
-Run run_program(const std::string& name, const std::vector<std::string>& command) {
-  std::string dir = fresh_dir(name);
-  Result res = run_sim(dir, command);
-  INFO(res.err);
-  REQUIRE(res.exit_code == 0);
-  auto files = files_in(dir);
-  REQUIRE(files.size() == 1);
-  return Run{res, load(files[0])};
-}
+using Run = ReportedRun;
+const auto run_program = run_with_report;
 
 Report run_every_kind(const std::string& name, const std::string& mode) {
   return run_program(name, {program("every_kind"), mode}).report;
