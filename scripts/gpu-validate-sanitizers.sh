@@ -73,9 +73,15 @@ s=$?
 if [ $s = 0 ] && grep -q "never freed" "$d/err"; then pass "user_preload: status 0, leak told"; else fail "user_preload: status $s"; tail "$d/err"; fi
 # 4. A PyTorch C++ extension built with ASan, in a Python that preloads ASan.
 if python3 -c "import torch" 2>/dev/null; then
-  mkdir -p "$out/ext_build"
+  # Each extension is built once first (g++ and ninja under a preloaded
+  # sanitizer runtime are not what is compared), then run alone and traced.
+  mkdir -p "$out/ext_build" "$out/tsan_ext_build"
+  python3 tests/gpu/python/asan_extension.py "$out/ext_build" >/dev/null 2>&1
+  python3 tests/gpu/python/asan_extension.py "$out/tsan_ext_build" thread >/dev/null 2>&1
   export LD_PRELOAD="$asan"
   same asan_extension "keep_and_leak" python3 tests/gpu/python/asan_extension.py "$out/ext_build"
+  export LD_PRELOAD="$(gcc -print-file-name=libtsan.so)"
+  same tsan_extension "" python3 tests/gpu/python/asan_extension.py "$out/tsan_ext_build" thread
   unset LD_PRELOAD
 else
   fail "torch not importable"

@@ -1,5 +1,6 @@
-# A PyTorch C++ extension built with -fsanitize=address, loaded into a Python
-# that preloads ASan's runtime (as such extensions are tested): it keeps a
+# A PyTorch C++ extension built with -fsanitize=address (or, given "thread"
+# after the build directory, -fsanitize=thread), loaded into a Python that
+# preloads that sanitizer's runtime (as such extensions are tested): it keeps a
 # CUDA tensor in a static vector and cudaMallocs 1 MiB it never frees. Prints
 # what it did; under cudaleak it must print and end exactly the same.
 import sys
@@ -22,12 +23,13 @@ int64_t keep_and_leak(int64_t n) {
 }
 """
 
+sanitizer = sys.argv[2] if len(sys.argv) > 2 else "address"
 ext = load_inline(
-    name="asan_extension",
+    name="asan_extension" if sanitizer == "address" else "tsan_extension",
     cpp_sources=SOURCE,
     functions=["keep_and_leak"],
-    extra_cflags=["-fsanitize=address", "-fno-omit-frame-pointer", "-g", "-O1"],
-    extra_ldflags=["-fsanitize=address", "-L/usr/local/cuda/lib64", "-lcudart"],
+    extra_cflags=["-fsanitize=" + sanitizer, "-fno-omit-frame-pointer", "-g", "-O1"],
+    extra_ldflags=["-fsanitize=" + sanitizer, "-L/usr/local/cuda/lib64", "-lcudart"],
     extra_include_paths=["/usr/local/cuda/include"],
     build_directory=sys.argv[1] if len(sys.argv) > 1 else None,
     verbose=False,
