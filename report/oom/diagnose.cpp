@@ -47,18 +47,18 @@ std::string cache_advice(const std::string& allocator) {
   return "the allocator keeps freed blocks for reuse until it is asked to release them";
 }
 
+bool told_apart(const report::TensorGroup& g);  // below, beside tensor_group_text
+
 // The three biggest, groups that a reader would see as one line (the same
 // origin, told apart only by frames deeper than the line) folded together.
 std::string tensor_groups_text(const std::vector<const report::TensorGroup*>& groups) {
   struct Folded {
-    report::TensorGroup sum;
-    std::string origin;  // "" for a group told its own way (a workspace, the backward pass)
+    report::TensorGroup sum;  // the first group's stack, every group's bytes and count
+    std::string origin;       // "" for a group told its own way (a workspace, the backward pass)
   };
   std::vector<Folded> folded;
   for (const report::TensorGroup* g : groups) {
-    const std::string text = tensor_group_text(*g);
-    const std::string tensors = format_bytes(g->bytes) + " in " + count_of(g->count, "tensor", "tensors") + " ";
-    const std::string origin = text.starts_with(tensors) ? text.substr(tensors.size()) : "";
+    const std::string origin = told_apart(*g) ? "" : tensor_origin(*g);
     auto same = std::find_if(folded.begin(), folded.end(),
                              [&](const Folded& f) { return !origin.empty() && f.origin == origin; });
     if (same == folded.end()) {
@@ -70,12 +70,7 @@ std::string tensor_groups_text(const std::vector<const report::TensorGroup*>& gr
   }
   std::stable_sort(folded.begin(), folded.end(), [](const Folded& a, const Folded& b) { return a.sum.bytes > b.sum.bytes; });
   std::string s;
-  for (size_t i = 0; i < folded.size() && i < 3; ++i) {
-    const Folded& f = folded[i];
-    s += (i ? "; " : "") + (f.origin.empty() ? tensor_group_text(f.sum)
-                                            : format_bytes(f.sum.bytes) + " in " +
-                                                  count_of(f.sum.count, "tensor", "tensors") + " " + f.origin);
-  }
+  for (size_t i = 0; i < folded.size() && i < 3; ++i) s += (i ? "; " : "") + tensor_group_text(folded[i].sum);
   return s;
 }
 
@@ -280,12 +275,27 @@ std::string held_by_live_tensors(uint64_t allocated, const std::vector<report::T
          " by PyTorch's cuBLAS workspaces";
 }
 
+namespace {
+// Autograd runs the backward pass on threads of its own, which run no Python
+// code: no line of the program is on their stacks.
+bool reserved_by_backward(const report::TensorGroup& g, bool programs_line) {
+  return g.by_segment && !programs_line && has_function(g.stack, "torch::autograd::Engine::thread_main");
+}
+const report::Frame* segment_line(const report::TensorGroup& g) {
+  return g.by_segment ? report::user_frame(g.stack) : nullptr;
+}
+
+// Groups whose text names no origin of their own: a workspace, the backward pass.
+bool told_apart(const report::TensorGroup& g) {
+  const report::Frame* pick = segment_line(g);
+  return is_cublas_workspace(g) || reserved_by_backward(g, pick && !report::is_library_frame(*pick));
+}
+}  // namespace
+
 std::string tensor_group_text(const report::TensorGroup& g) {
-  const report::Frame* pick = g.by_segment ? report::user_frame(g.stack) : nullptr;
+  const report::Frame* pick = segment_line(g);
   const bool programs_line = pick && !report::is_library_frame(*pick);
-  // Autograd runs the backward pass on threads of its own, which run no
-  // Python code: no line of the program is on their stacks.
-  const bool backward = g.by_segment && !programs_line && has_function(g.stack, "torch::autograd::Engine::thread_main");
+  const bool backward = reserved_by_backward(g, programs_line);
   // PyTorch reserves its cuBLAS workspace through its own allocator, so it
   // counts as allocated; it is no tensor of the program's, and the line that
   // first needed it keeps nothing.
