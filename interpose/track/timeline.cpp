@@ -31,9 +31,9 @@ struct Timeline::Series {
   uint32_t* taken = nullptr;  // kSiteSlots
   std::atomic<uint32_t> taken_count{0};
   std::array<Site, kKindCount> overflow{};    // sites beyond kSiteSlots, per kind
-  // The window (begin_window), written under `counting`: device memory now,
-  // the highest since the window began, and the total past which the sites
-  // are recorded.
+  // The window (begin_window): device memory now (written under
+  // `counting`), the highest since the window began (raised by compare and
+  // exchange), and the total past which the sites are recorded.
   std::atomic<int64_t> on_device{0};
   std::atomic<int64_t> window_peak{0};
   std::atomic<int64_t> window_start{0};
@@ -157,15 +157,20 @@ CUDALEAK_HOT_PATH void Timeline::add(int device, Kind kind, uint32_t stack_id, i
     if (total > s.open_max.load(std::memory_order_relaxed)) s.open_max.store(total, std::memory_order_relaxed);
     bump(atomic(group.bytes), delta);
     bump(atomic(group.count), delta > 0 ? 1 : -1);
-    if (on_device_memory(kind)) {
-      on_device = bump(s.on_device, delta);
-      if (on_device > s.window_peak.load(std::memory_order_relaxed))
-        s.window_peak.store(on_device, std::memory_order_relaxed);
-    }
+    if (on_device_memory(kind)) on_device = bump(s.on_device, delta);
   }
   if (delta > 0 && total > s.peak_total.load(std::memory_order_relaxed)) record_peak(s, total, time_ns);
-  if (delta > 0 && on_device > s.window_limit.load(std::memory_order_relaxed)) [[unlikely]]
-    record_over_limit(s, on_device);
+  // One compare on the common path: a release or a total below the
+  // window's peak (0 for kinds off the device) goes no further.
+  if (on_device > s.window_peak.load(std::memory_order_relaxed)) [[unlikely]]
+    raise_window_peak(s, on_device);
+}
+
+void Timeline::raise_window_peak(Series& s, int64_t on_device) {
+  int64_t peak = s.window_peak.load(std::memory_order_relaxed);
+  while (on_device > peak && !s.window_peak.compare_exchange_weak(peak, on_device, std::memory_order_relaxed)) {
+  }
+  if (on_device > s.window_limit.load(std::memory_order_relaxed)) record_over_limit(s, on_device);
 }
 
 void Timeline::begin_window(uint64_t limit) {

@@ -69,8 +69,9 @@ class Timeline {
   // that occupy a GPU's memory: on_device_memory) above its total then; and,
   // once a total passes `limit` bytes above its start (0: no limit), the
   // sites that grew since the window began, as of the highest total seen
-  // over the limit. The change's cost is one compare and store under the
-  // lock it already holds; the sites are walked only over the limit.
+  // over the limit. A change costs one addition under the lock it already
+  // holds and one compare after it; a new peak of the window is raised out
+  // of line, and the sites are walked only over the limit.
   void begin_window(uint64_t limit);
   struct WindowPeak {
     int device;
@@ -124,7 +125,8 @@ class Timeline {
   static void compact(Series& s);
   static TopSites top_sites(Series& s);
   void start_window(Series& s, uint64_t limit);
-  __attribute__((noinline)) void record_over_limit(Series& s, int64_t on_device);
+  __attribute__((noinline)) void raise_window_peak(Series& s, int64_t on_device);
+  void record_over_limit(Series& s, int64_t on_device);
 
   std::atomic<Series*> series_[kDevices] = {};
   std::atomic<uint64_t> window_limit_{0};  // of the window open now, for a device seen first during it

@@ -109,6 +109,20 @@ TEST_CASE("Catch2: cudaleak.h checks fail exactly the leaking test", "[e2e][fram
   CHECK(find_group(r, "stream") == nullptr);
 }
 
+TEST_CASE("limit_memory: a run whose device memory peaks over its budget fails the gate and names the site",
+          "[e2e][frameworks]") {
+  auto dir = fresh_dir("limit_memory");
+  Result over = run_sim(dir, {sample("clean")}, {"--limit-memory", "65536", "--error-exitcode", "3"});
+  CHECK(over.exit_code == 3);
+  CHECK(has(over.err, "cudaleak: device memory peaked at 256.0 KiB above the start on device 0, over the budget of "
+                      "64.0 KiB (limit_memory) at "));
+  CHECK(has(over.err, "256.0 KiB of device memory more than at the start, created by cudaMalloc on device 0:"));
+  CHECK(has(over.err, "in main "));
+  Result within = run_sim(dir, {sample("clean")}, {"--limit-memory", "1048576", "--error-exitcode", "3"});
+  CHECK(within.exit_code == 0);
+  CHECK_FALSE(has(within.err, "over the budget"));
+}
+
 #ifdef CUDALEAK_PYTEST
 namespace {
 
