@@ -7,10 +7,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include "report/capture/assemble.h"
 #include "report/render/aggregate_text.h"
+#include "report/render/annotations.h"
+#include "report/render/ci_formats.h"
 #include "report/render/diff_output.h"
 #include "report/render/html_report.h"
 #include "report/model/json_io.h"
@@ -53,6 +56,8 @@ struct ReportArgs {
   bool full_stacks = false;
   std::string color = "auto";
   std::vector<std::string> debug_dirs;
+  std::string annotations;  // github or gitlab: the gate's leaks as CI annotations instead
+  std::string source_root;
 };
 
 bool symbolize_in_place(std::vector<report::Report>& reports, const std::vector<std::string>& debug_dirs) {
@@ -69,6 +74,15 @@ int run_report(ReportArgs& a) {
   auto loaded = load_reports(a.files);
   if (!loaded) return 2;
   if (a.symbolize) symbolize_in_place(*loaded, a.debug_dirs);
+  if (!a.annotations.empty()) {  // per process, as the run wrote them
+    std::string root = a.source_root.empty()
+                           ? render::find_source_root(".")
+                           : std::filesystem::absolute(a.source_root).lexically_normal().string();
+    while (root.size() > 1 && root.back() == '/') root.pop_back();
+    const std::string text = a.annotations == "github" ? render::github_annotations(*loaded, root)
+                                                       : render::gitlab_code_quality(*loaded, root);
+    return write_output(a.output, text) ? 0 : 2;
+  }
   report::Report merged = report::merge_reports(std::move(*loaded));
   if (!a.device.empty()) a.filter.device = a.device.front();
   for (const std::string& name : a.kinds) report::parse_name(name, a.filter.kinds.emplace_back());
@@ -149,6 +163,12 @@ void add_report_commands(CLI::App& app, int& status) {
       ->check(CLI::IsMember({"stack", "function", "module", "file", "kind", "rank"}));
   rep->add_option("--format", args->format, "text, json or html")->check(CLI::IsMember({"text", "json", "html"}));
   rep->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
+  rep->add_option("--annotations", args->annotations,
+                  "Instead of the text: the leaks the gate counts as GitHub workflow commands (github) or a "
+                  "GitLab code-quality report (gitlab)")
+      ->check(CLI::IsMember({"github", "gitlab"}));
+  rep->add_option("--source-root", args->source_root,
+                  "Annotation paths are relative to DIR (default: the git work tree of the current directory)");
   rep->add_flag("--symbolize", args->symbolize, "Symbolize frames again from the modules' files (offline)");
   rep->add_flag("--full-stacks", args->full_stacks,
                 "Show every frame (runs inside CUDA libraries and the C runtime below main included)");
