@@ -31,10 +31,9 @@ struct Timeline::Series {
   uint32_t* taken = nullptr;  // kSiteSlots
   std::atomic<uint32_t> taken_count{0};
   std::array<Site, kKindCount> overflow{};    // sites beyond kSiteSlots, per kind
-  // The window (begin_window): device memory now (written under
-  // `counting`), the highest since the window began (raised by compare and
-  // exchange), and the total past which the sites are recorded.
-  std::atomic<int64_t> on_device{0};
+  // The window (begin_window): the highest device memory since the window
+  // began (raised by compare and exchange), its start, and the total past
+  // which the sites are recorded.
   std::atomic<int64_t> window_peak{0};
   std::atomic<int64_t> window_start{0};
   std::atomic<int64_t> window_limit{INT64_MAX};
@@ -73,7 +72,8 @@ int64_t bump(A&& counter, int64_t delta) {
   return value;
 }
 // The kinds that take a GPU's memory: what a memory budget counts (pinned
-// and registered memory are the host's, an IPC mapping the exporter's).
+// and registered memory are the host's, an IPC mapping the exporter's;
+// Timeline::add and device_memory leave out exactly these three).
 constexpr bool on_device_memory(Kind kind) {
   switch (kind) {
     case Kind::Device: case Kind::Managed: case Kind::Async: case Kind::Vmm:
@@ -83,6 +83,15 @@ constexpr bool on_device_memory(Kind kind) {
       return false;
   }
 }
+// Timeline::add takes device memory as the total less these three kinds.
+static_assert([] {
+  for (int k = 0; k < kKindCount; ++k) {
+    const Kind kind = Kind(k);
+    const bool host = kind == Kind::Pinned || kind == Kind::Registered || kind == Kind::IpcMapping;
+    if (kind_holds_memory(kind) != (on_device_memory(kind) || host)) return false;
+  }
+  return true;
+}());
 }  // namespace
 
 Timeline::~Timeline() {
@@ -157,7 +166,12 @@ CUDALEAK_HOT_PATH void Timeline::add(int device, Kind kind, uint32_t stack_id, i
     if (total > s.open_max.load(std::memory_order_relaxed)) s.open_max.store(total, std::memory_order_relaxed);
     bump(atomic(group.bytes), delta);
     bump(atomic(group.count), delta > 0 ? 1 : -1);
-    if (on_device_memory(kind)) on_device = bump(s.on_device, delta);
+    // Device memory: the total less the host's kinds, read on the same
+    // lines; only a growth can raise the window's peak.
+    if (delta > 0)
+      on_device = total - s.now[size_t(Kind::Pinned)].load(std::memory_order_relaxed) -
+                  s.now[size_t(Kind::Registered)].load(std::memory_order_relaxed) -
+                  s.now[size_t(Kind::IpcMapping)].load(std::memory_order_relaxed);
   }
   if (delta > 0 && total > s.peak_total.load(std::memory_order_relaxed)) record_peak(s, total, time_ns);
   // One compare on the common path: a release or a total below the
@@ -171,6 +185,13 @@ void Timeline::raise_window_peak(Series& s, int64_t on_device) {
   while (on_device > peak && !s.window_peak.compare_exchange_weak(peak, on_device, std::memory_order_relaxed)) {
   }
   if (on_device > s.window_limit.load(std::memory_order_relaxed)) record_over_limit(s, on_device);
+}
+
+int64_t Timeline::device_memory(const Series& s) {
+  int64_t bytes = 0;
+  for (int k = 0; k < kKindCount; ++k)
+    if (on_device_memory(Kind(k))) bytes += s.now[size_t(k)].load(std::memory_order_relaxed);
+  return bytes;
 }
 
 void Timeline::begin_window(uint64_t limit) {
@@ -197,7 +218,7 @@ void Timeline::start_window(Series& s, uint64_t limit) {
               [](const SiteBytes& a, const SiteBytes& b) { return a.key < b.key; });
   }
   std::lock_guard counting(s.counting);
-  const int64_t now = s.on_device.load(std::memory_order_relaxed);
+  const int64_t now = device_memory(s);
   s.window_start.store(now, std::memory_order_relaxed);
   s.window_peak.store(now, std::memory_order_relaxed);
   s.window_limit.store(limit ? now + int64_t(std::min<uint64_t>(limit, INT64_MAX / 2)) : INT64_MAX,
@@ -482,7 +503,6 @@ void Timeline::clear() {
     s->peak_by_kind = {};
     s->at_peak.clear();
     s->at_peak_total = 0;
-    s->on_device = 0;
     s->window_peak = 0;
     s->window_start = 0;
     s->window_start_sites.clear();

@@ -69,9 +69,10 @@ class Timeline {
   // that occupy a GPU's memory: on_device_memory) above its total then; and,
   // once a total passes `limit` bytes above its start (0: no limit), the
   // sites that grew since the window began, as of the highest total seen
-  // over the limit. A change costs one addition under the lock it already
-  // holds and one compare after it; a new peak of the window is raised out
-  // of line, and the sites are walked only over the limit.
+  // over the limit. A growth costs three loads and subtractions under the
+  // lock it already holds and one compare after it (a release nothing); a
+  // new peak of the window is raised out of line, and the sites are walked
+  // only over the limit.
   void begin_window(uint64_t limit);
   struct WindowPeak {
     int device;
@@ -125,6 +126,7 @@ class Timeline {
   static void compact(Series& s);
   static TopSites top_sites(Series& s);
   void start_window(Series& s, uint64_t limit);
+  static int64_t device_memory(const Series& s);
   __attribute__((noinline)) void raise_window_peak(Series& s, int64_t on_device);
   void record_over_limit(Series& s, int64_t on_device);
 

@@ -14,6 +14,7 @@
 #include "report/render/aggregate_text.h"
 #include "report/render/annotations.h"
 #include "report/render/ci_formats.h"
+#include "report/render/diff_html.h"
 #include "report/render/diff_output.h"
 #include "report/render/html_report.h"
 #include "report/model/json_io.h"
@@ -125,13 +126,15 @@ int run_report(ReportArgs& a) {
 }
 
 int run_diff(const std::vector<std::string>& old_files, const std::vector<std::string>& new_files,
-             const std::string& format) {
+             const std::string& format, const std::string& output) {
   auto before = load_reports(old_files);
   auto after = load_reports(new_files);
   if (!before || !after) return 2;
   const auto changes = report::diff_reports(*before, *after);
-  const std::string text = format == "json" ? render::diff_json(changes) : terminal_safe(render::diff_text(changes));
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  const std::string text = format == "json"   ? render::diff_json(changes)
+                           : format == "html" ? render::diff_html(changes, *before, *after)
+                                              : terminal_safe(render::diff_text(changes));
+  if (!write_output(output, text)) return 2;
   return report::new_or_grown(changes) ? 1 : 0;
 }
 
@@ -185,8 +188,11 @@ void add_report_commands(CLI::App& app, int& status) {
   CLI::App* diff = app.add_subcommand("diff", "Leak sites new, gone, grown and shrunk: cudaleak diff OLD NEW (status 1 when any is new or grown)");
   diff->add_option("old", *diff_old, "Report, or folder of reports, of the earlier run")->required();
   diff->add_option("new", *diff_new, "Report, or folder of reports, of the later run")->required();
-  diff->add_option("--format", *diff_format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  diff->callback([=, &status] { status = run_diff({*diff_old}, {*diff_new}, *diff_format); });
+  auto diff_out = std::make_shared<std::string>();
+  diff->add_option("--format", *diff_format, "text, json or html (a page with each site's stack)")
+      ->check(CLI::IsMember({"text", "json", "html"}));
+  diff->add_option("-o,--output", *diff_out, "Write to FILE instead of stdout");
+  diff->callback([=, &status] { status = run_diff({*diff_old}, {*diff_new}, *diff_format, *diff_out); });
 
   auto merge_files = std::make_shared<std::vector<std::string>>();
   auto merge_out = std::make_shared<std::string>();

@@ -71,3 +71,29 @@ TEST_CASE("SARIF: rules with full description and help and a link into docs and 
   CHECK(invocation["executionSuccessful"] == true);
   CHECK(has(invocation["arguments"][0].get<std::string>(), "sample_loop_leak_shared"));
 }
+
+TEST_CASE("diff: --format html shows the sites grown and new and gone with their stacks", "[e2e][annotations]") {
+  auto few = fresh_dir("diff_html_few"), more = fresh_dir("diff_html_more"), other = fresh_dir("diff_html_other");
+  run_sim(few, {sample("loop_leak"), "5"});
+  run_sim(more, {sample("loop_leak"), "9"});
+  run_sim(other, {sample("stream_event_leak")});
+  const std::string page = few + "/../diff.html";
+  Result grown = run({cudaleak_tool(), "diff", "--format", "html", "-o", page, few, more});
+  CHECK(grown.exit_code == 1);  // as the text: a site grew
+  std::string html = read_file(page);
+  CHECK(has(html, "<h2>Grown (1)</h2>"));
+  CHECK(has(html, "<td class=\"n\">80.0 KiB</td><td class=\"n\">144.0 KiB</td><td class=\"n\">+64.0 KiB</td>"
+                  "<td class=\"n\">5 &rarr; 9</td>"));
+  CHECK(has(html, "<span class=\"fn\">step</span> "));  // the site's stack
+  CHECK(has(html, "loop_leak.cu:8</li>"));
+  Result changed = run({cudaleak_tool(), "diff", "--format", "html", "-o", page, other, more});
+  html = read_file(page);
+  CHECK(has(html, "<h2>New (1)</h2>"));
+  CHECK(has(html, "<h2>Gone (2)</h2>"));
+  CHECK(has(html, "cudaStreamCreateWithFlags"));  // a gone site's stack, from the earlier run
+  CHECK(has(html, "<h2>Shrunk (0)</h2>"));
+  Result shrunk = run({cudaleak_tool(), "diff", "--format", "html", more, few});
+  CHECK(shrunk.exit_code == 0);
+  CHECK(has(shrunk.out, "<h2>Shrunk (1)</h2>"));
+  CHECK(has(shrunk.out, "&minus;64.0 KiB"));
+}
