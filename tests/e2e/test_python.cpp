@@ -440,14 +440,21 @@ TEST_CASE("python: per-tensor stacks start once PyTorch's reservation reaches py
           "[e2e][python][oom]") {
   const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
   auto dir = fresh_dir("python_torch_stacks_at");
+  std::remove((dir + ".snapshots.log").c_str());
   // 24 steps of 10 MiB, 0.1 s apart, on 256 MiB: half the device is reserved
   // after about 13 steps; the watch looks every 0.05 s here.
   Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "256MiB", "--pytorch-stacks-at",
                     "50", "-o", dir + "/report.%p.%n.json", "--", interpreters().front(), programs + "/python_torch_oom.py"},
                    {"PYTHONPATH=" + programs + "/fake_torch", "STEP_SECONDS=0.1", "CUDALEAK_PYTORCH_STACKS_POLL=0.05",
-                    "FAKE_C10=" + std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/libfake_c10.so"});
+                    "FAKE_C10=" + std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/libfake_c10.so",
+                    "FAKE_TORCH_SNAPSHOT_LOG=" + dir + ".snapshots.log"});
   CHECK(res.exit_code == 0);
   CHECK(res.out == "out of memory after 24 steps\n");
+  // PyTorch's first snapshot with stacks imports half of torch (seconds): it
+  // is taken on cudaleak's own thread once recording starts, not at the
+  // out-of-memory a user waits on.
+  std::string snapshots = read_file(dir + ".snapshots.log");
+  CHECK(snapshots.starts_with("cudaleak-pytorch-warm recording=True\n"));
   auto files = files_in(dir);
   REQUIRE(files.size() == 2);
   auto r = load(files[1]);
