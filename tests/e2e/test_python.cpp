@@ -526,3 +526,37 @@ TEST_CASE("python: a live tensor made 24 frames deep in an installed package is 
   CHECK(res.err.find("4.0 MiB in 1 tensor from serve_request (server.py:31)") != std::string::npos);
   CHECK(res.err.find("cache_utils.py") == std::string::npos);
 }
+
+// A third-party package on disk (a site-packages directory) allocates for
+// the program: every place that names a leak's line names the program's own
+// serve_request, never the package's code, and a generated rule never
+// matches on the package's frames alone.
+TEST_CASE("python: a third-party package's frames are never taken for the program's line", "[e2e][python]") {
+  const std::string script = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs/python_third_party.py";
+  int serve = 0;
+  {
+    std::ifstream in(script);
+    std::string text;
+    for (int n = 1; std::getline(in, text); ++n)
+      if (text.find("# LINE:serve") != std::string::npos) serve = n;
+  }
+  REQUIRE(serve > 0);
+  auto dir = fresh_dir("python_third_party");
+  Result res = run_sim(dir, {interpreters().front(), script}, {"--gen-suppressions", "--sarif", dir + ".sarif"});
+  INFO(res.err);
+  REQUIRE(res.exit_code == 0);
+  auto r = only_report(dir);
+  REQUIRE(r.leaks.size() == 1);
+  CHECK(r.leaks[0].count == 3);
+  // The rule names the program's function, never only kvstore's.
+  CHECK(res.err.find("leak:serve_request") != std::string::npos);
+  CHECK(res.err.find("\nleak:update") == std::string::npos);
+  CHECK(res.err.find("\nleak:_device_buffer") == std::string::npos);
+  std::string sarif = read_file(dir + ".sarif");
+  CHECK(sarif.find("python_third_party.py") != std::string::npos);
+  CHECK(sarif.find("kvstore/__init__.py\"") == std::string::npos);
+  Result by_function = run({cudaleak_tool(), "report", files_in(dir)[0], "--by", "function"});
+  INFO(by_function.out);
+  CHECK(by_function.out.find("serve_request") != std::string::npos);
+  CHECK(by_function.out.find("Cache.update") == std::string::npos);
+}
