@@ -10,6 +10,7 @@
 # exits non-zero).
 # Usage: scripts/gpu-bench-oom-delay.sh STAGE [FRAMEWORKS...] (default: torch jax cupy)
 #   VARIANTS="default stacks-off ..." picks cudaleak's configurations (below).
+#   CHUNK_MIB=N: the size of each array (default 512).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 stage="$(realpath "${1:?usage: gpu-bench-oom-delay.sh STAGE [FRAMEWORKS...]}")"
@@ -25,7 +26,7 @@ status=0
 echo "machine: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | head -1)"
 for fw in "${frameworks[@]}"; do
   for ((round = 1; round <= rounds; ++round)); do
-    measure "$fw plain" -- python3 "$program" "$fw" || status=1
+    measure "$fw plain" -- python3 "$program" "$fw" ${CHUNK_MIB:-} || status=1
     for variant in ${VARIANTS:-default}; do
       case "$variant" in
         default) extra=() ;;
@@ -35,7 +36,7 @@ for fw in "${frameworks[@]}"; do
         *) echo "unknown variant $variant"; exit 2 ;;
       esac
       measure "$fw cudaleak $variant" ${VERBOSE:+-v} -- "$stage/bin/cudaleak" run -o "$tmp/r.%p.%n.json" \
-        "${extra[@]}" -- python3 "$program" "$fw" || status=1
+        "${extra[@]}" -- python3 "$program" "$fw" ${CHUNK_MIB:-} || status=1
     done
   done
 done
