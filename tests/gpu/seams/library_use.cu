@@ -63,8 +63,8 @@ int main(int argc, char** argv) {
   int* rows;
   OK(cudaMalloc(&rows, (n + 1) * sizeof(int)));
   OK(cudaMemset(rows, 0, (n + 1) * sizeof(int)));
-  cusparseSpMatDesc_t mat;
-  cusparseDnVecDesc_t x, y;
+  cusparseSpMatDescr_t mat;
+  cusparseDnVecDescr_t x, y;
   OK(cusparseCreateCsr(&mat, n, n, 0, rows, c, c, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
                        CUDA_R_32F));
   OK(cusparseCreateDnVec(&x, n, a, CUDA_R_32F));
