@@ -2,7 +2,9 @@
 README.md and docs/ (files and #anchors), and every `docs/NAME.md#anchor`
 or `NAME.md#anchor` written in the code, the scripts and the tests (comments
 and messages that send a reader to a section). An anchor is a heading's
-GitHub slug. Exits non-zero and names each broken one.
+GitHub slug. Also that the README's index lists every doc and its layout
+table every folder (top level, and the second level of interpose/, report/
+and tests/). Exits non-zero and names each broken one.
 
     python3 check_links.py SOURCE_DIR
 """
@@ -74,6 +76,26 @@ for src in sources:
         if (docs / name).exists():
             links += 1
             check(src, f"{name}#{anchor}", docs)
+
+# The README's index names every doc, and its layout table every folder of
+# the tree and of interpose/, report/ and tests/.
+readme = (root / "README.md").read_text(encoding="utf-8")
+layout = readme[readme.index("## Layout"):]
+for md in sorted(docs.rglob("*.md")):
+    links += 1
+    if f"]({md.relative_to(root)})" not in readme:
+        broken.append(f"README.md: the documentation index does not list {md.relative_to(root)}")
+tracked = {pathlib.PurePosixPath(line) for line in
+           __import__("subprocess").run(["git", "-C", str(root), "ls-files"], capture_output=True,
+                                        text=True).stdout.splitlines()}
+folders = {f.parts[0] for f in tracked if len(f.parts) > 1}
+for top in ("interpose", "report", "tests"):
+    folders |= {f"{top}/{f.parts[1]}" for f in tracked if len(f.parts) > 2 and f.parts[0] == top}
+for folder in sorted(folders):
+    links += 1
+    name = folder.split("/")[-1]
+    if f"`{folder}/`" not in layout and ("/" not in folder or f"`{name}/`" not in layout):
+        broken.append(f"README.md: the layout table does not name {folder}/")
 
 for b in broken:
     print("broken: " + b)
