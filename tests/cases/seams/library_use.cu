@@ -1,3 +1,19 @@
+// REQUIRES: gpu
+// BUILD: %nvcc %s -o %t/prog -lcublas -lcublasLt -lcufft -lcusparse
+// RUN: %run -o %t/leak.json -- %t/prog leak
+// CHECK: cublasSgemm:
+// CHECK: 1 cuBLAS handle never destroyed (cublasDestroy), created by cublasCreate_v2 on device 0, holding
+// CHECK-NONE: created by cublasSgemm
+// CHECK-NONE: created by cublasLtMatmul
+// CHECK-NONE: created by cufftExec
+// CHECK-NONE: created by cusparseSpMV
+// CHECK-COUNT(1): 1 cuBLASLt handle never destroyed
+// CHECK-COUNT(1): 1 cuFFT plan never destroyed
+// CHECK-COUNT(1): 1 cuSPARSE handle never destroyed
+// RUN: %python %root/tests/cases/tools/library_strays.py %t/leak.json
+// CHECK: strays: 0
+// RUN: %run -o %t/clean.json -- %t/prog clean
+// CHECK: no CUDA resources leaked
 // Handles of cuBLAS, cuBLASLt, cuFFT and cuSPARSE, each used once by a call
 // that takes the handle (a GEMM, a Lt matmul, an FFT execution, an SpMV):
 // whatever the library allocates in those calls, or later on its own, is the
@@ -63,8 +79,8 @@ int main(int argc, char** argv) {
   int* rows;
   OK(cudaMalloc(&rows, (n + 1) * sizeof(int)));
   OK(cudaMemset(rows, 0, (n + 1) * sizeof(int)));
-  cusparseSpMatDesc_t mat;
-  cusparseDnVecDesc_t x, y;
+  cusparseSpMatDescr_t mat;
+  cusparseDnVecDescr_t x, y;
   OK(cusparseCreateCsr(&mat, n, n, 0, rows, c, c, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
                        CUDA_R_32F));
   OK(cusparseCreateDnVec(&x, n, a, CUDA_R_32F));

@@ -4,6 +4,14 @@
 # out-of-memory error ends it, and torchrun ends rank 0 (SIGTERM) while its
 # communicator is alive. Each rank's report must tell NCCL's memory under
 # its communicator, never as leaks of their own.
+# REQUIRES: gpus>=2, torch
+# RUN(exit=1): %run -o %t/rank.%p.%n.json -- torchrun --nproc-per-node 2 --master-port 29611 %s
+# CHECK: out of memory on rank 1
+# CHECK: fill_device (nccl_dying_rank.py:
+# RUN: %python %root/tests/cases/tools/library_strays.py %t/rank.*.json
+# CHECK: strays: 0
+# RUN: for f in %t/rank.*.json; do %report "$f"; done
+# CHECK-RE: NCCL communicators? never destroyed .*holding
 import os
 import time
 
