@@ -294,3 +294,40 @@ std::string folded_cupy_text(const Report& r, const std::string& prefix) {
 }
 
 }  // namespace cudaleak::report
+
+namespace cudaleak::report {
+
+std::vector<StoryText> story_texts(const Report& r) {
+  std::vector<StoryText> out;
+  bool first = true;
+  for (const OomStory& s : oom_stories(r)) {
+    const OomEvent& e = r.oom_events[s.events.front()];
+    const bool folded = s.ranks.size() >= kFoldFrom;
+    if (folded) {
+      StoryText t;
+      t.first = s.events.front();
+      t.members.assign(s.events.begin() + 1, s.events.end());
+      t.title = std::to_string(s.ranks.size()) + " ranks ran out of memory in " + oom::where_of(e.stack, e.api) + ": " +
+                ranks_word(s.ranks.size()) + rank_list(s.ranks) + "; " + rank_label(r, e.pid, e.rank) +
+                (first ? " first" : " the first of them") + ", at " + format_duration(e.time_ns) + own_time(r, e);
+      t.across = across_text(r, s);
+      t.others = others_distribution(r, others_at(r, t.first));
+      out.push_back(std::move(t));
+    }
+    first = false;
+  }
+  return out;
+}
+
+std::vector<std::string> odd_rank_lines(const Report& r) {
+  std::vector<std::string> lines;
+  const std::string text = odd_ranks_text(r, "");
+  for (size_t at = 0, end; at < text.size(); at = end + 1) {
+    end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    if (text.compare(at, 2, "  ") == 0) lines.push_back(text.substr(at + 2, end - at - 2));
+  }
+  return lines;
+}
+
+}  // namespace cudaleak::report

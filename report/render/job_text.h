@@ -21,6 +21,17 @@ std::string folded_ooms_text(const Report& merged, const std::string& prefix, st
 // PyTorch's views by what they hold (at an out-of-memory: told by its story);
 // `gate_words`: what the gate made of the live tensors.
 std::string folded_pytorch_text(const Report& merged, const std::string& prefix, const std::string& gate_words);
+// The stories of several ranks as the HTML page shows them: the story's
+// first event (its full card), the others (their cards on demand), and the
+// sentences the text says of it.
+struct StoryText {
+  size_t first = 0;
+  std::vector<size_t> members;  // the story's other events
+  std::string title, across, others;
+};
+std::vector<StoryText> story_texts(const Report& merged);
+// odd_ranks_text's lines, without the heading.
+std::vector<std::string> odd_rank_lines(const Report& merged);
 // CuPy's pools by the moment they were read.
 std::string folded_cupy_text(const Report& merged, const std::string& prefix);
 
