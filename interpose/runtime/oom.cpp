@@ -267,7 +267,7 @@ void Monitor::record_jax(const report::JaxOom& oom, uint64_t request, uint64_t o
   if (write) write_report(Reason::Oom);
 }
 
-void Monitor::repeat_jax(int device, uint64_t observed_monotonic_ns) {
+void Monitor::repeat_jax(int device, uint64_t observed_monotonic_ns, const report::JaxOom& again) {
   try {
     const uint64_t now = observed_monotonic_ns ? tracker::elapsed_ns_at(observed_monotonic_ns) : tracker::elapsed_ns();
     std::lock_guard lock(mutex_);
@@ -275,6 +275,10 @@ void Monitor::repeat_jax(int device, uint64_t observed_monotonic_ns) {
       report::OomEvent& e = it->event;
       if (!e.has_jax || e.device != device) continue;
       ++e.jax.raised;
+      if (!e.jax.compiled.total_bytes && again.compiled.total_bytes) {
+        e.jax.compiled = again.compiled;
+        e.jax.message = again.message;
+      }
       if (it->attempts.size() < kMaxAttempts) {
         report::OomEvent again;
         again.time_ns = now;

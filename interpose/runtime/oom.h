@@ -70,8 +70,9 @@ class Monitor {
   void record_jax(const report::JaxOom& oom, uint64_t request, uint64_t observed_monotonic_ns,
                   const std::vector<report::Frame>& stack);
   // The same failure raised again: one more raise of the latest JAX event on
-  // `device`.
-  void repeat_jax(int device, uint64_t observed_monotonic_ns);
+  // `device`; what `again` says of compiled buffers fills in what the first
+  // raise did not say.
+  void repeat_jax(int device, uint64_t observed_monotonic_ns, const report::JaxOom& again);
   // JAX is imported: from then on failed calls are held back for XLA's own
   // failure, which ends them (its allocator's calls, whatever the stack says).
   void attach_jax() { jax_.store(true, std::memory_order_relaxed); }

@@ -170,7 +170,7 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_jax_view(con
     report::JaxView view = report::jax_view_from_json(json, &failure);
     view.when = moment;
     if (moment == report::ViewMoment::Oom && failure.present && failure.repeat) {
-      runtime().oom.repeat_jax(failure.device, failure.monotonic_ns);
+      runtime().oom.repeat_jax(failure.device, failure.monotonic_ns, failure.oom);
       return 0;
     }
     runtime().python_view.keep_jax(view);

@@ -92,6 +92,14 @@ void diagnose_pool(const report::OomEvent& e, const std::vector<JaxLine>& lines,
                    "XLA's pool has " + format_bytes(free_in_pool) + " free, but in pieces no larger than " +
                        format_bytes(d.largest_free_block) + ": the " + format_bytes(request) +
                        " request fits in none. XLA_PYTHON_CLIENT_ALLOCATOR=platform allocates each array on its own"});
+  if (d.bytes_limit && request > d.bytes_limit && !e.jax.compiled.total_bytes) {
+    out.push_back({report::Cause::PoolLimit, request,
+                   "the request (" + format_bytes(request) + ") is larger than XLA's whole pool (" +
+                       format_bytes(d.bytes_limit) + (total ? ", " + percent(d.bytes_limit, total) + " of the device" : "") +
+                       "): it cannot succeed under this limit. Fix: smaller arrays (a smaller batch, sharding over "
+                       "devices), or XLA_PYTHON_CLIENT_MEM_FRACTION raised where the device is larger"});
+    return;
+  }
   // The pool limit is the cause where the device had room beyond it.
   if (!d.bytes_limit || !total || d.bytes_limit >= total || total - d.bytes_limit < request) return;
   if (e.device_info && e.free_bytes < request) return;  // the room beyond the pool is taken by others

@@ -59,7 +59,8 @@ Result run_jax(const std::string& dir, const std::string& python, const std::vec
   argv.push_back("--");
   argv.push_back(python);
   argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<std::string> environment = {"PYTHONPATH=" + kPrograms + "/fake_jax"};
+  // fake_torch too: a program may use PyTorch beside JAX.
+  std::vector<std::string> environment = {"PYTHONPATH=" + kPrograms + "/fake_jax:" + kPrograms + "/fake_torch"};
   environment.insert(environment.end(), env.begin(), env.end());
   return run(argv, environment);
 }
@@ -152,7 +153,9 @@ TEST_CASE("jax: with preallocation off and with the platform allocator, failed c
   const std::string line = "fill (jax_list_oom.py:" + std::to_string(line_of("jax_list_oom.py", "keep")) + ")";
   SECTION("XLA_PYTHON_CLIENT_PREALLOCATE=false") {
     auto dir = fresh_dir("jax_on_demand");
-    Result res = run_jax(dir, python, args, {"XLA_PYTHON_CLIENT_PREALLOCATE=false", "XLA_PYTHON_CLIENT_MEM_FRACTION=1.0"});
+    Result res = run_jax(dir, python, args, // A pool limit above the device's size (the stand-in takes it): the
+    // device fills first, and cudaMalloc fails before XLA raises.
+                         {"XLA_PYTHON_CLIENT_PREALLOCATE=false", "XLA_PYTHON_CLIENT_MEM_FRACTION=1.5"});
     CHECK(res.exit_code == 1);
     CHECK(stories(res.err) == 1);  // the failed calls are not stories of their own
     CHECK(res.err.find("out of memory: JAX (XLA) could not allocate 16.0 MiB on device 0 in " + line) != std::string::npos);
@@ -164,7 +167,7 @@ TEST_CASE("jax: with preallocation off and with the platform allocator, failed c
     CHECK(e.has_jax);
     REQUIRE(e.attempts.size() == 2);
     CHECK(e.attempts[0].api == "cudaMalloc");
-    CHECK(e.jax.device.bytes_limit == 256u << 20);
+    CHECK(e.jax.device.bytes_limit == 384u << 20);
     CHECK(e.diagnosis.at(0).cause == Cause::LiveTensors);
   }
   SECTION("XLA_PYTHON_CLIENT_ALLOCATOR=platform") {
@@ -197,9 +200,9 @@ TEST_CASE("jax: a jitted function whose own buffers do not fit is named with XLA
   CHECK(res.err.find("more than XLA's whole pool (192.0 MiB); its biggest buffers: 200.0 MiB f32[4096,65536] for dot_general at " +
                      step) != std::string::npos);
   CHECK(res.err.find("donate_argnums") != std::string::npos);
-  // jax raised XLA's error again as a new one of the same text: one failure.
-  CHECK(res.err.find("XLA raised it 2 times within 10 s") != std::string::npos);
   auto r = last_report(dir, 2);
+  // jax raised XLA's error again as a new one of the same text: one failure,
+  // raised twice (told so when the report is read again).
   REQUIRE(r.oom_events.size() == 1);
   const auto& e = r.oom_events[0];
   CHECK(e.jax.raised == 2);
@@ -207,6 +210,9 @@ TEST_CASE("jax: a jitted function whose own buffers do not fit is named with XLA
   REQUIRE(e.jax.compiled.peak_buffers.size() == 1);
   CHECK(e.jax.compiled.peak_buffers[0].shape == "f32[4096,65536]");
   CHECK(e.diagnosis.at(0).cause == Cause::CompiledPeak);
+  Result again = run({cudaleak_tool(), "report", files_in(dir).back()});
+  CHECK(again.out.find("XLA raised it 2 times within 10 s (the same failure, retried or raised again): one failure.") !=
+        std::string::npos);
 }
 
 TEST_CASE("jax: the profile read gzipped or not, and without it the live arrays by shape", "[e2e][python][jax]") {
@@ -264,4 +270,38 @@ TEST_CASE("jax: two processes' devices merged, each named by its process", "[e2e
   CHECK(text.out.find("JAX at exit on device 0 in python") != std::string::npos);
   for (const auto& d : m.jax.devices)
     CHECK(text.out.find("(pid " + std::to_string(d.pid) + "): XLA's pool") != std::string::npos);
+}
+
+TEST_CASE("jax: a snapshot carries JAX's view of that moment, beside PyTorch's", "[e2e][python][jax]") {
+  for (const char* beside : {"", "torch"}) {
+    INFO("beside " << beside);
+    auto dir = fresh_dir(std::string("jax_snapshot") + beside);
+    std::vector<std::string> args = {kPrograms + "/jax_snapshot.py"};
+    if (*beside) args.push_back(beside);
+    Result res = run_jax(dir, interpreters().front(), args);
+    CHECK(res.exit_code == 0);
+    CHECK(res.out == "done\n");
+    std::vector<cudaleak::report::Report> reports;
+    for (const std::string& f : files_in(dir)) reports.push_back(load(f));
+    REQUIRE(reports.size() == 2);
+    if (reports[0].reason != Reason::Signal) std::swap(reports[0], reports[1]);
+    const auto& snapshot = reports[0];
+    CHECK(snapshot.reason == Reason::Signal);
+    REQUIRE(snapshot.has_jax);
+    CHECK(snapshot.jax.when == cudaleak::report::ViewMoment::Snapshot);
+    REQUIRE(snapshot.jax.devices.size() == 1);
+    CHECK(snapshot.jax.devices[0].arrays == 3);
+    CHECK(reports[1].jax.when == cudaleak::report::ViewMoment::Exit);
+    CHECK(reports[1].jax.devices.at(0).arrays == 5);
+    // The three arrays of the snapshot, by their line (a comprehension's
+    // frame is its own before Python 3.12).
+    REQUIRE(snapshot.jax.devices[0].groups.size() == 1);
+    const auto& g = snapshot.jax.devices[0].groups[0];
+    CHECK(g.count == 3);
+    CHECK(g.stack.at(1).line == line_of("jax_snapshot.py", "first"));
+    if (*beside) {
+      REQUIRE(snapshot.has_pytorch);
+      CHECK(snapshot.pytorch.when == cudaleak::report::ViewMoment::Snapshot);
+    }
+  }
 }

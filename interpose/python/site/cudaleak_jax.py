@@ -262,7 +262,7 @@ def send(when, extra=None):
         return
     try:
         view = collect(jax)
-        if not view["devices"]:
+        if not view["devices"] and when != "oom":  # no GPU in JAX's hands: nothing to tell
             return
         if extra:
             view.update(extra)
@@ -343,6 +343,16 @@ def _frames_from(frame, limit=32):
     return out
 
 
+def _backend_busy():
+    """Whether JAX's backend lock is held (a failure raised while it sets up
+    its backends): jax.local_devices() would then wait for it forever."""
+    lock = getattr(sys.modules.get("jax._src.xla_bridge"), "_backend_lock", None)
+    try:
+        return lock is not None and lock.locked()
+    except Exception:
+        return False
+
+
 def _fullest_device(jax):
     best, best_share = None, -1.0
     for d in _gpu_devices(jax):
@@ -367,10 +377,13 @@ def on_failure(exc, frame):
         if _last.get("id") == id(exc) and _last.get("head") == head:
             return  # the same exception re-raised through the program's frames
         type_name = "%s.%s" % (type(exc).__module__, type(exc).__qualname__)
-        _facts.setdefault("exception_types", []).append(type_name)
+        seen = _facts.setdefault("exception_types", [])
+        if type_name not in seen:
+            seen.append(type_name)
         jax = sys.modules.get("jax")
         info = parse_message(text)
-        info.setdefault("device", _fullest_device(jax) if jax else 0)
+        busy = _backend_busy()
+        info.setdefault("device", _fullest_device(jax) if jax and not busy else 0)
         info.update({"exception": type_name, "message": text[:MESSAGE_CHARS], "monotonic_ns": now,
                      "stack": _frames_from(frame)})
         repeat = _last.get("head") == head and now - _last.get("ns", 0) < RETRY_NS
@@ -380,6 +393,14 @@ def on_failure(exc, frame):
             if native:  # no new view: the event's numbers stay those of its first raise
                 info["repeat"] = True
                 native(json.dumps({"devices": [], "oom": info}).encode(), b"oom")
+            return
+        native = _native_entry()
+        if busy and native:
+            # Raised while JAX sets up its backends (its preallocation failed),
+            # under a lock that asking for devices would take again: the
+            # failure without a view.
+            native(json.dumps({"devices": [], "note": "raised while JAX set up its backends",
+                               "oom": info}).encode(), b"oom")
             return
         send("oom", {"oom": info})
     except Exception as e:

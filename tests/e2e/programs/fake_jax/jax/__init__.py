@@ -94,33 +94,40 @@ def live_arrays():
 def jit(fn, **options):
     """fn compiled: its temporaries (FAKE_JAX_JIT_TEMP bytes) are allocated at
     each call, and where they fit nowhere XLA raises with its buffer
-    assignment, which jax raises again as a new error of the same text."""
+    assignment in the message, which jax raises again as a new error of the
+    same text."""
     def call(*args):
         temp = int(os.environ.get("FAKE_JAX_JIT_TEMP", "0"))
         if temp:
             device = local_devices()[0]
             try:
-                handle = device.pool.allocate(temp)
+                handle = device.pool.allocate(temp, _buffer_assignment(temp, args, fn.__code__))
             except errors.JaxRuntimeError as e:
-                code = fn.__code__
-                raise errors.JaxRuntimeError(str(e) + _buffer_assignment(temp, args, code)) from None
+                raise errors.JaxRuntimeError(str(e)) from None  # jax's own error, of XLA's text
             device.pool.release(handle)
         return fn(*args)
     return call
 
 
+def _human(n):
+    """As XLA's HumanReadableNumBytes: "200.00MiB"."""
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return "%.2f%s" % (n / float(size), unit)
+    return "%dB" % n
+
+
 def _buffer_assignment(temp, args, code):
     params = sum(getattr(a, "nbytes", 0) for a in args)
-    gib = float(1 << 30)
     return ("\nBufferAssignment OOM Debugging.\nBufferAssignment stats:\n"
-            "             parameter allocation:   %.2fGiB\n"
+            "             parameter allocation:   %s\n"
             "              constant allocation:         0B\n"
-            "        maybe_live_out allocation:   %.2fGiB\n"
-            "     preallocated temp allocation:   %.2fGiB\n"
-            "                 total allocation:   %.2fGiB\n"
-            "Peak buffers:\n\tBuffer 1:\n\t\tSize: %.2fGiB\n"
+            "        maybe_live_out allocation:   %s\n"
+            "     preallocated temp allocation:   %s\n"
+            "                 total allocation:   %s\n"
+            "Peak buffers:\n\tBuffer 1:\n\t\tSize: %s\n"
             "\t\tOperator: op_name=\"jit(%s)/jit(main)/dot_general[dimension_numbers=(((1,), (0,)), ((), ()))]\" "
             "source_file=\"%s\" source_line=%d\n\t\tXLA Label: custom-call\n\t\tShape: f32[4096,65536]\n"
             "\t\t==========================\n" %
-            (params / gib, params / gib, temp / gib, (2 * params + temp) / gib, temp / gib, code.co_name,
+            (_human(params), _human(params), _human(temp), _human(2 * params + temp), _human(temp), code.co_name,
              code.co_filename, code.co_firstlineno + 1))

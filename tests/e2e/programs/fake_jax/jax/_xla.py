@@ -68,8 +68,9 @@ class Pool:
         ptr = ctypes.c_void_p()
         return ptr.value if lib.cudaMalloc(ctypes.byref(ptr), nbytes) == 0 else None
 
-    def allocate(self, nbytes):
-        """A handle for `nbytes`, or raises XLA's out-of-memory."""
+    def allocate(self, nbytes, detail=""):
+        """A handle for `nbytes`, or raises XLA's out-of-memory (with `detail`
+        after its first line)."""
         self._device_total()
         if self.mode == "prealloc":
             if self.base is None:
@@ -79,14 +80,14 @@ class Pool:
                 if size >= nbytes:
                     self.free[i] = (offset + nbytes, size - nbytes)
                     return self._taken(("pool", offset, nbytes))
-            raise oom(nbytes)
+            raise oom(nbytes, detail)
         if self.mode == "grow" and self.in_use + nbytes > self.limit():
-            raise oom(nbytes)
+            raise oom(nbytes, detail)
         ptr = self._cuda_malloc(nbytes)
         if ptr is None:
             ptr = self._cuda_malloc(nbytes)  # the BFC allocator's retry
         if ptr is None:
-            raise oom(nbytes)
+            raise oom(nbytes, detail)
         return self._taken(("cuda", ptr, nbytes))
 
     def _taken(self, handle):
