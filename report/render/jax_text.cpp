@@ -1,6 +1,7 @@
 #include "report/render/jax_text.h"
 
 #include "common/enum_names.h"
+#include "common/quantities.h"
 #include "report/oom/diagnose_jax.h"
 
 namespace cudaleak::report {
@@ -18,6 +19,8 @@ std::string jax_view_text(const Report& r, const std::string& prefix,
     for (size_t i = 0; i < lines.size() && i < 5; ++i) out += "    " + oom::jax_line_text(lines[i]) + "\n";
   }
   if (!out.empty() && r.jax.source == "live_arrays") out += "    (" + r.jax.note + ")\n";
+  if (!out.empty() && r.jax.executables_bytes)
+    out += "    and " + format_bytes(r.jax.executables_bytes) + " of compiled executables, as JAX's profile counts them\n";
   return out;
 }
 

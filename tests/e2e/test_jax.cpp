@@ -5,6 +5,7 @@
 // the program imports jax, sends its view.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -270,6 +271,12 @@ TEST_CASE("jax: two processes' devices merged, each named by its process", "[e2e
   CHECK(text.out.find("JAX at exit on device 0 in python") != std::string::npos);
   for (const auto& d : m.jax.devices)
     CHECK(text.out.find("(pid " + std::to_string(d.pid) + "): XLA's pool") != std::string::npos);
+  // The job's folder, read as one: the same devices, each by its process.
+  std::remove((dir + "/merged.json").c_str());
+  Result job = run({cudaleak_tool(), "report", dir + "/"});
+  for (const auto& d : m.jax.devices)
+    CHECK(job.out.find(" (pid " + std::to_string(d.pid) + "): XLA's pool") != std::string::npos);
+  CHECK(job.out.find("JAX at exit on device 0 in python") != std::string::npos);
 }
 
 TEST_CASE("jax: a snapshot carries JAX's view of that moment, beside PyTorch's", "[e2e][python][jax]") {
