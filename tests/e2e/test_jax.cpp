@@ -312,3 +312,26 @@ TEST_CASE("jax: a snapshot carries JAX's view of that moment, beside PyTorch's",
     }
   }
 }
+
+TEST_CASE("jax: one process with two devices: the failing device and each device's holders", "[e2e][python][jax][oom]") {
+  const auto pythons = monitoring_interpreters();
+  const std::string python = pythons.empty() ? interpreters().front() : pythons.front();
+  auto dir = fresh_dir("jax_two_devices");
+  Result res = run_jax(dir, python, {kPrograms + "/jax_two_devices.py"}, {"FAKE_JAX_DEVICES=2", "CUDALEAK_SIM_DEVICES=2"});
+  CHECK(res.exit_code == 0);
+  CHECK(res.out == "device 1 full after 12\n");
+  const std::string keep = "<module> (jax_two_devices.py:" + std::to_string(line_of("jax_two_devices.py", "keep")) + ")";
+  const std::string params = "<module> (jax_two_devices.py:" + std::to_string(line_of("jax_two_devices.py", "params")) + ")";
+  CHECK(res.err.find("JAX at exit on device 0: XLA's pool 4.0 MiB in use") != std::string::npos);
+  CHECK(res.err.find("    4.0 MiB in 1 array from " + params) != std::string::npos);
+  CHECK(res.err.find("JAX at exit on device 1: XLA's pool 192.0 MiB in use") != std::string::npos);
+  CHECK(res.err.find("    192.0 MiB in 12 arrays from " + keep) != std::string::npos);
+  if (!pythons.empty()) {
+    // The fullest device is the failing one: XLA's message names none.
+    CHECK(res.err.find("out of memory: JAX (XLA) could not allocate 16.0 MiB on device 1 in " + keep) != std::string::npos);
+    auto r = last_report(dir, 2);
+    REQUIRE(r.oom_events.size() == 1);
+    CHECK(r.oom_events[0].device == 1);
+    CHECK(r.oom_events[0].jax.device.arrays == 12);
+  }
+}
