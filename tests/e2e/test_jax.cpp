@@ -146,7 +146,7 @@ TEST_CASE("jax: an uncaught failure is told under every interpreter and the prog
   }
 }
 
-TEST_CASE("jax: with preallocation off and with the platform allocator, failed cudaMalloc calls are attempts of XLA's failure",
+TEST_CASE("jax: with preallocation off and with the platform allocator the failed cudaMalloc calls are attempts of XLA's failure",
           "[e2e][python][jax][oom]") {
   const auto pythons = monitoring_interpreters();
   const std::string python = pythons.empty() ? interpreters().front() : pythons.front();
@@ -216,7 +216,7 @@ TEST_CASE("jax: a jitted function whose own buffers do not fit is named with XLA
         std::string::npos);
 }
 
-TEST_CASE("jax: the profile read gzipped or not, and without it the live arrays by shape", "[e2e][python][jax]") {
+TEST_CASE("jax: the profile read gzipped or not and without it the live arrays by shape", "[e2e][python][jax]") {
   const std::string python = interpreters().front();
   const std::string line = "fill (jax_list_oom.py:" + std::to_string(line_of("jax_list_oom.py", "keep")) + ")";
   for (const char* format : {"gzip", "raw"}) {
@@ -250,7 +250,7 @@ TEST_CASE("jax: the profile read gzipped or not, and without it the live arrays 
   CHECK_FALSE(last_report(off, 1).has_jax);
 }
 
-TEST_CASE("jax: two processes' devices merged, each named by its process", "[e2e][python][jax]") {
+TEST_CASE("jax: two processes' devices merged and each named by its process", "[e2e][python][jax]") {
   auto dir = fresh_dir("jax_two");
   const std::string python = interpreters().front(), script = kPrograms + "/jax_list_oom.py";
   Result res = run_jax(dir, "/bin/sh", {"-c", "'" + python + "' '" + script + "' & '" + python + "' '" + script + "'; wait"});
@@ -279,7 +279,7 @@ TEST_CASE("jax: two processes' devices merged, each named by its process", "[e2e
   CHECK(job.out.find("JAX at exit on device 0 in python") != std::string::npos);
 }
 
-TEST_CASE("jax: a snapshot carries JAX's view of that moment, beside PyTorch's", "[e2e][python][jax]") {
+TEST_CASE("jax: a snapshot carries JAX's view of that moment beside PyTorch's", "[e2e][python][jax]") {
   for (const char* beside : {"", "torch"}) {
     INFO("beside " << beside);
     auto dir = fresh_dir(std::string("jax_snapshot") + beside);

@@ -44,7 +44,7 @@ OomEvent jax_event(uint64_t request) {
 }
 }  // namespace
 
-TEST_CASE("jax: arrays of one line that filled the pool come first, the pool's share of the device after", "[jax][oom]") {
+TEST_CASE("jax: arrays of one line that filled the pool come first and the pool's share of the device after", "[jax][oom]") {
   OomEvent e = jax_event(GiB);
   // Two groups of one line told apart by a deeper frame, and JAX's own frame innermost.
   e.jax.device.groups = {
@@ -80,7 +80,7 @@ TEST_CASE("jax: arrays of one line that filled the pool come first, the pool's s
   CHECK(d[0].message.find("delays") == std::string::npos);
 }
 
-TEST_CASE("jax: a jitted function's own buffers, other frameworks and other processes", "[jax][oom]") {
+TEST_CASE("jax: a jitted function's own buffers beside other frameworks and other processes", "[jax][oom]") {
   OomEvent e = jax_event(50 * GiB);
   e.jax.device.bytes_in_use = 2 * GiB;
   e.jax.compiled.parameter_bytes = 2 * GiB;
@@ -118,7 +118,7 @@ TEST_CASE("jax: a jitted function's own buffers, other frameworks and other proc
   CHECK(text.find("raised as jax.errors.JaxRuntimeError") != std::string::npos);
 }
 
-TEST_CASE("jax: the view at exit, groups without a stack, and the JSON round trip", "[jax]") {
+TEST_CASE("jax: the view at exit with groups without a stack and its JSON round trip", "[jax]") {
   Report r;
   r.has_jax = true;
   r.jax.source = "profile";
