@@ -132,6 +132,9 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   c.process.run_id = tracker::run_id();
   c.modules = symbols::loaded_modules();
   c.timeline = tracker::timeline(&c.timeline_sites);
+  for (auto& [device, sites] : tracker::site_growth())
+    for (report::DeviceTimeline& d : c.timeline.devices)
+      if (d.device == device) d.growth = std::move(sites);
   c.timeline.marks = runtime().marks.all();
   c.peak_groups = tracker::peak_groups();
   c.oom_events = runtime().oom.events(c.resolver.get());
@@ -347,6 +350,9 @@ int finish(Reason reason) {
     std::string tensors = w.gate.failing_tensor_groups
                               ? ", " + std::to_string(w.gate.failing_tensor_groups) + " of them PyTorch's live tensors"
                               : "";
+    if (w.gate.failing_growth_sites)
+      tensors += ", of which " + count_of(w.gate.failing_growth_sites, "site", "sites") +
+                 " grew steadily past fail_on_growth (" + opt.fail_on_growth + ")";
     log_message("leak gate failed: %s (%s, %llu bytes) not suppressed%s%s; exiting with "
                 "status %d (error_exitcode)",
                 count_of(w.gate.failing_groups, "leak group", "leak groups").c_str(),

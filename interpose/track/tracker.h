@@ -155,6 +155,11 @@ void device_malloc_failed(uint32_t launch_stack, uint32_t device_frame, uint64_t
 report::RawSnapshot snapshot();
 report::Timeline timeline(std::vector<std::vector<Timeline::SiteKey>>* site_keys = nullptr);
 std::map<int, std::vector<Timeline::PeakGroup>> peak_groups();
+// The first span of the sites' growth histories (option growth_interval_ms);
+// at start-up, before any record.
+void configure_growth(uint64_t interval_ns);
+// Per device: the sites whose growth histories are kept (site_growth.h).
+std::map<int, std::vector<report::SiteGrowth>> site_growth();
 uint64_t elapsed_ns();  // since the tracker started
 // The same clock at an earlier CLOCK_MONOTONIC reading (0 before the start).
 uint64_t elapsed_ns_at(uint64_t monotonic_ns);
