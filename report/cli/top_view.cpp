@@ -1,6 +1,10 @@
 #include "report/cli/top_view.h"
 
 #include <curses.h>
+#include <langinfo.h>
+
+#include <clocale>
+#include <cstring>
 
 #include <sstream>
 #include <string>
@@ -10,14 +14,15 @@
 
 namespace cudaleak::cli {
 
-int run_top_view(const std::vector<int>& given, int interval_ms) {
+int run_top_view(const std::vector<int>& given, int interval_ms, report::TopTextOptions options) {
+  std::setlocale(LC_ALL, "");  // ncursesw draws UTF-8 only in a UTF-8 locale
+  options.ascii = std::strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
   initscr();
   cbreak();
   noecho();
   keypad(stdscr, TRUE);
   curs_set(0);
   timeout(interval_ms);
-  report::TopTextOptions options;
   bool running = true;
   while (running) {
     const std::vector<int> pids = given.empty() ? live_pids() : given;
@@ -35,11 +40,9 @@ int run_top_view(const std::vector<int>& given, int interval_ms) {
                                          : report::render_top(processes, gpu_usage(), options));
     std::string line;
     for (int row = 2; row < rows && std::getline(text, line); ++row) {
-      const bool selected = line.rfind("  " + std::to_string(options.selected) + " ", 0) == 0 ||
-                            line.rfind(std::string(5 - std::to_string(options.selected).size(), ' ') +
-                                           std::to_string(options.selected) + " ", 0) == 0;
+      const bool selected = line.rfind("> ", 0) == 0;
       if (selected) attron(A_REVERSE);
-      mvaddnstr(row, 0, line.c_str(), columns);
+      mvaddstr(row, 0, line.c_str());  // ncurses cuts at the edge, by cells (the history is UTF-8)
       if (selected) attroff(A_REVERSE);
     }
     refresh();

@@ -5,8 +5,10 @@
 #pragma once
 #include <vector>
 
+#include "report/render/top_text.h"
+
 namespace cudaleak::cli {
 
-int run_top_view(const std::vector<int>& pids, int interval_ms);
+int run_top_view(const std::vector<int>& pids, int interval_ms, report::TopTextOptions options);
 
 }  // namespace cudaleak::cli

@@ -24,6 +24,15 @@ bool same_site(const LeakGroup& g, const SiteGrowth& s, int device) {
 
 double per_minute(const TopSite& s) { return s.growth && s.growth->steady ? rise_per_minute(*s.growth) : 0; }
 
+std::string ascii_sparkline(const std::vector<uint64_t>& values, size_t width) {
+  static const char kLevels[] = "_.-=+*#@";
+  std::string out;
+  // The same columns as sparkline(): each block (3 bytes of UTF-8) becomes one level.
+  const std::string blocks = sparkline(values, width);
+  for (size_t i = 0; i + 2 < blocks.size(); i += 3) out += kLevels[(static_cast<unsigned char>(blocks[i + 2]) - 0x81) & 7];
+  return out;
+}
+
 std::string fit(std::string text, size_t width) {
   if (text.size() > width) text = text.substr(0, width > 3 ? width - 3 : 0) + "...";
   return text;
@@ -120,14 +129,18 @@ std::string render_top(const std::vector<LiveProcess>& processes, const std::vec
       const TopSite& s = sites[i];
       std::string site = (s.api.empty() ? "" : s.api + " at ") + s.where;
       if (!s.cached_by.empty()) site += " [" + s.cached_by + "]";
-      std::snprintf(line, sizeof line, "  %3zu %3d %10s  %-28s  ", i, s.device, format_bytes(s.bytes).c_str(),
-                    growth_cell(s).c_str());
+      // The selected site's row is marked, for the interactive view to highlight.
+      const bool marked = first && options.selected >= 0 && size_t(options.selected) == i;
+      std::snprintf(line, sizeof line, "%s%3zu %3d %10s  %-28s  ", marked ? "> " : "  ", i, s.device,
+                    format_bytes(s.bytes).c_str(), growth_cell(s).c_str());
       out += line + fit(site, options.width > 52 ? options.width - 52 : 20) + "\n";
     }
     if (first && options.selected >= 0 && size_t(options.selected) < sites.size()) {
       const TopSite& s = sites[size_t(options.selected)];
       out += "  stack of site " + std::to_string(options.selected) + ":\n";
-      if (s.growth && !s.growth->history.empty()) out += "    " + sparkline(s.growth->history, 60) + "\n";
+      if (s.growth && !s.growth->history.empty())
+        out += "    " + (options.ascii ? ascii_sparkline(s.growth->history, 60) : sparkline(s.growth->history, 60)) + "  " +
+               format_bytes(s.growth->history.front()) + " -> " + format_bytes(s.growth->level) + "\n";
       for (size_t i = 0; s.stack && i < s.stack->size() && i < 12; ++i) {
         const Frame& f = (*s.stack)[i];
         std::string where = f.file.empty() ? std::string(f.module) : std::string(f.file) + ":" + std::to_string(f.line);

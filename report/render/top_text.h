@@ -46,6 +46,7 @@ struct TopTextOptions {
   TopOrder order = TopOrder::Bytes;
   int selected = 0;  // index of the site whose stack is shown (of the first process); -1: none
   size_t width = 120;
+  bool ascii = false;  // the history in ASCII, for a terminal that cannot show U+2581-U+2588
 };
 std::string render_top(const std::vector<LiveProcess>& processes, const std::vector<GpuUsage>& gpus,
                        const TopTextOptions& options);

@@ -47,10 +47,11 @@ TEST_CASE("site growth: the leaking site grew steadily, the churning and the loa
   const report::SiteGrowth* churn = find(sites, 2);
   const report::SiteGrowth* loaded = find(sites, 3);
   REQUIRE(leak);
-  REQUIRE(churn);
   REQUIRE(loaded);
   CHECK(report::grew_steadily(*leak));
-  CHECK_FALSE(report::grew_steadily(*churn));
+  // Memory given back within every step is never live at a span's end:
+  // such a site holds nothing worth a history.
+  CHECK_FALSE(churn);
   CHECK_FALSE(report::grew_steadily(*loaded));
   // Bounded: the history of ten minutes at 1 s spans was coarsened.
   CHECK(leak->history.size() <= SiteGrowthTable::kPoints);
@@ -59,7 +60,6 @@ TEST_CASE("site growth: the leaking site grew steadily, the churning and the loa
   // The churn within each span is not growth: the lowest is what was kept.
   CHECK(leak->level >= 590 * uint64_t(kMiB));
   CHECK(leak->level <= 600 * uint64_t(kMiB));
-  CHECK(churn->level == 0);
   // About 1 MiB a minute... per second: 60 MiB per minute.
   CHECK(report::rise_per_minute(*leak) == Approx(60.0 * kMiB).epsilon(0.05));
   CHECK(sites.front().stack_id == 1);  // rising first
@@ -88,7 +88,7 @@ TEST_CASE("site growth: a fall starts the rise again", "[growth]") {
   const report::SiteGrowth* site = find(growth[0], 1);
   REQUIRE(site);
   CHECK(site->since_ns >= 5000 * kMs);
-  CHECK(site->since_bytes == 9 * uint64_t(kMiB));
+  CHECK(site->since_bytes == 10 * uint64_t(kMiB));  // 50 MiB less 40, the lowest of the span it fell in
 }
 
 TEST_CASE("site growth: bounded sites per device, rising ones kept over bigger flat ones", "[growth]") {
