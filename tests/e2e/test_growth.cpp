@@ -44,7 +44,7 @@ const std::vector<std::string> kFlags = {"--growth-interval-ms", "100"};
 
 }  // namespace
 
-TEST_CASE("growth: the exit report names the site that grew, with its rate; the churn and the weights are flat") {
+TEST_CASE("growth: the exit report names the site that grew with its rate and not the churn or the weights") {
   std::string dir = fresh_dir("growth_exit");
   Result res = run_sim(dir, {program("slow_leak"), "6"}, kFlags);
   INFO(res.err);
@@ -72,7 +72,7 @@ TEST_CASE("growth: the exit report names the site that grew, with its rate; the 
   CHECK(read.out.find("leak_a_little") != std::string::npos);
 }
 
-TEST_CASE("growth: fail_on_growth fails the run past the rate, and a suppression hides the site") {
+TEST_CASE("growth: fail_on_growth fails the run past the rate and a suppression hides the site") {
   std::string dir = fresh_dir("growth_gate");
   std::vector<std::string> flags = kFlags;
   flags.insert(flags.end(), {"--fail-on-growth", "10MiB/min", "--error-exitcode", "3", "--fail-on", "pinned"});

@@ -37,7 +37,7 @@ Timeline& run_steps(Timeline& t, int seconds) {
 }
 }  // namespace
 
-TEST_CASE("site growth: the leaking site grew steadily, the churning and the loaded ones did not", "[growth]") {
+TEST_CASE("site growth: the leaking site grew steadily and the churning and the loaded ones did not", "[growth]") {
   Timeline t;
   run_steps(t, 600);
   auto growth = t.growth();
@@ -91,7 +91,7 @@ TEST_CASE("site growth: a fall starts the rise again", "[growth]") {
   CHECK(site->since_bytes == 10 * uint64_t(kMiB));  // 50 MiB less 40, the lowest of the span it fell in
 }
 
-TEST_CASE("site growth: bounded sites per device, rising ones kept over bigger flat ones", "[growth]") {
+TEST_CASE("site growth: bounded sites per device with rising ones kept over bigger flat ones", "[growth]") {
   Timeline t;
   t.set_growth_interval(100 * kMs);
   // 200 flat sites, bigger than the leaking one, then the leak.
