@@ -84,19 +84,8 @@ d="$out/fds"; mkdir -p "$d"
 s=$?
 [ $s = 0 ] && ls "$d"/r.*.json >/dev/null 2>&1 && pass "fds: ulimit -n 64, status 0, report written" || { fail "fds: status $s"; tail -5 "$d/err"; }
 
-# 7. CUDA's template wrapper (nvcc -O0 -g): the rule, SARIF and --by function name the user's function.
-for rt in shared static; do
-  d="$out/wrapper_$rt"; mkdir -p "$d"
-  nvcc -O0 -g -cudart $rt -o "$d/prog" tests/gpu/seams/template_wrapper.cu >"$d/build.log" 2>&1 || { fail "wrapper_$rt: build"; continue; }
-  "$cudaleak" run --gen-suppressions --sarif "$d/r.sarif" -o "$d/r.json" -- "$d/prog" >/dev/null 2>"$d/err"
-  "$cudaleak" report "$d/r.json" --by function >"$d/by" 2>&1
-  if grep -q "^leak:fill_buffers kind:device" "$d/err" && ! grep -q "^leak:.*cudaMalloc<" "$d/err"; then pass "wrapper_$rt: rule leak:fill_buffers"; else fail "wrapper_$rt: rule"; grep -A3 "Suppression rules" "$d/err"; fi
-  loc=$(python3 -c "import json,sys; print([l['physicalLocation']['artifactLocation']['uri'] for r in json.load(open(sys.argv[1]))['runs'][0]['results'] for l in r['locations']])" "$d/r.sarif")
-  case "$loc" in *template_wrapper.cu*) pass "wrapper_$rt: SARIF location $loc";; *) fail "wrapper_$rt: SARIF location $loc";; esac
-  sed -n 2,3p "$d/by" | grep -q "fill_buffers" && pass "wrapper_$rt: --by function credits fill_buffers" || { fail "wrapper_$rt: --by function"; head -4 "$d/by"; }
-  grep -q "#0 .* in libcudart_static_" "$d/err" && fail "wrapper_$rt: static cudart's internal name as frame #0" || pass "wrapper_$rt: no internal static name as frame #0"
-  sed -n '/never freed/,/^$/p' "$d/err" | head -6
-done
+# 7. CUDA's template wrapper (shared and static cudart): tests/cases/seams/template_wrapper*,
+# run by scripts/gpu-test.sh.
 
 # 8. A transformers server keeping every request's KV cache: the lines are the program's.
 if python3 -c "import transformers" 2>/dev/null; then
@@ -130,26 +119,8 @@ ok &= bool(causes) and causes[-1][:1] == ["fragmentation"]
 print(("PASS" if ok else "FAIL") + " fill: growth first at the fill, fragmentation first at the big request")
 sys.exit(0 if ok else 1)
 PY
-# 10. What a pool keeps, against what the driver says; device malloc unseen,
-# said; cuRAND's later state under its generators.
-d="$out/seams"; mkdir -p "$d"
-for p in pool_keeps device_malloc curand_state; do
-  nvcc -g -cudart shared -o "$d/$p" "tests/gpu/seams/$p.cu" $([ $p = curand_state ] && echo -lcurand) >"$d/$p.build" 2>&1 ||
-    { fail "$p: build"; cat "$d/$p.build"; continue; }
-  "$cudaleak" run -o "$d/$p.%p.json" -- "$d/$p" >"$d/$p.out" 2>"$d/$p.err"
-  echo "--- $p: $(cat "$d/$p.out")"; grep -v "^\s*#" "$d/$p.err" | head -12
-done
-reserved=$(sed -n 's/^driver: reserved \([0-9]*\).*/\1/p' "$d/pool_keeps.out")
-grep -q "keeping up to 64.0 MiB reserved (release threshold unlimited" "$d/pool_keeps.err" &&
-  pass "pool: keeping up to 64.0 MiB told (driver: reserved $reserved bytes)" || fail "pool: what it keeps not told"
-grep -q "call device-side malloc, which cudaleak tracks only with --device-heap" "$d/device_malloc.err" &&
-  pass "device malloc: the note names the option" || fail "device malloc: no note"
-"$cudaleak" run --device-heap true -o "$d/heap.%p.json" -- "$d/device_malloc" >/dev/null 2>"$d/heap.err"
-grep -q "device-side malloc, which cudaleak tracks only" "$d/heap.err" && fail "device malloc: note with --device-heap" ||
-  pass "device malloc: no note with --device-heap ($(grep -m1 -o '[0-9.]* [KM]iB of device-side[^,]*' "$d/heap.err"))"
-grep -q "cuRAND generators never destroyed.*holding" "$d/curand_state.err" &&
-  ! grep -q "created by curandGenerate" "$d/curand_state.err" && pass "curand: state told under its generators" ||
-  fail "curand: state apart from its generators"
+# 10. What a pool keeps, device malloc unseen, cuRAND's later state, libraries'
+# use calls: tests/cases/seams, run by scripts/gpu-test.sh.
 
 # 11. Stack churn on the GPU: 2^18 distinct stacks made and freed at once.
 d="$out/churn"; mkdir -p "$d"

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <string>
 
+#include "common/capture_columns.h"
 #include "common/kinds.h"
 #include "interpose/runtime/descriptors.h"
 #include "interpose/runtime/lifecycle.h"
@@ -97,7 +98,10 @@ class Writer final : public tracker::CrashVisitor, public Timeline::CrashVisitor
   enum class Section { Resources, Notes, Stacks } section = Section::Resources;
   bool first = true;
 
+  // Each row's values in the order of its columns (common/capture_columns.h).
   void resource(const Record& r, const char* released_by) override {
+    static_assert(capture_columns::kResource.size() == 13 && capture_columns::kResource[12] == "scope",
+                  "the row below writes kResource's 13 columns in order");
     if (section != Section::Resources) return;
     separator(first);
     text("[");
@@ -134,6 +138,7 @@ class Writer final : public tracker::CrashVisitor, public Timeline::CrashVisitor
     text("]\n");
   }
   static void python_frame(void* self, uint32_t id, const pyframes::Frame& f) {
+    static_assert(capture_columns::kPythonFrame.size() == 4, "the row below writes kPythonFrame's columns in order");
     auto& w = *static_cast<Writer*>(self);
     w.separator(w.first);
     w.text("[");
@@ -178,6 +183,7 @@ class Writer final : public tracker::CrashVisitor, public Timeline::CrashVisitor
     in_device_ = false;
   }
   static void mark(void* self, const report::TimelineMark& m) {
+    static_assert(capture_columns::kMark.size() == 3, "the row below writes kMark's columns in order");
     auto& w = *static_cast<Writer*>(self);
     w.separator(w.first);
     w.text("[");
@@ -202,6 +208,7 @@ class Writer final : public tracker::CrashVisitor, public Timeline::CrashVisitor
   }
 
   void write_notes() {
+    static_assert(capture_columns::kNote.size() == 6, "each row below writes kNote's columns in order");
     bool f = true;
     for (size_t i = 0; i < notes_count_; ++i) {
       const report::RawNote& n = *notes_[i];
@@ -221,6 +228,22 @@ class Writer final : public tracker::CrashVisitor, public Timeline::CrashVisitor
       number(n.count);
       text("]");
     }
+  }
+  // The columns of every section, by name: readers take each field by its name.
+  void write_columns() {
+    text("\"columns\":{");
+    bool first_section = true;
+    for (const capture_columns::Section* s : capture_columns::kSections) {
+      separator(first_section);
+      string(s->name.data(), s->name.size());
+      text(":[");
+      for (size_t i = 0; i < s->count; ++i) {
+        if (i) text(",");
+        string(s->columns[i].data(), s->columns[i].size());
+      }
+      text("]");
+    }
+    text("}");
   }
   void write_skipped() {
     bool f = true;
@@ -351,7 +374,9 @@ bool write(int signal) {
   Writer& w = *(g_writer = new (g_writer_storage) Writer(g_file));
   timespec now;
   clock_gettime(CLOCK_REALTIME, &now);
-  w.text("{\"format\":\"cudaleak-raw-capture\",\"format_version\":1,\"reason\":\"crash\",\"signal\":");
+  w.text("{\"format\":\"cudaleak-raw-capture\",\"format_version\":");
+  w.number(uint64_t(capture_columns::kFormatVersion));
+  w.text(",\"reason\":\"crash\",\"signal\":");
   w.number(uint64_t(signal));
   w.text(",\"tool_version\":");
   w.string(CUDALEAK_VERSION);
@@ -369,6 +394,8 @@ bool write(int signal) {
   copy_file(w, "/proc/self/cmdline", false);
   w.text(",\"options\":");
   w.string(g_options_text ? g_options_text->c_str() : "");
+  w.text(",\n");
+  w.write_columns();
   w.text(",\n\"resources\":[\n");
   tracker::visit_for_crash(w);  // resources (and notes remembered) now
   w.text("],\n\"notes\":[");

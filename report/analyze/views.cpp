@@ -72,6 +72,15 @@ Report filter_report(Report in, const Filter& f) {
     if (!f.function.empty() && !any_frame(f.function, [](const Frame& fr) { return fr.function; })) continue;
     selected.push_back(std::move(g));
   }
+  // A view of some ranks tells their out-of-memory events and their
+  // frameworks' views only; the other ranks stay among the processes, so
+  // that where they stood at those events is still said.
+  if (!f.ranks.empty() && out.processes.size() > 1) {
+    auto asked = [&](int rank) { return std::find(f.ranks.begin(), f.ranks.end(), rank) != f.ranks.end(); };
+    std::erase_if(out.oom_events, [&](const OomEvent& e) { return e.rank >= 0 && !asked(e.rank); });
+    std::erase_if(out.pytorch.devices, [&](const AllocatorDevice& d) { return d.rank >= 0 && !asked(d.rank); });
+    std::erase_if(out.cupy_processes, [&](const CupyPool& c) { return c.rank >= 0 && !asked(c.rank); });
+  }
   out.summary = summarize(selected);
   for (LeakGroup& g : selected)
     if (f.include_suppressed || g.suppressed_by.empty()) out.leaks.push_back(std::move(g));

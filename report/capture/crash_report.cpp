@@ -10,6 +10,7 @@
 #include <set>
 #include <string_view>
 
+#include "common/capture_columns.h"
 #include "report/capture/assemble.h"
 #include "report/model/json_io.h"
 #include "report/model/json_visitors.h"
@@ -24,6 +25,41 @@ using nlohmann::json;
 namespace {
 
 report::FormatError bad(const std::string& what) { return report::FormatError("crash capture: " + what); }
+
+// Where each column this reader knows lies in one section's rows
+// (common/capture_columns.h), and how many fields a row may have.
+struct Layout {
+  std::vector<int> at;  // by the column's place in the section's list; -1: not in this capture
+  size_t min_fields = 0, max_fields = 0;
+};
+
+Layout layout_of(const json& j, int version, const capture_columns::Section& s) {
+  using report::schema::Path;
+  Layout l;
+  l.at.assign(s.count, -1);
+  if (version < 2) {  // no names: the columns of version 1, in order
+    for (size_t i = 0; i < s.count; ++i) l.at[i] = int(i);
+    l.min_fields = s.required;
+    l.max_fields = s.count;
+    return l;
+  }
+  const Path root, columns{&root, "columns"};
+  const std::string section(s.name);
+  const Path at{&columns, section.c_str()};
+  if (!j.contains("columns") || !j["columns"].is_object() || !j["columns"].contains(section) ||
+      !j["columns"][section].is_array())
+    report::schema::fail(at, "expected the list of the section's column names");
+  const json& names = j["columns"][section];
+  for (size_t k = 0; k < names.size(); ++k) {
+    if (!names[k].is_string()) report::schema::fail(Path{&at, nullptr, k}, "expected a column name");
+    for (size_t i = 0; i < s.count; ++i)
+      if (names[k].get<std::string>() == s.columns[i] && l.at[i] < 0) l.at[i] = int(k);
+  }
+  for (size_t i = 0; i < s.required; ++i)
+    if (l.at[i] < 0) report::schema::fail(at, "no column \"" + std::string(s.columns[i]) + "\"");
+  l.min_fields = l.max_fields = names.size();
+  return l;
+}
 
 }  // namespace
 
@@ -74,7 +110,13 @@ CrashCapture parse_crash_capture(const std::string& text) {
     throw bad(e.what());
   }
   if (!j.is_object() || !j.contains("format") || j["format"] != kCaptureFormat) throw bad("not a crash capture");
-  if (j.value("format_version", json()) != 1) throw bad("format_version " + j.value("format_version", json()).dump() + " is not 1");
+  const json version_value = j.value("format_version", json());
+  if (!version_value.is_number_integer() || version_value.get<int64_t>() < 1)
+    throw bad("format_version " + version_value.dump() + " is not a version");
+  if (version_value.get<int64_t>() > capture_columns::kFormatVersion)
+    throw bad("format_version " + version_value.dump() + " is newer than this cudaleak reads (" +
+              std::to_string(capture_columns::kFormatVersion) + "); use a newer cudaleak");
+  const int version = int(version_value.get<int64_t>());
   CrashCapture c;
   // Positional records: each field read with its type and range checked.
   auto field = [](const json& row, const Path& at, size_t i, auto& out) { read_value(row[i], Path{&at, nullptr, i}, out); };
@@ -98,6 +140,19 @@ CrashCapture parse_crash_capture(const std::string& text) {
                                          " fields, got " + (row.is_array() ? std::to_string(row.size()) : "no list"));
       each(row, row_at);
     }
+  };
+  // Rows of a section of common/capture_columns.h; `read(row, at, column,
+  // out)` reads a column by its name, leaving `out` as it is where the
+  // capture has no such column.
+  auto named_rows = [&](const capture_columns::Section& section, auto&& each) {
+    Layout layout = layout_of(j, version, section);
+    rows(std::string(section.name).c_str(), layout.min_fields, layout.max_fields, [&](const json& row, const Path& at) {
+      auto read = [&](auto column, auto& out) {
+        const int i = layout.at[size_t(column)];
+        if (i >= 0 && size_t(i) < row.size()) field(row, at, size_t(i), out);
+      };
+      each(row, at, read);
+    });
   };
   auto name = [&](const std::string& v) { return c.names.emplace_back(v).c_str(); };
   // A record's name as an index of the snapshot's names (RawSnapshot::names).
@@ -131,28 +186,43 @@ CrashCapture parse_crash_capture(const std::string& text) {
       c.process.argv.push_back(cmdline.substr(start, stop - start));
       start = stop + 1;
     }
-    // 13 fields; captures written before library scopes have 12.
-    rows("resources", 12, 13, [&](const json& r, const Path& at) {
+    using capture_columns::Resource;
+    named_rows(capture_columns::kResources, [&](const json&, const Path& at, auto&& read) {
       std::string kind_text, hook, released;
-      field(r, at, 0, kind_text);
+      read(Resource::Kind, kind_text);
       auto kind = kind_from_name(kind_text);
-      if (!kind) report::schema::fail(Path{&at, nullptr, 0}, "unknown kind \"" + kind_text + "\"");
+      if (!kind) report::schema::fail(at, "unknown kind \"" + kind_text + "\"");
       Record x;
       x.kind = *kind;
       int device = -1;
-      fields(r, at, 1, hook, x.handle, x.bytes, x.sequence, x.time_ns, x.context, x.stream, x.stack_id, x.thread,
-             device, released);
-      if (device < INT8_MIN || device > INT8_MAX) report::schema::fail(Path{&at, nullptr, 10}, "device out of range");
+      read(Resource::Api, hook);
+      read(Resource::Handle, x.handle);
+      read(Resource::Bytes, x.bytes);
+      read(Resource::Sequence, x.sequence);
+      read(Resource::TimeNs, x.time_ns);
+      read(Resource::Context, x.context);
+      read(Resource::Stream, x.stream);
+      read(Resource::Stack, x.stack_id);
+      read(Resource::Thread, x.thread);
+      read(Resource::Device, device);
+      read(Resource::ReleasedBy, released);
+      read(Resource::Scope, x.scope);  // captures written before library scopes have none
+      if (device < INT8_MIN || device > INT8_MAX) report::schema::fail(at, "device out of range");
       x.device = int8_t(device);
       x.api = index_of(hook);
       if (!released.empty()) x.teardown = index_of(released);
-      if (r.size() == 13) field(r, at, 12, x.scope);
       c.snapshot.resources.push_back(x);
     });
-    rows("notes", 6, 6, [&](const json& n, const Path& at) {
+    using capture_columns::Note;
+    named_rows(capture_columns::kNotes, [&](const json&, const Path&, auto&& read) {
       report::RawNote note;
       std::string api;
-      fields(n, at, 0, note.type, api, note.handle, note.result, note.stack_id, note.count);
+      read(Note::Type, note.type);
+      read(Note::Hook, api);
+      read(Note::Handle, note.handle);
+      read(Note::Result, note.result);
+      read(Note::Stack, note.stack_id);
+      read(Note::Count, note.count);
       note.hook = name(api);
       c.snapshot.notes.push_back(std::move(note));
     });
@@ -168,14 +238,17 @@ CrashCapture parse_crash_capture(const std::string& text) {
       for (size_t i = 1; i < s.size(); ++i) field(s, at, i, frames[i - 1]);
     });
     const size_t python_frames = j.contains("python_frames") && j["python_frames"].is_array() ? j["python_frames"].size() : 0;
-    rows("python_frames", 4, 4, [&](const json& f, const Path& at) {
+    using capture_columns::PythonFrame;
+    named_rows(capture_columns::kPythonFrames, [&](const json&, const Path& at, auto&& read) {
       uint32_t id = 0;
-      field(f, at, 0, id);
+      read(PythonFrame::Id, id);
       // The handler writes every interned frame, ids 1..N: a larger id is damage.
-      if (id == 0 || id > python_frames) report::schema::fail(Path{&at, nullptr, 0}, "Python frame id out of range");
+      if (id == 0 || id > python_frames) report::schema::fail(at, "Python frame id out of range");
       if (c.python_frames.size() < id) c.python_frames.resize(id);
       report::Frame& frame = c.python_frames[id - 1];
-      fields(f, at, 1, frame.file, frame.function, frame.line);
+      read(PythonFrame::File, frame.file);
+      read(PythonFrame::Function, frame.function);
+      read(PythonFrame::Line, frame.line);
       frame.python = true;
     });
     // The timeline (captures of earlier versions have none): one row per
@@ -199,9 +272,12 @@ CrashCapture parse_crash_capture(const std::string& text) {
       }
       c.timeline.devices.push_back(std::move(device));
     });
-    rows("marks", 3, 3, [&](const json& m, const Path& at) {
+    using capture_columns::Mark;
+    named_rows(capture_columns::kMarks, [&](const json&, const Path&, auto&& read) {
       report::TimelineMark mark;
-      fields(m, at, 0, mark.type, mark.name, mark.time_ns);
+      read(Mark::Type, mark.type);
+      read(Mark::Name, mark.name);
+      read(Mark::TimeNs, mark.time_ns);
       c.timeline.marks.push_back(std::move(mark));
     });
     std::vector<std::pair<std::string, uint64_t>> skipped;

@@ -85,7 +85,7 @@ std::string report_path_problem(const std::string& pattern) {
     return "cannot write the report to " + pattern + ": a directory; name a file in it, such as " +
            (path / "cudaleak.%p.json").lexically_normal().string();
   if (path.parent_path().string().find('%') != std::string::npos)
-    return "cannot write the report to " + pattern + ": %p and %n belong in the file's name, not in its directory";
+    return "cannot write the report to " + pattern + ": %p, %n and %h belong in the file's name, not in its directory";
   return make_report_directory(pattern);
 }
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "report/capture/assemble.h"
 #include "report/render/aggregate_text.h"
@@ -39,12 +40,17 @@ CLI::Validator whole_number(const std::string& name, const std::string& expected
       name, name);
 }
 
+// A job of more than kJobRanks ranks lists its first kJobGroups leak groups
+// unless --top or --ranks all says otherwise: the job's text fits a screen.
+constexpr size_t kJobRanks = 8, kJobGroups = 10;
+
 struct ReportArgs {
   std::vector<std::string> files;
   report::Filter filter;
   std::vector<std::string> kinds;  // names, checked as given
   std::vector<int> device;  // 0 or 1 value
-  size_t top = 0;
+  std::optional<size_t> top;  // unset: every group, or in a job of many ranks the first kJobGroups
+  std::string ranks;          // "all": a job's ranks each told apart
   std::string by = "stack";
   std::string format = "text";
   std::string output;
@@ -84,7 +90,12 @@ int run_report(ReportArgs& a) {
   // --top N: the first N groups, or with --by the first N rows, which are
   // counted over every group (aggregate_text cuts them).
   const bool rows = a.format == "text" && a.by != "stack";
-  if (a.top && !rows && view.leaks.size() > a.top) view.leaks.resize(a.top);
+  // A job of many ranks reads in one screen: its first groups, unless more are asked for.
+  const bool all_ranks = a.ranks == "all" || !a.filter.ranks.empty();
+  const size_t ranked = std::count_if(view.processes.begin(), view.processes.end(),
+                                      [](const report::ProcessSummary& p) { return p.process.rank >= 0; });
+  const size_t top = a.top ? *a.top : (ranked > kJobRanks && !all_ranks && a.format == "text" ? kJobGroups : 0);
+  if (a.top && *a.top && !rows && view.leaks.size() > *a.top) view.leaks.resize(*a.top);
   std::string text;
   if (a.format == "json") {
     return write_output(a.output, [&](const TextSink& sink) { report::write_json(view, sink); }) ? 0 : 2;
@@ -92,14 +103,15 @@ int run_report(ReportArgs& a) {
     text = render::html_report(std::move(view));
   } else if (a.by != "stack") {
     try {
-      text = render::aggregate_text(report::aggregate(view, a.by), a.by, a.top);
+      text = render::aggregate_text(report::aggregate(view, a.by), a.by, a.top.value_or(0));
     } catch (const std::invalid_argument& e) {
       spdlog::error("cudaleak: {}", e.what());
       return 2;
     }
   } else {
     report::TextOptions options;
-    options.max_groups = a.top;
+    options.max_groups = top;
+    options.all_ranks = all_ranks;
     options.gen_suppressions = a.gen_suppressions;
     options.full_stacks = a.full_stacks;
     if (view.leaks.empty()) options.filtered_out = groups;
@@ -144,7 +156,9 @@ void add_report_commands(CLI::App& app, int& status) {
   rep->add_option("--function", args->filter.function, "Only groups with a matching function in the stack (pattern)");
   rep->add_flag("--suppressed", args->filter.include_suppressed, "Include suppressed groups");
   rep->add_option("--top", args->top, "At most N groups (or rows)")->check(whole_number("N", "a count (from 0)"));
-  rep->add_option("--rank", args->filter.ranks, "Only these ranks of a job (repeatable)")->check(whole_number("RANK", "a rank (a number from 0)", 7));
+  rep->add_option("--rank", args->filter.ranks, "Only these ranks of a job (repeatable), each told apart")->check(whole_number("RANK", "a rank (a number from 0)", 7));
+  rep->add_option("--ranks", args->ranks, "all: tell a job's ranks apart (default: what ranks share is told once)")
+      ->check(CLI::IsMember({"all"}));
   rep->add_option("--by", args->by, "Group by stack, function, module, file, kind or rank")
       ->check(CLI::IsMember({"stack", "function", "module", "file", "kind", "rank"}));
   rep->add_option("--format", args->format, "text, json or html")->check(CLI::IsMember({"text", "json", "html"}));

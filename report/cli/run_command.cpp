@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "report/analyze/job.h"
+#include "report/analyze/job_fold.h"
 #include "report/render/ci_formats.h"
 #include "report/gate/compiled_rules.h"
 #include "report/cli/crash_reports.h"
@@ -170,7 +171,7 @@ void tell_job_verdict(const TreeOutcome& tree, int status) {
   for (const auto& [rank, verdict] : tree.rank_verdicts) by_verdict[verdict].push_back(rank);
   auto part = [](const std::vector<int>& list, const char* what) {
     return list.empty() ? std::string()
-                        : (list.size() == 1 ? "rank " : "ranks ") + report::rank_ranges(list) + " " + what;
+                        : (list.size() == 1 ? "rank " : "ranks ") + report::rank_list(list) + " " + what;
   };
   std::string line;
   for (const std::string& piece : {part(by_verdict[1], "failed"), part(by_verdict[2], "could not be evaluated"),

@@ -66,12 +66,17 @@ report::GateResult judge(report::Report& report, const GateConfig& config) {
   for (auto& g : report.leaks) {
     if (config.baseline) g.baseline = compare_with_baseline(*config.baseline, g);
     if (!g.suppressed_by.empty() || !g.cached_by.empty()) continue;
+    // What a library handle holds fails with its handle, as one group
+    // (unless the gate counts the memory but not the handles).
+    if (!g.owner.empty() && counts_kind(config, Kind::LibraryHandle)) continue;
     if (!counts_kind(config, g.kind)) continue;
     if (config.baseline && g.baseline == report::BaselineState::Known) continue;
     g.fails_gate = true;
     ++result.failing_groups;
     result.failing_count += g.count;
     if (kind_holds_memory(g.kind)) add_saturating(result.failing_bytes, g.bytes);
+    for (const auto& [kind, held] : g.holds)
+      if (kind_holds_memory(kind)) add_saturating(result.failing_bytes, held.bytes);
   }
   // Tensors PyTorch still holds: device memory, one group per Python stack
   // (suppressions and baselines name leak groups, not these). All of them at

@@ -104,6 +104,37 @@ void attribute_by_stack(std::vector<LeakGroup>& leaks) {
   for (auto& [key, handle] : handles) leaks.push_back(std::move(handle));
 }
 
+// Memory and handles a library makes later for its live handles, inside
+// calls that take a handle (cublasSgemm's workspace, cuFFT's execution) or on
+// threads of its own (NCCL's proxy service mapping a communicator's
+// buffers), outside any scope a create or use hook opened: found by the
+// outermost frame of the library's object in their stack, and held by a live
+// handle of that library (on their device when one is), as what its create
+// made. Without a live handle of the library they stay leaks of their own.
+void attribute_library_work(std::vector<LeakGroup>& leaks) {
+  for (LeakGroup& g : leaks) {
+    if (g.kind == Kind::LibraryHandle || !g.owner.empty()) continue;
+    std::string_view library;
+    bool to_caller = false;
+    for (const Frame& f : g.stack) {
+      if (f.python) continue;
+      if (std::string_view l = library_of_module(f.module); !l.empty()) library = l;
+      to_caller = to_caller || gives_memory_to_caller(plain_name(f.function));
+    }
+    if (library.empty() || to_caller) continue;
+    LeakGroup* holder = nullptr;
+    for (LeakGroup& h : leaks)
+      if (h.kind == Kind::LibraryHandle && h.released_by.empty() && handle_of_library(h.api, library) &&
+          (!holder || (holder->device != g.device && h.device == g.device)))
+        holder = &h;
+    if (!holder) continue;
+    g.owner = holder->api;
+    KindTotal& t = holder->holds[g.kind];
+    add_saturating(t.bytes, g.bytes);
+    t.count += g.count;
+  }
+}
+
 // What a group of live pools keeps (PoolHolding says how it is reckoned),
 // from what the tracker counted for each.
 void add_pool_holding(LeakGroup& g, const Record& r, const RawSnapshot& snapshot, const StackLookup& stacks,
@@ -237,6 +268,7 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
   }
   add_holdings(report, snapshot, owner_of, runtime_load);
   if (resolver) attribute_by_stack(report.leaks);
+  attribute_library_work(report.leaks);
   report.summary = summarize(report.leaks);
   // Biggest first; resources without bytes (streams, events) by count.
   // A library handle weighs what it holds.

@@ -52,4 +52,28 @@ bool is_library_create(std::string_view function) {
   return false;
 }
 
+std::string_view library_of_module(std::string_view module_path) {
+  std::string_view base = module_path.substr(module_path.rfind('/') + 1);
+  if (!base.starts_with("lib")) return {};
+  base.remove_prefix(3);
+  // Longest first, as kObjects; cuDNN ships as several objects (libcudnn_ops, ...).
+  for (std::string_view library : {"cublasLt", "cublas", "cudnn", "cufft", "cusparse", "cusolver", "curand", "nccl"}) {
+    if (!base.starts_with(library)) continue;
+    const char next = base.size() > library.size() ? base[library.size()] : '\0';
+    if (next == '.' || next == '_' || next == '\0' || (library == "cufft" && next == 'w')) return library;
+  }
+  return {};
+}
+
+bool handle_of_library(std::string_view create_api, std::string_view library) {
+  if (library.empty() || !create_api.starts_with(library)) return false;
+  return library != "cublas" || !create_api.starts_with("cublasLt");
+}
+
+bool gives_memory_to_caller(std::string_view function) {
+  for (std::string_view name : {"ncclMemAlloc", "cufftXtMalloc", "cublasXtMalloc", "cublasAlloc"})
+    if (function == name) return true;
+  return false;
+}
+
 }  // namespace cudaleak::report

@@ -26,4 +26,14 @@ std::string plural_objects(std::string_view create_api);
 // handle, which is how handles of statically linked libraries are found.
 bool is_library_create(std::string_view function);
 
+// The library an object file is (libnccl.so.2: "nccl", libcublasLt.so.13:
+// "cublasLt"), as the prefix of its create functions; empty for any other.
+std::string_view library_of_module(std::string_view module_path);
+// Whether a handle made by `create_api` is one of `library`'s (as
+// library_of_module names it): cuBLASLt's handles are not cuBLAS's.
+bool handle_of_library(std::string_view create_api, std::string_view library);
+// A library function that hands memory to its caller (ncclMemAlloc,
+// cufftXtMalloc): what it makes is the program's, not a handle's.
+bool gives_memory_to_caller(std::string_view function);
+
 }  // namespace cudaleak::report

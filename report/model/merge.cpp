@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <unordered_set>
 
 #include "common/kinds.h"
 #include "report/model/cuda_frames.h"
@@ -312,6 +313,7 @@ Report merge_reports(std::vector<Report> all) {
   std::vector<std::string> keys;         // of m.leaks, for folding by rank
   std::vector<bool> gated;               // of m.leaks: counted by its process's gate
   std::vector<std::string> event_hosts;  // of m.oom_events, for naming other ranks
+  std::unordered_set<std::string> modules_seen;  // of m.modules
   std::vector<uint64_t> starts;
   for (const Report& r : reports) starts.push_back(start_of(r));
   uint64_t origin = 0;
@@ -342,8 +344,11 @@ Report merge_reports(std::vector<Report> all) {
       gated.push_back(r.gate.evaluated && g.fails_gate);
       m.leaks.push_back(std::move(g));
     }
+    // Each rank maps its libraries elsewhere (ASLR): a job of 1,024 ranks
+    // brings ~100,000 modules, found in a set, not by a scan of the list.
     for (const Module& mod : r.modules)
-      if (std::find(m.modules.begin(), m.modules.end(), mod) == m.modules.end()) m.modules.push_back(mod);
+      if (modules_seen.insert(mod.path + '\n' + std::to_string(mod.base) + '\n' + mod.build_id).second)
+        m.modules.push_back(mod);
     for (const SuppressionUse& u : r.suppressions) {
       auto it = std::find_if(m.suppressions.begin(), m.suppressions.end(),
                              [&](const SuppressionUse& x) { return x.rule == u.rule && x.source == u.source; });

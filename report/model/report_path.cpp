@@ -1,5 +1,7 @@
 #include "report/model/report_path.h"
 
+#include <unistd.h>
+
 #include <cstring>
 
 namespace cudaleak::report {
@@ -41,6 +43,12 @@ size_t expand_report_path_into(char* out, size_t cap, const char* pattern, int p
       char c = pattern[++i];
       if (c == 'p') { a.add_number(unsigned(pid)); continue; }
       if (c == 'n') { a.add_number(n); has_sequence = true; continue; }
+      if (c == 'h') {  // gethostname is uname(2): safe on the crash path
+        char host[256] = "";
+        if (gethostname(host, sizeof host - 1) != 0 || !host[0]) std::memcpy(host, "localhost", 10);
+        a.add(host, std::strlen(host));
+        continue;
+      }
       if (c == '%') { a.add("%", 1); continue; }
       a.add("%", 1);
     }

@@ -1,5 +1,5 @@
 // Report file names: %p = process id, %n = sequence of the report within the
-// process, %% = '%'. Every report a process writes gets its own file: without
+// process, %h = host name (a job's hosts may share pids and a folder), %% = '%'. Every report a process writes gets its own file: without
 // %n in the pattern, the second and later reports get ".N" before the extension.
 #pragma once
 #include <cstddef>

@@ -3,6 +3,10 @@
 #include "html_assets.h"
 #include "report/model/frame_owner.h"
 #include "report/model/json_io.h"
+#include "report/analyze/job_fold.h"
+#include "report/render/job_text.h"
+
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -42,11 +46,52 @@ std::string frame_owners(const report::Report& r) {
     add_tensors(e.pytorch);
   }
   for (const auto& d : r.pytorch.devices) add_tensors(d);
-  std::string text = owners.dump(-1, ' ', true);
-  // As the report's data: a '<' inside the <script> element is escaped.
+  return owners.dump(-1, ' ', true);
+}
+
+// As the report's data: a '<' inside the <script> element is escaped.
+std::string script_data(const std::string& text) {
   std::string out;
   for (char c : text) out += c == '<' ? std::string("\\u003c") : std::string(1, c);
   return out;
+}
+
+std::string trimmed(const std::string& text) {
+  const size_t from = text.find_first_not_of(' '), to = text.find_last_not_of('\n');
+  return from == std::string::npos || to == std::string::npos || to < from ? "" : text.substr(from, to - from + 1);
+}
+
+// A job of many ranks as the text folds it (render/job_text.h): the page
+// draws each story's first card and the rest when asked, the odd ranks first.
+// The events of a story beyond its first carry its numbers, not its stacks:
+// their call and causes are the first's (the page draws its stack once).
+std::string job_view(report::Report& r) {
+  nlohmann::json job = nlohmann::json::object();
+  if (r.processes.size() <= 1) return job.dump();
+  nlohmann::json stories = nlohmann::json::array();
+  for (const report::StoryText& t : report::story_texts(r)) {
+    for (size_t i : t.members) {
+      report::OomEvent& e = r.oom_events[i];
+      e.stack.clear(), e.top_sites.clear(), e.pytorch.live_tensors.clear(), e.pytorch.segment_list.clear();
+      for (report::OomAttempt& a : e.attempts) a.stack.clear();
+    }
+    stories.push_back({{"first", t.first}, {"members", t.members}, {"title", t.title}, {"across", trimmed(t.across)},
+                       {"others", trimmed(t.others)}});
+  }
+  job["stories"] = std::move(stories);
+  job["odd"] = report::odd_rank_lines(r);
+  std::vector<int> odd_ranks;
+  for (const report::OddRank& o : report::odd_ranks(r)) odd_ranks.insert(odd_ranks.end(), o.rank);
+  job["odd_ranks"] = odd_ranks;
+  return script_data(job.dump(-1, ' ', true));
+}
+
+// Each rank maps the same libraries at bases of its own: the page lists each
+// library once (the modules table of a 1,024-rank job had 85,000 rows).
+void modules_once(report::Report& r) {
+  if (r.processes.size() <= 1) return;
+  std::set<std::pair<std::string, std::string>> seen;
+  std::erase_if(r.modules, [&](const report::Module& m) { return !seen.insert({m.path, m.build_id}).second; });
 }
 
 }  // namespace
@@ -56,6 +101,8 @@ std::string html_report(report::Report r) {
   // Keeps a report of a million live allocations a page a browser opens at once.
   for (auto& g : r.leaks)
     if (g.allocations.size() > kHtmlAllocationsPerGroup) g.allocations.resize(kHtmlAllocationsPerGroup);
+  const std::string job = job_view(r);
+  modules_once(r);
   std::string page = kHtmlTemplate;
   replace(page, "/*CUDALEAK_CSS*/", kHtmlCss);
   replace(page, "/*CUDALEAK_JS*/", kHtmlJs);
@@ -65,7 +112,8 @@ std::string html_report(report::Report r) {
   std::string tail = page.substr(at + marker.size());
   page.resize(at);
   // After the report's data, so that nothing in the owners is taken for its marker.
-  replace(tail, "/*CUDALEAK_FRAME_OWNERS*/", frame_owners(r));
+  replace(tail, "/*CUDALEAK_FRAME_OWNERS*/", script_data(frame_owners(r)));
+  replace(tail, "/*CUDALEAK_JOB*/", job);
   // The data goes in as it is written, in one pass. Inside a <script>
   // element "</script" would end it early and "<!--<script" would swallow the
   // page's own script: every '<' (which JSON has only inside strings) becomes

@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "report/analyze/job.h"
+#include "report/analyze/job_fold.h"
+#include "report/render/job_text.h"
 #include "report/model/cuda_frames.h"
 #include "report/model/frame_owner.h"
 #include "report/oom/diagnose.h"
@@ -248,19 +250,15 @@ std::string process_label(const Report& r, int64_t pid, int rank) {
 
 // In a report of several processes, the process a group belongs to: "train
 // (pid 12, rank 0)"; for a site of several ranks, "train on ranks 0-3,5-7 (7 of 8)".
-std::string process_of(const Report& r, const LeakGroup& g) {
+std::string process_of(const Report& r, const LeakGroup& g, size_t of) {
   if (r.processes.size() <= 1) return "";
   if (!g.ranks.empty()) {
     std::vector<int> ranks;
     std::string exe;
-    for (const RankShare& share : g.ranks) {
-      ranks.push_back(share.rank);
-      for (const ProcessSummary& p : r.processes)
-        if (exe.empty() && p.process.pid == share.pid && p.process.rank == share.rank) exe = basename(p.process.exe);
-    }
-    const JobShape job = job_shape(r);
-    const size_t of = job.world_size ? size_t(job.world_size) : job.ranks.size();
-    return (exe.empty() ? "" : exe + " ") + "on ranks " + rank_ranges(ranks) + " (" + std::to_string(g.ranks.size()) +
+    for (const RankShare& share : g.ranks) ranks.push_back(share.rank);
+    for (const ProcessSummary& p : r.processes)  // the first rank's program names the site's
+      if (p.process.pid == g.ranks.front().pid && p.process.rank == g.ranks.front().rank) exe = basename(p.process.exe);
+    return (exe.empty() ? "" : exe + " ") + "on ranks " + rank_list(ranks) + " (" + std::to_string(g.ranks.size()) +
            " of " + std::to_string(of) + ")";
   }
   return process_label(r, g.pid, g.rank);
@@ -284,29 +282,6 @@ std::string stack_text(const std::vector<Frame>& stack, const TextOptions& optio
 }
 
 namespace {
-
-// "  job: ranks 0-7 of 8 (torchrun) on 2 hosts (a, b); no report from rank 5"
-std::string job_line(const JobShape& job) {
-  std::string line = "  job: " + std::string(job.ranks.size() == 1 ? "rank " : "ranks ") + rank_ranges(job.ranks);
-  if (job.world_size) line += " of " + std::to_string(job.world_size);
-  if (!job.launchers.empty()) {
-    line += " (";
-    for (size_t i = 0; i < job.launchers.size(); ++i) line += (i ? ", " : "") + job.launchers[i];
-    line += ")";
-  }
-  if (job.hosts.size() == 1) line += " on host " + job.hosts.front();
-  if (job.hosts.size() > 1) {
-    line += " on " + std::to_string(job.hosts.size()) + " hosts (";
-    for (size_t i = 0; i < job.hosts.size(); ++i) line += (i ? ", " : "") + job.hosts[i];
-    line += ")";
-  }
-  if (!job.missing.empty())
-    line += "; no report from " + std::string(job.missing.size() == 1 ? "rank " : "ranks ") + rank_ranges(job.missing);
-  if (!job.repeated.empty())
-    line += "; " + std::string(job.repeated.size() == 1 ? "rank " : "ranks ") + rank_ranges(job.repeated) +
-            " reported by more than one process (reports of another job or run in the same folder?)";
-  return line + "\n";
-}
 
 // Each failure's story is told once per line of one process's program: a
 // later failure of a call already told (the same API at the same user's line:
@@ -419,7 +394,11 @@ std::string render_text(const Report& r, const TextOptions& options) {
   std::string oom_first;
   std::vector<bool> told(r.oom_events.size());
   ToldLines lines(r);
-  if (job.any()) oom_first = ranked_ooms(r, told, lines);
+  // A job of several ranks is folded (job_text.h) unless each rank is asked for.
+  const bool folded = job.any() && r.processes.size() > 1 && !options.all_ranks;
+  if (folded) oom_first = odd_ranks_text(r, prefix) + folded_ooms_text(r, prefix, told);
+  else if (job.any()) oom_first = ranked_ooms(r, told, lines);
+  const size_t ranks_of_job = job.world_size ? size_t(job.world_size) : job.ranks.size();
   std::vector<const LeakGroup*> visible;
   // What a leaked library handle holds is named in the handle's headline.
   for (const LeakGroup& g : r.leaks)
@@ -457,7 +436,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
         out += "\n... " + count_of(visible.size() - shown, "more leak group", "more leak groups") + " in the report\n";
         break;
       }
-      append_group(out, g, options, false, process_of(r, g));
+      append_group(out, g, options, false, process_of(r, g, ranks_of_job));
       ++shown;
     }
   }
@@ -498,17 +477,18 @@ std::string render_text(const Report& r, const TextOptions& options) {
   }
   // What PyTorch holds for live tensors: not leaks, not gated, but the
   // answer to "who holds the memory?".
-  if (r.has_pytorch && r.pytorch.when != ViewMoment::Oom) {
+  const std::string gate_words = !r.gate.failing_tensor_groups ? " (not leaks, not gated)"
+                                 : r.gate.failing_tensor_groups < tensor_groups(r.pytorch)
+                                     ? " (the growing ones counted by the gate: gate_growing_tensors)"
+                                     : " (counted by the gate: gate_live_tensors)";
+  if (r.has_pytorch && folded) out += folded_pytorch_text(r, prefix, gate_words);
+  if (r.has_pytorch && !folded && r.pytorch.when != ViewMoment::Oom) {
     for (const AllocatorDevice& d : r.pytorch.devices) {
       if (!d.reserved) continue;
       out += "\n" + prefix + "PyTorch at " + text_of(r.pytorch.when) + " on device " + std::to_string(d.device) +
              (r.processes.size() > 1 && d.pid ? " in " + process_label(r, d.pid, d.rank) : "") + ": " +
              format_bytes(d.reserved) + " reserved, " + oom::held_by_live_tensors(d.allocated, d.live_tensors) +
-             (!r.gate.failing_tensor_groups ? " (not leaks, not gated)"
-              : r.gate.failing_tensor_groups < tensor_groups(r.pytorch)
-                  ? " (the growing ones counted by the gate: gate_growing_tensors)"
-                  : " (counted by the gate: gate_live_tensors)") +
-             (d.live_tensors.empty() ? "\n" : ":\n");
+             gate_words + (d.live_tensors.empty() ? "\n" : ":\n");
       for (size_t i = 0; i < d.live_tensors.size() && i < 5; ++i) {
         const TensorGroup& g = d.live_tensors[i];
         out += "    " + oom::tensor_group_text(g);
@@ -523,7 +503,8 @@ std::string render_text(const Report& r, const TextOptions& options) {
   }
   // CuPy's pool: memory it holds for live arrays and as a cache (its
   // segments are the "held by caching allocators" groups).
-  if (r.has_cupy) {
+  if (r.has_cupy && folded) out += folded_cupy_text(r, prefix);
+  if (r.has_cupy && !folded) {
     const std::vector<CupyPool> pools = r.cupy_processes.empty() ? std::vector<CupyPool>{r.cupy} : r.cupy_processes;
     for (const CupyPool& c : pools) {
       if (!c.total_bytes) continue;

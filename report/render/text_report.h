@@ -20,6 +20,8 @@ struct TextOptions {
   size_t filtered_out = 0;        // leak groups the reader's filters left out: an empty list is then
                                   // "nothing matches", not "nothing leaked"
   bool stored_gate = false;       // a line with the verdict the run's gate stored (reading a file later)
+  bool all_ranks = false;         // a job's ranks each told apart (--ranks all, --rank N); else what they
+                                  // share is folded into one story with a list of ranks (render/job_text.h)
 };
 
 std::string render_text(const Report& report, const TextOptions& options);

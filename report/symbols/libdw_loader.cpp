@@ -32,6 +32,7 @@ const Libdw* load_libdw() {
               bind(h, "dwfl_report_end", table.report_end) && bind(h, "dwfl_addrmodule", table.addrmodule) &&
               bind(h, "dwfl_module_info", table.module_info) &&
               bind(h, "dwfl_module_addrinfo", table.module_addrinfo) &&
+              bind(h, "dwfl_module_getelf", table.module_getelf) &&
               bind(h, "dwfl_module_getsrc", table.module_getsrc) && bind(h, "dwfl_lineinfo", table.lineinfo) &&
               bind(h, "dwfl_line_comp_dir", table.line_comp_dir) &&
               bind(h, "dwfl_linux_proc_find_elf", table.linux_proc_find_elf) &&

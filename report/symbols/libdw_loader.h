@@ -16,6 +16,7 @@ struct Libdw {
   decltype(&dwfl_addrmodule) addrmodule;
   decltype(&dwfl_module_info) module_info;
   decltype(&dwfl_module_addrinfo) module_addrinfo;
+  decltype(&dwfl_module_getelf) module_getelf;
   decltype(&dwfl_module_getsrc) module_getsrc;
   decltype(&dwfl_lineinfo) lineinfo;
   decltype(&dwfl_line_comp_dir) line_comp_dir;

@@ -3,6 +3,7 @@
 #include "report/model/cuda_frames.h"
 #include "report/symbols/libdw_loader.h"
 #include "report/symbols/modules.h"
+#include "report/symbols/symbol_index.h"
 
 #include <cxxabi.h>
 #include <dwarf.h>
@@ -89,9 +90,9 @@ class DwflSymbolizer : public report::FrameResolver {
 
   std::vector<report::Frame> resolve(uint64_t ip, bool return_address) override {
     Dwarf_Addr addr = return_address ? ip - 1 : ip;  // the call, not the instruction after it
-    report::Frame f = offline() ? report::Frame{} : resolve_with_dladdr(addr);
     Dwfl_Module* module = dwfl_ ? dw_->addrmodule(dwfl_, addr) : nullptr;
-    if (!module) return {f};
+    if (!module) return {offline() ? report::Frame{} : resolve_with_dladdr(addr)};
+    report::Frame f;
     // The module's name is the path it was reported under (the process's
     // maps, as the report's modules list has it): every frame of a module
     // names it alike. Its main file is known only once libdw has loaded it,
@@ -101,8 +102,22 @@ class DwflSymbolizer : public report::FrameResolver {
     if (reported && reported[0] == '/') f.module = reported;  // absolute, unlike dladdr's name for the main program
     else if (path && path[0] == '/') f.module = path;
     GElf_Off offset = 0;
-    GElf_Sym sym;
-    const char* name = dw_->module_addrinfo(module, addr, &offset, &sym, nullptr, nullptr, nullptr);
+    const char* name = nullptr;
+    if (const SymbolIndex* index = f.module.empty() ? nullptr : indexed_symbols(f.module)) {
+      // A large object: looked up in its sorted table, never scanned (symbol_index.h).
+      Dwarf_Addr bias = 0;
+      uint64_t in_symbol = 0;
+      if (dw_->module_getelf(module, &bias) && (name = index->lookup(addr - bias, &in_symbol))) offset = in_symbol;
+    } else {
+      GElf_Sym sym;
+      name = dw_->module_addrinfo(module, addr, &offset, &sym, nullptr, nullptr, nullptr);
+      if (!name && !offline()) {  // no usable symbol table: the dynamic linker's names
+        report::Frame linker = resolve_with_dladdr(addr);
+        if (f.module.empty()) f.module = linker.module;
+        f.function = linker.function;
+      }
+    }
+    if (f.module.empty() && !offline()) f.module = resolve_with_dladdr(addr).module;
     if (name) f.function = demangle(name);
     // The simulated GPU's libraries read as NVIDIA's, which carry no line
     // information: their source never shows in a user's stack.

@@ -116,6 +116,49 @@ TEST_CASE("library handles: memory made inside a call on a generator is said und
   CHECK(run.result.err.find("never freed, created by curandGenerateUniform") == std::string::npos);
 }
 
+// What a library makes for a live handle outside any call cudaleak
+// interposes: NCCL's proxy thread and its collectives map a communicator's
+// buffers after ncclCommInitRank returned. A rank that dies with its
+// communicator alive has one story (the communicator, holding them), not a
+// leak per buffer; what ncclMemAlloc handed to the program stays the program's.
+TEST_CASE("library handles: memory a library maps later for a live communicator is said under it") {
+  auto dir = fresh_dir("nccl_dying_rank");
+  Result res = run_sim(dir, {program("nccl_dying_rank"), "dying"}, {"--error-exitcode", "7"});
+  INFO(res.err);
+  CHECK(res.exit_code == 7);
+  auto files = files_in(dir);
+  REQUIRE(files.size() == 1);
+  struct {
+    Result result;
+    Report report;
+  } run{res, load(files[0])};
+  const LeakGroup* comms = nullptr;
+  const LeakGroup* handed_out = nullptr;
+  for (const LeakGroup& g : run.report.leaks) {
+    if (g.kind == Kind::LibraryHandle && g.api == "ncclCommInitRank") comms = &g;
+    if (g.kind == Kind::Device && g.owner.empty()) handed_out = &g;
+  }
+  REQUIRE(comms);
+  auto held = comms->holds.find(Kind::Device);
+  REQUIRE(held != comms->holds.end());
+  CHECK(held->second.bytes == 3 * ((4 << 20) + (1 << 20)));  // 3 proxy buffers, 3 channel buffers
+  CHECK(held->second.count == 6);
+  REQUIRE(handed_out);
+  CHECK(handed_out->bytes == 2 << 20);
+  CHECK(handed_out->api == "ncclMemAlloc");
+  CHECK(run.report.gate.failing_groups == 2);  // the communicator and the program's buffer
+  CHECK(run.result.err.find("1 NCCL communicator never destroyed (ncclCommDestroy), created by ncclCommInitRank "
+                            "on device 0, holding 15.0 MiB of device memory") != std::string::npos);
+  CHECK(run.result.err.find("proxy_service") == std::string::npos);
+  CHECK(run.result.err.find("enqueue_check") == std::string::npos);
+}
+
+TEST_CASE("library handles: a destroyed communicator takes what its library mapped with it") {
+  Run run = run_program("nccl_clean", {program("nccl_dying_rank"), "clean"});
+  INFO(run.result.err);
+  CHECK(run.report.summary.leaked_count == 0);
+}
+
 TEST_CASE("library handles: a destroyed generator takes the state made on its behalf with it") {
   Run run = run_program("curand_clean", {program("curand_state"), "clean"});
   INFO(run.result.err);

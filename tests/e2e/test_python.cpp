@@ -440,14 +440,21 @@ TEST_CASE("python: per-tensor stacks start once PyTorch's reservation reaches py
           "[e2e][python][oom]") {
   const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
   auto dir = fresh_dir("python_torch_stacks_at");
+  std::remove((dir + ".snapshots.log").c_str());
   // 24 steps of 10 MiB, 0.1 s apart, on 256 MiB: half the device is reserved
   // after about 13 steps; the watch looks every 0.05 s here.
   Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "256MiB", "--pytorch-stacks-at",
                     "50", "-o", dir + "/report.%p.%n.json", "--", interpreters().front(), programs + "/python_torch_oom.py"},
                    {"PYTHONPATH=" + programs + "/fake_torch", "STEP_SECONDS=0.1", "CUDALEAK_PYTORCH_STACKS_POLL=0.05",
-                    "FAKE_C10=" + std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/libfake_c10.so"});
+                    "FAKE_C10=" + std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/libfake_c10.so",
+                    "FAKE_TORCH_SNAPSHOT_LOG=" + dir + ".snapshots.log"});
   CHECK(res.exit_code == 0);
   CHECK(res.out == "out of memory after 24 steps\n");
+  // PyTorch's first snapshot with stacks imports half of torch (seconds): it
+  // is taken on cudaleak's own thread once recording starts, not at the
+  // out-of-memory a user waits on.
+  std::string snapshots = read_file(dir + ".snapshots.log");
+  CHECK(snapshots.starts_with("cudaleak-pytorch-warm recording=True\n"));
   auto files = files_in(dir);
   REQUIRE(files.size() == 2);
   auto r = load(files[1]);
@@ -518,4 +525,38 @@ TEST_CASE("python: a live tensor made 24 frames deep in an installed package is 
   INFO(res.err);
   CHECK(res.err.find("4.0 MiB in 1 tensor from serve_request (server.py:31)") != std::string::npos);
   CHECK(res.err.find("cache_utils.py") == std::string::npos);
+}
+
+// A third-party package on disk (a site-packages directory) allocates for
+// the program: every place that names a leak's line names the program's own
+// serve_request, never the package's code, and a generated rule never
+// matches on the package's frames alone.
+TEST_CASE("python: a third-party package's frames are never taken for the program's line", "[e2e][python]") {
+  const std::string script = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs/python_third_party.py";
+  int serve = 0;
+  {
+    std::ifstream in(script);
+    std::string text;
+    for (int n = 1; std::getline(in, text); ++n)
+      if (text.find("# LINE:serve") != std::string::npos) serve = n;
+  }
+  REQUIRE(serve > 0);
+  auto dir = fresh_dir("python_third_party");
+  Result res = run_sim(dir, {interpreters().front(), script}, {"--gen-suppressions", "--sarif", dir + ".sarif"});
+  INFO(res.err);
+  REQUIRE(res.exit_code == 0);
+  auto r = only_report(dir);
+  REQUIRE(r.leaks.size() == 1);
+  CHECK(r.leaks[0].count == 3);
+  // The rule names the program's function, never only kvstore's.
+  CHECK(res.err.find("leak:serve_request") != std::string::npos);
+  CHECK(res.err.find("\nleak:update") == std::string::npos);
+  CHECK(res.err.find("\nleak:_device_buffer") == std::string::npos);
+  std::string sarif = read_file(dir + ".sarif");
+  CHECK(sarif.find("python_third_party.py") != std::string::npos);
+  CHECK(sarif.find("kvstore/__init__.py\"") == std::string::npos);
+  Result by_function = run({cudaleak_tool(), "report", files_in(dir)[0], "--by", "function"});
+  INFO(by_function.out);
+  CHECK(by_function.out.find("serve_request") != std::string::npos);
+  CHECK(by_function.out.find("Cache.update") == std::string::npos);
 }

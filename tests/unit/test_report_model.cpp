@@ -557,6 +557,65 @@ TEST_CASE("a crash capture with a stack longer than cudaleak records is refused,
                     Catch::Contains("$.stacks[0]: expected a list of 1 to 1025 fields, got 2001"));
 }
 
+namespace {
+std::string corpus_capture(const std::string& name) {
+  std::ifstream in(std::string(CUDALEAK_FUZZ_CORPUS) + "/crash_capture/" + name);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+}  // namespace
+
+TEST_CASE("crash captures of version 1 (no column names) still read, with and without scopes", "[report][json]") {
+  std::string v1 = corpus_capture("crash_after_leak.json");
+  REQUIRE(v1.find("\"format_version\":1") != std::string::npos);
+  auto c = cudaleak::capture::parse_crash_capture(v1);
+  REQUIRE(c.snapshot.resources.size() == 1);
+  CHECK(c.snapshot.resources[0].bytes == 1048576);
+  CHECK(c.snapshot.resources[0].stack_id == 1);
+  // Captures written before library scopes had 12 fields a resource.
+  const std::string row13 = ",\"\",0]";
+  size_t at = v1.find(row13);
+  REQUIRE(at != std::string::npos);
+  std::string twelve = v1;
+  twelve.replace(at, row13.size(), ",\"\"]");
+  auto old = cudaleak::capture::parse_crash_capture(twelve);
+  REQUIRE(old.snapshot.resources.size() == 1);
+  CHECK(old.snapshot.resources[0].scope == 0);
+}
+
+TEST_CASE("crash captures name their columns: any order, unknown ones skipped, newer versions refused",
+          "[report][json]") {
+  std::string v1 = corpus_capture("crash_after_leak.json");
+  const std::string row = "[\"device\",\"cuMemAlloc_v2\",139651220131856,1048576,1,770005,93958644348656,0,1,4532,0,\"\",0]";
+  REQUIRE(v1.find(row) != std::string::npos);
+  // Version 2 with the resource columns reversed and one this reader does not know.
+  std::string v2 = v1;
+  v2.replace(v2.find("\"format_version\":1"), 18, "\"format_version\":2");
+  v2.replace(v2.find(row), row.size(),
+             "[\"later\",0,\"\",0,4532,1,0,93958644348656,770005,1,1048576,139651220131856,\"cuMemAlloc_v2\",\"device\"]");
+  v2.replace(v2.find("\n\"resources\""), 1,
+             "\"columns\":{\"resources\":[\"future\",\"scope\",\"released_by\",\"device\",\"thread\",\"stack\","
+             "\"stream\",\"context\",\"time_ns\",\"sequence\",\"bytes\",\"handle\",\"api\",\"kind\"],"
+             "\"notes\":[\"type\",\"hook\",\"handle\",\"result\",\"stack\",\"count\"],"
+             "\"python_frames\":[\"id\",\"file\",\"function\",\"line\"],\"marks\":[\"type\",\"name\",\"time_ns\"]},\n");
+  auto c = cudaleak::capture::parse_crash_capture(v2);
+  REQUIRE(c.snapshot.resources.size() == 1);
+  const auto& r = c.snapshot.resources[0];
+  CHECK(r.kind == Kind::Device);
+  CHECK(r.bytes == 1048576);
+  CHECK(r.handle == 139651220131856ull);
+  CHECK(r.thread == 4532);
+  CHECK(r.stack_id == 1);
+  CHECK(c.snapshot.hook_of(r) == std::string("cuMemAlloc_v2"));
+
+  std::string no_bytes = v2;
+  no_bytes.replace(no_bytes.find("\"bytes\","), 8, "\"bites\",");
+  CHECK_THROWS_WITH(cudaleak::capture::parse_crash_capture(no_bytes), Catch::Contains("no column \"bytes\""));
+  std::string newer = v2;
+  newer.replace(newer.find("\"format_version\":2"), 18, "\"format_version\":9");
+  CHECK_THROWS_WITH(cudaleak::capture::parse_crash_capture(newer),
+                    Catch::Contains("format_version 9 is newer than this cudaleak reads (2); use a newer cudaleak"));
+}
+
 TEST_CASE("device-side allocations group by kernel above the launch's host stack", "[report][device_heap]") {
   Fixture fx;
   fx.resolver.names[0x20] = {"main", "/app/prog"};

@@ -228,6 +228,21 @@ def _record_stacks():
         torch.cuda.memory._record_memory_history(enabled="state", context="alloc", stacks="python")
     except TypeError:  # older signatures
         torch.cuda.memory._record_memory_history(True)
+    _warm_snapshot(torch)
+
+
+def _warm_snapshot(torch):
+    """PyTorch's first snapshot with recorded stacks imports torch._dynamo,
+    FSDP and sympy (4.9-6.3 s on an H200, docs/performance.md): taken once
+    here, on a thread of cudaleak's own, right after recording starts, so that
+    the snapshot at an out-of-memory, when a user waits, takes milliseconds."""
+    def warm():
+        try:
+            torch.cuda.memory._snapshot()
+        except Exception:
+            pass  # the snapshot at the failure reports its own errors
+
+    threading.Thread(target=warm, name="cudaleak-pytorch-warm", daemon=True).start()
 
 
 def _percent_from_env():

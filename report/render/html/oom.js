@@ -22,11 +22,13 @@ function ranksAt(e) {
   return out;
 }
 
-function renderOoms() {
-  const ooms = R.oom_events || [];
-  const box = $("#oom");
-  if (!ooms.length) { box.closest("section").hidden = true; return; }
-  ooms.forEach((e, n) => {
+// A job of many ranks as the text folds it (render/job_text.h): each story
+// of several ranks one card, its other ranks' cards drawn when asked.
+const JOB = (() => {
+  try { return JSON.parse(document.getElementById("cudaleak-job").textContent); } catch (x) { return {}; }
+})();
+
+function oomEntry(e, n, story) {
     const entry = el("div", { class: "oom", id: "oom-" + n });
     const where = e.rank >= 0 ? " on rank " + e.rank + (merged && e.pid ? " (pid " + e.pid + ")" : "") : merged && e.pid ? " in pid " + e.pid : "";
     entry.append(el("h3", {}, "Out of memory at " + fmtSince(e.time_ns, e.pid) + where + ": " + e.api +
@@ -60,13 +62,43 @@ function renderOoms() {
       line.append(link);
       entry.append(line);
     }
-    const moment = ranksAt(e);
+    // A story's card says how the other ranks stood as the text does; a card
+    // drawn on demand leaves it to its story's.
+    const moment = story ? [] : story === null ? [] : ranksAt(e);
+    if (story) for (const line of [story.across, ...story.others.split("\n")])
+      entry.append(el("div", { class: "meta ranks-at" }, line));
     if (moment.length)
       entry.append(el("div", { class: "meta ranks-at" }, "the other ranks at that moment: " + moment.join("; ")));
     const stack = el("div", { class: "stack" });
     programFrames(e.stack).slice(0, 8).forEach((f) => stack.append(el("div", {}, frameWhere(f) + (isPython(f) ? "  [Python]" : ""))));
     entry.append(stack);
-    box.append(entry);
+    return entry;
+}
+
+function renderOoms() {
+  const ooms = R.oom_events || [];
+  const box = $("#oom");
+  if (!ooms.length) { box.closest("section").hidden = true; return; }
+  const stories = JOB.stories || [];
+  const storyOf = new Map(stories.map((s) => [s.first, s]));
+  const inStory = new Set(stories.flatMap((s) => s.members));
+  ooms.forEach((e, n) => {
+    if (inStory.has(n)) return;
+    const story = storyOf.get(n);
+    if (!story) { box.append(oomEntry(e, n)); return; }
+    const card = el("div", { class: "oom-story" });
+    card.append(el("h3", {}, story.title), oomEntry(e, n, story));
+    if (story.members.length) {
+      const more = el("details", { class: "oom-members" });
+      more.append(el("summary", {}, "each of the other " + (story.members.length === 1 ? "rank's out-of-memory" : story.members.length + " ranks' out-of-memory events")));
+      more.addEventListener("toggle", () => {
+        if (!more.open || more.dataset.drawn) return;
+        more.dataset.drawn = "1";
+        for (const m of story.members) more.append(oomEntry(ooms[m], m, null));
+      });
+      card.append(more);
+    }
+    box.append(card);
   });
   links.showOom.push((n) => {
     const entry = document.getElementById("oom-" + n);

@@ -32,6 +32,12 @@ function renderSummary() {
         "; the biggest: " + (top.bytes ? fmtBytes(top.bytes) + " of " : top.count + " ") + top.kind + " from " + top.api +
         " in " + where(top) + "." + (s.cached_count ? " Caching allocators held " + fmtBytes(s.cached_bytes) + " more (not counted)." : "");
   }
+  // A job's odd ranks, said first as the text says them (render/job_text.h).
+  if ((JOB.odd || []).length) {
+    const odd = el("ul", { class: "odd-ranks" });
+    for (const line of JOB.odd) odd.append(el("li", {}, line));
+    verdict.after(el("div", { class: "meta" }, JOB.odd.length === 1 ? "A rank unlike the others:" : "Ranks unlike the others:"), odd);
+  }
   const totals = $("#totals");
   const card = (v, k, title) => {
     const c = el("div", { class: "card", title: title || "" });

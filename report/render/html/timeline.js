@@ -15,7 +15,18 @@ function renderTimeline() {
   const marks = tl.marks || [];
   const lanesOnDevice = (dev) => lanes.filter((d) => d.device === dev).length;
   const endOf = (d) => Math.max(...(d.points || []).map((p) => p[0]), d.peak.time_ns, 1);
-  const ofLane = (d, x) => !merged || !x.pid || x.pid === d.pid;
+  // Pids repeat across a job's hosts: a rank tells them apart.
+  const ofLane = (d, x) => !merged || !x.pid || (x.pid === d.pid && !(x.rank >= 0 && d.rank >= 0 && x.rank !== d.rank));
+  // A job of many ranks draws the lanes that tell (its odd ranks, each
+  // story's first failing rank) and the first others up to 16; all when asked.
+  const telling = (() => {
+    if (lanes.length <= 16) return lanes;
+    const wanted = new Set([...(JOB.odd_ranks || []), ...(JOB.stories || []).map((s) => (ooms[s.first] || {}).rank)]);
+    const pick = lanes.filter((d) => wanted.has(d.rank)).slice(0, 16);
+    for (const d of lanes) if (pick.length < 16 && !pick.includes(d)) pick.push(d);
+    return pick;
+  })();
+  let everyLane = false;
   // Each process's lanes span from its own start to its last event.
   const startOf = processStart;
   const fullSpanOf = (pid) => {
@@ -57,7 +68,7 @@ function renderTimeline() {
     const W = 900, H = 230, L = 70, B = 28, T = 14, Rm = 10;
     const pts = d.points || [];
     // OOMs of this lane: its device, and in a merged report its process.
-    const laneOoms = ooms.filter((e) => e.device === d.device && (e.pid ? e.pid === d.pid : lanesOnDevice(d.device) === 1));
+    const laneOoms = ooms.filter((e) => e.device === d.device && (e.pid ? ofLane(d, e) : lanesOnDevice(d.device) === 1));
     const capacity = Math.max(0, ...laneOoms.filter((e) => e.device_info).map((e) => e.total_bytes));
     const yAxis = bytesAxis(Math.max(d.peak.bytes, capacity, ...laneOoms.map((e) => e.tracked_bytes + e.request_bytes), 1), 4);
     const ymax = yAxis.ticks[yAxis.ticks.length - 1];
@@ -260,7 +271,14 @@ function renderTimeline() {
     if (highlight)
       charts.append(el("div", { class: "meta highlighted" }, "shaded: when " + highlight.label + " was allocated (" + fmtTime(highlight.from - startOf(highlight.pid)) +
         (highlight.to > highlight.from ? " \u2013 " + fmtTime(highlight.to - startOf(highlight.pid)) : "") + " after its process started)"));
-    for (const d of lanes) drawLane(d, charts);
+    for (const d of everyLane ? lanes : telling) drawLane(d, charts);
+    if (!everyLane && telling.length < lanes.length) {
+      const all = el("button", {}, "draw all " + lanes.length + " lanes");
+      all.addEventListener("click", () => { everyLane = true; drawAll(); });
+      const note = el("div", { class: "meta" }, (lanes.length - telling.length) + " more lanes of the job's ranks not drawn ");
+      note.append(all);
+      charts.append(note);
+    }
     if (!lanes.length) $("#timeline-section").hidden = true;
   }
   links.selectGroup.push((g) => {

@@ -1,3 +1,11 @@
+// REQUIRES: gpu
+// BUILD: %nvcc %s -o %t/prog
+// RUN: %run -o %t/r.json -- %t/prog
+// CHECK: done
+// CHECK: call device-side malloc, which cudaleak tracks only with --device-heap
+// RUN: %run --device-heap true -o %t/heap.json -- %t/prog
+// CHECK: of device-side
+// CHECK-NONE: which cudaleak tracks only with --device-heap
 // Kernels that malloc on the device and never free: without --device-heap
 // cudaleak cannot see them, and says so in one line.
 #include <cstdio>

@@ -1,3 +1,8 @@
+// REQUIRES: gpu
+// BUILD: %nvcc %s -o %t/prog -lcurand
+// RUN: %run -o %t/r.json -- %t/prog
+// CHECK-RE: 2 cuRAND generators never destroyed \(curandDestroyGenerator\), created by curandCreateGenerator on device 0, holding [0-9.]+ KiB of device memory
+// CHECK-NONE: created by curandGenerate
 // Two cuRAND generators never destroyed; cuRAND allocates each one's state in
 // its first curandGenerateUniform, not at create: the state is the
 // generators', not a leak of its own.

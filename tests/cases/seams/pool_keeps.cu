@@ -1,3 +1,8 @@
+// BUILD: %nvcc %s -o %t/prog
+// RUN: %run -o %t/r.json -- %t/prog
+// CHECK-RE: driver: reserved [0-9]+ used 0
+// CHECK: 1 memory pool never destroyed, keeping up to 64.0 MiB reserved (release threshold unlimited, set at main (pool_keeps.cu:
+// CHECK: 0 B in use
 // A memory pool with an unlimited release threshold that keeps 64 MiB after
 // the program freed it, never destroyed; prints what the driver says the pool
 // holds just before exit, for the report's "keeping up to" to be compared.

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The test cases of tests/cases (one format: a program with its BUILD, RUN and
+# CHECK lines; tests/cases/runner.py) on this machine's real GPUs, with a
+# build staged by scripts/stage-build.sh: every case whose REQUIRES this
+# machine meets (gpu, gpus>=N, nvcc, torch, jax, cupy, ...). Each case's
+# commands and output are kept in OUT/<case>/log.txt. Exits non-zero when a
+# case fails.
+# Usage: scripts/gpu-test.sh STAGE OUT [FILTER]   (FILTER: a regular expression on the case's path)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+stage="$(realpath "${1:?usage: scripts/gpu-test.sh STAGE OUT [FILTER]}")"
+out="$(realpath -m "${2:?usage: scripts/gpu-test.sh STAGE OUT [FILTER]}")"
+mkdir -p "$out"
+export LD_LIBRARY_PATH="${CUDA_ROOT:-/usr/local/cuda}/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+echo "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvidia-smi -L | wc -l) GPU(s)"
+exec python3 tests/cases/runner.py --mode gpu --cudaleak "$stage/bin/cudaleak" --out "$out" --filter "${3:-}" tests/cases

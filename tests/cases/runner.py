@@ -1,0 +1,263 @@
+#!/usr/bin/env python3
+"""Runs test cases written in the project's one format: a program (or a
+script) whose comments say how to build and run it and what must be true of
+what a user reads. The same case runs under the simulated GPU in CTest and on
+real GPUs through scripts/gpu-test.sh; REQUIRES decides where.
+
+Directives, in comments (`//` or `#`) anywhere in the case file:
+
+    REQUIRES: gpu, nvcc, torch     every feature named must be present
+    UNSUPPORTED: simulated         skipped where any feature named is present
+    ENV: KEY=VALUE                 set for every BUILD and RUN command
+    BUILD: %nvcc %s -o %t/prog     a build step (exit status 0 expected)
+    RUN: %run -o %t/r.json -- %t/prog leak
+    RUN(exit=7): ...               a run whose exit status must be 7
+    CHECK: text                    found in the last RUN's output, after the previous CHECK's match
+    CHECK-RE: regular expression   the same, as a Python regular expression
+    CHECK-NOT: text                absent between the previous match and the next CHECK's (or the end)
+    CHECK-NONE: text               absent from the whole output of the last RUN
+    CHECK-COUNT(3): text           exactly this many times in the whole output of the last RUN
+
+A RUN's output is its stdout followed by its stderr. Features: `simulated` or
+`gpu` (the mode), `gpus>=N`, `nvcc`, and any Python module the case names
+(`torch`, `jax`, `cupy`, ...: present when python3 imports it). Substitutions:
+%s the case file, %S its folder, %t a fresh folder for the case, %root the
+source tree, %cudaleak the launcher, %run `%cudaleak run` with
+`--simulated-gpu` in the simulated mode, %report `%cudaleak report`, %nvcc
+nvcc with `-g -cudart shared` (which the simulated GPU needs), %nvcc-static
+nvcc with `-g -cudart static` (real GPUs only), %python the interpreter.
+
+Exit status: 0 every case passed (or was skipped), 1 a case failed, 77 the
+only case given was skipped (CTest's SKIP_RETURN_CODE).
+Usage: runner.py --mode simulated|gpu --cudaleak PATH [--out DIR] [--filter RE] CASE_OR_FOLDER...
+       runner.py --self-test   (planted cases that must pass, fail and skip)
+"""
+import argparse
+import functools
+import os
+import pathlib
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+DIRECTIVE = re.compile(r"^\s*(?://|#)\s*(REQUIRES|UNSUPPORTED|ENV|BUILD|RUN(?:\(exit=(\d+)\))?|CHECK(?:-RE|-NOT|-NONE)?|"
+                       r"CHECK-COUNT\((\d+)\)):\s?(.*?)\s*$")
+SKIPPED = 77
+
+
+class CaseError(Exception):
+    pass
+
+
+@functools.lru_cache(maxsize=None)
+def python_has(module):
+    return subprocess.run([python(), "-c", "import " + module], capture_output=True).returncode == 0
+
+
+def python():
+    return os.environ.get("PYTHON") or shutil.which("python3") or sys.executable
+
+
+def cuda_root():
+    return os.environ.get("CUDA_ROOT", "/usr/local/cuda")
+
+
+@functools.lru_cache(maxsize=None)
+def gpu_count():
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return 0
+    return sum(1 for line in out.splitlines() if line.startswith("GPU "))
+
+
+def has_feature(feature, mode):
+    feature = feature.strip()
+    if feature in ("simulated", "gpu"):
+        return feature == mode
+    m = re.fullmatch(r"gpus>=(\d+)", feature)
+    if m:
+        return mode == "gpu" and gpu_count() >= int(m.group(1))
+    if feature == "nvcc":
+        return os.access(os.path.join(cuda_root(), "bin", "nvcc"), os.X_OK)
+    if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", feature):
+        return python_has(feature)
+    raise CaseError("unknown feature '%s'" % feature)
+
+
+def parse(path):
+    case = {"requires": [], "unsupported": [], "env": {}, "steps": []}
+    for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+        m = DIRECTIVE.match(line)
+        if not m:
+            continue
+        kind, exit_code, count, text = m.group(1), m.group(2), m.group(3), m.group(4)
+        if kind in ("REQUIRES", "UNSUPPORTED"):
+            case[kind.lower()] += [f for f in text.split(",") if f.strip()]
+        elif kind == "ENV":
+            key, _, value = text.partition("=")
+            case["env"][key.strip()] = value
+        elif kind == "BUILD" or kind.startswith("RUN"):
+            case["steps"].append({"kind": "BUILD" if kind == "BUILD" else "RUN", "command": text, "line": number,
+                                  "exit": int(exit_code) if exit_code else 0, "checks": []})
+        else:
+            if not case["steps"] or case["steps"][-1]["kind"] != "RUN":
+                raise CaseError("%s:%d: %s before any RUN" % (path, number, kind))
+            case["steps"][-1]["checks"].append((kind, text, int(count) if count else None, number))
+    if not any(s["kind"] == "RUN" for s in case["steps"]):
+        raise CaseError("%s: no RUN line" % path)
+    if not any(s["checks"] for s in case["steps"]):
+        raise CaseError("%s: no CHECK line: a case that checks nothing proves nothing" % path)
+    return case
+
+
+def substitute(text, path, scratch, args):
+    cudaleak = shlex.quote(args.cudaleak)
+    run = cudaleak + " run" + (" --simulated-gpu" if args.mode == "simulated" else "")
+    table = {"%cudaleak": cudaleak, "%run": run, "%report": cudaleak + " report",
+             "%nvcc": shlex.quote(os.path.join(cuda_root(), "bin", "nvcc")) + " -g -cudart shared",
+             "%nvcc-static": shlex.quote(os.path.join(cuda_root(), "bin", "nvcc")) + " -g -cudart static",
+             "%python": shlex.quote(python()), "%root": shlex.quote(str(args.root)),
+             "%s": shlex.quote(str(path)), "%S": shlex.quote(str(path.parent)), "%t": shlex.quote(str(scratch))}
+    return re.sub("|".join(sorted(map(re.escape, table), key=len, reverse=True)), lambda m: table[m.group(0)], text)
+
+
+def check_output(output, checks, where):
+    position = 0
+    pending_not = []
+    for kind, text, count, line in checks:
+        if kind == "CHECK-NOT":
+            pending_not.append((text, line))
+            continue
+        if kind == "CHECK-NONE":
+            if text in output:
+                raise CaseError("%s line %d: CHECK-NONE found: %s" % (where, line, text))
+            continue
+        if kind.startswith("CHECK-COUNT"):
+            found = output.count(text)
+            if found != count:
+                raise CaseError("%s line %d: CHECK-COUNT(%d) found %d of: %s" % (where, line, count, found, text))
+            continue
+        m = re.compile(text if kind == "CHECK-RE" else re.escape(text)).search(output, position)
+        if not m:
+            raise CaseError("%s line %d: %s not found after offset %d: %s" % (where, line, kind, position, text))
+        for absent, not_line in pending_not:
+            if absent in output[position:m.start()]:
+                raise CaseError("%s line %d: CHECK-NOT found: %s" % (where, not_line, absent))
+        pending_not = []
+        position = m.end()
+    for absent, not_line in pending_not:
+        if absent in output[position:]:
+            raise CaseError("%s line %d: CHECK-NOT found: %s" % (where, not_line, absent))
+
+
+def run_case(path, args):
+    case = parse(path)
+    missing = [f.strip() for f in case["requires"] if not has_feature(f, args.mode)]
+    present = [f.strip() for f in case["unsupported"] if has_feature(f, args.mode)]
+    if missing or present:
+        return "SKIP", "needs " + ", ".join(missing) if missing else "unsupported with " + ", ".join(present)
+    scratch = (args.out / path.stem).resolve()
+    shutil.rmtree(scratch, ignore_errors=True)
+    scratch.mkdir(parents=True)
+    env = dict(os.environ, **case["env"])
+    env["PATH"] = os.path.join(cuda_root(), "bin") + os.pathsep + env.get("PATH", "")
+    log = []
+    for step in case["steps"]:
+        command = substitute(step["command"], path, scratch, args)
+        where = "%s:%d" % (path.name, step["line"])
+        result = subprocess.run(command, shell=True, cwd=scratch, env=env, capture_output=True, text=True,
+                                errors="replace", timeout=args.timeout)
+        output = result.stdout + result.stderr
+        log.append("$ %s\n%s[status %d]\n" % (command, output, result.returncode))
+        (scratch / "log.txt").write_text("".join(log))
+        if result.returncode != step["exit"]:
+            raise CaseError("%s: %s exited %d, expected %d\n%s" % (where, step["kind"], result.returncode,
+                                                                    step["exit"], output[-4000:]))
+        try:
+            check_output(output, step["checks"], path.name)
+        except CaseError as e:
+            raise CaseError("%s\n--- output of %s:\n%s" % (e, where, output[-6000:]))
+    return "PASS", "%d steps" % len(case["steps"])
+
+
+def cases_in(paths, pattern):
+    found = []
+    for p in map(pathlib.Path, paths):
+        found += sorted(q for q in p.rglob("*") if q.is_file() and q.name != "runner.py" and "tools" not in
+                        q.relative_to(p).parts and q.suffix in (".cu", ".cpp", ".py", ".sh")) if p.is_dir() else [p]
+    return [p.resolve() for p in found if not pattern or re.search(pattern, str(p))]
+
+
+# Cases the runner must pass, and cases it must fail (with the reason's words).
+SELF_TEST = {
+    "pass.sh": ("PASS", "# RUN: echo one two three; echo four >&2\n# CHECK: one\n# CHECK-NOT: zero\n# CHECK: three\n"
+                        "# CHECK-RE: fo+ur\n# CHECK-COUNT(1): two\n# CHECK-NONE: five\n"
+                        "# RUN(exit=3): exit 3\n# CHECK-NONE: anything\n"),
+    "missing.sh": ("FAIL", "# RUN: echo one\n# CHECK: two\n", "CHECK not found"),
+    "order.sh": ("FAIL", "# RUN: echo two one\n# CHECK: one\n# CHECK: two\n", "CHECK not found"),
+    "not.sh": ("FAIL", "# RUN: echo one two three\n# CHECK: one\n# CHECK-NOT: two\n# CHECK: three\n", "CHECK-NOT found"),
+    "none.sh": ("FAIL", "# RUN: echo one\n# CHECK: one\n# CHECK-NONE: on\n", "CHECK-NONE found"),
+    "count.sh": ("FAIL", "# RUN: echo a a\n# CHECK-COUNT(1): a\n", "CHECK-COUNT(1) found 2"),
+    "status.sh": ("FAIL", "# RUN: exit 2\n# CHECK-NONE: x\n", "exited 2, expected 0"),
+    "nothing.sh": ("FAIL", "# RUN: echo one\n", "no CHECK line"),
+    "skip.sh": ("SKIP", "# REQUIRES: gpus>=64\n# RUN: echo one\n# CHECK: one\n"),
+}
+
+
+def self_test(args):
+    import tempfile
+    failures = 0
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = pathlib.Path(scratch)
+        args.out = folder / "out"
+        for name, (want, text, *reason) in SELF_TEST.items():
+            (folder / name).write_text(text)
+            try:
+                got, detail = run_case(folder / name, args)
+            except CaseError as e:
+                got, detail = "FAIL", str(e)
+            ok = got == want and (not reason or reason[0] in detail)
+            failures += not ok
+            print("%s self-test %s: %s (%s)" % ("ok" if ok else "WRONG", name, got, detail.splitlines()[0]))
+    print("self-test: " + ("the runner passes, fails and skips as it should" if not failures else "FAILED"))
+    return 1 if failures else 0
+
+
+def main():
+    if "--self-test" in sys.argv[1:]:
+        return self_test(argparse.Namespace(mode="simulated", cudaleak="/bin/false", timeout=60,
+                                            root=pathlib.Path(__file__).resolve().parents[2]))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mode", choices=("simulated", "gpu"), required=True)
+    parser.add_argument("--cudaleak", required=True)
+    parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("case-output"))
+    parser.add_argument("--filter", default="")
+    parser.add_argument("--timeout", type=int, default=600)
+    parser.add_argument("cases", nargs="+")
+    args = parser.parse_args()
+    args.root = pathlib.Path(__file__).resolve().parents[2]
+    args.cudaleak = str(pathlib.Path(args.cudaleak).resolve())
+    cases = cases_in(args.cases, args.filter)
+    if not cases:
+        print("runner: no case matches", file=sys.stderr)
+        return 1
+    outcomes = {"PASS": 0, "SKIP": 0, "FAIL": 0}
+    for path in cases:
+        try:
+            outcome, detail = run_case(path, args)
+        except (CaseError, subprocess.TimeoutExpired) as e:
+            outcome, detail = "FAIL", str(e)
+        outcomes[outcome] += 1
+        print("%s %s: %s" % (outcome, path.relative_to(args.root) if args.root in path.parents else path, detail),
+              flush=True)
+    print("cases: %d passed, %d skipped, %d failed" % (outcomes["PASS"], outcomes["SKIP"], outcomes["FAIL"]))
+    if outcomes["FAIL"]:
+        return 1
+    return SKIPPED if len(cases) == 1 and outcomes["SKIP"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
