@@ -28,6 +28,7 @@
 #include "report/model/frame_owner.h"
 #include "report/symbols/modules.h"
 #include "report/symbols/symbolizer.h"
+#include "report/render/growth_text.h"
 #include "report/render/text_report.h"
 #include "interpose/runtime/runtime.h"
 #include "interpose/runtime/unseen_memory.h"
@@ -202,6 +203,12 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
                 reason == Reason::Signal ? "snapshot" : "checkpoint report", static_cast<unsigned long long>(live),
                 live == 1 ? "" : "s",
                 static_cast<unsigned long long>(r.summary.leaked_count), w.path.c_str());
+    // A process that never ends says what grows when asked: the sites, their rise and stack.
+    report::TextOptions text;
+    text.max_groups = size_t(opt.summary_groups);
+    text.full_stacks = opt.full_stacks;
+    if (std::string growth = report::render_growth(r, text); !growth.empty())
+      print("==" + std::to_string(r.process.pid) + "==cudaleak: " + growth.substr(1));
   } else if (opt.print_summary) {
     if (opt.check_context) {
       tracker::PlacementChecks checks = tracker::placement_checks();

@@ -104,11 +104,12 @@ TEST_CASE("growth: cudaleak top --once names the growing site while the program 
   std::thread runner([&] { run_sim(dir, {program("slow_leak"), "8", "20", ready}, kFlags); });
   REQUIRE(wait_for(ready, 20));
   std::this_thread::sleep_for(std::chrono::seconds(3));
-  Result top = run({cudaleak_tool(), "top", "--once"});
+  const std::string pid = read_file(ready).substr(0, read_file(ready).find('\n'));
+  Result top = run({cudaleak_tool(), "top", "--once", pid});
   runner.join();
   INFO(top.out + top.err);
   CHECK(top.exit_code == 0);
-  CHECK(top.out.find("slow_leak") != std::string::npos);
+  CHECK(top.out.find("pid " + pid + " slow_leak") != std::string::npos);
   CHECK(top.out.find("leak_a_little") != std::string::npos);
   CHECK(top.out.find("/min for ") != std::string::npos);
   CHECK(top.out.find("flat") != std::string::npos);  // the weights

@@ -3,9 +3,10 @@
 // working set allocated once at start (`load_weights`), and keeps one small
 // buffer it never frees (`leak_a_little`). Usage: slow_leak SECONDS [STEP_MS]
 // [ready-file]: runs about SECONDS, a step every STEP_MS (20 by default);
-// writes "ready" to the file once the first leak is made, so a test can
+// writes its pid to the file once the first leak is made, so a test can
 // watch it while it runs.
 #include <cuda.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
     if (step % 5 == 0) leak_a_little(kept, 1 << 20);
     if (step == 0 && ready)
       if (FILE* f = std::fopen(ready, "w")) {
-        std::fputs("ready\n", f);
+        std::fprintf(f, "%d\n", int(getpid()));
         std::fclose(f);
       }
     std::this_thread::sleep_for(std::chrono::milliseconds(step_ms));
