@@ -42,7 +42,8 @@ echo "leaky pid $leaky, clean pid $clean; watching for about $((duration * 6 / 1
 sleep $((duration * 6 / 10))
 
 all=$("$B/bin/cudaleak" top --once 2>&1); echo "$all" >"$O/top-all.txt"
-has "top --once lists both processes" "$all" "pid $leaky .*pid $clean|pid $leaky"
+has "top --once lists the leaky process" "$all" "^pid $leaky "
+has "top --once lists the clean process" "$all" "^pid $clean "
 top_leaky=$("$B/bin/cudaleak" top --once --by-growth "$leaky" 2>&1); echo "$top_leaky" >"$O/top-leaky.txt"
 top_clean=$("$B/bin/cudaleak" top --once --by-growth "$clean" 2>&1); echo "$top_clean" >"$O/top-clean.txt"
 has "top: the leaky loop's line grows" "$top_leaky" "/min for .*keep_for_debugging"

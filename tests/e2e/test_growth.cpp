@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
+#include <csignal>
 #include <unistd.h>
 
 #include <chrono>
@@ -97,15 +98,16 @@ TEST_CASE("growth: fail_on_growth fails the run past the rate and a suppression 
   CHECK(bad.err.find("--fail-on-growth") != std::string::npos);
 }
 
-TEST_CASE("growth: cudaleak top --once names the growing site while the program runs") {
+TEST_CASE("growth: cudaleak top --once names the growing site while the program runs and a snapshot prints it") {
   std::string dir = fresh_dir("growth_top");
   const std::string ready = dir + "/ready";
-  // The launcher runs in the background; its child's pid comes from top itself.
-  std::thread runner([&] { run_sim(dir, {program("slow_leak"), "8", "20", ready}, kFlags); });
+  Result program_run;
+  std::thread runner([&] { program_run = run_sim(dir, {program("slow_leak"), "8", "20", ready}, kFlags); });
   REQUIRE(wait_for(ready, 20));
   std::this_thread::sleep_for(std::chrono::seconds(3));
   const std::string pid = read_file(ready).substr(0, read_file(ready).find('\n'));
   Result top = run({cudaleak_tool(), "top", "--once", pid});
+  kill(std::stoi(pid), SIGUSR1);  // a snapshot: the growing site is printed beside its line
   runner.join();
   INFO(top.out + top.err);
   CHECK(top.exit_code == 0);
@@ -113,4 +115,7 @@ TEST_CASE("growth: cudaleak top --once names the growing site while the program 
   CHECK(top.out.find("leak_a_little") != std::string::npos);
   CHECK(top.out.find("/min for ") != std::string::npos);
   CHECK(top.out.find("flat") != std::string::npos);  // the weights
+  INFO(program_run.err);
+  CHECK(program_run.err.find("cudaleak: snapshot of ") != std::string::npos);
+  CHECK(program_run.err.find("==cudaleak: 1 site grew steadily") != std::string::npos);
 }
