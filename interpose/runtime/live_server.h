@@ -1,4 +1,4 @@
-// `cudaleak top` attaches here (docs/reading-reports.md#top): a thread the
+// `cudaleak top` attaches here (docs/reading-reports.md#cudaleak-top): a thread the
 // preload library owns listens on the abstract unix socket
 // "\0cudaleak-live.PID" and, for each connection of the same user (or root)
 // that asks "frame", answers with one report as JSON: the timelines with

@@ -1,5 +1,5 @@
 // `cudaleak top [PID...]`: the live view of processes running under cudaleak
-// on this host (docs/reading-reports.md#top); `--once` prints one frame as
+// on this host (docs/reading-reports.md#cudaleak-top); `--once` prints one frame as
 // plain text and exits.
 #pragma once
 #include <CLI/CLI.hpp>

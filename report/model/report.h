@@ -244,7 +244,7 @@ struct TimelineSite {
   bool operator==(const TimelineSite&) const = default;
 };
 
-// A site's live bytes over the run (docs/report-format.md#growth), sampled
+// A site's live bytes over the run (docs/report-format.md#timeline), sampled
 // on its device's allocations and frees: each span of the history keeps the
 // lowest the site held within it, so that memory a site takes and gives back
 // within a span (a step's buffers) does not count as growth, and memory it

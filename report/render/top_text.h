@@ -1,4 +1,4 @@
-// One frame of `cudaleak top` as text (docs/reading-reports.md#top): per
+// One frame of `cudaleak top` as text (docs/reading-reports.md#cudaleak-top): per
 // process and device, live memory against the device's capacity where known,
 // what caching allocators hold against what is in use, then the sites by
 // live bytes with their growth, and the stack of the selected site.
