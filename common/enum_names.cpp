@@ -10,10 +10,10 @@ namespace {
 // value (checked below), so that adding a value without its name fails to build.
 constexpr std::array<std::string_view, 7> kReasons = {"exit", "signal", "termination", "crash",
                                                       "checkpoint", "oom", "merged"};
-constexpr std::array<std::string_view, 12> kCauses = {
+constexpr std::array<std::string_view, 14> kCauses = {
     "request_too_large", "allocator_limit",   "fragmentation",   "live_tensors",    "cached_free",
     "other_processes",   "held_by_cache",     "accumulating_leak", "held_by_process", "cached_in_pools",
-    "untracked",         "context_reservation"};
+    "untracked",         "context_reservation", "pool_limit", "compiled_peak"};
 constexpr std::array<std::string_view, 5> kNoteTypes = {"context_mismatch", "context_unseen", "device_heap_exhausted",
                                                         "device_mismatch", "unknown_release"};
 constexpr std::array<std::string_view, 4> kMarkTypes = {"checkpoint", "report", "snapshot", "limit"};
@@ -27,7 +27,7 @@ constexpr bool names_every_value(const std::array<std::string_view, N>&, E last)
   return size_t(last) + 1 == N;
 }
 static_assert(names_every_value(kReasons, Reason::Merged));
-static_assert(names_every_value(kCauses, Cause::ContextReservation));
+static_assert(names_every_value(kCauses, Cause::CompiledPeak));
 static_assert(names_every_value(kNoteTypes, NoteType::UnknownRelease));
 static_assert(names_every_value(kMarkTypes, MarkType::Limit));
 static_assert(names_every_value(kBaselineStates, BaselineState::Known));

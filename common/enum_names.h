@@ -34,6 +34,8 @@ enum class Cause : uint8_t {
   CachedInPools,
   Untracked,
   ContextReservation,  // a limit the program set (device heap, thread stacks) reserves the memory
+  PoolLimit,           // XLA's pool is limited to a share of the device the program outgrew
+  CompiledPeak,        // a jitted function's own buffers do not fit at once
 };
 
 // What a note tells (docs/report-format.md#notes). In the order of their

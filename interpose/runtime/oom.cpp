@@ -41,7 +41,14 @@ void measure_device(report::OomEvent& e) {
       e.device_info = true;
       e.free_bytes = free;
       e.total_bytes = total;
+      return;
     }
+  }
+  // No context current on this thread (XLA binds its contexts only around
+  // its own calls): the device's size at least, which needs none.
+  if (auto total_mem = driver<PFN_cuDeviceTotalMem_v3020>("cuDeviceTotalMem", 3020)) {
+    size_t total = 0;
+    if (e.device >= 0 && total_mem(&total, e.device) == CUDA_SUCCESS) e.total_bytes = total;
   }
 }
 
@@ -147,13 +154,16 @@ bool Monitor::measure_and_keep(RawEvent raw) {
   e.untracked_bytes = used > accounted ? used - accounted : 0;
   if (e.has_pytorch) {
     raw.owned = report::blocks_by_owner(e.pytorch, report::memory_ranges(snap, e.device));
-  } else {
+  } else if (!e.has_jax) {
     // Held: a call a caching allocator made, which it retries after freeing
     // its cache (PyTorch's under its observer, CuPy's, XLA's). Without
     // symbols no allocator is known: under PyTorch's observer every failed
     // call is then taken for its allocator's.
     raw.cache = caching_allocator_at(raw.stack_id);
-    raw.held = !raw.cache.empty() || (pytorch_observer_attached() && !options().symbolize);
+    // Under JAX every failed call is taken for XLA's: its platform
+    // allocator's stack names no caching allocator, and XLA raises its own
+    // failure after it (one story, the call an attempt of it).
+    raw.held = !raw.cache.empty() || (pytorch_observer_attached() && !options().symbolize) || jax_attached();
     raw.thread = tracker::calling_thread();
   }
 
@@ -235,6 +245,54 @@ void Monitor::record_pytorch(const report::AllocatorDevice& view, uint64_t reque
   if (write) write_report(Reason::Oom);
 }
 
+void Monitor::record_jax(const report::JaxOom& oom, uint64_t request, uint64_t observed_monotonic_ns,
+                         const std::vector<report::Frame>& stack) {
+  bool write = false;
+  try {
+    RawEvent raw;
+    report::OomEvent& e = raw.event;
+    e.time_ns = observed_monotonic_ns ? std::min(tracker::elapsed_ns_at(observed_monotonic_ns), tracker::elapsed_ns())
+                                      : tracker::elapsed_ns();
+    e.api = kJaxApi;
+    e.request_bytes = request;
+    e.device = oom.device.device;
+    e.has_jax = true;
+    e.jax = oom;
+    raw.python_stack = stack;
+    write = measure_and_keep(std::move(raw));
+  } catch (...) {
+    internal_failure("recording XLA's out-of-memory");
+    return;
+  }
+  if (write) write_report(Reason::Oom);
+}
+
+void Monitor::repeat_jax(int device, uint64_t observed_monotonic_ns, const report::JaxOom& again) {
+  try {
+    const uint64_t now = observed_monotonic_ns ? tracker::elapsed_ns_at(observed_monotonic_ns) : tracker::elapsed_ns();
+    std::lock_guard lock(mutex_);
+    for (auto it = events_.rbegin(); it != events_.rend(); ++it) {
+      report::OomEvent& e = it->event;
+      if (!e.has_jax || e.device != device) continue;
+      ++e.jax.raised;
+      if (!e.jax.compiled.total_bytes && again.compiled.total_bytes) {
+        e.jax.compiled = again.compiled;
+        e.jax.message = again.message;
+      }
+      if (it->attempts.size() < kMaxAttempts) {
+        report::OomEvent again;
+        again.time_ns = now;
+        again.api = kJaxApi;
+        again.request_bytes = e.request_bytes;
+        it->attempts.push_back(RawAttempt{again, it->stack_id});
+      }
+      return;
+    }
+  } catch (...) {
+    internal_failure("counting XLA's out-of-memory again");
+  }
+}
+
 std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
   std::vector<RawEvent> raw;
   {
@@ -244,8 +302,13 @@ std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
   std::vector<report::OomEvent> out;
   for (RawEvent& r : raw) {
     report::OomEvent e = r.event;
-    e.stack = report::resolve_stack(tracker::stack(r.stack_id), resolver);
-    if (e.has_pytorch) {
+    e.stack = e.has_jax && !r.python_stack.empty() ? r.python_stack
+                                                    : report::resolve_stack(tracker::stack(r.stack_id), resolver);
+    if (e.has_jax) {
+      std::erase_if(e.stack, [](const report::Frame& f) {
+        return f.python && report::basename(f.file).starts_with("cudaleak_");
+      });
+    } else if (e.has_pytorch) {
       // The observer's own frames (cudaleak_torch.py) are not the program's.
       std::erase_if(e.stack, [](const report::Frame& f) {
         return f.python && report::basename(f.file) == "cudaleak_torch.py";
@@ -255,6 +318,10 @@ std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
     }
     for (const RawAttempt& a : r.attempts) {
       report::OomAttempt& out_attempt = e.attempts.emplace_back(attempt_of(a.event));
+      if (a.event.api == kJaxApi) {  // XLA raised the failure again
+        out_attempt.stack = e.stack;
+        continue;
+      }
       out_attempt.stack = report::resolve_stack(tracker::stack(a.stack_id), resolver);
       out_attempt.api = report::outermost_api(out_attempt.stack, out_attempt.api);
     }

@@ -53,6 +53,7 @@ struct RawEvent {
   std::vector<RawAttempt> attempts;
   std::vector<report::OwnedBlocks> owned;  // PyTorch's live blocks by the allocation holding them
   std::vector<report::RawReservation> reservations;  // limits set on the failing device
+  std::vector<report::Frame> python_stack;  // JAX's failure: the Python frames it was raised in
 };
 
 // The events of this process; part of the runtime object (runtime.h).
@@ -63,6 +64,19 @@ class Monitor {
   // thread, at `observed_monotonic_ns`; 0: now): `view` is its allocator's
   // state on that device.
   void record_pytorch(const report::AllocatorDevice& view, uint64_t request, uint64_t observed_monotonic_ns);
+  // XLA raised RESOURCE_EXHAUSTED (cudaleak_jax saw it raised at
+  // `observed_monotonic_ns`, in the Python frames `stack`): `oom` is the
+  // failure and JAX's view of the device.
+  void record_jax(const report::JaxOom& oom, uint64_t request, uint64_t observed_monotonic_ns,
+                  const std::vector<report::Frame>& stack);
+  // The same failure raised again: one more raise of the latest JAX event on
+  // `device`; what `again` says of compiled buffers fills in what the first
+  // raise did not say.
+  void repeat_jax(int device, uint64_t observed_monotonic_ns, const report::JaxOom& again);
+  // JAX is imported: from then on failed calls are held back for XLA's own
+  // failure, which ends them (its allocator's calls, whatever the stack says).
+  void attach_jax() { jax_.store(true, std::memory_order_relaxed); }
+  bool jax_attached() const { return jax_.load(std::memory_order_relaxed); }
   // From then on failed calls are held back for PyTorch's own event.
   void attach_pytorch_observer() { observer_.store(true, std::memory_order_relaxed); }
   bool pytorch_observer_attached() const { return observer_.load(std::memory_order_relaxed); }
@@ -92,6 +106,7 @@ class Monitor {
   void stop_awaiting(RawEvent& r);
 
   std::atomic<bool> observer_{false};
+  std::atomic<bool> jax_{false};
   std::mutex mutex_;  // guards everything below
   std::vector<RawEvent> events_;
   std::set<uint32_t> reported_sites_;
@@ -100,5 +115,6 @@ class Monitor {
 };
 
 inline constexpr const char* kPyTorchApi = "PyTorch caching allocator";
+inline constexpr const char* kJaxApi = "XLA (JAX)";
 
 }  // namespace cudaleak::oom

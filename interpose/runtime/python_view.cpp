@@ -52,6 +52,12 @@ void Views::keep_cupy(const report::CupyPool& pool) {
 }
 bool Views::latest_cupy(report::CupyPool& out) { return copy_kept(mutex_, cupy_, out); }
 
+void Views::keep_jax(const report::JaxView& view) {
+  std::lock_guard lock(mutex_);
+  jax_ = view;
+}
+bool Views::latest_jax(report::JaxView& out) { return copy_kept(mutex_, jax_, out); }
+
 bool Views::refresh() {
   std::unique_lock lock(mutex_);
   // PyTorch's first snapshot in a process takes seconds (about 4 s on an
@@ -81,6 +87,7 @@ void Views::reset_in_child() {
   std::lock_guard lock(mutex_);
   latest_.reset();  // the parent's view says nothing about the child
   cupy_.reset();
+  jax_.reset();
   // The worker did not come along; the source (the child's copy of the
   // program's Python) still works, asked through a new worker.
   worker_running_ = false;
@@ -143,6 +150,38 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_cupy_view(co
     return 0;
   } catch (const std::exception& e) {
     log_message("CuPy pool numbers could not be read: %s", e.what());
+    return -1;
+  }
+}
+
+// Called from Python (ctypes) with the GIL held; returns 0 when taken. A
+// repeat of the failure before (the same message within the retry window)
+// comes without a view and counts in that event.
+extern "C" __attribute__((visibility("default"))) int cudaleak_impl_jax_view(const char* json, const char* when) {
+  if (!json || !when || !tracking_enabled()) return -1;
+  try {
+    if (std::strcmp(when, "armed") == 0) {
+      runtime().oom.attach_jax();
+      return 0;
+    }
+    report::ViewMoment moment;
+    if (!report::parse_name(when, moment)) return -1;
+    report::JaxFailureSent failure;
+    report::JaxView view = report::jax_view_from_json(json, &failure);
+    view.when = moment;
+    if (moment == report::ViewMoment::Oom && failure.present && failure.repeat) {
+      runtime().oom.repeat_jax(failure.device, failure.monotonic_ns, failure.oom);
+      return 0;
+    }
+    runtime().python_view.keep_jax(view);
+    if (moment == report::ViewMoment::Oom && failure.present) {
+      if (const report::JaxDevice* device = view.device(failure.device)) failure.oom.device = *device;
+      failure.oom.device.device = failure.device;
+      runtime().oom.record_jax(failure.oom, failure.request, failure.monotonic_ns, failure.stack);
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    log_message("a JAX view could not be read: %s", e.what());
     return -1;
   }
 }

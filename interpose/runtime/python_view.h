@@ -6,6 +6,9 @@
 //   when "oom"    PyTorch is about to raise OutOfMemoryError: json holds the
 //                 view and the request; an OOM event is recorded and reported;
 //   when "exit" or "snapshot": json holds the view for the next report;
+// cudaleak_impl_jax_view(json, when) does the same for JAX (cudaleak_jax.py:
+// "armed" once the program imported jax, "oom" when XLA raised
+// RESOURCE_EXHAUSTED, "exit", "snapshot");
 // and cudaleak_impl_python_view_source(fn): a function of the program
 // (a ctypes callback) that sends a fresh "snapshot" view when called, or null
 // to withdraw it (at the program's exit).
@@ -29,6 +32,10 @@ class Views {
   // at exit); false when none came.
   void keep_cupy(const report::CupyPool& pool);
   bool latest_cupy(report::CupyPool& out);
+  // JAX's view (cudaleak_impl_jax_view, sent by cudaleak_jax.py at XLA's
+  // out-of-memory, at exit and at snapshots); false when none came.
+  void keep_jax(const report::JaxView& view);
+  bool latest_jax(report::JaxView& out);
   // Asks the program for a fresh view (signal snapshots and reports asked for
   // by the program, where Python can run) and waits for it at most 10 s the
   // first time and 2 s after: the program's source runs on a thread of its
@@ -47,6 +54,7 @@ class Views {
   std::mutex mutex_;  // guards everything below
   std::optional<report::PyTorchView> latest_;
   std::optional<report::CupyPool> cupy_;
+  std::optional<report::JaxView> jax_;
   void (*source_)() = nullptr;
   // The thread that calls the source: asked by `requested_`, answered by
   // `answered_` (request numbers), so that a caller that gave up never

@@ -140,6 +140,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   c.peak_groups = tracker::peak_groups();
   c.oom_events = runtime().oom.events(c.resolver.get());
   if (report::PyTorchView view; runtime().python_view.latest(view)) c.pytorch = std::move(view);
+  if (report::JaxView view; runtime().python_view.latest_jax(view)) c.jax = std::move(view);
   if (report::CupyPool pool; runtime().python_view.latest_cupy(pool)) c.cupy = std::move(pool);
   pyframes::Status py = pyframes::report_status();
   if (py.present) c.python = report::PythonInfo{py.version, py.frames && opt.python_frames,

@@ -87,6 +87,10 @@ Assembled assemble(Capture c, const AssembleSettings& settings) {
     r.pytorch = std::move(*c.pytorch);
     attribute_tensors(r.pytorch, c);
   }
+  if (c.jax) {
+    r.has_jax = true;
+    r.jax = std::move(*c.jax);
+  }
   if (c.cupy) {
     r.has_cupy = true;
     r.cupy = std::move(*c.cupy);
@@ -115,7 +119,7 @@ void symbolize_offline(Report& r, FrameResolver& resolver) {
     for (SiteGrowth& site : d.growth) name_from_stack(site, site.api);
   }
   for (OomEvent& e : r.oom_events) {
-    if (!e.has_pytorch) e.api = outermost_api(e.stack, e.api);  // else the framework's name stays
+    if (!e.has_pytorch && !e.has_jax) e.api = outermost_api(e.stack, e.api);  // else the framework's name stays
     for (OomSite& site : e.top_sites) name_from_stack(site, site.api);
     for (OomAttempt& a : e.attempts) a.api = outermost_api(a.stack, a.api);
   }

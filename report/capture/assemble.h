@@ -39,6 +39,7 @@ struct Capture {
   std::map<int, std::vector<RawPeakGroup>> peak_groups;  // per device: what was live at its peak
   std::vector<OomEvent> oom_events;                // resolved as they happened
   std::optional<PyTorchView> pytorch;              // the program's allocator views
+  std::optional<JaxView> jax;
   std::optional<CupyPool> cupy;
   std::optional<PythonInfo> python;
   std::string gate_error;  // what the process knows makes a verdict impossible (memory it did not see)

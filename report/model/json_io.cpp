@@ -106,4 +106,34 @@ PyTorchView pytorch_view_from_json(const std::string& text, PyTorchOom* oom) {
   }
 }
 
+JaxView jax_view_from_json(const std::string& text, JaxFailureSent* failure) {
+  try {
+    json j = schema::parse(text);
+    JaxView v;
+    const Path root;
+    schema::read_value(j, root, v);
+    if (failure && j.contains("oom")) {
+      const json& o = j["oom"];
+      Path at{&root, "oom"};
+      if (!o.is_object()) schema::fail(at, "expected an object");
+      schema::TreeObject reader(o, at);
+      failure->present = true;
+      reader("repeat", failure->repeat);
+      reader("device", failure->device);
+      reader("request", failure->request);
+      reader("monotonic_ns", failure->monotonic_ns);
+      reader("exception", failure->oom.exception);
+      reader("message", failure->oom.message);
+      reader("compiled", failure->oom.compiled);
+      reader("stack", failure->stack);
+      for (Frame& f : failure->stack) f.python = true;
+      failure->oom.settings = v.settings;
+      failure->oom.executables_bytes = v.executables_bytes;
+    }
+    return v;
+  } catch (const FormatError& e) {
+    throw FormatError(std::string("not a JAX view: ") + e.what());
+  }
+}
+
 }  // namespace cudaleak::report

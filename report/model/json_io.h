@@ -48,6 +48,18 @@ struct PyTorchOom {
   uint64_t monotonic_ns = 0;
 };
 PyTorchView pytorch_view_from_json(const std::string& text, PyTorchOom* oom = nullptr);
+// What cudaleak_jax.py sends: a view, and at XLA's out-of-memory the
+// failure as it was raised ("oom"). Throws FormatError.
+struct JaxFailureSent {
+  bool present = false;
+  bool repeat = false;  // the same failure raised again: an attempt of the event before
+  int device = 0;
+  uint64_t request = 0;
+  uint64_t monotonic_ns = 0;  // when it was raised (CLOCK_MONOTONIC)
+  JaxOom oom;                 // exception, message, compiled (the device is the view's)
+  std::vector<Frame> stack;   // the Python frames it was raised in, innermost first
+};
+JaxView jax_view_from_json(const std::string& text, JaxFailureSent* failure = nullptr);
 // cudaleak_cupy.py's numbers (the report's "cupy" section without "when").
 CupyPool cupy_pool_from_json(const std::string& text);
 

@@ -375,6 +375,78 @@ void fields(V& v, PyTorchView& p) {
 }
 
 template <class V>
+void fields(V& v, JaxArrayGroup& g) {
+  v("bytes", g.bytes);
+  v("count", g.count);
+  v("largest_bytes", g.largest_bytes);
+  v("shape", g.shape, IfSet);
+  v("stack", g.stack);
+  // cudaleak_jax sends Python frames without "language".
+  if constexpr (V::after_read)
+    for (Frame& f : g.stack) f.python = true;
+}
+
+template <class V>
+void fields(V& v, JaxDevice& d) {
+  v("device", d.device);
+  v("id", d.id);
+  v("kind", d.kind, IfSet);
+  v("bytes_in_use", d.bytes_in_use);
+  v("peak_bytes_in_use", d.peak_bytes_in_use, IfSet);
+  v("bytes_limit", d.bytes_limit);
+  v("bytes_reserved", d.bytes_reserved, IfSet);
+  v("pool_bytes", d.pool_bytes, IfSet);
+  v("largest_free_block", d.largest_free_block, IfSet);
+  v("num_allocs", d.num_allocs, IfSet);
+  v("largest_alloc_size", d.largest_alloc_size, IfSet);
+  v("arrays", d.arrays);
+  v("arrays_bytes", d.arrays_bytes);
+  v("groups", d.groups);
+  v("pid", d.pid, IfSet);
+  v.unless("rank", d.rank, -1);
+}
+
+template <class V>
+void fields(V& v, JaxView& j) {
+  v("when", j.when);
+  v("settings", j.settings);
+  v("versions", j.versions, IfSet);
+  v("source", j.source, IfSet);
+  v("note", j.note, IfSet);
+  v("executables_bytes", j.executables_bytes, IfSet);
+  v("devices", j.devices);
+}
+
+template <class V>
+void fields(V& v, JaxPeakBuffer& b) {
+  v("bytes", b.bytes);
+  v("shape", b.shape, IfSet);
+  v("op", b.op, IfSet);
+  v("file", b.file, IfSet);
+  v("line", b.line, IfSet);
+}
+
+template <class V>
+void fields(V& v, JaxCompiled& c) {
+  v("parameter_bytes", c.parameter_bytes);
+  v("output_bytes", c.output_bytes);
+  v("temp_bytes", c.temp_bytes);
+  v("total_bytes", c.total_bytes);
+  v("peak_buffers", c.peak_buffers, IfSet);
+}
+
+template <class V>
+void fields(V& v, JaxOom& o) {
+  v("exception", o.exception);
+  v("message", o.message);
+  v("settings", o.settings, IfSet);
+  v("raised", o.raised);
+  v("compiled", o.compiled);
+  v("executables_bytes", o.executables_bytes, IfSet);
+  v("device", o.device);
+}
+
+template <class V>
 void fields(V& v, CupyPool& c) {
   v("when", c.when);
   v("device", c.device);
@@ -421,6 +493,7 @@ void fields(V& v, OomEvent& e) {
   v("reservations", e.reservations, IfSet);
   v("diagnosis", e.diagnosis);
   v("pytorch", Present<AllocatorDevice>{e.has_pytorch, e.pytorch});
+  v("jax", Present<JaxOom>{e.has_jax, e.jax});
   v("attempts", e.attempts, IfSet);
   v("recovered", e.recovered, IfSet);
   v("pid", e.pid, IfSet);
@@ -464,6 +537,7 @@ void fields(V& v, Report& r) {
   v("device_malloc_modules", r.device_malloc_modules, IfSet);
   v("timeline", r.timeline);
   v("pytorch", Present<PyTorchView>{r.has_pytorch, r.pytorch});
+  v("jax", Present<JaxView>{r.has_jax, r.jax});
   v("cupy", Present<CupyPool>{r.has_cupy, r.cupy});
   v("cupy_processes", r.cupy_processes, IfSet);
   bool has_python = !(r.python == PythonInfo{});  // any field set: what was read is written back

@@ -367,6 +367,19 @@ Report merge_reports(std::vector<Report> all) {
         m.pytorch.devices.push_back(std::move(d));
       }
     }
+    // Every process's JAX devices, each named by its process, as PyTorch's.
+    if (r.has_jax) {
+      if (!m.has_jax) {
+        m.has_jax = true;
+        m.jax.when = r.jax.when, m.jax.settings = r.jax.settings, m.jax.versions = r.jax.versions;
+        m.jax.source = r.jax.source, m.jax.note = r.jax.note;
+      }
+      m.jax.executables_bytes += r.jax.executables_bytes;
+      for (JaxDevice& d : r.jax.devices) {
+        if (r.processes.empty()) d.pid = r.process.pid, d.rank = r.process.rank;
+        m.jax.devices.push_back(std::move(d));
+      }
+    }
     // Every process's CuPy pool, each named by its process.
     if (r.has_cupy) {
       if (r.cupy_processes.empty()) {

@@ -405,6 +405,75 @@ struct CupyPool {
   bool operator==(const CupyPool&) const = default;
 };
 
+// JAX's own view of its device memory (docs/python.md), sent by
+// cudaleak_jax.py from JAX's device memory profile and memory_stats().
+struct JaxArrayGroup {  // live arrays made from one Python stack
+  uint64_t bytes = 0, count = 0;
+  uint64_t largest_bytes = 0;  // its largest array
+  std::string shape;           // of the largest, "f32[1024,1024]"; "" where JAX's live arrays did not say
+  std::vector<Frame> stack;    // Python frames, innermost first; empty: JAX gave no stack
+  bool operator==(const JaxArrayGroup&) const = default;
+};
+
+struct JaxDevice {
+  int device = 0;  // the CUDA device number in its process (local_hardware_id)
+  int id = 0;      // JAX's own device id (global over a job's processes)
+  std::string kind;
+  // XLA's pool as memory_stats() counts it (0: not reported).
+  uint64_t bytes_in_use = 0, peak_bytes_in_use = 0, bytes_limit = 0, bytes_reserved = 0;
+  uint64_t pool_bytes = 0, largest_free_block = 0, num_allocs = 0, largest_alloc_size = 0;
+  uint64_t arrays = 0, arrays_bytes = 0;  // every live array on the device
+  std::vector<JaxArrayGroup> groups;      // biggest first, at most 64
+  int64_t pid = 0;  // in a merged report: the process whose device it is
+  int rank = -1;
+  bool operator==(const JaxDevice&) const = default;
+};
+
+struct JaxView {
+  ViewMoment when = ViewMoment::Exit;
+  std::string settings;  // the XLA_PYTHON_CLIENT_* variables set
+  std::string versions;  // "jax 0.6.0 jaxlib 0.6.0"
+  std::string source;    // "profile" (device_memory_profile) or "live_arrays" (no stacks)
+  std::string note;      // why the profile was not read
+  uint64_t executables_bytes = 0;  // compiled code, as the profile counts it
+  std::vector<JaxDevice> devices;
+  const JaxDevice* device(int d) const {
+    for (const auto& x : devices)
+      if (x.device == d) return &x;
+    return nullptr;
+  }
+  bool operator==(const JaxView&) const = default;
+};
+
+// One of a jitted function's biggest buffers, as XLA's message lists them.
+struct JaxPeakBuffer {
+  uint64_t bytes = 0;
+  std::string shape, op, file;
+  int line = 0;
+  bool operator==(const JaxPeakBuffer&) const = default;
+};
+
+// What XLA's message says of a compiled function that did not fit
+// ("BufferAssignment OOM Debugging"); total_bytes 0: it said nothing.
+struct JaxCompiled {
+  uint64_t parameter_bytes = 0, output_bytes = 0, temp_bytes = 0, total_bytes = 0;
+  std::vector<JaxPeakBuffer> peak_buffers;  // the biggest first, at most 3
+  bool operator==(const JaxCompiled&) const = default;
+};
+
+// XLA raised RESOURCE_EXHAUSTED: the failure as JAX told it, and its view of
+// the device then.
+struct JaxOom {
+  std::string exception;  // the type it came as: "jaxlib.xla_extension.XlaRuntimeError"
+  std::string message;    // XLA's message, its first 4000 characters
+  std::string settings;   // the XLA_PYTHON_CLIENT_* variables set
+  uint64_t raised = 1;    // times the same failure was raised (XLA again, re-raised as another type)
+  JaxCompiled compiled;
+  uint64_t executables_bytes = 0;
+  JaxDevice device;
+  bool operator==(const JaxOom&) const = default;
+};
+
 // Device memory the context reserves because the program set one of its
 // limits (cuCtxSetLimit / cudaDeviceSetLimit): held while the context lives,
 // not a leak (docs/report-format.md#reservations).
@@ -466,6 +535,10 @@ struct OomEvent {
   // the device at that moment. api is then "PyTorch caching allocator".
   bool has_pytorch = false;
   AllocatorDevice pytorch;
+  // Set when XLA raised this out-of-memory (cudaleak_jax saw it); api is then
+  // "XLA (JAX)".
+  bool has_jax = false;
+  JaxOom jax;
   // The failed calls before this one that it ends (oldest first): a caching
   // allocator's retries, and under PyTorch the cudaMalloc calls it made
   // before it raised.
@@ -532,6 +605,8 @@ struct Report {
   PythonInfo python;
   bool has_pytorch = false;  // the program used CUDA through PyTorch and cudaleak_torch saw it
   PyTorchView pytorch;       // the latest view (at exit, the view at exit)
+  bool has_jax = false;      // the program used a GPU through JAX and cudaleak_jax saw it
+  JaxView jax;               // the latest view; merged: every process's devices
   bool has_cupy = false;     // the program used CuPy's memory pool
   CupyPool cupy;
   // A merged report: every process's pool, each named by its process (`cupy`

@@ -1,4 +1,5 @@
 #include "report/oom/diagnose.h"
+#include "report/oom/diagnose_jax.h"
 
 #include <algorithm>
 #include <map>
@@ -321,7 +322,8 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
 
   std::vector<report::Diagnosis> after;  // told after every cause, whatever their bytes
   if (e.has_pytorch) diagnose_pytorch(e, out, after);
-  if (!e.has_pytorch && e.device_info && e.free_bytes >= request && request <= total)
+  if (e.has_jax) diagnose_jax(e, out);
+  if (!e.has_pytorch && !e.has_jax && e.device_info && e.free_bytes >= request && request <= total)
     out.push_back({report::Cause::Fragmentation, e.free_bytes,
                    "free memory (" + format_bytes(e.free_bytes) + ") exceeds the request (" + format_bytes(request) +
                        "): the failure is likely fragmentation or a per-allocation limit"});
@@ -347,12 +349,15 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
   // view came with the event, are explained by the live tensors above; every
   // other allocator of the process (XLA's, CuPy's, a pool) is named with the
   // line it reserved for, and so is memory the program holds itself.
-  const std::string explained = e.has_pytorch ? std::string(kPyTorchCache) : "";
+  // XLA's own pool and arrays are explained by JAX's view: of the sites, only
+  // other frameworks' caches are told.
+  const std::string explained = e.has_pytorch ? std::string(kPyTorchCache) : e.has_jax ? "XLA BFC allocator" : "";
   for (size_t i = 0; i < e.top_sites.size() && i < 3; ++i) {
     const report::OomSite& site = e.top_sites[i];
     const bool big = site.bytes >= noteworthy || site.bytes >= request;
     std::string cache = gate::caching_allocator_of(site.stack);
     if (!gate::keeps_freed_blocks(cache)) cache.clear();  // the program's own arrays
+    if (e.has_jax && (cache.empty() || cache.starts_with("XLA"))) continue;
     if (!cache.empty()) {
       if (cache == explained || !big) continue;
       out.push_back({report::Cause::HeldByCache, site.bytes,

@@ -17,10 +17,12 @@ report::OomAttempt attempt_of(const report::OomEvent& failed) {
 
 bool is_attempt(const report::OomEvent& failed, const std::string& failed_cache, const report::OomEvent& later,
                 const std::string& later_cache) {
-  if (failed.has_pytorch || failed.device != later.device || later.time_ns < failed.time_ns ||
+  if (failed.has_pytorch || failed.has_jax || failed.device != later.device || later.time_ns < failed.time_ns ||
       later.time_ns - failed.time_ns > kRetryWindowNs)
     return false;
   if (later.has_pytorch) return failed_cache.empty() || failed_cache == "PyTorch caching allocator";
+  // XLA's BFC allocator growing its pool, or its platform allocator.
+  if (later.has_jax) return failed_cache.empty() || failed_cache.starts_with("XLA");
   return !failed_cache.empty() && failed_cache == later_cache && failed.request_bytes == later.request_bytes;
 }
 

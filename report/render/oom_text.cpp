@@ -4,6 +4,7 @@
 #include "report/model/frame_owner.h"
 #include "report/gate/caching.h"
 #include "report/oom/diagnose.h"
+#include "report/oom/diagnose_jax.h"
 
 namespace cudaleak::oom {
 
@@ -21,7 +22,10 @@ std::string retry_cause(const report::OomAttempt& failed) {
 std::string render_event(const report::OomEvent& e) {
   std::string out;
   const std::string head = e.rank >= 0 ? "out of memory on rank " + std::to_string(e.rank) + ": " : "out of memory: ";
-  if (e.has_pytorch) {
+  if (e.has_jax) {
+    out = head + "JAX (XLA) could not allocate " + format_bytes(e.request_bytes) + " on device " +
+          std::to_string(e.device);
+  } else if (e.has_pytorch) {
     out = head + "PyTorch could not allocate " + format_bytes(e.request_bytes) + " on device " +
           std::to_string(e.device);
   } else {
@@ -32,12 +36,20 @@ std::string render_event(const report::OomEvent& e) {
   if (e.device_info)
     out += " (free " + format_bytes(e.free_bytes) + " of " + format_bytes(e.total_bytes) + ")";
   out += " at " + format_duration(e.time_ns) + "\n";
-  if (!e.attempts.empty()) {
-    const report::OomAttempt& a = e.attempts.front();
-    out += "  Before it, " + std::to_string(e.attempts.size()) + (e.attempts.size() == 1 ? " call" : " calls") + " (" +
+  // The failed calls before it; under JAX also the same failure raised
+  // again, which is this one.
+  std::vector<const report::OomAttempt*> calls;
+  for (const report::OomAttempt& a : e.attempts)
+    if (!e.has_jax || a.api != e.api) calls.push_back(&a);
+  if (!calls.empty()) {
+    const report::OomAttempt& a = *calls.front();
+    out += "  Before it, " + std::to_string(calls.size()) + (calls.size() == 1 ? " call" : " calls") + " (" +
            a.api + " of " + format_bytes(a.request_bytes) + ", from " + format_duration(a.time_ns) + ") failed and " +
-           (e.attempts.size() == 1 ? "was" : "were") + " retried after " + retry_cause(a) + " (attempts in the report).\n";
+           (calls.size() == 1 ? "was" : "were") + " retried after " + retry_cause(a) + " (attempts in the report).\n";
   }
+  if (e.has_jax && e.jax.raised > 1)
+    out += "  XLA raised it " + std::to_string(e.jax.raised) +
+           " times within 10 s (the same failure, retried or raised again): one failure.\n";
   if (e.diagnosis.empty()) {
     out += "  No single cause stands out; the numbers are in the report.\n";
   } else {
@@ -51,6 +63,9 @@ std::string render_event(const report::OomEvent& e) {
          " allocated in the last " + format_duration(e.recent_window_ns) + ", " + format_bytes(e.old_bytes) + " before); other processes: " +
          (e.nvml == "ok" ? format_bytes(others) : "unknown (" + e.nvml + ")") + "; untracked: " +
          format_bytes(e.untracked_bytes) + ".\n";
+  if (e.has_jax)
+    out += "  JAX on device " + std::to_string(e.jax.device.device) + ": " + jax_pool_text(e.jax.device) +
+           "; raised as " + e.jax.exception + ".\n";
   if (e.has_pytorch)
     out += "  PyTorch: " + format_bytes(e.pytorch.reserved) + " reserved, " + format_bytes(e.pytorch.allocated) +
            " allocated, largest free block " + format_bytes(e.pytorch.largest_free_block) + ".\n";

@@ -12,6 +12,7 @@
 #include "report/oom/diagnose.h"
 #include "report/model/function_names.h"
 #include "report/render/oom_text.h"
+#include "report/render/jax_text.h"
 #include "common/kinds.h"
 #include "report/model/library_handles.h"
 #include "report/model/merge.h"
@@ -501,6 +502,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
       }
     }
   }
+  out += jax_view_text(r, prefix, [&](int64_t pid, int rank) { return process_label(r, pid, rank); });
   // CuPy's pool: memory it holds for live arrays and as a cache (its
   // segments are the "held by caching allocators" groups).
   if (r.has_cupy && folded) out += folded_cupy_text(r, prefix);

@@ -30,7 +30,6 @@ MAX_BLOCKS = 65536     # blocks listed over all segments: an expandable segment 
 MAX_GROUPS = 64        # live-tensor groups listed per device
 
 _native = None
-_source = None         # the ctypes callback the library calls for a fresh view; kept alive here
 _unsupported_backend = None  # an allocator backend whose state PyTorch cannot show
 
 
@@ -153,29 +152,7 @@ def _on_oom(device, alloc, device_allocated, device_free):
                          "device_free": device_free, "monotonic_ns": observed}})
 
 
-def _offer_source():
-    """Lets the library ask for a fresh view (snapshot signals, reports the program asks for)."""
-    global _source
-    try:
-        offer = ctypes.CDLL(None).cudaleak_impl_python_view_source
-    except (AttributeError, OSError):
-        return
-    offer.argtypes = [ctypes.c_void_p]
-    offer.restype = ctypes.c_int
-    _source = ctypes.CFUNCTYPE(None)(lambda: send("snapshot"))
-    offer(ctypes.cast(_source, ctypes.c_void_p))
-
-
-def _withdraw_source():
-    try:
-        ctypes.CDLL(None).cudaleak_impl_python_view_source(None)
-    except (AttributeError, OSError):
-        pass
-
-
 def _at_exit():
-    # The callback dies with the interpreter: withdrawn before it goes.
-    _withdraw_source()
     send("exit")
 
 
@@ -203,7 +180,7 @@ def _arm_recording():
     native = _native_entry()
     if native:
         native(b"{}", b"armed")
-        _offer_source()
+        cudaleak_watch.offer_source(lambda: send("snapshot"))
     if os.environ.get("CUDALEAK_PYTORCH_STACKS", "0") == "1":
         _record_stacks()
     else:

@@ -1,7 +1,8 @@
 """Runs a function once the program's own `import NAME` has finished, without
 importing NAME itself (a finder on sys.meta_path that steps aside after the
-first import). Used by cudaleak_torch and cudaleak_cupy."""
+first import). Used by cudaleak_torch, cudaleak_jax and cudaleak_cupy."""
 import atexit
+import ctypes
 import importlib.abc
 import importlib.util
 import os
@@ -80,3 +81,42 @@ def at_exit(fn):
     _at_exit.append(fn)
     if not hasattr(os._exit, "_cudaleak_real"):
         os._exit = _exit_through_views(os._exit)
+
+
+_sources = []
+_source_callback = None  # the ctypes callback the library calls; kept alive here
+
+
+def _send_every_view():
+    for fn in list(_sources):
+        try:
+            fn()
+        except BaseException:  # one framework's view never stops another's
+            pass
+
+
+def _withdraw_source():
+    # The callback dies with the interpreter: withdrawn before it goes.
+    try:
+        ctypes.CDLL(None).cudaleak_impl_python_view_source(None)
+    except (AttributeError, OSError):
+        pass
+
+
+def offer_source(fn):
+    """fn() sends a fresh view when the library asks for one (snapshot
+    signals, reports the program asks for); every framework's source is
+    called through the one function the library holds."""
+    global _source_callback
+    _sources.append(fn)
+    if _source_callback is not None:
+        return
+    try:
+        offer = ctypes.CDLL(None).cudaleak_impl_python_view_source
+    except (AttributeError, OSError):
+        return  # not running under cudaleak
+    offer.argtypes = [ctypes.c_void_p]
+    offer.restype = ctypes.c_int
+    _source_callback = ctypes.CFUNCTYPE(None)(_send_every_view)
+    offer(ctypes.cast(_source_callback, ctypes.c_void_p))
+    at_exit(_withdraw_source)

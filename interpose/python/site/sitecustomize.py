@@ -1,8 +1,9 @@
 # Put on PYTHONPATH by `cudaleak run` (or by hand next to LD_PRELOAD, see
 # docs/python.md): imported by every interpreter at start-up. It arms
 # cudaleak_torch, which asks PyTorch to record its allocator state once the
-# program itself uses CUDA, and cudaleak_cupy, which sends CuPy's pool
-# numbers at exit, and then hands on to the sitecustomize the
+# program itself uses CUDA, cudaleak_jax, which explains XLA's out-of-memory
+# and sends JAX's live arrays by line, and cudaleak_cupy, which sends CuPy's
+# pool numbers at exit, and then hands on to the sitecustomize the
 # program would have imported without cudaleak.
 import sys as _sys
 
@@ -13,6 +14,11 @@ def _cudaleak_arm():
         cudaleak_torch.arm()
     except Exception as e:  # never change the program's behaviour
         _sys.stderr.write("cudaleak: PyTorch view not armed: %s\n" % e)
+    try:
+        import cudaleak_jax
+        cudaleak_jax.arm()
+    except Exception as e:
+        _sys.stderr.write("cudaleak: JAX view not armed: %s\n" % e)
     try:
         import cudaleak_cupy
         cudaleak_cupy.arm()

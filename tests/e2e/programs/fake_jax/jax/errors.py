@@ -1,0 +1,2 @@
+class JaxRuntimeError(RuntimeError):
+    pass

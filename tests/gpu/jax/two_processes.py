@@ -1,0 +1,44 @@
+# Two JAX processes on the device(s), started with multiprocessing "spawn"
+# (each inherits cudaleak through PYTHONPATH and LD_PRELOAD): worker 0 holds
+# 24 GiB of arrays and waits; worker 1, on the same device, fills the rest
+# with 1 GiB arrays until it fails. Each allocates on demand
+# (XLA_PYTHON_CLIENT_PREALLOCATE=false, MEM_FRACTION=0.95).
+import multiprocessing as mp
+import os
+import sys
+
+
+def worker(rank, ready, done):
+    os.environ["XLA_PYTHON_CLIENT_PREALLOCATE"] = "false"
+    os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = "0.95"
+    import jax.numpy as jnp
+    kept = []
+    if rank == 0:
+        for _ in range(24):
+            kept.append(jnp.ones((16384, 16384), jnp.float32))  # LINE:holder
+        kept[-1].block_until_ready()
+        ready.set()
+        done.wait(600)
+        return
+    ready.wait(600)
+    try:
+        while True:
+            kept.append(jnp.ones((16384, 16384), jnp.float32))  # LINE:filler
+            kept[-1].block_until_ready()
+    except Exception as e:
+        print("rank 1 kept %d arrays; %s" % (len(kept), str(e).splitlines()[0][:120]))
+    finally:
+        done.set()
+
+
+if __name__ == "__main__":
+    ctx = mp.get_context("spawn")
+    ready, done = ctx.Event(), ctx.Event()
+    procs = []
+    for r in (0, 1):
+        os.environ["RANK"] = str(r)  # the rank cudaleak reads from each process's environment
+        procs.append(ctx.Process(target=worker, args=(r, ready, done)))
+        procs[-1].start()
+    for p in procs:
+        p.join()
+    sys.exit(max(p.exitcode for p in procs))
