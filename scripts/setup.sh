@@ -10,14 +10,14 @@ demo=0
 
 # Needed to build the tool and the samples.
 packages=(build-essential cmake ninja-build libunwind-dev libdw-dev libelf-dev libspdlog-dev libfmt-dev
-          nlohmann-json3-dev libcli11-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev python3)
+          nlohmann-json3-dev libcli11-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev python3 libncurses-dev)
 optional=()
 if [ "$demo" = 0 ]; then
   # Needed to test; clang: the libFuzzer targets (scripts/fuzz.sh).
   packages+=(catch2 libgtest-dev clang libclang-rt-14-dev git)
   # Only for some tests (pytest plugin and its wheel, SARIF schema, man page, HTML report in a browser):
   # skipped when missing.
-  optional=(python3-pytest python3-venv python3-jsonschema man-db chromium)
+  optional=(python3-pytest python3-venv python3-jsonschema man-db chromium tmux)
   command -v node >/dev/null || optional+=(nodejs)
   command -v npm >/dev/null || optional+=(npm)
 fi

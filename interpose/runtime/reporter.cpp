@@ -29,6 +29,7 @@
 #include "report/model/frame_owner.h"
 #include "report/symbols/modules.h"
 #include "report/symbols/symbolizer.h"
+#include "report/render/growth_text.h"
 #include "report/render/text_report.h"
 #include "interpose/runtime/runtime.h"
 #include "interpose/runtime/unseen_memory.h"
@@ -133,6 +134,9 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   c.process.run_id = tracker::run_id();
   c.modules = symbols::loaded_modules();
   c.timeline = tracker::timeline(&c.timeline_sites);
+  for (auto& [device, sites] : tracker::site_growth())
+    for (report::DeviceTimeline& d : c.timeline.devices)
+      if (d.device == device) d.growth = std::move(sites);
   c.timeline.marks = runtime().marks.all();
   c.peak_groups = tracker::peak_groups();
   c.oom_events = runtime().oom.events(c.resolver.get());
@@ -201,6 +205,12 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
                 reason == Reason::Signal ? "snapshot" : "checkpoint report", static_cast<unsigned long long>(live),
                 live == 1 ? "" : "s",
                 static_cast<unsigned long long>(r.summary.leaked_count), w.path.c_str());
+    // A process that never ends says what grows when asked: the sites, their rise and stack.
+    report::TextOptions text;
+    text.max_groups = size_t(opt.summary_groups);
+    text.full_stacks = opt.full_stacks;
+    if (std::string growth = report::render_growth(r, text); !growth.empty())
+      print("==" + std::to_string(r.process.pid) + "==cudaleak: " + growth.substr(1));
   } else if (opt.print_summary) {
     if (opt.check_context) {
       tracker::PlacementChecks checks = tracker::placement_checks();
@@ -352,6 +362,9 @@ int finish(Reason reason) {
     std::string tensors = w.gate.failing_tensor_groups
                               ? ", " + std::to_string(w.gate.failing_tensor_groups) + " of them PyTorch's live tensors"
                               : "";
+    if (w.gate.failing_growth_sites)
+      tensors += ", of which " + count_of(w.gate.failing_growth_sites, "site", "sites") +
+                 " grew steadily past fail_on_growth (" + opt.fail_on_growth + ")";
     log_message("leak gate failed: %s (%s, %llu bytes) not suppressed%s%s; exiting with "
                 "status %d (error_exitcode)",
                 count_of(w.gate.failing_groups, "leak group", "leak groups").c_str(),

@@ -12,6 +12,7 @@
 
 #include "interpose/runtime/crash_capture.h"
 #include "interpose/runtime/lifecycle.h"
+#include "interpose/runtime/live_server.h"
 #include "interpose/base/log.h"
 #include "interpose/runtime/reporter.h"
 #include "interpose/base/hot_path.h"
@@ -192,6 +193,7 @@ void give_alternate_stack() {
 
 void install() {
   open_pipe();
+  live_server::reset_in_child();
   crash_capture::prepare();
   g_report_signal = signal_from_name(options().report_signal);
   if (options().crash_report) {
@@ -209,6 +211,7 @@ void install() {
 
 namespace {
 __attribute__((noinline, cold)) void start_reporter_thread() {
+  live_server::start();  // once; its own thread, whatever the signals' settings
   if (g_report_signal <= 0 && !options().termination_report) return;
   if (g_thread_started.exchange(true)) return;
   sigset_t all, old;
@@ -260,6 +263,7 @@ void reset_in_child() {
   if (g_pipe[0] >= 0) close(g_pipe[0]);
   if (g_pipe[1] >= 0) close(g_pipe[1]);
   open_pipe();
+  live_server::reset_in_child();
   crash_capture::prepare();
   g_thread_started = false;
   g_crashing = false;

@@ -37,6 +37,9 @@ struct Timeline::Series {
   std::atomic<int64_t> window_peak{0};
   std::atomic<int64_t> window_start{0};
   std::atomic<int64_t> window_limit{INT64_MAX};
+  // When the growth history's open span ends (0: not started); a change at
+  // or after it samples every site's lowest (sample_growth).
+  std::atomic<uint64_t> growth_end{0};
 
   std::mutex mutex;  // everything below
   std::vector<Point> points;  // the last one is the open point
@@ -52,6 +55,8 @@ struct Timeline::Series {
   std::vector<SiteBytes> window_start_sites;
   std::vector<PeakGroup> window_grown;
   int64_t window_grown_total = 0;
+  SiteGrowthTable growth;
+  std::vector<SiteGrowthTable::Sample> growth_samples;  // reused, kSiteSlots reserved
 };
 
 namespace {
@@ -157,6 +162,8 @@ CUDALEAK_HOT_PATH void Timeline::add(int device, Kind kind, uint32_t stack_id, i
   if (delta == 0 || !kind_holds_memory(kind)) return;
   Series& s = series(device);
   if (time_ns >= s.open_end.load(std::memory_order_acquire)) open_point(s, time_ns);
+  if (time_ns >= s.growth_end.load(std::memory_order_acquire)) [[unlikely]]
+    sample_growth(s, time_ns);
   Site& group = site(s, kind, stack_id);
   int64_t total, on_device = 0;
   {
@@ -164,7 +171,9 @@ CUDALEAK_HOT_PATH void Timeline::add(int device, Kind kind, uint32_t stack_id, i
     bump(s.now[size_t(kind)], delta);
     total = bump(s.total, delta);
     if (total > s.open_max.load(std::memory_order_relaxed)) s.open_max.store(total, std::memory_order_relaxed);
-    bump(atomic(group.bytes), delta);
+    const int64_t bytes = bump(atomic(group.bytes), delta);
+    if (bytes < atomic(group.low).load(std::memory_order_relaxed))
+      atomic(group.low).store(bytes, std::memory_order_relaxed);
     bump(atomic(group.count), delta > 0 ? 1 : -1);
     // Device memory: the total less the host's kinds, read on the same
     // lines; only a growth can raise the window's peak.
@@ -315,6 +324,59 @@ void Timeline::record_peak(Series& s, int64_t total, uint64_t time_ns) {
   s.at_peak_total = total;
 }
 
+// Once per span of the growth history (site_growth.h), on the thread whose
+// change came after its end, before that change counts: every site's lowest
+// in the span is read and reset to its bytes under the counting lock (one
+// pass over the sites taken, no locked instruction per site), then the
+// histories are brought up to date under the series lock.
+void Timeline::sample_growth(Series& s, uint64_t time_ns) {
+  std::lock_guard lock(s.mutex);
+  const uint64_t end = s.growth_end.load(std::memory_order_relaxed);
+  if (end != 0 && time_ns < end) return;  // another thread sampled
+  if (!s.growth.started()) {
+    s.growth_samples.reserve(kSiteSlots);
+    if (!s.growth.start(time_ns, growth_interval_ns_, kSiteSlots)) {
+      s.growth_end.store(UINT64_MAX, std::memory_order_release);  // no memory: no histories
+      return;
+    }
+    s.growth_end.store(s.growth.span_end(time_ns), std::memory_order_release);
+    return;
+  }
+  s.growth_samples.clear();
+  {
+    std::lock_guard counting(s.counting);
+    const uint32_t taken = s.taken_count.load(std::memory_order_relaxed);
+    for (uint32_t n = 0; n < taken; ++n) {
+      const uint32_t slot = atomic(s.taken[n]).load(std::memory_order_acquire);
+      if (!slot) continue;
+      Site& site = s.sites[slot - 1];
+      const int64_t bytes = atomic(site.bytes).load(std::memory_order_relaxed);
+      const int64_t low = atomic(site.low).load(std::memory_order_relaxed);
+      atomic(site.low).store(bytes, std::memory_order_relaxed);
+      s.growth_samples.push_back({slot - 1, atomic(site.key).load(std::memory_order_relaxed), low, bytes});
+    }
+  }
+  s.growth.close_span(end, time_ns, s.growth_samples);
+  s.growth_end.store(s.growth.span_end(time_ns), std::memory_order_release);
+}
+
+std::map<int, std::vector<report::SiteGrowth>> Timeline::growth() const {
+  std::map<int, std::vector<report::SiteGrowth>> out;
+  for (const auto& slot : series_) {
+    Series* s = slot.load(std::memory_order_acquire);
+    if (!s) continue;
+    std::lock_guard lock(s->mutex);
+    std::vector<report::SiteGrowth> sites;
+    s->growth.snapshot(sites, [s](uint32_t at) {
+      Site& site = s->sites[at];
+      return SiteGrowthTable::Sample{at, 0, atomic(site.low).load(std::memory_order_relaxed),
+                                     atomic(site.bytes).load(std::memory_order_relaxed)};
+    });
+    if (!sites.empty()) out[s->device] = std::move(sites);
+  }
+  return out;
+}
+
 // In place: the points' vector keeps the capacity it was given when the
 // series was made, so neither this nor open_point allocates.
 void Timeline::compact(Series& s) {
@@ -462,6 +524,7 @@ void Timeline::stack_ids(std::vector<uint32_t>& out) const {
       for (uint32_t n = 0; n < p.top.count; ++n) out.push_back(uint32_t(p.top.site[n].key));
     for (const PeakGroup& g : s->at_peak) out.push_back(g.stack_id);
     for (const PeakGroup& g : s->window_grown) out.push_back(g.stack_id);
+    s->growth.stack_ids(out);
   }
 }
 
@@ -508,6 +571,8 @@ void Timeline::clear() {
     s->window_start_sites.clear();
     s->window_grown.clear();
     s->window_grown_total = 0;
+    s->growth.clear();
+    s->growth_end = 0;
   }
 }
 

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "common/kinds.h"
+#include "interpose/track/site_growth.h"
 #include "report/model/raw.h"
 #include "report/model/report.h"
 
@@ -35,6 +36,9 @@ class Timeline {
   static constexpr size_t kPointSites = 8;
 
   Timeline() = default;
+  // How long each span of the sites' growth histories is to start with
+  // (site_growth.h); it doubles as the run goes on. Before the first change.
+  void set_growth_interval(uint64_t ns) { growth_interval_ns_ = ns; }
   Timeline(const Timeline&) = delete;
   Timeline& operator=(const Timeline&) = delete;
   ~Timeline();
@@ -49,6 +53,8 @@ class Timeline {
   // The groups live at each device's peak, by (kind, stack id), biggest first.
   using PeakGroup = report::RawPeakGroup;
   std::map<int, std::vector<PeakGroup>> peak_groups() const;
+  // The sites whose growth histories are kept, per device, stack ids unresolved.
+  std::map<int, std::vector<report::SiteGrowth>> growth() const;
 
   // For the crash handler: the points of each device as numbers, nothing
   // allocated; a device whose lock is held (maybe by the crashed thread) is
@@ -113,6 +119,7 @@ class Timeline {
     uint64_t key;  // (kind + 1) << 32 | stack id; 0: free slot
     int64_t bytes;
     int64_t count;
+    int64_t low;  // the lowest `bytes` since the growth history's last sample
   };
   struct Series;
   static constexpr int kDevices = 257;  // device -1 (none known) .. 255
@@ -123,6 +130,7 @@ class Timeline {
   Site& site(Series& s, Kind kind, uint32_t stack_id);
   void open_point(Series& s, uint64_t time_ns);
   void record_peak(Series& s, int64_t total, uint64_t time_ns);
+  void sample_growth(Series& s, uint64_t time_ns);
   static void compact(Series& s);
   static TopSites top_sites(Series& s);
   void start_window(Series& s, uint64_t limit);
@@ -132,6 +140,7 @@ class Timeline {
 
   std::atomic<Series*> series_[kDevices] = {};
   std::atomic<uint64_t> window_limit_{0};  // of the window open now, for a device seen first during it
+  uint64_t growth_interval_ns_ = 1'000'000'000;
   std::mutex create_mutex_;
 };
 

@@ -159,6 +159,11 @@ std::map<int, std::vector<Timeline::PeakGroup>> peak_groups();
 // peak of device memory, and the sites that grew once over `limit` bytes.
 void begin_window(uint64_t limit);
 std::vector<Timeline::WindowPeak> window_peaks();
+// The first span of the sites' growth histories (option growth_interval_ms);
+// at start-up, before any record.
+void configure_growth(uint64_t interval_ns);
+// Per device: the sites whose growth histories are kept (site_growth.h).
+std::map<int, std::vector<report::SiteGrowth>> site_growth();
 uint64_t elapsed_ns();  // since the tracker started
 // The same clock at an earlier CLOCK_MONOTONIC reading (0 before the start).
 uint64_t elapsed_ns_at(uint64_t monotonic_ns);

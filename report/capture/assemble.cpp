@@ -1,6 +1,7 @@
 #include "report/capture/assemble.h"
 
 #include "report/gate/site.h"
+#include "report/model/site_growth.h"
 #include "report/oom/diagnose.h"
 #include "report/oom/tensor_owners.h"
 #include "report/symbols/symbolizer.h"
@@ -41,6 +42,14 @@ void add_timeline(Report& r, Capture& c) {
       }
     for (size_t n = 0; n < d.sites.size() && i < c.timeline_sites.size() && n < c.timeline_sites[i].size(); ++n)
       describe_site(d.sites[n], c.timeline_sites[i][n], c);
+    for (SiteGrowth& g : d.growth) {
+      describe_site(g, RawSite{g.kind, g.stack_id}, c);
+      // A program that calls the driver itself has no frame naming the API:
+      // its live group, of the same stack, knows the entry point.
+      for (const LeakGroup& live : r.leaks)
+        if (g.api.empty() && live.stack_id == g.stack_id && live.kind == g.kind) g.api = live.api;
+      g.steady = grew_steadily(g);
+    }
   }
 }
 
@@ -121,6 +130,7 @@ void symbolize_offline(Report& r, FrameResolver& resolver) {
   for (DeviceTimeline& d : r.timeline.devices) {
     for (PeakGroup& g : d.peak.groups) name_from_stack(g, g.api);
     for (TimelineSite& site : d.sites) name_from_stack(site, site.api);
+    for (SiteGrowth& site : d.growth) name_from_stack(site, site.api);
   }
   for (OomEvent& e : r.oom_events) {
     if (!e.has_pytorch && !e.has_jax) e.api = outermost_api(e.stack, e.api);  // else the framework's name stays

@@ -34,6 +34,7 @@ void leave_ungated(report::Report& r) {
   for (report::LeakGroup& g : r.leaks) g.fails_gate = false;
   r.gate.failed = false;
   r.gate.failing_groups = r.gate.failing_bytes = r.gate.failing_count = r.gate.failing_tensor_groups = 0;
+  r.gate.failing_growth_sites = 0;
 }
 
 std::optional<Built> build(const std::string& text, const std::string& path) {

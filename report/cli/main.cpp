@@ -19,6 +19,8 @@
 #include "report/cli/baseline_command.h"
 #include "report/cli/report_commands.h"
 #include "report/cli/run_command.h"
+#include "report/cli/top_command.h"
+#include "report/gate/growth_gate.h"
 
 using namespace cudaleak;
 
@@ -172,13 +174,14 @@ int main(int argc, char** argv) {
 
   int status = 0;
   cli::add_report_commands(app, status);
+  cli::add_top_command(app, status);
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return cli::report_parse_error(app, e, argc, argv);
   }
-  for (const char* name : {"report", "diff", "merge", "symbolize"})
+  for (const char* name : {"report", "diff", "merge", "symbolize", "top"})
     if (app.got_subcommand(name)) return with_stdout_flushed(status);
   if (options->parsed()) return with_stdout_flushed(print_option_table());
 
@@ -212,6 +215,9 @@ int main(int argc, char** argv) {
       if (eq == std::string::npos) problems.push_back("--option expects key=value, got '" + kv + "'");
       else add(kv.substr(0, eq), kv.substr(eq + 1));
     }
+    if (gate::GrowthThreshold threshold; !check.fail_on_growth.empty())
+      if (std::string problem = gate::parse_growth_threshold(check.fail_on_growth, threshold); !problem.empty())
+        problems.push_back(flag_name("fail_on_growth") + ": " + problem);
     if (uint64_t bytes; simulated_memory->count())
       if (std::string problem = cli::parse_memory_size(settings.simulated_memory, bytes); !problem.empty())
         problems.push_back(problem);

@@ -40,6 +40,8 @@ GateConfig make_gate_config(const GateSettings& s, void (*log)(const std::string
   c.count_cached = s.count_cached;
   c.count_live_tensors = s.count_live_tensors;
   c.count_growing_tensors = s.count_growing_tensors;
+  if (std::string bad = parse_growth_threshold(s.fail_on_growth, c.fail_on_growth); !bad.empty())
+    problem("fail_on_growth: " + bad);
   c.asked = s.asked;
   return c;
 }
@@ -90,6 +92,7 @@ report::GateResult judge(report::Report& report, const GateConfig& config) {
         result.failing_count += t.count;
         add_saturating(result.failing_bytes, t.bytes);
       }
+  judge_growth(report, config, result);
   result.failed = result.failing_groups > 0 && result.failing_bytes >= config.min_bytes;
   if (!result.failed)
     for (auto& g : report.leaks) g.fails_gate = false;

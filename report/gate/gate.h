@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "report/gate/baseline.h"
+#include "report/gate/growth_gate.h"
 #include "report/gate/rule_set.h"
 #include "report/model/report.h"
 #include "report/gate/suppressions.h"
@@ -21,6 +22,7 @@ struct GateConfig {
   bool count_cached = false;         // memory held by caching allocators counts as leaks
   bool count_live_tensors = false;   // PyTorch's live tensors at exit count as leaks
   bool count_growing_tensors = false;  // PyTorch's live-tensor groups that grew across snapshots count
+  GrowthThreshold fail_on_growth;      // sites that grew steadily past it count (growth_gate.h)
   bool asked = true;                 // the run asked for a verdict (verdict_asked); else the report carries none
   std::string config_error;          // a suppression or baseline file could not be read
 };
@@ -41,6 +43,7 @@ struct GateSettings {
   bool count_cached = false;
   bool count_live_tensors = false;
   bool count_growing_tensors = false;
+  std::string fail_on_growth;  // growth_gate.h's parse_growth_threshold
   bool asked = true;  // a verdict was asked for (settings_from: verdict_asked)
 };
 GateConfig make_gate_config(const GateSettings& settings, void (*log)(const std::string& line));

@@ -14,11 +14,11 @@ inline constexpr const char* kCompiledSuppressionsVariable = "CUDALEAK_SUPPRESSI
 
 // Whether the options ask the gate for a verdict: an exit status for leaks
 // (error_exitcode), or what counts (fail_on, min_bytes, baseline, gate_cached,
-// gate_live_tensors, gate_growing_tensors). Without any, a report carries no
+// gate_live_tensors, gate_growing_tensors, fail_on_growth). Without any, a report carries no
 // verdict (gate.evaluated false): the run's status is the program's own.
 inline bool verdict_asked(const Options& o) {
   return o.error_exitcode > 0 || !o.fail_on.empty() || o.min_bytes > 0 || !o.baseline.empty() || o.gate_cached ||
-         o.gate_live_tensors || o.gate_growing_tensors;
+         o.gate_live_tensors || o.gate_growing_tensors || !o.fail_on_growth.empty();
 }
 
 inline GateSettings settings_from(const Options& o) {
@@ -32,6 +32,7 @@ inline GateSettings settings_from(const Options& o) {
   s.count_cached = o.gate_cached;
   s.count_live_tensors = o.gate_live_tensors;
   s.count_growing_tensors = o.gate_growing_tensors;
+  s.fail_on_growth = o.fail_on_growth;
   s.asked = verdict_asked(o);
   return s;
 }

@@ -165,6 +165,7 @@ void fields(V& v, GateResult& g) {
   v("failing_bytes", g.failing_bytes);
   v("failing_count", g.failing_count);
   v("failing_tensor_groups", g.failing_tensor_groups, IfSet);
+  v("failing_growth_sites", g.failing_growth_sites, IfSet);
 }
 
 template <class V>
@@ -222,6 +223,29 @@ void fields(V& v, TimelineSite& s) {
   v("stack", s.stack);
 }
 
+// Readers that predate it skip `growth`: format_version stays 2.
+template <class V>
+void fields(V& v, SiteGrowth& g) {
+  v("kind", g.kind, Required);
+  v("api", g.api);
+  v("where", g.where);
+  v("bytes", g.bytes);
+  v("level", g.level);
+  v("since_ns", g.since_ns);
+  v("since_bytes", g.since_bytes);
+  v("last_rise_ns", g.last_rise_ns, IfSet);
+  v("rises", g.rises);
+  v("history_ns", g.history_ns);
+  v("interval_ns", g.interval_ns);
+  v("history", g.history);
+  v("steady", g.steady, IfSet);
+  v("site", g.site, IfSet);
+  v("suppressed_by", g.suppressed_by, IfSet);
+  v("baseline", g.baseline, IfSet);
+  v("fails_gate", g.fails_gate, IfSet);
+  v("stack", g.stack);
+}
+
 template <class V>
 void fields(V& v, DeviceTimeline& d) {
   v("device", d.device, Required);
@@ -232,6 +256,7 @@ void fields(V& v, DeviceTimeline& d) {
   v("points", d.points);
   v("sites", d.sites, IfSet);
   v("site_points", d.site_points, IfSet);
+  v("growth", d.growth, IfSet);
   if constexpr (V::after_read) {
     v.require(d.site_points.empty() || d.site_points.size() == d.points.size(), "site_points",
               "has " + std::to_string(d.site_points.size()) + " lists for " + std::to_string(d.points.size()) + " points");

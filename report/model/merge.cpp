@@ -35,6 +35,11 @@ void add_timeline(Timeline& into, const Timeline& from, int pid, int rank, uint6
       for (size_t i = 0; i < p.bytes.size() && i < slot.size(); ++i) bytes[slot[i]] = p.bytes[i];
       p.bytes = std::move(bytes);
     }
+    for (SiteGrowth& g : d.growth) {
+      g.history_ns += shift;
+      g.since_ns += shift;
+      if (g.last_rise_ns) g.last_rise_ns += shift;
+    }
     into.devices.push_back(std::move(d));
   }
   for (TimelineMark mark : from.marks) {
@@ -411,6 +416,7 @@ Report merge_reports(std::vector<Report> all) {
       add_saturating(m.gate.failing_bytes, r.gate.failing_bytes);
       m.gate.failing_count += r.gate.failing_count;
       m.gate.failing_tensor_groups += r.gate.failing_tensor_groups;
+      m.gate.failing_growth_sites += r.gate.failing_growth_sites;
       if (m.gate.error.empty()) m.gate.error = r.gate.error;
     }
   }

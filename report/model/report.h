@@ -152,6 +152,9 @@ struct GateResult {
   // Of the failing groups, those of PyTorch's live tensors at exit
   // (gate_live_tensors); counted in the three numbers above too.
   uint64_t failing_tensor_groups = 0;
+  // Of the failing groups, the sites that grew steadily past fail_on_growth
+  // (DeviceTimeline::growth); counted in the three numbers above too.
+  uint64_t failing_growth_sites = 0;
   bool operator==(const GateResult&) const = default;
 };
 
@@ -241,6 +244,34 @@ struct TimelineSite {
   bool operator==(const TimelineSite&) const = default;
 };
 
+// A site's live bytes over the run (docs/report-format.md#timeline), sampled
+// on its device's allocations and frees: each span of the history keeps the
+// lowest the site held within it, so that memory a site takes and gives back
+// within a span (a step's buffers) does not count as growth, and memory it
+// never gives back does. The tracker keeps the biggest and the rising sites.
+struct SiteGrowth {
+  Kind kind = Kind::Device;
+  std::string api, where;
+  uint64_t bytes = 0;         // live at the report
+  uint64_t level = 0;         // the lowest within the last span sampled
+  uint64_t since_ns = 0;      // when its current rise began: its last fall, or when first sampled
+  uint64_t since_bytes = 0;   // its lowest then
+  uint64_t last_rise_ns = 0;  // the end of the last span whose lowest rose
+  uint64_t rises = 0;         // spans whose lowest rose since since_ns
+  uint64_t history_ns = 0;    // the start of history[0]'s span
+  uint64_t interval_ns = 0;   // the length of each span
+  std::vector<uint64_t> history;  // lowest live bytes within each span, oldest first
+  bool steady = false;  // grew steadily to now and never fell (report/model/site_growth.h)
+  // Added by the gate when it ran (fail_on_growth).
+  std::string site;
+  std::string suppressed_by;
+  BaselineState baseline = BaselineState::None;
+  bool fails_gate = false;
+  std::vector<Frame> stack;
+  uint32_t stack_id = 0;  // process-local interned stack; not written
+  bool operator==(const SiteGrowth&) const = default;
+};
+
 struct DeviceTimeline {
   int pid = 0;  // in merged reports
   int device = 0;
@@ -252,6 +283,7 @@ struct DeviceTimeline {
   // that have none.
   std::vector<TimelineSite> sites;
   std::vector<std::vector<std::pair<uint32_t, uint64_t>>> site_points;
+  std::vector<SiteGrowth> growth;  // the sites whose histories were kept, biggest and rising first
   int rank = -1;  // in merged reports, the rank of the process (pid)
   bool operator==(const DeviceTimeline&) const = default;
 };

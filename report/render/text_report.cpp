@@ -1,5 +1,6 @@
 #include "common/terminal_text.h"
 #include "report/render/text_report.h"
+#include "report/render/growth_text.h"
 
 #include <algorithm>
 
@@ -272,6 +273,16 @@ void append_group(std::string& out, const LeakGroup& g, const TextOptions& optio
   append_stack(out, g.stack, first, options.max_frames, options.full_stacks, g.api);
   if (g.stack.empty()) out += "    <no stack>\n";
 }
+
+}  // namespace
+
+std::string stack_text(const std::vector<Frame>& stack, const TextOptions& options, const std::string& api) {
+  std::string out;
+  append_stack(out, stack, 0, options.max_frames, options.full_stacks, api);
+  return stack.empty() ? "    <no stack>\n" : out;
+}
+
+namespace {
 
 // Each failure's story is told once per line of one process's program: a
 // later failure of a call already told (the same API at the same user's line:
@@ -563,6 +574,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
            (only_releases ? " release calls of resources it never saw" : " notes") + " (see notes in the report)\n";
   }
 
+  out += render_growth(r, options);
   const bool not_clean = r.summary.leaked_count || !r.gate.error.empty();  // unseen calls are never green
   out += "\n" + paint("SUMMARY:", not_clean ? kRed : kGreen, options.color) + " cudaleak: " +
          format_bytes(r.summary.leaked_bytes) + " leaked in " +
