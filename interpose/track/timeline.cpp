@@ -360,11 +360,16 @@ void Timeline::sample_growth(Series& s, uint64_t time_ns) {
   s.growth_end.store(s.growth.span_end(time_ns), std::memory_order_release);
 }
 
-std::map<int, std::vector<report::SiteGrowth>> Timeline::growth() const {
+std::map<int, std::vector<report::SiteGrowth>> Timeline::growth(uint64_t now_ns) {
   std::map<int, std::vector<report::SiteGrowth>> out;
   for (const auto& slot : series_) {
     Series* s = slot.load(std::memory_order_acquire);
     if (!s) continue;
+    // A process that makes no more allocations (a server served from its
+    // allocator's cache) closes no span on its own: the spans that ended
+    // since its last change are closed here, on the reporting thread, so
+    // that its sites read as flat rather than unknown.
+    if (now_ns >= s->growth_end.load(std::memory_order_acquire)) sample_growth(*s, now_ns);
     std::lock_guard lock(s->mutex);
     std::vector<report::SiteGrowth> sites;
     s->growth.snapshot(sites, [s](uint32_t at) {

@@ -54,7 +54,8 @@ class Timeline {
   using PeakGroup = report::RawPeakGroup;
   std::map<int, std::vector<PeakGroup>> peak_groups() const;
   // The sites whose growth histories are kept, per device, stack ids unresolved.
-  std::map<int, std::vector<report::SiteGrowth>> growth() const;
+  // Each device's kept histories, closing first the spans that ended by now_ns.
+  std::map<int, std::vector<report::SiteGrowth>> growth(uint64_t now_ns);
 
   // For the crash handler: the points of each device as numbers, nothing
   // allocated; a device whose lock is held (maybe by the crashed thread) is

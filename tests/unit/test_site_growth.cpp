@@ -40,7 +40,7 @@ Timeline& run_steps(Timeline& t, int seconds) {
 TEST_CASE("site growth: the leaking site grew steadily and the churning and the loaded ones did not", "[growth]") {
   Timeline t;
   run_steps(t, 600);
-  auto growth = t.growth();
+  auto growth = t.growth(0);  // at the last change: no span closed here
   REQUIRE(growth.count(0));
   const auto& sites = growth[0];
   const report::SiteGrowth* leak = find(sites, 1);
@@ -68,7 +68,7 @@ TEST_CASE("site growth: the leaking site grew steadily and the churning and the 
 TEST_CASE("site growth: the words and the sparkline", "[growth]") {
   Timeline t;
   run_steps(t, 600);
-  auto growth = t.growth();
+  auto growth = t.growth(0);  // at the last change: no span closed here
   const report::SiteGrowth* leak = find(growth[0], 1);
   REQUIRE(leak);
   const std::string words = report::rise_words(*leak);
@@ -84,7 +84,7 @@ TEST_CASE("site growth: a fall starts the rise again", "[growth]") {
   for (int i = 0; i < 50; ++i) t.add(0, Kind::Device, 1, kMiB, uint64_t(i) * 100 * kMs + 5);
   t.add(0, Kind::Device, 1, -40 * kMiB, 5000 * kMs + 5);  // gave most of it back
   for (int i = 51; i < 55; ++i) t.add(0, Kind::Device, 1, kMiB, uint64_t(i) * 100 * kMs + 5);
-  auto growth = t.growth();
+  auto growth = t.growth(0);  // at the last change: no span closed here
   const report::SiteGrowth* site = find(growth[0], 1);
   REQUIRE(site);
   CHECK(site->since_ns >= 5000 * kMs);
@@ -97,7 +97,7 @@ TEST_CASE("site growth: bounded sites per device with rising ones kept over bigg
   // 200 flat sites, bigger than the leaking one, then the leak.
   for (uint32_t s = 0; s < 200; ++s) t.add(0, Kind::Device, 100 + s, 100 * kMiB, 1 + s);
   for (int i = 0; i < 100; ++i) t.add(0, Kind::Device, 7, 4096, uint64_t(i) * 100 * kMs + 500);
-  auto growth = t.growth();
+  auto growth = t.growth(0);  // at the last change: no span closed here
   CHECK(growth[0].size() <= SiteGrowthTable::kKeptSites);
   const report::SiteGrowth* leak = find(growth[0], 7);
   REQUIRE(leak);
@@ -117,4 +117,23 @@ TEST_CASE("growth gate: thresholds in bytes and bytes per minute", "[growth]") {
   CHECK_FALSE(gate::parse_growth_threshold("lots", t).empty());
   CHECK_FALSE(gate::parse_growth_threshold("1MiB/hour", t).empty());
   CHECK_FALSE(gate::parse_growth_threshold("0", t).empty());
+}
+
+// A server served from its allocator's cache makes no allocation after
+// warm-up, so no span closes on its own: a report (or `cudaleak top`'s
+// frame) closes the spans that ended since, and its sites read flat.
+TEST_CASE("site growth: a process gone quiet has its spans closed when asked, and reads flat", "[growth]") {
+  Timeline t;
+  t.set_growth_interval(1000 * kMs);
+  t.add(0, Kind::Device, 7, 64 * kMiB, 10);               // starts the first span
+  t.add(0, Kind::Device, 7, 32 * kMiB, 1500 * kMs);       // closes it
+  auto before = t.growth(0);
+  const size_t seen = before.count(0) && find(before[0], 7) ? find(before[0], 7)->history.size() : 0;
+  auto growth = t.growth(20'000 * kMs);                   // 18.5 s later, nothing changed
+  REQUIRE(growth.count(0));
+  const report::SiteGrowth* quiet = find(growth[0], 7);
+  REQUIRE(quiet);
+  CHECK(quiet->history.size() >= seen + 10);
+  CHECK_FALSE(report::grew_steadily(*quiet));
+  CHECK(quiet->level == uint64_t(96 * kMiB));
 }
