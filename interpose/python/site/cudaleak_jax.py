@@ -287,15 +287,26 @@ def _stat(text, name):
     return _bytes(*m.groups()) if m else 0
 
 
+def _request(text):
+    """The bytes XLA could not get: exact where the message gives them
+    ("(68719476736 bytes)", "(1073741824B)", "allocate 1073741824 bytes"),
+    else its rounded size ("allocate 1.00GiB", "device memory of 64.00GiB")."""
+    m = (re.search(r"\((\d+) bytes\)", text) or re.search(r"\((\d+)B\)", text)
+         or re.search(r"allocat\w*\s+(\d+) bytes", text))
+    if m:
+        return int(m.group(1))
+    m = re.search(r"(?:trying to allocate|device memory of|allocat\w*)\s+" + _SIZE, text)
+    return _bytes(*m.groups()) if m else 0
+
+
 def parse_message(text):
     """What XLA's message says: the request, the device, and for a jitted
     function the sizes of its compiled buffers and its biggest ones."""
     out = {}
-    m = (re.search(r"while trying to allocate (\d+) bytes", text) or re.search(r"\((\d+)B\)", text)
-         or re.search(r"allocat\w*\s+(\d+) bytes", text))
-    if m:
-        out["request"] = int(m.group(1))
-    m = re.search(r"device ordinal (\d+)", text)
+    request = _request(text)
+    if request:
+        out["request"] = request
+    m = re.search(r"device ordinal (\d+)", text) or re.search(r"\bon device (\d+)", text)
     if m:
         out["device"] = int(m.group(1))
     if "BufferAssignment" in text:

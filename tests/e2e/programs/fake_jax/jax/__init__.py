@@ -109,14 +109,6 @@ def jit(fn, **options):
     return call
 
 
-def _human(n):
-    """As XLA's HumanReadableNumBytes: "200.00MiB"."""
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= size:
-            return "%.2f%s" % (n / float(size), unit)
-    return "%dB" % n
-
-
 def _buffer_assignment(temp, args, code):
     params = sum(getattr(a, "nbytes", 0) for a in args)
     return ("\nBufferAssignment OOM Debugging.\nBufferAssignment stats:\n"
@@ -129,5 +121,5 @@ def _buffer_assignment(temp, args, code):
             "\t\tOperator: op_name=\"jit(%s)/jit(main)/dot_general[dimension_numbers=(((1,), (0,)), ((), ()))]\" "
             "source_file=\"%s\" source_line=%d\n\t\tXLA Label: custom-call\n\t\tShape: f32[4096,65536]\n"
             "\t\t==========================\n" %
-            (_human(params), _human(params), _human(temp), _human(2 * params + temp), _human(temp), code.co_name,
+            (_xla.human(params), _xla.human(params), _xla.human(temp), _xla.human(2 * params + temp), _xla.human(temp), code.co_name,
              code.co_filename, code.co_firstlineno + 1))
