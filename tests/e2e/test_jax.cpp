@@ -212,6 +212,28 @@ TEST_CASE("jax: XLA raising 10 s after its allocator's first failed call is one 
   CHECK(r.oom_events[0].attempts.size() == 16);
 }
 
+TEST_CASE("jax: arrays whose computation failed without raising are told apart from the pool's", "[e2e][python][jax]") {
+  // JAX's asynchronous dispatch: 40 steps of 16 MiB kept, never read; 12 fit
+  // XLA's 192 MiB pool, the 28 others failed and hold no memory.
+  auto dir = fresh_dir("jax_async_oom");
+  Result res = run_jax(dir, interpreters().front(), {kPrograms + "/jax_async_oom.py"}, {"FAKE_JAX_ASYNC=1"});
+  CHECK(res.exit_code == 0);
+  CHECK(res.out == "kept 40 steps\n");
+  const std::string line = "<module> (jax_async_oom.py:" + std::to_string(line_of("jax_async_oom.py", "update")) + ")";
+  CHECK(res.err.find("JAX at exit on device 0: XLA's pool 192.0 MiB in use of its 192.0 MiB limit (peak 192.0 MiB); "
+                     "live arrays 192.0 MiB in 12 (and 28 that hold no memory)") != std::string::npos);
+  CHECK(res.err.find("    192.0 MiB in 12 arrays from " + line) != std::string::npos);
+  CHECK(res.err.find("    28 arrays from " + line + " hold no memory (448.0 MiB as their shapes count it") !=
+        std::string::npos);
+  CHECK(res.err.find("their computation failed (XLA ran out of memory) and nothing read them") != std::string::npos);
+  CHECK(res.err.find("640.0 MiB") == std::string::npos);  // never more than the pool holds, as held
+  auto r = last_report(dir, 1);
+  REQUIRE(r.jax.devices.size() == 1);
+  CHECK(r.jax.devices[0].arrays == 12);
+  CHECK(r.jax.devices[0].no_memory_arrays == 28);
+  CHECK(r.jax.devices[0].no_memory_bytes == 448u << 20);
+}
+
 TEST_CASE("jax: a jitted function whose own buffers do not fit is named with XLA's biggest buffer", "[e2e][python][jax][oom]") {
   const auto pythons = monitoring_interpreters();
   if (pythons.empty()) {

@@ -7,6 +7,10 @@
 #   FAKE_JAX_DEVICES      devices (the simulated GPU's CUDALEAK_SIM_DEVICES)
 #   FAKE_JAX_PROFILE      "gzip" (default, as jax), "raw" (not compressed),
 #                         "broken" (device_memory_profile raises)
+#   FAKE_JAX_ASYNC        "1": as JAX's asynchronous dispatch, an array whose
+#                         allocation fails is made all the same, holding no
+#                         memory and the error, raised only when it is read
+#                         (block_until_ready); the profile counts it in full
 import os
 import sys
 
@@ -67,7 +71,13 @@ class Array:
             n *= x
         self.nbytes = n * itemsize
         self._device = device
-        self._handle = device.pool.allocate(self.nbytes)
+        self._error = None
+        try:
+            self._handle = device.pool.allocate(self.nbytes)
+        except errors.JaxRuntimeError as e:
+            if os.environ.get("FAKE_JAX_ASYNC") != "1":
+                raise
+            self._error = e  # poisoned: raised when read
         self.traceback = _traceback(skip)
         _arrays[id(self)] = self
 
@@ -78,12 +88,14 @@ class Array:
         if self._handle is not None:
             self._device.pool.release(self._handle)
             self._handle = None
-            _arrays.pop(id(self), None)
+        _arrays.pop(id(self), None)
 
     def __del__(self):
         self.delete()
 
     def block_until_ready(self):
+        if self._error is not None:
+            raise errors.JaxRuntimeError(str(self._error))
         return self
 
 
