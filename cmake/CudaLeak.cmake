@@ -4,11 +4,18 @@
 #   find_package(cudaleak REQUIRED)   # CMAKE_PREFIX_PATH: an install or build tree
 #   (or: list(APPEND CMAKE_MODULE_PATH /path/to/cudaleak/cmake) and include(CudaLeak))
 #   cudaleak_add_test(NAME gemm_test COMMAND gemm_test --small
-#                     [RUN_OPTIONS --suppressions ${CMAKE_SOURCE_DIR}/cudaleak.supp ...])
+#                     [RUN_OPTIONS --suppressions ${CMAKE_SOURCE_DIR}/cudaleak.supp ...]
+#                     [LIMIT_MEMORY 24MB] [LIMIT_LEAKS 1MB])
 #   add_test(NAME other COMMAND other_test)
-#   cudaleak_wrap_tests(TESTS other [OPTIONS fail_on=device,pinned ...])
+#   cudaleak_wrap_tests(TESTS other [OPTIONS fail_on=device,pinned ...] [LIMIT_MEMORY size] [LIMIT_LEAKS size])
 #   gtest_discover_tests(unit_tests)   # or catch_discover_tests
-#   cudaleak_wrap_discovered_tests(TARGET unit_tests [TEST_LIST var] [OPTIONS ...])
+#   cudaleak_wrap_discovered_tests(TARGET unit_tests [TEST_LIST var] [OPTIONS ...] [LIMIT_MEMORY size] [LIMIT_LEAKS size])
+#
+# Budgets, per test (a test is one process here): LIMIT_MEMORY fails a test
+# whose device memory peaks more than that above its start on some device
+# (option limit_memory), naming the sites that grew; LIMIT_LEAKS lets it leak
+# up to that many bytes (option min_bytes, one more). Sizes: bytes, or with
+# KB, MB, GB (powers of 1024, as pytest-memray and the pytest plugin read them).
 #
 # cudaleak_add_test runs the command through `cudaleak run`; cudaleak_wrap_tests
 # adds LD_PRELOAD and CUDALEAK_OPTIONS to existing tests, and
@@ -47,8 +54,44 @@ function(_cudaleak_command_path out cmd)
   endif()
 endfunction()
 
+# "24MB", "512 KiB", "1048576" -> bytes in *out.
+function(_cudaleak_bytes out size)
+  string(TOUPPER "${size}" upper)
+  string(REPLACE " " "" upper "${upper}")
+  if(NOT upper MATCHES "^([0-9]+)(B|K|KB|KIB|M|MB|MIB|G|GB|GIB)?$")
+    message(FATAL_ERROR "CudaLeak: '${size}' is not a size (e.g. 24MB, 512KiB, 1048576)")
+  endif()
+  set(number ${CMAKE_MATCH_1})
+  string(SUBSTRING "${CMAKE_MATCH_2}B" 0 1 unit)  # each MATCHES below resets CMAKE_MATCH_*
+  set(scale 1)
+  if(unit STREQUAL "K")
+    set(scale 1024)
+  elseif(unit STREQUAL "M")
+    set(scale 1048576)
+  elseif(unit STREQUAL "G")
+    set(scale 1073741824)
+  endif()
+  math(EXPR bytes "${number} * ${scale}")
+  set(${out} ${bytes} PARENT_SCOPE)
+endfunction()
+
+# The budgets as CUDALEAK_OPTIONS entries (limit_memory=N, min_bytes=N+1) in *out.
+function(_cudaleak_budget_options out limit_memory limit_leaks)
+  set(options "")
+  if(limit_memory)
+    _cudaleak_bytes(bytes "${limit_memory}")
+    list(APPEND options "limit_memory=${bytes}")
+  endif()
+  if(NOT "${limit_leaks}" STREQUAL "")
+    _cudaleak_bytes(bytes "${limit_leaks}")
+    math(EXPR bytes "${bytes} + 1")  # the gate fails from min_bytes on: up to the budget passes
+    list(APPEND options "min_bytes=${bytes}")
+  endif()
+  set(${out} "${options}" PARENT_SCOPE)
+endfunction()
+
 function(cudaleak_add_test)
-  cmake_parse_arguments(ARG "" "NAME;WORKING_DIRECTORY" "COMMAND;RUN_OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "" "NAME;WORKING_DIRECTORY;LIMIT_MEMORY;LIMIT_LEAKS" "COMMAND;RUN_OPTIONS" ${ARGN})
   if(NOT ARG_NAME OR NOT ARG_COMMAND)
     message(FATAL_ERROR "cudaleak_add_test: NAME and COMMAND are required")
   endif()
@@ -62,11 +105,20 @@ function(cudaleak_add_test)
   if(CUDALEAK_SIMULATED_GPU)
     set(simulated --simulated-gpu)
   endif()
+  _cudaleak_budget_options(budget "${ARG_LIMIT_MEMORY}" "${ARG_LIMIT_LEAKS}")
+  set(budget_flags "")
+  foreach(option ${budget})
+    string(REPLACE "=" ";" pair "${option}")
+    list(GET pair 0 key)
+    list(GET pair 1 value)
+    string(REPLACE "_" "-" key "${key}")
+    list(APPEND budget_flags --${key} ${value})
+  endforeach()
   add_test(NAME ${ARG_NAME} WORKING_DIRECTORY ${wd}
            COMMAND ${CUDALEAK_EXECUTABLE} run ${simulated}
                    --error-exitcode ${CUDALEAK_ERROR_EXITCODE}
                    -o ${CUDALEAK_REPORT_DIR}/${ARG_NAME}.%p.json
-                   ${ARG_RUN_OPTIONS} -- ${program_path} ${ARG_COMMAND})
+                   ${budget_flags} ${ARG_RUN_OPTIONS} -- ${program_path} ${ARG_COMMAND})
 endfunction()
 
 # LD_PRELOAD, CUDALEAK_OPTIONS (report `report_name`.%p.json, the status, the
@@ -87,7 +139,9 @@ function(_cudaleak_environment env_out modification_out report_name options)
 endfunction()
 
 function(cudaleak_wrap_tests)
-  cmake_parse_arguments(ARG "" "" "TESTS;OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "" "LIMIT_MEMORY;LIMIT_LEAKS" "TESTS;OPTIONS" ${ARGN})
+  _cudaleak_budget_options(budget "${ARG_LIMIT_MEMORY}" "${ARG_LIMIT_LEAKS}")
+  list(APPEND ARG_OPTIONS ${budget})
   foreach(test ${ARG_TESTS})
     if(NOT TEST ${test})
       message(FATAL_ERROR "cudaleak_wrap_tests: there is no test '${test}' (yet). Tests made when CTest runs, by "
@@ -110,7 +164,9 @@ endfunction()
 # it). It sets their ENVIRONMENT: give other variables through OPTIONS' file,
 # not the discovery step's PROPERTIES ENVIRONMENT.
 function(cudaleak_wrap_discovered_tests)
-  cmake_parse_arguments(ARG "" "TARGET;TEST_LIST" "OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "" "TARGET;TEST_LIST;LIMIT_MEMORY;LIMIT_LEAKS" "OPTIONS" ${ARGN})
+  _cudaleak_budget_options(budget "${ARG_LIMIT_MEMORY}" "${ARG_LIMIT_LEAKS}")
+  list(APPEND ARG_OPTIONS ${budget})
   if(NOT ARG_TARGET)
     message(FATAL_ERROR "cudaleak_wrap_discovered_tests: TARGET is required")
   endif()

@@ -1,7 +1,7 @@
 # `cmake --install build [--prefix DIR]` lays out the same relocatable tree as
 # build/: bin/cudaleak, lib/libcudaleak.so with lib/cudaleak-deps, the
 # simulated GPU in lib/cudaleak/simcuda, the Python hooks and the pytest plugin in
-# lib/cudaleak/python, include/ (cudaleak.h, cudaleak_gtest.h), the CMake
+# lib/cudaleak/python, include/ (cudaleak.h, cudaleak_gtest.h, cudaleak_catch2.h), the CMake
 # package in lib/cmake/cudaleak, the docs in share/doc/cudaleak, the man page
 # and bash completion. The installed binaries carry no debug info: it is split
 # into lib/debug/.build-id (cmake/SplitDebugInfo.cmake, the last install step).
@@ -17,6 +17,7 @@ install(TARGETS simcuda_driver simcuda_runtime simcuda_nvml LIBRARY DESTINATION 
 set_target_properties(simcuda_nvml PROPERTIES INSTALL_RPATH "$ORIGIN")
 install(DIRECTORY ${CMAKE_BINARY_DIR}/lib/cudaleak/python/ DESTINATION lib/cudaleak/python PATTERN __pycache__ EXCLUDE)
 install(FILES ${CMAKE_SOURCE_DIR}/interpose/include/cudaleak.h ${CMAKE_SOURCE_DIR}/interpose/include/cudaleak_gtest.h
+              ${CMAKE_SOURCE_DIR}/interpose/include/cudaleak_budget.h ${CMAKE_SOURCE_DIR}/interpose/include/cudaleak_catch2.h
         DESTINATION include)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION share/doc/cudaleak)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION share/doc/cudaleak)
@@ -44,7 +45,7 @@ configure_file(${CMAKE_SOURCE_DIR}/cmake/cudaleakConfig.cmake.in ${package_build
 configure_file(${CMAKE_SOURCE_DIR}/cmake/CudaLeak.cmake ${package_build_dir}/CudaLeak.cmake COPYONLY)
 write_basic_package_version_file(${package_build_dir}/cudaleakConfigVersion.cmake
                                  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
-foreach(header cudaleak.h cudaleak_gtest.h)  # include/ beside the build tree's package, as installed
+foreach(header cudaleak.h cudaleak_gtest.h cudaleak_budget.h cudaleak_catch2.h)  # include/ beside the build tree's package, as installed
   configure_file(${CMAKE_SOURCE_DIR}/interpose/include/${header} ${CMAKE_BINARY_DIR}/include/${header} COPYONLY)
 endforeach()
 install(FILES ${package_build_dir}/cudaleakConfig.cmake ${package_build_dir}/cudaleakConfigVersion.cmake

@@ -24,6 +24,9 @@ def main(pyproject_path, out_dir):
     metadata = ["Metadata-Version: 2.1", f"Name: {project['name']}", f"Version: {project['version']}",
                 f"Summary: {project['description']}", f"Requires-Python: {project['requires-python']}"]
     metadata += [f"Requires-Dist: {d}" for d in project.get("dependencies", [])]
+    for extra, requirements in project.get("optional-dependencies", {}).items():
+        metadata.append(f"Provides-Extra: {extra}")
+        metadata += [f'Requires-Dist: {d}; extra == "{extra}"' for d in requirements]
     entry_points = "".join(f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in points.items()) + "\n"
                            for group, points in project.get("entry-points", {}).items())
     files = {f"{m}.py": (pyproject.parent / f"{m}.py").read_bytes() for m in modules}

@@ -145,6 +145,7 @@ std::string refusal(const Options& o, std::string_view key) {
   if (key == "pytorch_stacks_at") return between(o.pytorch_stacks_at, 0, 100);
   if (key == "summary_groups") return at_least_zero(o.summary_groups);
   if (key == "min_bytes") return at_least_zero(o.min_bytes);
+  if (key == "limit_memory") return at_least_zero(o.limit_memory);
   if (key == "error_exitcode") return between(o.error_exitcode, 0, 255);
   if (key == "gate_error_exitcode") return between(o.gate_error_exitcode, 1, 255);
   if (key == "output" && o.output.empty()) return "must not be empty";
@@ -259,7 +260,7 @@ std::vector<OptionProblem> parse_options(const std::string& text, Options& optio
 }
 
 bool is_gate_option(std::string_view key) {
-  for (std::string_view gate : {"error_exitcode", "gate_error_exitcode", "fail_on", "min_bytes", "suppressions",
+  for (std::string_view gate : {"error_exitcode", "gate_error_exitcode", "fail_on", "min_bytes", "limit_memory", "suppressions",
                                 "default_suppressions", "baseline", "gate_cached", "gate_live_tensors",
                                 "gate_growing_tensors"})
     if (key == gate) return true;

@@ -71,6 +71,49 @@ static inline int cudaleak_gate_since(const char* name, cudaleak_verdict* out, c
   return fn ? fn(name, out, message, size) : -1;
 }
 
+/* cudaleak_gate_since by sequence numbers (cudaleak_sequence: the number of the last
+ * resource created), for windows too frequent for named checkpoints (a test
+ * suite's fixtures): no mark on the report's timeline. */
+static inline int cudaleak_sequence(unsigned long long* out) {
+  int (*fn)(unsigned long long*) = (int (*)(unsigned long long*))cudaleak_find_("cudaleak_impl_sequence");
+  return fn ? fn(out) : -1;
+}
+static inline int cudaleak_gate_range(unsigned long long since, unsigned long long until, cudaleak_verdict* out,
+                                      char* message, unsigned long size) {
+  int (*fn)(unsigned long long, unsigned long long, cudaleak_verdict*, char*, unsigned long) =
+      (int (*)(unsigned long long, unsigned long long, cudaleak_verdict*, char*, unsigned long))cudaleak_find_(
+          "cudaleak_impl_gate_range");
+  return fn ? fn(since, until, out, message, size) : -1;
+}
+
+/* Memory budgets (a test's peak of device memory). cudaleak_peak_begin
+ * starts a window: from now, each device's highest device memory (device,
+ * managed, stream-ordered, VMM, arrays, graph and kernel-heap memory; not
+ * pinned host memory) above what it held at the start. With `limit_bytes`
+ * (0: none), once a device rises more than that above its start, the sites
+ * that grew are recorded. Windows do not nest: a new one replaces the last. */
+typedef struct cudaleak_peak {
+  unsigned long long bytes; /* the highest rise above the start, on the device that rose most */
+  unsigned long long start; /* that device's memory when the window began */
+  int device;               /* -1: no device memory seen */
+  char file[512];           /* over the limit: the program's source file of the site that grew most */
+  int line;
+} cudaleak_peak;
+
+static inline int cudaleak_peak_begin(unsigned long long limit_bytes) {
+  int (*fn)(unsigned long long) = (int (*)(unsigned long long))cudaleak_find_("cudaleak_impl_peak_begin");
+  return fn ? fn(limit_bytes) : -1;
+}
+
+/* Fills `out` for the window begun last and, once over its limit, writes the
+ * sites that grew (growth and stack of each) into `message` (`size` bytes,
+ * NUL-terminated, "" otherwise). 0 on success, -1 without cudaleak. */
+static inline int cudaleak_peak_read(cudaleak_peak* out, char* message, unsigned long size) {
+  int (*fn)(cudaleak_peak*, char*, unsigned long) =
+      (int (*)(cudaleak_peak*, char*, unsigned long))cudaleak_find_("cudaleak_impl_peak_read");
+  return fn ? fn(out, message, size) : -1;
+}
+
 /* Writes a report of live resources now, reason "checkpoint", named `name`. */
 static inline int cudaleak_report(const char* name) {
   int (*fn)(const char*) = (int (*)(const char*))cudaleak_find_("cudaleak_impl_report");

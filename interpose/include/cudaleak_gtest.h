@@ -1,14 +1,20 @@
 // GoogleTest integration: every test must release the CUDA resources it
-// creates. A test that leaves some alive, counted by the leak gate (the same
-// suppressions, fail_on, min_bytes and baseline as `cudaleak run
-// --error-exitcode`), fails at the leak's line in the program with the kind,
-// bytes and stack of each leak group.
+// creates, and may be given a budget of device memory. A test that leaves
+// some alive, counted by the leak gate (the same suppressions, fail_on,
+// min_bytes and baseline as `cudaleak run --error-exitcode`), fails at the
+// leak's line in the program with the kind, bytes and stack of each leak
+// group, down to the test's body (GoogleTest's own frames are in the report).
 //
 //   #include "cudaleak_gtest.h"
 //   int main(int argc, char** argv) {
 //     ::testing::InitGoogleTest(&argc, argv);
-//     cudaleak::install_gtest_listener();
+//     cudaleak::install_gtest_listener();          // or ({.limit_memory = 24 << 20, .limit_leaks = 0})
 //     return RUN_ALL_TESTS();
+//   }
+//   TEST(Gemm, FitsItsBudget) {
+//     CUDALEAK_LIMIT_MEMORY(24 << 20);   // this test's peak of device memory: at most 24 MiB above its start
+//     CUDALEAK_LIMIT_LEAKS(1 << 20);     // it may leave up to 1 MiB of CUDA memory alive
+//     ...
 //   }
 //
 // Run the binary under `cudaleak run`; without cudaleak the listener does nothing.
@@ -19,42 +25,49 @@
 #include <string>
 
 #include "cudaleak.h"
+#include "cudaleak_budget.h"
 
 namespace cudaleak {
 
 class GTestLeakListener : public ::testing::EmptyTestEventListener {
  public:
-  void OnTestStart(const ::testing::TestInfo& test) override { cudaleak_checkpoint(name(test).c_str()); }
+  explicit GTestLeakListener(Budget defaults = {}) : defaults_(defaults) {}
+
+  void OnTestStart(const ::testing::TestInfo& test) override {
+    current_budget() = defaults_;
+    cudaleak_checkpoint(name(test).c_str());
+    cudaleak_peak_begin(defaults_.limit_memory);
+  }
 
   // Runs while the test is still current (and before the result printer), so
   // the failure belongs to the test.
   void OnTestEnd(const ::testing::TestInfo& test) override {
-    cudaleak_verdict verdict = {};
-    std::string message(16384, '\0');
-    if (cudaleak_gate_since(name(test).c_str(), &verdict, message.data(), message.size()) != 0 ||
-        verdict.failing.count == 0)
-      return;
-    message.resize(message.find('\0'));
-    std::string headline = "cudaleak: " + std::to_string(verdict.failing.count) + " CUDA resource" +
-                           (verdict.failing.count == 1 ? "" : "s") + " (" + std::to_string(verdict.failing.bytes) +
-                           " bytes) created by this test " + (verdict.failing.count == 1 ? "is" : "are") +
-                           " still alive";
-    uint64_t others = verdict.alive.count - verdict.failing.count;
-    if (others) headline += " (and " + std::to_string(others) + " suppressed, cached or not counted by the gate)";
-    if (verdict.file[0] && verdict.line > 0)
-      ADD_FAILURE_AT(verdict.file, verdict.line) << headline << message;
-    else
-      ADD_FAILURE() << headline << message;
+    const Budget budget = current_budget();
+    BudgetFailure peak = check_peak(budget, kStopAtTestBody);
+    if (!peak.text.empty()) report(peak);
+    BudgetFailure leaks = check_leaks(name(test).c_str(), budget, kStopAtTestBody);
+    if (!leaks.text.empty()) report(leaks);
   }
 
  private:
+  // The test's body ends each stack; GoogleTest's runner frames are left out.
+  inline static const StackCut kStopAtTestBody = {{"_Test::TestBody()"}, {"testing::internal::", "testing::Test::Run"}};
   static std::string name(const ::testing::TestInfo& t) {
     return std::string("gtest:") + t.test_suite_name() + "." + t.name();
   }
+  static void report(const BudgetFailure& failure) {
+    if (!failure.file.empty() && failure.line > 0)
+      ADD_FAILURE_AT(failure.file.c_str(), failure.line) << failure.text;
+    else
+      ADD_FAILURE() << failure.text;
+  }
+  Budget defaults_;
 };
 
-inline void install_gtest_listener() {
-  if (cudaleak_active()) ::testing::UnitTest::GetInstance()->listeners().Append(new GTestLeakListener);
+// Budgets for every test (0: none; a test's CUDALEAK_LIMIT_* overrides them).
+inline void install_gtest_listener(Budget defaults = {}) {
+  if (cudaleak_active())
+    ::testing::UnitTest::GetInstance()->listeners().Append(new GTestLeakListener(defaults));
 }
 
 }  // namespace cudaleak

@@ -50,12 +50,23 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_leaks_since(
   return 0;
 }
 
-extern "C" __attribute__((visibility("default"))) int cudaleak_impl_gate_since(const char* name,
-                                                                                cudaleak_verdict* out,
-                                                                                char* message, unsigned long size) {
-  uint64_t since = 0;
-  if (!out || !cudaleak::runtime().checkpoints.sequence_of(name, since)) return -1;
-  cudaleak::Verdict v = cudaleak::judge_since(since);
+extern "C" __attribute__((visibility("default"))) int cudaleak_impl_sequence(unsigned long long* out) {
+  if (!out) return -1;
+  *out = cudaleak::tracker::current_sequence();
+  return 0;
+}
+
+// Sequence numbers rather than checkpoints: no mark on the timeline and no
+// observation for growth, for windows as frequent as a test suite's fixtures.
+extern "C" __attribute__((visibility("default"))) int cudaleak_impl_gate_range(unsigned long long since,
+                                                                                unsigned long long until,
+                                                                                cudaleak_verdict* out, char* message,
+                                                                                unsigned long size) {
+  if (!out) return -1;
+  *out = cudaleak_verdict{};
+  if (message && size) message[0] = '\0';
+  if (until <= since) return 0;  // nothing created in between: no snapshot to take
+  cudaleak::Verdict v = cudaleak::judge_since(since, until);
   *out = cudaleak_verdict{};
   out->alive = cudaleak_stats{v.alive.count, v.alive.bytes};
   out->failing = cudaleak_stats{v.failing.count, v.failing.bytes};
@@ -63,6 +74,14 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_gate_since(c
   out->line = v.line;
   if (message && size) std::snprintf(message, size, "%s", v.failures.c_str());
   return 0;
+}
+
+extern "C" __attribute__((visibility("default"))) int cudaleak_impl_gate_since(const char* name,
+                                                                                cudaleak_verdict* out,
+                                                                                char* message, unsigned long size) {
+  uint64_t since = 0;
+  if (!out || !cudaleak::runtime().checkpoints.sequence_of(name, since)) return -1;
+  return cudaleak_impl_gate_range(since, UINT64_MAX, out, message, size);
 }
 
 extern "C" __attribute__((visibility("default"))) int cudaleak_impl_report(const char* name) {

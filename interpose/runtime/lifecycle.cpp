@@ -79,6 +79,9 @@ void initialize() {
 #if defined(CUDALEAK_PHASE_TIMING) && defined(__x86_64__)
   phase_timing::name_hooks([](int id) { return hook_name(HookId(id)); });
 #endif
+  // The run's memory budget is a window from the start: the sites that grow
+  // past it are recorded as they do (runtime/budgets.h).
+  if (options.limit_memory > 0) tracker::begin_window(uint64_t(options.limit_memory));
   fork_protocol::install();
   device_heap::start();  // before the program's first context: the Sanitizer API subscribes now
   if (options.verbose)

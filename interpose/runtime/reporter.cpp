@@ -14,6 +14,7 @@
 
 #include "common/kinds.h"
 #include "common/quantities.h"
+#include "interpose/runtime/budgets.h"
 #include "interpose/runtime/oom.h"
 #include "report/capture/assemble.h"
 #include "report/render/oom_text.h"
@@ -247,9 +248,10 @@ Written write_report(Reason reason, const char* checkpoint) {
   return w;
 }
 
-report::RawSnapshot snapshot_since(uint64_t since) {
+report::RawSnapshot snapshot_since(uint64_t since, uint64_t until) {
   report::RawSnapshot raw = tracker::snapshot();
-  std::erase_if(raw.resources, [&](const Record& r) { return r.sequence <= since || r.torn_down(); });
+  std::erase_if(raw.resources,
+                [&](const Record& r) { return r.sequence <= since || r.sequence > until || r.torn_down(); });
   raw.notes.clear();
   raw.notes_total = 0;
   return raw;
@@ -264,10 +266,10 @@ Totals totals(const report::RawSnapshot& raw) {
   return t;
 }
 
-Verdict judge_since(uint64_t since) {
+Verdict judge_since(uint64_t since, uint64_t until) {
   Verdict v;
   tracker::StacksHeld held;  // from the snapshot until its stacks are resolved
-  report::RawSnapshot raw = snapshot_since(since);
+  report::RawSnapshot raw = snapshot_since(since, until);
   v.alive = totals(raw);
   if (raw.resources.empty()) return v;
   int saved = errno;
@@ -334,10 +336,12 @@ int finish(Reason reason) {
     return -1;  // no CUDA in this process: nothing to gate
   }
 
-  std::string status = !problem.empty() ? "error" : w.gate.failed ? "fail" : "pass";
+  const std::string over_budget = problem.empty() ? memory_budget_failure() : "";
+  std::string status = !problem.empty() ? "error" : w.gate.failed || !over_budget.empty() ? "fail" : "pass";
   descriptors::Headroom descriptors;  // a program out of descriptors still tells the launcher
   launcher_files::record_verdict(status, !w.launcher_copy.empty() ? w.launcher_copy : w.written ? w.path : "",
                                  problem, cuda_seen() && !w.written ? w.path : "");
+  if (!over_budget.empty()) print("==" + std::to_string(getpid()) + "==cudaleak: " + over_budget);
   if (!runtime().gate.asked()) return -1;
   if (!problem.empty()) {
     log_message("the leak gate cannot be evaluated: %s; exiting with status %d (gate_error_exitcode)",
@@ -354,6 +358,10 @@ int finish(Reason reason) {
                 count_of(w.gate.failing_count, "resource", "resources").c_str(),
                 static_cast<unsigned long long>(w.gate.failing_bytes),
                 runtime().gate.get().baseline ? " and new or grown beyond the baseline" : "", tensors.c_str(), opt.error_exitcode);
+    return opt.error_exitcode;
+  }
+  if (!over_budget.empty()) {
+    log_message("memory budget exceeded; exiting with status %d (error_exitcode)", opt.error_exitcode);
     return opt.error_exitcode;
   }
   return -1;

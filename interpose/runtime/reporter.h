@@ -31,9 +31,9 @@ std::unique_ptr<report::FrameResolver> make_frame_resolver();
 // the fork) or is not traced. `checkpoint` names a checkpoint report.
 Written write_report(Reason reason, const char* checkpoint = nullptr);
 
-// The resources created after `since` (a tracker sequence number) and still
-// alive, and their count and bytes (memory kinds).
-report::RawSnapshot snapshot_since(uint64_t since);
+// The resources created after `since` (a tracker sequence number), up to
+// `until`, and still alive, and their count and bytes (memory kinds).
+report::RawSnapshot snapshot_since(uint64_t since, uint64_t until = UINT64_MAX);
 struct Totals {
   uint64_t count = 0;
   uint64_t bytes = 0;
@@ -50,7 +50,7 @@ struct Verdict {
   std::string file;        // the program's frame of the biggest failing group
   int line = 0;
 };
-Verdict judge_since(uint64_t since);
+Verdict judge_since(uint64_t since, uint64_t until = UINT64_MAX);
 
 // Records an observation for growth detection without writing a report.
 void observe_now();

@@ -31,6 +31,12 @@ struct Timeline::Series {
   uint32_t* taken = nullptr;  // kSiteSlots
   std::atomic<uint32_t> taken_count{0};
   std::array<Site, kKindCount> overflow{};    // sites beyond kSiteSlots, per kind
+  // The window (begin_window): the highest device memory since the window
+  // began (raised by compare and exchange), its start, and the total past
+  // which the sites are recorded.
+  std::atomic<int64_t> window_peak{0};
+  std::atomic<int64_t> window_start{0};
+  std::atomic<int64_t> window_limit{INT64_MAX};
 
   std::mutex mutex;  // everything below
   std::vector<Point> points;  // the last one is the open point
@@ -41,6 +47,11 @@ struct Timeline::Series {
   // 5% of the exact peak.
   std::vector<PeakGroup> at_peak;
   int64_t at_peak_total = 0;
+  // The window's sites: their bytes at its start (by key, sorted), and their
+  // growth since, refreshed as the total over the limit grows by 5%.
+  std::vector<SiteBytes> window_start_sites;
+  std::vector<PeakGroup> window_grown;
+  int64_t window_grown_total = 0;
 };
 
 namespace {
@@ -60,6 +71,27 @@ int64_t bump(A&& counter, int64_t delta) {
   counter.store(value, std::memory_order_relaxed);
   return value;
 }
+// The kinds that take a GPU's memory: what a memory budget counts (pinned
+// and registered memory are the host's, an IPC mapping the exporter's;
+// Timeline::add and device_memory leave out exactly these three).
+constexpr bool on_device_memory(Kind kind) {
+  switch (kind) {
+    case Kind::Device: case Kind::Managed: case Kind::Async: case Kind::Vmm:
+    case Kind::Array: case Kind::GraphMemory: case Kind::DeviceHeap:
+      return true;
+    default:
+      return false;
+  }
+}
+// Timeline::add takes device memory as the total less these three kinds.
+static_assert([] {
+  for (int k = 0; k < kKindCount; ++k) {
+    const Kind kind = Kind(k);
+    const bool host = kind == Kind::Pinned || kind == Kind::Registered || kind == Kind::IpcMapping;
+    if (kind_holds_memory(kind) != (on_device_memory(kind) || host)) return false;
+  }
+  return true;
+}());
 }  // namespace
 
 Timeline::~Timeline() {
@@ -96,6 +128,8 @@ Timeline::Series& Timeline::make_series(int index) {
     throw std::bad_alloc();
   }
   label_overflow(*s);
+  const uint64_t limit = window_limit_.load(std::memory_order_relaxed);
+  if (limit) s->window_limit.store(int64_t(std::min<uint64_t>(limit, INT64_MAX)), std::memory_order_relaxed);
   series_[index].store(made.release(), std::memory_order_release);
   return *s;
 }
@@ -124,7 +158,7 @@ CUDALEAK_HOT_PATH void Timeline::add(int device, Kind kind, uint32_t stack_id, i
   Series& s = series(device);
   if (time_ns >= s.open_end.load(std::memory_order_acquire)) open_point(s, time_ns);
   Site& group = site(s, kind, stack_id);
-  int64_t total;
+  int64_t total, on_device = 0;
   {
     std::lock_guard counting(s.counting);
     bump(s.now[size_t(kind)], delta);
@@ -132,8 +166,108 @@ CUDALEAK_HOT_PATH void Timeline::add(int device, Kind kind, uint32_t stack_id, i
     if (total > s.open_max.load(std::memory_order_relaxed)) s.open_max.store(total, std::memory_order_relaxed);
     bump(atomic(group.bytes), delta);
     bump(atomic(group.count), delta > 0 ? 1 : -1);
+    // Device memory: the total less the host's kinds, read on the same
+    // lines; only a growth can raise the window's peak.
+    if (delta > 0)
+      on_device = total - s.now[size_t(Kind::Pinned)].load(std::memory_order_relaxed) -
+                  s.now[size_t(Kind::Registered)].load(std::memory_order_relaxed) -
+                  s.now[size_t(Kind::IpcMapping)].load(std::memory_order_relaxed);
   }
   if (delta > 0 && total > s.peak_total.load(std::memory_order_relaxed)) record_peak(s, total, time_ns);
+  // One compare on the common path: a release or a total below the
+  // window's peak (0 for kinds off the device) goes no further.
+  if (on_device > s.window_peak.load(std::memory_order_relaxed)) [[unlikely]]
+    raise_window_peak(s, on_device);
+}
+
+void Timeline::raise_window_peak(Series& s, int64_t on_device) {
+  int64_t peak = s.window_peak.load(std::memory_order_relaxed);
+  while (on_device > peak && !s.window_peak.compare_exchange_weak(peak, on_device, std::memory_order_relaxed)) {
+  }
+  if (on_device > s.window_limit.load(std::memory_order_relaxed)) record_over_limit(s, on_device);
+}
+
+int64_t Timeline::device_memory(const Series& s) {
+  int64_t bytes = 0;
+  for (int k = 0; k < kKindCount; ++k)
+    if (on_device_memory(Kind(k))) bytes += s.now[size_t(k)].load(std::memory_order_relaxed);
+  return bytes;
+}
+
+void Timeline::begin_window(uint64_t limit) {
+  window_limit_.store(limit, std::memory_order_relaxed);
+  for (auto& slot : series_)
+    if (Series* s = slot.load(std::memory_order_acquire)) start_window(*s, limit);
+}
+
+void Timeline::start_window(Series& s, uint64_t limit) {
+  std::lock_guard lock(s.mutex);
+  s.window_grown.clear();
+  s.window_grown_total = 0;
+  s.window_start_sites.clear();
+  if (limit) {  // the sites' bytes now, to tell what grows from here
+    uint32_t taken = s.taken_count.load(std::memory_order_relaxed);
+    for (uint32_t n = 0; n < taken; ++n)
+      if (uint32_t at = atomic(s.taken[n]).load(std::memory_order_acquire)) {
+        Site& site = s.sites[at - 1];
+        s.window_start_sites.push_back({atomic(site.key).load(std::memory_order_acquire),
+                                        atomic(site.bytes).load(std::memory_order_relaxed)});
+      }
+    for (Site& other : s.overflow) s.window_start_sites.push_back({other.key, atomic(other.bytes).load()});
+    std::sort(s.window_start_sites.begin(), s.window_start_sites.end(),
+              [](const SiteBytes& a, const SiteBytes& b) { return a.key < b.key; });
+  }
+  std::lock_guard counting(s.counting);
+  const int64_t now = device_memory(s);
+  s.window_start.store(now, std::memory_order_relaxed);
+  s.window_peak.store(now, std::memory_order_relaxed);
+  s.window_limit.store(limit ? now + int64_t(std::min<uint64_t>(limit, INT64_MAX / 2)) : INT64_MAX,
+                       std::memory_order_relaxed);
+}
+
+// Over the window's limit (a test over its budget): which sites grew since
+// the window began, taken again each time the total grows by 5%.
+void Timeline::record_over_limit(Series& s, int64_t on_device) {
+  std::lock_guard lock(s.mutex);
+  if (!s.window_grown.empty() && on_device < s.window_grown_total + s.window_grown_total / 20) return;
+  s.window_grown.clear();
+  auto take = [&](Site& site) {
+    uint64_t key = atomic(site.key).load(std::memory_order_acquire);
+    int64_t bytes = atomic(site.bytes).load(std::memory_order_relaxed);
+    int64_t count = atomic(site.count).load(std::memory_order_relaxed);
+    if (key == 0 || !on_device_memory(Kind((key >> 32) - 1))) return;
+    auto start = std::lower_bound(s.window_start_sites.begin(), s.window_start_sites.end(), key,
+                                  [](const SiteBytes& a, uint64_t k) { return a.key < k; });
+    if (start != s.window_start_sites.end() && start->key == key) bytes -= start->bytes;
+    if (bytes <= 0) return;
+    s.window_grown.push_back(PeakGroup{Kind((key >> 32) - 1), uint32_t(key), uint64_t(bytes),
+                                       uint64_t(std::max<int64_t>(count, 1))});
+  };
+  uint32_t taken = s.taken_count.load(std::memory_order_relaxed);
+  for (uint32_t n = 0; n < taken; ++n)
+    if (uint32_t slot = atomic(s.taken[n]).load(std::memory_order_acquire)) take(s.sites[slot - 1]);
+  for (Site& other : s.overflow) take(other);
+  std::sort(s.window_grown.begin(), s.window_grown.end(),
+            [](const PeakGroup& a, const PeakGroup& b) { return a.bytes > b.bytes; });
+  if (s.window_grown.size() > kPeakGroups) s.window_grown.resize(kPeakGroups);
+  s.window_grown_total = on_device;
+}
+
+std::vector<Timeline::WindowPeak> Timeline::window_peaks() const {
+  std::vector<WindowPeak> out;
+  for (const auto& slot : series_) {
+    Series* s = slot.load(std::memory_order_acquire);
+    if (!s) continue;
+    std::lock_guard lock(s->mutex);
+    WindowPeak w{s->device, 0, 0, s->window_grown};
+    {
+      std::lock_guard counting(s->counting);
+      w.start = uint64_t(std::max<int64_t>(s->window_start.load(std::memory_order_relaxed), 0));
+      w.peak = uint64_t(std::max<int64_t>(s->window_peak.load(std::memory_order_relaxed), 0));
+    }
+    out.push_back(std::move(w));
+  }
+  return out;
 }
 
 // Closes the open point at the totals of now (before the caller's change)
@@ -327,6 +461,7 @@ void Timeline::stack_ids(std::vector<uint32_t>& out) const {
     for (const Point& p : s->points)
       for (uint32_t n = 0; n < p.top.count; ++n) out.push_back(uint32_t(p.top.site[n].key));
     for (const PeakGroup& g : s->at_peak) out.push_back(g.stack_id);
+    for (const PeakGroup& g : s->window_grown) out.push_back(g.stack_id);
   }
 }
 
@@ -368,6 +503,11 @@ void Timeline::clear() {
     s->peak_by_kind = {};
     s->at_peak.clear();
     s->at_peak_total = 0;
+    s->window_peak = 0;
+    s->window_start = 0;
+    s->window_start_sites.clear();
+    s->window_grown.clear();
+    s->window_grown_total = 0;
   }
 }
 

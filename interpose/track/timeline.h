@@ -64,6 +64,24 @@ class Timeline {
   };
   size_t visit_for_crash(CrashVisitor& v) const;
 
+  // A window of the run (a test, for a per-test memory budget): from
+  // begin_window, each device's highest total of device memory (the kinds
+  // that occupy a GPU's memory: on_device_memory) above its total then; and,
+  // once a total passes `limit` bytes above its start (0: no limit), the
+  // sites that grew since the window began, as of the highest total seen
+  // over the limit. A growth costs three loads and subtractions under the
+  // lock it already holds and one compare after it (a release nothing); a
+  // new peak of the window is raised out of line, and the sites are walked
+  // only over the limit.
+  void begin_window(uint64_t limit);
+  struct WindowPeak {
+    int device;
+    uint64_t start;                 // device memory when the window began
+    uint64_t peak;                  // the highest since (>= start)
+    std::vector<PeakGroup> grown;   // over the limit: sites by their growth since the start, biggest first
+  };
+  std::vector<WindowPeak> window_peaks() const;
+
   // Appends the stack id of every site, point and peak group kept (the stack
   // depot's collection keeps those stacks).
   void stack_ids(std::vector<uint32_t>& out) const;
@@ -107,8 +125,13 @@ class Timeline {
   void record_peak(Series& s, int64_t total, uint64_t time_ns);
   static void compact(Series& s);
   static TopSites top_sites(Series& s);
+  void start_window(Series& s, uint64_t limit);
+  static int64_t device_memory(const Series& s);
+  __attribute__((noinline)) void raise_window_peak(Series& s, int64_t on_device);
+  void record_over_limit(Series& s, int64_t on_device);
 
   std::atomic<Series*> series_[kDevices] = {};
+  std::atomic<uint64_t> window_limit_{0};  // of the window open now, for a device seen first during it
   std::mutex create_mutex_;
 };
 

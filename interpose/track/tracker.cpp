@@ -632,6 +632,8 @@ report::Timeline timeline(std::vector<std::vector<Timeline::SiteKey>>* site_keys
   return state().timeline.snapshot(site_keys);
 }
 std::map<int, std::vector<Timeline::PeakGroup>> peak_groups() { return state().timeline.peak_groups(); }
+void begin_window(uint64_t limit) { state().timeline.begin_window(limit); }
+std::vector<Timeline::WindowPeak> window_peaks() { return state().timeline.window_peaks(); }
 uint64_t elapsed_ns() { return monotonic_ns() - state().start_ns; }
 uint32_t calling_thread() { return thread_id(); }
 uint64_t elapsed_ns_at(uint64_t monotonic) {

@@ -155,6 +155,10 @@ void device_malloc_failed(uint32_t launch_stack, uint32_t device_frame, uint64_t
 report::RawSnapshot snapshot();
 report::Timeline timeline(std::vector<std::vector<Timeline::SiteKey>>* site_keys = nullptr);
 std::map<int, std::vector<Timeline::PeakGroup>> peak_groups();
+// A memory budget's window (Timeline::begin_window): from now, each device's
+// peak of device memory, and the sites that grew once over `limit` bytes.
+void begin_window(uint64_t limit);
+std::vector<Timeline::WindowPeak> window_peaks();
 uint64_t elapsed_ns();  // since the tracker started
 // The same clock at an earlier CLOCK_MONOTONIC reading (0 before the start).
 uint64_t elapsed_ns_at(uint64_t monotonic_ns);

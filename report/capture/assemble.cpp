@@ -54,6 +54,20 @@ void attribute_tensors(PyTorchView& view, const Capture& c) {
 
 }  // namespace
 
+std::vector<PeakGroup> describe_sites(const std::vector<RawPeakGroup>& sites, const StackLookup& stacks,
+                                      FrameResolver* resolver) {
+  std::vector<PeakGroup> out;
+  for (const RawPeakGroup& site : sites) {
+    PeakGroup& g = out.emplace_back();
+    g.kind = site.kind;
+    g.stack = resolve_stack(stacks(site.stack_id), resolver);
+    name_from_stack(g, "");
+    g.bytes = site.bytes;
+    g.count = site.count;
+  }
+  return out;
+}
+
 Assembled assemble(Capture c, const AssembleSettings& settings) {
   BuildOptions build;
   build.max_allocations = settings.max_allocations;

@@ -60,6 +60,11 @@ struct Assembled {
 
 Assembled assemble(Capture capture, const AssembleSettings& settings);
 
+// Sites of the timeline (a memory budget's grown sites) resolved and named
+// as the report's peak groups are.
+std::vector<PeakGroup> describe_sites(const std::vector<RawPeakGroup>& sites, const StackLookup& stacks,
+                                      FrameResolver* resolver);
+
 // A report written unsymbolized (symbolize=false) symbolized afterwards
 // (`cudaleak symbolize`, `report --symbolize`): every frame resolved again
 // (symbols::symbolize_report), then what is named from the frames named

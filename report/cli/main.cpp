@@ -149,8 +149,14 @@ int main(int argc, char** argv) {
                 "Same as --default-suppressions false (LeakSanitizer-style spelling)");
   run->add_option("--junit", settings.junit_path, "Write JUnit XML of the run's leaks (every process) to FILE");
   run->add_option("--sarif", settings.sarif_path, "Write SARIF 2.1.0 of the run's leaks (every process) to FILE");
+  run->add_option("--annotations", settings.annotations,
+                  "Also write the run's leaks as GitHub workflow commands (github, to stdout) or a GitLab "
+                  "code-quality report (gitlab, to gl-code-quality-report.json)")
+      ->check(CLI::IsMember({"github", "gitlab"}));
+  run->add_option("--annotations-output", settings.annotations_path, "Write the annotations to FILE instead");
   run->add_option("--source-root", settings.source_root,
-                  "SARIF locations are relative to DIR (default: the git work tree of the current directory)");
+                  "SARIF and annotation locations are relative to DIR (default: the git work tree of the current "
+                  "directory)");
   std::vector<std::string> raw_options;
   run->add_option("--option", raw_options, "Any option as key=value (repeatable)");
   run->add_option("command", settings.command, "PROGRAM [ARGS...]")->required();

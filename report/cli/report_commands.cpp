@@ -7,11 +7,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
 #include "report/capture/assemble.h"
 #include "report/render/aggregate_text.h"
+#include "report/render/annotations.h"
+#include "report/render/ci_formats.h"
+#include "report/render/diff_html.h"
 #include "report/render/diff_output.h"
 #include "report/render/html_report.h"
 #include "report/model/json_io.h"
@@ -59,6 +63,8 @@ struct ReportArgs {
   bool full_stacks = false;
   std::string color = "auto";
   std::vector<std::string> debug_dirs;
+  std::string annotations;  // github or gitlab: the gate's leaks as CI annotations instead
+  std::string source_root;
 };
 
 bool symbolize_in_place(std::vector<report::Report>& reports, const std::vector<std::string>& debug_dirs) {
@@ -75,6 +81,15 @@ int run_report(ReportArgs& a) {
   auto loaded = load_reports(a.files);
   if (!loaded) return 2;
   if (a.symbolize) symbolize_in_place(*loaded, a.debug_dirs);
+  if (!a.annotations.empty()) {  // per process, as the run wrote them
+    std::string root = a.source_root.empty()
+                           ? render::find_source_root(".")
+                           : std::filesystem::absolute(a.source_root).lexically_normal().string();
+    while (root.size() > 1 && root.back() == '/') root.pop_back();
+    const std::string text = a.annotations == "github" ? render::github_annotations(*loaded, root)
+                                                       : render::gitlab_code_quality(*loaded, root);
+    return write_output(a.output, text) ? 0 : 2;
+  }
   report::Report merged = report::merge_reports(std::move(*loaded));
   if (!a.device.empty()) a.filter.device = a.device.front();
   for (const std::string& name : a.kinds) report::parse_name(name, a.filter.kinds.emplace_back());
@@ -123,13 +138,15 @@ int run_report(ReportArgs& a) {
 }
 
 int run_diff(const std::vector<std::string>& old_files, const std::vector<std::string>& new_files,
-             const std::string& format) {
+             const std::string& format, const std::string& output) {
   auto before = load_reports(old_files);
   auto after = load_reports(new_files);
   if (!before || !after) return 2;
   const auto changes = report::diff_reports(*before, *after);
-  const std::string text = format == "json" ? render::diff_json(changes) : terminal_safe(render::diff_text(changes));
-  std::fwrite(text.data(), 1, text.size(), stdout);
+  const std::string text = format == "json"   ? render::diff_json(changes)
+                           : format == "html" ? render::diff_html(changes, *before, *after)
+                                              : terminal_safe(render::diff_text(changes));
+  if (!write_output(output, text)) return 2;
   return report::new_or_grown(changes) ? 1 : 0;
 }
 
@@ -163,6 +180,12 @@ void add_report_commands(CLI::App& app, int& status) {
       ->check(CLI::IsMember({"stack", "function", "module", "file", "kind", "rank"}));
   rep->add_option("--format", args->format, "text, json or html")->check(CLI::IsMember({"text", "json", "html"}));
   rep->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
+  rep->add_option("--annotations", args->annotations,
+                  "Instead of the text: the leaks the gate counts as GitHub workflow commands (github) or a "
+                  "GitLab code-quality report (gitlab)")
+      ->check(CLI::IsMember({"github", "gitlab"}));
+  rep->add_option("--source-root", args->source_root,
+                  "Annotation paths are relative to DIR (default: the git work tree of the current directory)");
   rep->add_flag("--symbolize", args->symbolize, "Symbolize frames again from the modules' files (offline)");
   rep->add_flag("--full-stacks", args->full_stacks,
                 "Show every frame (runs inside CUDA libraries and the C runtime below main included)");
@@ -179,8 +202,11 @@ void add_report_commands(CLI::App& app, int& status) {
   CLI::App* diff = app.add_subcommand("diff", "Leak sites new, gone, grown and shrunk: cudaleak diff OLD NEW (status 1 when any is new or grown)");
   diff->add_option("old", *diff_old, "Report, or folder of reports, of the earlier run")->required();
   diff->add_option("new", *diff_new, "Report, or folder of reports, of the later run")->required();
-  diff->add_option("--format", *diff_format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  diff->callback([=, &status] { status = run_diff({*diff_old}, {*diff_new}, *diff_format); });
+  auto diff_out = std::make_shared<std::string>();
+  diff->add_option("--format", *diff_format, "text, json or html (a page with each site's stack)")
+      ->check(CLI::IsMember({"text", "json", "html"}));
+  diff->add_option("-o,--output", *diff_out, "Write to FILE instead of stdout");
+  diff->callback([=, &status] { status = run_diff({*diff_old}, {*diff_new}, *diff_format, *diff_out); });
 
   auto merge_files = std::make_shared<std::vector<std::string>>();
   auto merge_out = std::make_shared<std::string>();

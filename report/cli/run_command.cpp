@@ -24,6 +24,7 @@
 
 #include "report/analyze/job.h"
 #include "report/analyze/job_fold.h"
+#include "report/render/annotations.h"
 #include "report/render/ci_formats.h"
 #include "report/gate/compiled_rules.h"
 #include "report/cli/crash_reports.h"
@@ -181,8 +182,8 @@ void tell_job_verdict(const TreeOutcome& tree, int status) {
                status ? "; exiting with status " + std::to_string(status) : std::string());
 }
 
-void write_ci_files(const RunSettings& s, const TreeOutcome& tree) {
-  if (s.junit_path.empty() && s.sarif_path.empty()) return;
+void write_ci_files(const RunSettings& s, const TreeOutcome& tree, int exit_code) {
+  if (s.junit_path.empty() && s.sarif_path.empty() && s.annotations.empty()) return;
   std::vector<report::Report> reports;
   for (const auto& path : tree.reports)
     if (auto r = load_report(path)) reports.push_back(std::move(*r));  // a bad one is named, the rest still count
@@ -191,7 +192,14 @@ void write_ci_files(const RunSettings& s, const TreeOutcome& tree) {
     return std::tie(a.process.start_unix_ns, a.process.pid) < std::tie(b.process.start_unix_ns, b.process.pid);
   });
   if (!s.junit_path.empty()) write_output(s.junit_path, render::junit_xml(reports, tree.unjudged));
-  if (!s.sarif_path.empty()) write_output(s.sarif_path, render::sarif_json(reports, s.source_root, tree.unjudged));
+  render::Invocation invocation{s.command, exit_code};
+  if (!s.sarif_path.empty())
+    write_output(s.sarif_path, render::sarif_json(reports, s.source_root, tree.unjudged, &invocation));
+  if (s.annotations == "github")
+    write_output(s.annotations_path, render::github_annotations(reports, s.source_root));
+  else if (s.annotations == "gitlab")
+    write_output(s.annotations_path.empty() ? "gl-code-quality-report.json" : s.annotations_path,
+                 render::gitlab_code_quality(reports, s.source_root));
 }
 
 // The program's pid, for the forwarding handler.
@@ -528,7 +536,11 @@ int run_program(const RunSettings& s) {
 
   TreeOutcome tree = collect(gate_dir);
   tell_unjudged(s, tree, ends, escaped);
-  write_ci_files(s, tree);  // before the gate directory goes: reports sent to /dev/null left a copy there
+  // The status the launcher ends with, for SARIF's invocation.
+  const int gate_verdict =
+      s.error_exitcode > 0 ? (tree.errors ? s.gate_error_exitcode : tree.failed ? s.error_exitcode : 0) : 0;
+  const int exit_code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : gate_verdict ? gate_verdict : WEXITSTATUS(status);
+  write_ci_files(s, tree, exit_code);  // before the gate directory goes: reports sent to /dev/null left a copy there
   std::filesystem::remove_all(gate_dir);
   if (tree.reports.empty() && tree.unreported.empty() && escaped.empty() && !exec_failed && !s.simulated_gpu &&
       !cuda_driver_present())

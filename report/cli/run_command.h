@@ -19,6 +19,8 @@ struct RunSettings {
   int pytorch_stacks_at = 90;    // CUDALEAK_PYTORCH_STACKS_AT, percent of the device
   std::string junit_path;        // --junit FILE
   std::string sarif_path;        // --sarif FILE
+  std::string annotations;       // --annotations github|gitlab
+  std::string annotations_path;  // --annotations-output FILE (github: stdout; gitlab: gl-code-quality-report.json)
   std::string source_root;       // --source-root DIR: SARIF locations relative to it
   int error_exitcode = 0;        // as passed to the processes, for the tree's verdict
   int gate_error_exitcode = 125;

@@ -10,6 +10,7 @@
 #include "report/model/cuda_frames.h"
 #include "report/model/frame_owner.h"
 #include "report/oom/diagnose.h"
+#include "report/render/ci_common.h"
 #include "report/render/oom_text.h"
 #include "report/render/text_report.h"
 
@@ -34,41 +35,9 @@ std::string xml_escape(const std::string& s) {
   return out;
 }
 
-std::string headline(const report::LeakGroup& g) {
-  std::string s = report::text_of(g.kind) + " leak: " + std::to_string(g.count) + (g.count == 1 ? " resource" : " resources");
-  if (g.bytes) s += ", " + cudaleak::format_bytes(g.bytes);
-  return s + ", created by " + g.api;
-}
 
-std::string stack_text(const report::LeakGroup& g) {
-  std::string out;
-  for (size_t i = 0; i < g.stack.size(); ++i) {
-    const auto& f = g.stack[i];
-    out += "#" + std::to_string(i) + " " + (f.function.empty() ? "??" : f.function);
-    if (!f.file.empty()) out += " " + f.file + ":" + std::to_string(f.line);
-    out += " (" + f.module + ")\n";
-  }
-  return out;
-}
 
-// The program's frame nearest the allocation with a source line; without
-// debug info, the nearest program frame at all (its module locates it).
-const report::Frame* program_frame(const std::vector<report::Frame>& stack) {
-  const std::vector<const report::Frame*> frames = report::program_frames(stack);
-  for (const report::Frame* f : frames)
-    if (!f->file.empty()) return f;
-  for (const report::Frame* f : frames)
-    if (!f->module.empty()) return f;
-  return nullptr;
-}
 
-// "train (rank 3, pid 812 on node2)": a job's processes are told apart by rank.
-std::string process_name(const report::Report& r) {
-  return report::basename(r.process.exe) + " (" +
-         (r.process.rank >= 0 ? "rank " + std::to_string(r.process.rank) + ", " : "") + "pid " +
-         std::to_string(r.process.pid) + (r.process.rank >= 0 && !r.process.host.empty() ? " on " + r.process.host : "") +
-         ")";
-}
 
 // SARIF result properties naming the process of a job: rank, local rank,
 // world size and host (each only where the report has it), and pid.
@@ -133,6 +102,50 @@ nlohmann::json locations(const report::Frame& f, const std::string& source_root)
   return json::array({location});
 }
 
+// The rules' help, as the alert page of a code-scanning service shows it.
+nlohmann::json help(const std::string& text, const std::string& markdown, const std::string& page) {
+  return {{"help", {{"text", text}, {"markdown", markdown}}}, {"helpUri", std::string(CUDALEAK_DOCS_URL) + "/" + page}};
+}
+
+nlohmann::json leak_rule(const std::string& id, const std::string& kind) {
+  nlohmann::json rule{
+      {"id", id},
+      {"name", kind + "Leak"},
+      {"shortDescription", {{"text", "CUDA " + kind + " resource never released"}}},
+      {"fullDescription",
+       {{"text", "A CUDA " + kind + " resource was still alive when the process ended (or at the report), and "
+                 "the leak gate counts it: no suppression, baseline or caching allocator accounts for it. The "
+                 "location is the program's own frame nearest the call that created it."}}},
+      {"defaultConfiguration", {{"level", "error"}}}};
+  rule.update(help(
+      "Release the resource on every path (free, destroy or unload it), or, when it is kept on purpose for the "
+      "life of the process, add a suppression rule (cudaleak report --gen-suppressions) or a baseline.",
+      "Release the resource on every path (free, destroy or unload it). When it is kept on purpose for the life "
+      "of the process, add a suppression rule (`cudaleak report --gen-suppressions reports/*.json`) or a "
+      "baseline (`cudaleak baseline`). The message has the whole stack; the JSON report has every allocation.",
+      "ci.md#suppressions"));
+  return rule;
+}
+
+nlohmann::json oom_rule(const std::string& id) {
+  nlohmann::json rule{
+      {"id", id},
+      {"name", "OutOfMemory"},
+      {"shortDescription", {{"text", "A CUDA allocation failed with out-of-memory"}}},
+      {"fullDescription",
+       {{"text", "A CUDA allocation returned out-of-memory and the program did not recover by retrying. The "
+                 "message says what held the device's memory at that moment: the program's own live "
+                 "allocations by site, caching allocators, other processes. It never fails the gate."}}},
+      {"defaultConfiguration", {{"level", "warning"}}}};
+  rule.update(help("Read the diagnosis in the message: free or reuse what is still held from earlier, lower "
+                   "the batch or workspace, or release the caching allocator's free blocks.",
+                   "Read the diagnosis in the message: free or reuse what is still held from earlier, lower the "
+                   "batch or workspace, or release the caching allocator's free blocks. "
+                   "`cudaleak report --format html` draws the memory over time.",
+                   "usage.md"));
+  return rule;
+}
+
 }  // namespace
 
 std::string junit_xml(const std::vector<report::Report>& reports, const std::vector<UnjudgedProcess>& unjudged) {
@@ -151,8 +164,8 @@ std::string junit_xml(const std::vector<report::Report>& reports, const std::vec
       cases += "    <testcase classname=\"cudaleak." + report::text_of(g.kind) + "\" name=\"" + name + "\">\n";
       if (g.fails_gate) {
         ++suite_failures;
-        cases += "      <failure type=\"" + report::text_of(g.kind) + "-leak\" message=\"" + xml_escape(headline(g)) +
-                 "\">" + xml_escape(stack_text(g)) + "</failure>\n";
+        cases += "      <failure type=\"" + report::text_of(g.kind) + "-leak\" message=\"" + xml_escape(leak_headline(g)) +
+                 "\">" + xml_escape(leak_stack_text(g)) + "</failure>\n";
       } else if (!g.suppressed_by.empty() || !g.cached_by.empty() || g.baseline == report::BaselineState::Known || r.gate.evaluated) {
         ++suite_skipped;
         std::string why = !g.suppressed_by.empty() ? "suppressed by " + g.suppressed_by
@@ -208,7 +221,7 @@ std::string junit_xml(const std::vector<report::Report>& reports, const std::vec
 }
 
 std::string sarif_json(const std::vector<report::Report>& reports, const std::string& source_root,
-                       const std::vector<UnjudgedProcess>& unjudged) {
+                       const std::vector<UnjudgedProcess>& unjudged, const Invocation* run) {
   using nlohmann::json;
   json rules = json::array();
   std::vector<std::string> rule_ids;
@@ -219,17 +232,14 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
       std::string rule_id = "cudaleak/" + report::text_of(g.kind) + "-leak";
       if (std::find(rule_ids.begin(), rule_ids.end(), rule_id) == rule_ids.end()) {
         rule_ids.push_back(rule_id);
-        rules.push_back(json{{"id", rule_id},
-                             {"name", report::text_of(g.kind) + "Leak"},
-                             {"shortDescription", {{"text", "CUDA " + report::text_of(g.kind) + " resource never released"}}},
-                             {"defaultConfiguration", {{"level", "error"}}}});
+        rules.push_back(leak_rule(rule_id, report::text_of(g.kind)));
       }
       json result{{"ruleId", rule_id},
                   {"level", "error"},
-                  {"message", {{"text", headline(g) + " in " + process_name(r) + "\n" + stack_text(g)}}},
+                  {"message", {{"text", leak_headline(g) + " in " + process_name(r) + "\n" + leak_stack_text(g)}}},
                   {"partialFingerprints", {{"cudaleakSite/v1", g.site}}},
                   {"properties", process_properties(r)}};
-      if (const report::Frame* f = program_frame(g.stack)) result["locations"] = locations(*f, source_root);
+      if (const report::Frame* f = leak_location(g.stack)) result["locations"] = locations(*f, source_root);
       results.push_back(result);
     }
     // Each out-of-memory the program saw, once (its retried calls are inside
@@ -239,10 +249,7 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
       const std::string rule_id = "cudaleak/out-of-memory";
       if (std::find(rule_ids.begin(), rule_ids.end(), rule_id) == rule_ids.end()) {
         rule_ids.push_back(rule_id);
-        rules.push_back(json{{"id", rule_id},
-                             {"name", "OutOfMemory"},
-                             {"shortDescription", {{"text", "A CUDA allocation failed with out-of-memory"}}},
-                             {"defaultConfiguration", {{"level", "warning"}}}});
+        rules.push_back(oom_rule(rule_id));
       }
       std::string text = oom::render_event(e);
       json result{{"ruleId", rule_id},
@@ -262,6 +269,10 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
                                  {"message", {{"text", "process " + process.process + ": " + process.why +
                                                            ": what it leaked is unknown"}}}});
   json invocation{{"executionSuccessful", unjudged.empty()}};
+  if (run) {
+    invocation["arguments"] = run->arguments;
+    invocation["exitCode"] = run->exit_code;
+  }
   if (!notifications.empty()) invocation["toolExecutionNotifications"] = notifications;
   json sarif{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
              {"version", "2.1.0"},

@@ -25,10 +25,18 @@ struct UnjudgedProcess {
 // Each unjudged process is a test suite whose one case is in error, never a
 // clean file.
 std::string junit_xml(const std::vector<report::Report>& reports, const std::vector<UnjudgedProcess>& unjudged = {});
+// The command `cudaleak run` ran and the status it ended with (SARIF's
+// invocation: arguments, exitCode).
+struct Invocation {
+  std::vector<std::string> arguments;
+  int exit_code = 0;
+};
+
 // Each unjudged process is an error notification of the run's invocation,
-// whose executionSuccessful is then false.
+// whose executionSuccessful is then false. Each rule has its full
+// description, help (text and Markdown) and a link into docs/.
 std::string sarif_json(const std::vector<report::Report>& reports, const std::string& source_root = "",
-                       const std::vector<UnjudgedProcess>& unjudged = {});
+                       const std::vector<UnjudgedProcess>& unjudged = {}, const Invocation* invocation = nullptr);
 
 // The source root for SARIF: the nearest directory at or above `dir` that
 // holds .git; "" when there is none.

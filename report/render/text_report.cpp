@@ -372,6 +372,23 @@ std::string render_gate_failures(const Report& r, const TextOptions& options) {
   return out;
 }
 
+std::string render_grown_sites(const std::vector<PeakGroup>& sites, int device, const TextOptions& options) {
+  std::string out;
+  for (size_t i = 0; i < sites.size() && (!options.max_groups || i < options.max_groups); ++i) {
+    const PeakGroup& g = sites[i];
+    out += "\n" + format_bytes(g.bytes) + " of " + kind_memory_words(g.kind) + " memory more than at the start, " +
+           "created by " + (g.api.empty() ? "?" : g.api) + (device >= 0 ? " on device " + std::to_string(device) : "") +
+           ":\n";
+    size_t first = 0;
+    if (auto own = program_frames(g.stack); !own.empty()) first = size_t(own.front() - g.stack.data());
+    append_stack(out, g.stack, first, options.max_frames, options.full_stacks, g.api);
+    if (g.stack.empty()) out += "    <no stack>\n";
+  }
+  if (options.max_groups && sites.size() > options.max_groups)
+    out += "\n... " + count_of(sites.size() - options.max_groups, "more site", "more sites") + "\n";
+  return out;
+}
+
 std::string render_text(const Report& r, const TextOptions& options) {
   std::string out;
   // One process: LeakSanitizer's ==PID== prefix. Several: no pid of their

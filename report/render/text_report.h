@@ -29,4 +29,7 @@ std::string render_text(const Report& report, const TextOptions& options);
 // stack from the program's innermost frame (frames keep their numbers): the
 // message of a per-test gate (GoogleTest listener, pytest plugin).
 std::string render_gate_failures(const Report& report, const TextOptions& options);
+// The sites that grew during a memory budget's window (a test over its
+// budget), each with its growth and its stack from the program's innermost frame.
+std::string render_grown_sites(const std::vector<PeakGroup>& sites, int device, const TextOptions& options);
 }  // namespace cudaleak::report

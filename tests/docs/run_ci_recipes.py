@@ -55,6 +55,7 @@ text = ci_md.read_text()
 github = next(b for b in blocks(text, "yaml") if "actions/checkout" in b)
 gitlab = next(b for b in blocks(text, "yaml") if "script:" in b)
 baseline_block = next(b for b in blocks(text, "") if "cudaleak baseline" in b)
+pytest_block = next(b for b in blocks(text, "sh") if "pytest_cudaleak-" in b)
 
 shutil.rmtree(out, ignore_errors=True)
 prefix = out / "opt-cudaleak"
@@ -123,6 +124,35 @@ check(any(skipped and "device leak at" in name for name, _, skipped in junit_cas
       "leaks.xml lists the baselined leak as skipped")
 (project / "cudaleak.baseline").write_text('{"format": "cudaleak-baseline", "format_version": 1, "sites": []}\n')
 check(run(script[0]).returncode == 1, "GitLab script exits 1 against an empty baseline")
+
+# pytest: the wheel into a fresh venv with no network (--no-index), then a
+# gated session with a memory budget: one test within it, one over it.
+tests = project / "gpu_tests"
+tests.mkdir()
+(tests / "test_gpu.py").write_text("""import ctypes
+cudart = ctypes.CDLL("libcudart.so.13")
+def use(size):
+    ptr = ctypes.c_void_p()
+    assert cudart.cudaMalloc(ctypes.byref(ptr), ctypes.c_size_t(size)) == 0
+    cudart.cudaFree(ptr)
+def test_small():
+    use(4 << 20)
+def test_large():
+    use(12 << 20)
+""")
+env["PATH"] = f"{prefix}/bin:/usr/bin:" + env["PATH"]  # the system's python3, which has pytest
+commands = [l.strip() for l in pytest_block.splitlines() if l.strip()]
+check(len(commands) == 3, f"the pytest recipe has three commands ({len(commands)})")
+shutil.rmtree(project / "reports", ignore_errors=True)
+done = [run(c) for c in commands]
+check(done[0].returncode == 0, "pytest recipe: the venv is made")
+check(done[1].returncode == 0, "pytest recipe: the wheel installs with --no-index: " + done[1].stdout + done[1].stderr)
+session = done[2].stdout + done[2].stderr
+check(done[2].returncode == 1, "pytest recipe: the gated session exits 1 (a test over its budget)")
+check("FAILED gpu_tests/test_gpu.py::test_large" in session and "1 failed, 1 passed" in session,
+      "pytest recipe: only the test over its budget fails")
+check("cudaleak: test_large used 12.0 MiB of device memory at its peak on device 0, over its budget of 8.0 MiB "
+      "(cuda_limit_memory)" in session, "pytest recipe: the failure names the peak and the budget")
 
 print(f"{len(failures)} of the checks failed" if failures else "every docs/ci.md recipe behaved as documented")
 sys.exit(1 if failures else 0)

@@ -148,3 +148,50 @@ TEST_CASE("timeline: stack_ids names the stack of every site ever taken", "[time
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   CHECK(ids == std::vector<uint32_t>{5, 6, 8});
 }
+
+TEST_CASE("timeline: a window's peak of device memory above its start, without host memory", "[timeline]") {
+  Timeline t;
+  t.add(0, Kind::Device, 1, 100 << 20, 1);  // before the window: its start
+  t.begin_window(0);
+  t.add(0, Kind::Pinned, 2, 500 << 20, 2);  // host memory: not counted
+  t.add(0, Kind::Device, 3, 30 << 20, 3);
+  t.add(0, Kind::Managed, 4, 10 << 20, 4);
+  t.add(0, Kind::Device, 3, -(30 << 20), 5);
+  t.add(0, Kind::Device, 3, 5 << 20, 6);
+  auto peaks = t.window_peaks();
+  REQUIRE(peaks.size() == 1);
+  CHECK(peaks[0].device == 0);
+  CHECK(peaks[0].start == (100u << 20));
+  CHECK(peaks[0].peak - peaks[0].start == (40u << 20));
+  CHECK(peaks[0].grown.empty());  // no limit: no sites recorded
+  // A new window starts from what is allocated now.
+  t.begin_window(0);
+  t.add(0, Kind::Device, 3, 1 << 20, 7);
+  peaks = t.window_peaks();
+  CHECK(peaks[0].start == (115u << 20));
+  CHECK(peaks[0].peak - peaks[0].start == (1u << 20));
+}
+
+TEST_CASE("timeline: over a window's limit, the sites that grew since it began", "[timeline]") {
+  Timeline t;
+  t.add(0, Kind::Device, 1, 64 << 20, 1);  // site 1 before the window
+  t.begin_window(24 << 20);
+  t.add(0, Kind::Device, 1, 4 << 20, 2);   // site 1 grows by 4 MiB
+  t.add(0, Kind::Device, 2, 8 << 20, 3);   // site 2: 8 MiB
+  CHECK(t.window_peaks()[0].grown.empty());  // 12 MiB: within the limit
+  t.add(2, Kind::Device, 9, 1 << 20, 4);   // another device, seen first in the window
+  t.add(0, Kind::Device, 2, 16 << 20, 5);  // site 2: 24 MiB, 28 MiB in all: over
+  t.add(0, Kind::Device, 2, -(24 << 20), 6);
+  std::vector<Timeline::WindowPeak> peaks = t.window_peaks();
+  REQUIRE(peaks.size() == 2);
+  const Timeline::WindowPeak& d0 = peaks[0].device == 0 ? peaks[0] : peaks[1];
+  CHECK(d0.peak - d0.start == (28u << 20));
+  REQUIRE(d0.grown.size() == 2);
+  CHECK(d0.grown[0].stack_id == 2);
+  CHECK(d0.grown[0].bytes == (24u << 20));
+  CHECK(d0.grown[1].stack_id == 1);
+  CHECK(d0.grown[1].bytes == (4u << 20));  // its growth, not its 68 MiB
+  std::vector<uint32_t> ids;
+  t.stack_ids(ids);  // the depot keeps the grown sites' stacks
+  CHECK(std::count(ids.begin(), ids.end(), 2u) >= 2);
+}

@@ -1,0 +1,46 @@
+#include "report/render/ci_common.h"
+
+#include "common/quantities.h"
+#include "report/model/cuda_frames.h"
+#include "report/model/frame_owner.h"
+#include "report/render/text_report.h"
+
+namespace cudaleak::render {
+
+std::string leak_headline(const report::LeakGroup& g) {
+  std::string s = report::text_of(g.kind) + " leak: " + std::to_string(g.count) + (g.count == 1 ? " resource" : " resources");
+  if (g.bytes) s += ", " + cudaleak::format_bytes(g.bytes);
+  return s + ", created by " + g.api;
+}
+
+std::string leak_stack_text(const report::LeakGroup& g) {
+  std::string out;
+  for (size_t i = 0; i < g.stack.size(); ++i) {
+    const auto& f = g.stack[i];
+    out += "#" + std::to_string(i) + " " + (f.function.empty() ? "??" : f.function);
+    if (!f.file.empty()) out += " " + f.file + ":" + std::to_string(f.line);
+    out += " (" + f.module + ")\n";
+  }
+  return out;
+}
+
+// The program's frame nearest the allocation with a source line; without
+// debug info, the nearest program frame at all (its module locates it).
+const report::Frame* leak_location(const std::vector<report::Frame>& stack) {
+  const std::vector<const report::Frame*> frames = report::program_frames(stack);
+  for (const report::Frame* f : frames)
+    if (!f->file.empty()) return f;
+  for (const report::Frame* f : frames)
+    if (!f->module.empty()) return f;
+  return nullptr;
+}
+
+// "train (rank 3, pid 812 on node2)": a job's processes are told apart by rank.
+std::string process_name(const report::Report& r) {
+  return report::basename(r.process.exe) + " (" +
+         (r.process.rank >= 0 ? "rank " + std::to_string(r.process.rank) + ", " : "") + "pid " +
+         std::to_string(r.process.pid) + (r.process.rank >= 0 && !r.process.host.empty() ? " on " + r.process.host : "") +
+         ")";
+}
+
+}  // namespace cudaleak::render
