@@ -185,6 +185,10 @@ bool Monitor::measure_and_keep(RawEvent raw) {
   if (raw.attempts.size() > kMaxAttempts)
     raw.attempts.erase(raw.attempts.begin(), raw.attempts.end() - kMaxAttempts);
   if (events_.size() >= kMaxEvents) drop_oldest_recovered();
+  // A failure the program saw (PyTorch's, XLA's) is never lost to the held
+  // calls of an allocator that kept failing (XLA's BFC allocator makes a
+  // hundred while it waits): the oldest of them makes room.
+  if (events_.size() >= kMaxEvents && !raw.held) drop_oldest_held();
   if (events_.size() >= kMaxEvents) return false;
   const bool held = raw.held;
   raw.awaiting_retry = held;
@@ -378,6 +382,13 @@ void Monitor::recovered(uint64_t bytes, tracker::Placement where) {
 void Monitor::drop_oldest_recovered() {
   auto oldest = std::find_if(events_.begin(), events_.end(), [](const RawEvent& r) { return r.recovered; });
   if (oldest != events_.end()) events_.erase(oldest);
+}
+
+void Monitor::drop_oldest_held() {
+  auto oldest = std::find_if(events_.begin(), events_.end(), [](const RawEvent& r) { return r.held; });
+  if (oldest == events_.end()) return;
+  stop_awaiting(*oldest);
+  events_.erase(oldest);
 }
 
 void Monitor::stop_awaiting(RawEvent& r) {

@@ -102,6 +102,8 @@ class Monitor {
 
   // Makes room: the oldest event whose allocator recovered goes.
   void drop_oldest_recovered();
+  // Makes room for a failure the program saw: the oldest held call goes.
+  void drop_oldest_held();
   // `r` no longer waits for its allocator's retry (g_oom_retries_pending).
   void stop_awaiting(RawEvent& r);
 

@@ -381,6 +381,8 @@ void fields(V& v, JaxArrayGroup& g) {
   v("largest_bytes", g.largest_bytes);
   v("shape", g.shape, IfSet);
   v("stack", g.stack);
+  v("no_memory_count", g.no_memory_count, IfSet);
+  v("no_memory_bytes", g.no_memory_bytes, IfSet);
   // cudaleak_jax sends Python frames without "language".
   if constexpr (V::after_read)
     for (Frame& f : g.stack) f.python = true;
@@ -401,6 +403,8 @@ void fields(V& v, JaxDevice& d) {
   v("largest_alloc_size", d.largest_alloc_size, IfSet);
   v("arrays", d.arrays);
   v("arrays_bytes", d.arrays_bytes);
+  v("no_memory_arrays", d.no_memory_arrays, IfSet);
+  v("no_memory_bytes", d.no_memory_bytes, IfSet);
   v("groups", d.groups);
   v("pid", d.pid, IfSet);
   v.unless("rank", d.rank, -1);

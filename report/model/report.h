@@ -412,6 +412,9 @@ struct JaxArrayGroup {  // live arrays made from one Python stack
   uint64_t largest_bytes = 0;  // its largest array
   std::string shape;           // of the largest, "f32[1024,1024]"; "" where JAX's live arrays did not say
   std::vector<Frame> stack;    // Python frames, innermost first; empty: JAX gave no stack
+  // Arrays of this stack that hold no memory: their computation failed
+  // (out of memory) without raising and nothing read them; not in bytes/count.
+  uint64_t no_memory_count = 0, no_memory_bytes = 0;
   bool operator==(const JaxArrayGroup&) const = default;
 };
 
@@ -422,7 +425,8 @@ struct JaxDevice {
   // XLA's pool as memory_stats() counts it (0: not reported).
   uint64_t bytes_in_use = 0, peak_bytes_in_use = 0, bytes_limit = 0, bytes_reserved = 0;
   uint64_t pool_bytes = 0, largest_free_block = 0, num_allocs = 0, largest_alloc_size = 0;
-  uint64_t arrays = 0, arrays_bytes = 0;  // every live array on the device
+  uint64_t arrays = 0, arrays_bytes = 0;  // every live array on the device that holds memory
+  uint64_t no_memory_arrays = 0, no_memory_bytes = 0;  // those whose failed computation left them none
   std::vector<JaxArrayGroup> groups;      // biggest first, at most 64
   int64_t pid = 0;  // in a merged report: the process whose device it is
   int rank = -1;

@@ -157,7 +157,23 @@ std::string jax_pool_text(const report::JaxDevice& d) {
     if (d.largest_free_block) s += ", largest free block " + format_bytes(d.largest_free_block);
     s += "; ";
   }
-  return s + "live arrays " + format_bytes(d.arrays_bytes) + " in " + std::to_string(d.arrays);
+  s += "live arrays " + format_bytes(d.arrays_bytes) + " in " + std::to_string(d.arrays);
+  if (d.no_memory_arrays) s += " (and " + std::to_string(d.no_memory_arrays) + " that hold no memory)";
+  return s;
+}
+
+std::vector<std::string> jax_no_memory_texts(const report::JaxDevice& d) {
+  std::vector<std::string> out;
+  for (const report::JaxArrayGroup& g : d.groups) {
+    if (!g.no_memory_count) continue;
+    const report::Frame* f = report::user_frame(g.stack);
+    out.push_back(count_of(g.no_memory_count, "array", "arrays") + (f ? " from " + frame_line(*f) : "") +
+                  (g.no_memory_count == 1 ? " holds" : " hold") + " no memory (" + format_bytes(g.no_memory_bytes) +
+                  " as their shapes count it, more than XLA's pool holds): their computation failed (XLA ran out of "
+                  "memory) and nothing read them, so no error was raised; block_until_ready() or reading a result "
+                  "each step raises it where it happens");
+  }
+  return out;
 }
 
 void diagnose_jax(const report::OomEvent& e, std::vector<report::Diagnosis>& out) {

@@ -31,6 +31,10 @@ std::string jax_line_text(const JaxLine& line);
 // free block 12.0 MiB; live arrays 59.0 GiB in 59"
 std::string jax_pool_text(const report::JaxDevice& device);
 
+// "799992 arrays from <module> (train.py:23) hold no memory (...): their
+// computation failed ...": one text per group whose arrays hold none.
+std::vector<std::string> jax_no_memory_texts(const report::JaxDevice& device);
+
 // The causes of a JAX event (e.has_jax), appended to `out` unsorted.
 void diagnose_jax(const report::OomEvent& e, std::vector<report::Diagnosis>& out);
 

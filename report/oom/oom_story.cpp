@@ -17,8 +17,9 @@ report::OomAttempt attempt_of(const report::OomEvent& failed) {
 
 bool is_attempt(const report::OomEvent& failed, const std::string& failed_cache, const report::OomEvent& later,
                 const std::string& later_cache) {
+  const uint64_t window = later.has_jax ? kRetryWindowNs + kXlaWaitNs : kRetryWindowNs;
   if (failed.has_pytorch || failed.has_jax || failed.device != later.device || later.time_ns < failed.time_ns ||
-      later.time_ns - failed.time_ns > kRetryWindowNs)
+      later.time_ns - failed.time_ns > window)
     return false;
   if (later.has_pytorch) return failed_cache.empty() || failed_cache == "PyTorch caching allocator";
   // XLA's BFC allocator growing its pool, or its platform allocator.

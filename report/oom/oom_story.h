@@ -14,6 +14,10 @@ namespace cudaleak::oom {
 
 // Attempts further apart than this from the failure belong to another story.
 inline constexpr uint64_t kRetryWindowNs = 10'000'000'000;
+// XLA's BFC allocator waits this long for arrays to be freed (retrying its
+// pool's growth) before it raises: its failed calls come up to this much
+// earlier than its failure (10 s on an H200, jaxlib 0.11), beside the window.
+inline constexpr uint64_t kXlaWaitNs = 10'000'000'000;
 
 // A failed call as an attempt of a later failure.
 report::OomAttempt attempt_of(const report::OomEvent& failed);

@@ -11,12 +11,13 @@ std::string jax_view_text(const Report& r, const std::string& prefix,
   if (!r.has_jax || r.jax.when == ViewMoment::Oom) return "";
   std::string out;
   for (const JaxDevice& d : r.jax.devices) {
-    if (!d.arrays_bytes && !d.bytes_in_use) continue;
+    if (!d.arrays_bytes && !d.bytes_in_use && !d.no_memory_arrays) continue;
     const std::vector<oom::JaxLine> lines = oom::jax_lines(d);
     out += "\n" + prefix + "JAX at " + text_of(r.jax.when) + " on device " + std::to_string(d.device) +
            (r.processes.size() > 1 && d.pid ? " in " + process(d.pid, d.rank) : "") + ": " + oom::jax_pool_text(d) +
-           " (not leaks, not gated)" + (lines.empty() ? "\n" : ":\n");
+           " (not leaks, not gated)" + (lines.empty() && !d.no_memory_arrays ? "\n" : ":\n");
     for (size_t i = 0; i < lines.size() && i < 5; ++i) out += "    " + oom::jax_line_text(lines[i]) + "\n";
+    for (const std::string& text : oom::jax_no_memory_texts(d)) out += "    " + text + "\n";
   }
   if (!out.empty() && r.jax.source == "live_arrays") out += "    (" + r.jax.note + ")\n";
   if (!out.empty() && r.jax.executables_bytes)

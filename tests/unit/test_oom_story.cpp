@@ -185,6 +185,15 @@ TEST_CASE("failed calls of PyTorch's allocator are attempts of its out-of-memory
   OomEvent much_later = pytorch;
   much_later.time_ns = failed.time_ns + cudaleak::oom::kRetryWindowNs + 1;
   CHECK_FALSE(is_attempt(failed, "", much_later, ""));
+  // XLA raises after its BFC allocator waited 10 s for frees, retrying its
+  // pool's growth: its failed calls of 10.7 s before are its attempts.
+  OomEvent xla = failed;
+  xla.has_jax = true;
+  xla.time_ns = failed.time_ns + 10'700'000'000;
+  CHECK(is_attempt(failed, "XLA BFC allocator", xla, ""));
+  CHECK(is_attempt(failed, "", xla, ""));
+  xla.time_ns = failed.time_ns + cudaleak::oom::kRetryWindowNs + cudaleak::oom::kXlaWaitNs + 1;
+  CHECK_FALSE(is_attempt(failed, "", xla, ""));
 
   OomEvent retry = failed;
   retry.time_ns = 1'200'000'000;

@@ -159,7 +159,8 @@ def _shape_text(shape, dtype):
 
 def _group_view(groups):
     out = []
-    for frames, g in sorted(groups.items(), key=lambda kv: -kv[1]["bytes"])[:MAX_GROUPS]:
+    ranked = sorted(groups.items(), key=lambda kv: -(kv[1]["bytes"] + kv[1].get("no_memory_bytes", 0)))
+    for frames, g in ranked[:MAX_GROUPS]:
         if "stack" not in g:  # the live-array fallback's groups have none
             g["stack"] = [{"file": f, "function": n, "line": l} for f, n, l in frames]
         out.append(g)
@@ -198,6 +199,37 @@ def _from_profile(jax, devices, shapes):
     _facts["labels"] = sorted(labels)
     _facts["samples"] = len(profile["samples"])
     return per_device, executables
+
+
+def _without_memory(found, stats):
+    """Arrays whose computation failed without raising hold no memory: JAX
+    dispatches asynchronously, and a step that ran out of memory leaves
+    arrays poisoned with the error until something reads them, while the
+    profile counts each at its full size (800000 arrays, 24.4 TiB beside a
+    104.9 GiB pool on an H200). Where the arrays add up to more than XLA's
+    pool holds, the difference is taken from the biggest groups, whole
+    arrays at a time, and counted apart from what is held."""
+    in_use = stats.get("bytes_in_use")
+    room = max(stats.get("bytes_limit", 0), stats.get("pool_bytes", 0), in_use or 0)
+    if in_use is None or found["arrays_bytes"] <= room + max(room // 20, 64 << 20):
+        return
+    excess = found["arrays_bytes"] - in_use
+    for g in sorted(found["groups"].values(), key=lambda g: -g["bytes"]):
+        if excess <= 0:
+            break
+        each = g["bytes"] // g["count"] if g["count"] else 0
+        n = min(g["count"], excess // each) if each else 0
+        if not n:
+            continue
+        g["count"] -= n
+        g["bytes"] -= n * each
+        g["no_memory_count"] = n
+        g["no_memory_bytes"] = n * each
+        found["arrays"] -= n
+        found["arrays_bytes"] -= n * each
+        found["no_memory_arrays"] = found.get("no_memory_arrays", 0) + n
+        found["no_memory_bytes"] = found.get("no_memory_bytes", 0) + n * each
+        excess -= n * each
 
 
 def _from_live_arrays(arrays):
@@ -240,8 +272,12 @@ def collect(jax):
         entry = {"device": ordinal, "id": int(getattr(d, "id", 0)), "kind": str(getattr(d, "device_kind", ""))}
         entry.update(_stats(d))
         found = per_device.get(ordinal, {"arrays": 0, "arrays_bytes": 0, "groups": {}})
+        _without_memory(found, entry)
         entry["arrays"] = found["arrays"]
         entry["arrays_bytes"] = found["arrays_bytes"]
+        if found.get("no_memory_arrays"):
+            entry["no_memory_arrays"] = found["no_memory_arrays"]
+            entry["no_memory_bytes"] = found["no_memory_bytes"]
         entry["groups"] = _group_view(found["groups"])
         view["devices"].append(entry)
     return view
@@ -287,15 +323,26 @@ def _stat(text, name):
     return _bytes(*m.groups()) if m else 0
 
 
+def _request(text):
+    """The bytes XLA could not get: exact where the message gives them
+    ("(68719476736 bytes)", "(1073741824B)", "allocate 1073741824 bytes"),
+    else its rounded size ("allocate 1.00GiB", "device memory of 64.00GiB")."""
+    m = (re.search(r"\((\d+) bytes\)", text) or re.search(r"\((\d+)B\)", text)
+         or re.search(r"allocat\w*\s+(\d+) bytes", text))
+    if m:
+        return int(m.group(1))
+    m = re.search(r"(?:trying to allocate|device memory of|allocat\w*)\s+" + _SIZE, text)
+    return _bytes(*m.groups()) if m else 0
+
+
 def parse_message(text):
     """What XLA's message says: the request, the device, and for a jitted
     function the sizes of its compiled buffers and its biggest ones."""
     out = {}
-    m = (re.search(r"while trying to allocate (\d+) bytes", text) or re.search(r"\((\d+)B\)", text)
-         or re.search(r"allocat\w*\s+(\d+) bytes", text))
-    if m:
-        out["request"] = int(m.group(1))
-    m = re.search(r"device ordinal (\d+)", text)
+    request = _request(text)
+    if request:
+        out["request"] = request
+    m = re.search(r"device ordinal (\d+)", text) or re.search(r"\bon device (\d+)", text)
     if m:
         out["device"] = int(m.group(1))
     if "BufferAssignment" in text:

@@ -1,5 +1,5 @@
-# JAX beside PyTorch and CuPy in one process: PyTorch keeps 20 GiB of
-# tensors, CuPy 10 GiB of arrays, and JAX (allocating on demand, as
+# JAX beside PyTorch and CuPy in one process: PyTorch keeps a seventh of
+# the device in tensors (20 GiB on an H200), CuPy a fourteenth, and JAX (allocating on demand, as
 # gpu-validate-jax.sh runs it: XLA_PYTHON_CLIENT_PREALLOCATE=false) fills
 # the rest with 1 GiB arrays until the device is full.
 import cupy
@@ -8,8 +8,9 @@ import torch
 import jax
 import jax.numpy as jnp
 
-held_by_torch = torch.empty(20 << 30, dtype=torch.uint8, device="cuda")  # LINE:torch
-held_by_cupy = cupy.empty(10 << 30, dtype=cupy.uint8)  # LINE:cupy
+total = torch.cuda.mem_get_info()[1]  # the device's size: a seventh to PyTorch, a fourteenth to CuPy
+held_by_torch = torch.empty(total // 7 >> 30 << 30, dtype=torch.uint8, device="cuda")  # LINE:torch
+held_by_cupy = cupy.empty(total // 14 >> 30 << 30, dtype=cupy.uint8)  # LINE:cupy
 kept = []
 try:
     while True:

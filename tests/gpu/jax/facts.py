@@ -31,6 +31,7 @@ for s in p["samples"]:
         break
 try:
     big = jnp.ones((1 << 40,), jnp.int8)
+    big.block_until_ready()  # dispatch is asynchronous: the failure is raised where the array is read
 except Exception as e:
     t = type(e)
     print("FACT out-of-memory exception: %s.%s (mro %s)" % (t.__module__, t.__qualname__,

@@ -1,5 +1,8 @@
 # A training loop that keeps every step's parameters (a pytree of a small
-# MLP, 256 MiB a step) in a history list until the device is full.
+# MLP, 256 MiB a step) in a history list until the device is full; any
+# device size (the loop runs until XLA's pool is full).
+import sys
+
 import jax
 import jax.numpy as jnp
 
@@ -22,5 +25,10 @@ try:
     for step in range(100000):
         params = update(params)  # LINE:update
         history.append(params)  # LINE:history
+        # As a training loop that reads its loss: each step synchronizes,
+        # so the step that runs out of memory raises there ("nosync": never,
+        # and the failed steps leave arrays that hold no memory).
+        if sys.argv[1:] != ["nosync"]:
+            params["layer0"]["b"].block_until_ready()  # LINE:sync
 except Exception as e:
     print("kept %d steps of params; %s" % (len(history), str(e).splitlines()[0][:120]))

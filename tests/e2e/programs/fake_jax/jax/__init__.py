@@ -7,6 +7,10 @@
 #   FAKE_JAX_DEVICES      devices (the simulated GPU's CUDALEAK_SIM_DEVICES)
 #   FAKE_JAX_PROFILE      "gzip" (default, as jax), "raw" (not compressed),
 #                         "broken" (device_memory_profile raises)
+#   FAKE_JAX_ASYNC        "1": as JAX's asynchronous dispatch, an array whose
+#                         allocation fails is made all the same, holding no
+#                         memory and the error, raised only when it is read
+#                         (block_until_ready); the profile counts it in full
 import os
 import sys
 
@@ -67,7 +71,13 @@ class Array:
             n *= x
         self.nbytes = n * itemsize
         self._device = device
-        self._handle = device.pool.allocate(self.nbytes)
+        self._error = None
+        try:
+            self._handle = device.pool.allocate(self.nbytes)
+        except errors.JaxRuntimeError as e:
+            if os.environ.get("FAKE_JAX_ASYNC") != "1":
+                raise
+            self._error = e  # poisoned: raised when read
         self.traceback = _traceback(skip)
         _arrays[id(self)] = self
 
@@ -78,12 +88,14 @@ class Array:
         if self._handle is not None:
             self._device.pool.release(self._handle)
             self._handle = None
-            _arrays.pop(id(self), None)
+        _arrays.pop(id(self), None)
 
     def __del__(self):
         self.delete()
 
     def block_until_ready(self):
+        if self._error is not None:
+            raise errors.JaxRuntimeError(str(self._error))
         return self
 
 
@@ -109,14 +121,6 @@ def jit(fn, **options):
     return call
 
 
-def _human(n):
-    """As XLA's HumanReadableNumBytes: "200.00MiB"."""
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= size:
-            return "%.2f%s" % (n / float(size), unit)
-    return "%dB" % n
-
-
 def _buffer_assignment(temp, args, code):
     params = sum(getattr(a, "nbytes", 0) for a in args)
     return ("\nBufferAssignment OOM Debugging.\nBufferAssignment stats:\n"
@@ -129,5 +133,5 @@ def _buffer_assignment(temp, args, code):
             "\t\tOperator: op_name=\"jit(%s)/jit(main)/dot_general[dimension_numbers=(((1,), (0,)), ((), ()))]\" "
             "source_file=\"%s\" source_line=%d\n\t\tXLA Label: custom-call\n\t\tShape: f32[4096,65536]\n"
             "\t\t==========================\n" %
-            (_human(params), _human(params), _human(temp), _human(2 * params + temp), _human(temp), code.co_name,
+            (_xla.human(params), _xla.human(params), _xla.human(temp), _xla.human(2 * params + temp), _xla.human(temp), code.co_name,
              code.co_filename, code.co_firstlineno + 1))

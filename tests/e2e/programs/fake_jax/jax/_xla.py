@@ -4,13 +4,19 @@
 #                           at first use, arrays placed inside it (first fit);
 #                           a request that fits nowhere fails with no CUDA call
 #   PREALLOCATE=false       a cudaMalloc per array, up to MEM_FRACTION of the
-#                           device; a failed cudaMalloc is retried once
+#                           device; a failed cudaMalloc is retried as the BFC
+#                           allocator grows its pool: three rounds of regions
+#                           from 4x the request down by 10% to the request
+#                           (42 failed calls), FAKE_JAX_RAISE_DELAY_S seconds
+#                           in all between them (XLA waits 10 s for frees)
 #   ALLOCATOR=platform      a cudaMalloc per array, freed when the array dies;
 #                           no limit, no memory_stats limit
-# Failures raise errors.JaxRuntimeError("RESOURCE_EXHAUSTED: Out of memory
-# while trying to allocate N bytes."), as XLA's BFC allocator does.
+# Failures raise errors.JaxRuntimeError with XLA's BFC allocator's text:
+# "RESOURCE_EXHAUSTED: Out of memory while trying to allocate 16.00MiB with
+# allocator GPU_0_bfc on device 0. [...]" (the size rounded, as jaxlib 0.11).
 import ctypes
 import os
+import time
 
 from . import errors
 
@@ -31,8 +37,18 @@ def _mode():
     return "grow" if os.environ.get("XLA_PYTHON_CLIENT_PREALLOCATE") == "false" else "prealloc"
 
 
-def oom(nbytes, extra=""):
-    return errors.JaxRuntimeError("RESOURCE_EXHAUSTED: Out of memory while trying to allocate %d bytes.%s" % (nbytes, extra))
+def human(n):
+    """As XLA's HumanReadableNumBytes: "200.00MiB"."""
+    for unit, size in (("TiB", 1 << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n >= size:
+            return "%.2f%s" % (n / float(size), unit)
+    return "%dB" % n
+
+
+def oom(nbytes, ordinal, extra=""):
+    return errors.JaxRuntimeError(
+        "RESOURCE_EXHAUSTED: Out of memory while trying to allocate %s with allocator GPU_%d_bfc on device %d. "
+        "[executable_name='jit_broadcast_in_dim'] [tf-allocator-allocation-error='']%s" % (human(nbytes), ordinal, ordinal, extra))
 
 
 class Pool:
@@ -80,15 +96,34 @@ class Pool:
                 if size >= nbytes:
                     self.free[i] = (offset + nbytes, size - nbytes)
                     return self._taken(("pool", offset, nbytes))
-            raise oom(nbytes, detail)
+            raise oom(nbytes, self.ordinal, detail)
         if self.mode == "grow" and self.in_use + nbytes > self.limit():
-            raise oom(nbytes, detail)
+            raise oom(nbytes, self.ordinal, detail)
         ptr = self._cuda_malloc(nbytes)
+        if ptr is None and self.mode == "grow":
+            ptr = self._grow(nbytes)
+        elif ptr is None:
+            ptr = self._cuda_malloc(nbytes)  # the platform allocator's retry
         if ptr is None:
-            ptr = self._cuda_malloc(nbytes)  # the BFC allocator's retry
-        if ptr is None:
-            raise oom(nbytes, detail)
+            raise oom(nbytes, self.ordinal, detail)
         return self._taken(("cuda", ptr, nbytes))
+
+    def _grow(self, nbytes):
+        """The BFC allocator's growth after a failed call: regions from 4x
+        the request down by 10% while they cover it, in three rounds spread
+        over FAKE_JAX_RAISE_DELAY_S seconds (XLA waits for frees before it
+        raises)."""
+        delay = float(os.environ.get("FAKE_JAX_RAISE_DELAY_S", "0"))
+        for round_ in range(3):
+            size = 4 * nbytes
+            while size >= nbytes:
+                ptr = self._cuda_malloc(size)
+                if ptr is not None:
+                    return ptr
+                size = size * 9 // 10
+            if round_ < 2:
+                time.sleep(delay / 2)
+        return None
 
     def _taken(self, handle):
         self.in_use += handle[2]
