@@ -100,8 +100,13 @@ grep -q "TiB in" "$out/pytree_nosync.log" && fail "pytree_nosync: arrays counted
 
 run jit_peak -- python3 tests/gpu/jax/jit_peak.py
 one_story jit_peak
-expect jit_peak "the jitted function's own buffers need"
-expect jit_peak "jit_peak.py:$(line_of jit_peak.py gram)"
+# jaxlib 0.11 fails this one while autotuning the dot (XLA's message names
+# no buffers): then the request itself, larger than the pool, is the cause,
+# at the call; where XLA lists the executable's buffers, the gram line.
+grep -qE "the jitted function's own buffers need|is larger than XLA's whole pool" "$out/jit_peak.log" ||
+  fail "jit_peak: neither the jitted function's buffers nor the request larger than the pool"
+grep -qE "jit_peak.py:($(line_of jit_peak.py gram)|$(line_of jit_peak.py call))" "$out/jit_peak.log" ||
+  fail "jit_peak: neither the gram line nor the call named"
 
 run beside_torch_cupy XLA_PYTHON_CLIENT_PREALLOCATE=false XLA_PYTHON_CLIENT_MEM_FRACTION=0.95 -- \
   python3 tests/gpu/jax/beside_torch_cupy.py

@@ -20,7 +20,7 @@ def gram_loss(x):
 
 x = jnp.ones((n, 4096), jnp.float32)  # LINE:input
 try:
-    print(float(gram_loss(x)))
+    print(float(gram_loss(x)))  # LINE:call
     print("it fit")
 except Exception as e:
     print("step failed: %s" % str(e).splitlines()[0][:160])
