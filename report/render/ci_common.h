@@ -15,6 +15,8 @@ std::string leak_stack_text(const report::LeakGroup& g);
 // The program's frame nearest the allocation with a source line; without
 // debug info, the nearest program frame at all (its module locates it).
 const report::Frame* leak_location(const std::vector<report::Frame>& stack);
+// Text made safe inside XML and HTML markup, attribute values included.
+std::string markup_escape(const std::string& s);
 // "train (rank 3, pid 812 on node2)": a job's processes are told apart by rank.
 std::string process_name(const report::Report& r);
 

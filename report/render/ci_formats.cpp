@@ -18,22 +18,6 @@ namespace cudaleak::render {
 
 namespace {
 
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') out += ' ';
-        else out += c;
-    }
-  }
-  return out;
-}
 
 
 
@@ -160,19 +144,19 @@ std::string junit_xml(const std::vector<report::Report>& reports, const std::vec
       ++suite_tests;
       std::string base = case_name(g);
       int seen = case_names[base]++;  // the same site on two devices, say: numbered, in report order
-      std::string name = xml_escape(seen ? base + " #" + std::to_string(seen + 1) : base);
+      std::string name = markup_escape(seen ? base + " #" + std::to_string(seen + 1) : base);
       cases += "    <testcase classname=\"cudaleak." + report::text_of(g.kind) + "\" name=\"" + name + "\">\n";
       if (g.fails_gate) {
         ++suite_failures;
-        cases += "      <failure type=\"" + report::text_of(g.kind) + "-leak\" message=\"" + xml_escape(leak_headline(g)) +
-                 "\">" + xml_escape(leak_stack_text(g)) + "</failure>\n";
+        cases += "      <failure type=\"" + report::text_of(g.kind) + "-leak\" message=\"" + markup_escape(leak_headline(g)) +
+                 "\">" + markup_escape(leak_stack_text(g)) + "</failure>\n";
       } else if (!g.suppressed_by.empty() || !g.cached_by.empty() || g.baseline == report::BaselineState::Known || r.gate.evaluated) {
         ++suite_skipped;
         std::string why = !g.suppressed_by.empty() ? "suppressed by " + g.suppressed_by
                           : !g.cached_by.empty()    ? "held by the " + g.cached_by + " (not a leak)"
                           : g.baseline == report::BaselineState::Known ? "in the baseline"
                                                     : "not counted by the gate";
-        cases += "      <skipped message=\"" + xml_escape(why) + "\"/>\n";
+        cases += "      <skipped message=\"" + markup_escape(why) + "\"/>\n";
       }
       cases += "    </testcase>\n";
     }
@@ -182,7 +166,7 @@ std::string junit_xml(const std::vector<report::Report>& reports, const std::vec
       // report that could not be written): an error, never a passing case.
       ++suite_tests, ++suite_errors;
       cases += "    <testcase classname=\"cudaleak\" name=\"leak gate evaluated\">\n      <error message=\"" +
-               xml_escape("the leak gate cannot be evaluated: " + r.gate.error) + "\"/>\n    </testcase>\n";
+               markup_escape("the leak gate cannot be evaluated: " + r.gate.error) + "\"/>\n    </testcase>\n";
     } else if (r.leaks.empty()) {
       ++suite_tests;
       cases += "    <testcase classname=\"cudaleak\" name=\"no CUDA resources leaked\"/>\n";
@@ -200,19 +184,19 @@ std::string junit_xml(const std::vector<report::Report>& reports, const std::vec
         properties += "      <property name=\"world_size\" value=\"" + std::to_string(r.process.world_size) + "\"/>\n";
       properties += "      <property name=\"pid\" value=\"" + std::to_string(r.process.pid) + "\"/>\n    </properties>\n";
     }
-    suites += "  <testsuite name=\"" + xml_escape(suite) + "\" tests=\"" +
+    suites += "  <testsuite name=\"" + markup_escape(suite) + "\" tests=\"" +
               std::to_string(suite_tests) + "\" failures=\"" + std::to_string(suite_failures) + "\" skipped=\"" +
               std::to_string(suite_skipped) + "\" errors=\"" + std::to_string(suite_errors) + "\"" +
-              (r.process.host.empty() ? "" : " hostname=\"" + xml_escape(r.process.host) + "\"") + ">\n" + properties +
+              (r.process.host.empty() ? "" : " hostname=\"" + markup_escape(r.process.host) + "\"") + ">\n" + properties +
               cases + "  </testsuite>\n";
     tests += suite_tests, failures += suite_failures, skipped += suite_skipped, errors += suite_errors;
   }
   // A process the gate could not judge: one case in error, never a pass.
   for (const UnjudgedProcess& process : unjudged) {
-    suites += "  <testsuite name=\"" + xml_escape(process.process) +
+    suites += "  <testsuite name=\"" + markup_escape(process.process) +
               "\" tests=\"1\" failures=\"0\" skipped=\"0\" errors=\"1\">\n"
               "    <testcase classname=\"cudaleak\" name=\"report written\">\n      <error message=\"" +
-              xml_escape(process.why + ": what it leaked is unknown") + "\"/>\n    </testcase>\n  </testsuite>\n";
+              markup_escape(process.why + ": what it leaked is unknown") + "\"/>\n    </testcase>\n  </testsuite>\n";
     ++tests, ++errors;
   }
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cudaleak\" tests=\"" + std::to_string(tests) +

@@ -7,25 +7,12 @@
 #include "report/gate/site.h"
 #include "report/model/cuda_frames.h"
 #include "report/model/function_names.h"
+#include "report/render/ci_common.h"
 #include "report/render/text_report.h"
 
 namespace cudaleak::render {
 
 namespace {
-
-std::string escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 // Each site's stack and API, as diff_reports names sites.
 struct SiteStack {
@@ -46,8 +33,8 @@ std::string stack_html(const SiteStack* s) {
   for (const report::Frame& f : s->stack) {
     std::string where = f.file.empty() ? "" : std::string(f.file) + (f.line > 0 ? ":" + std::to_string(f.line) : "");
     out += "<li><span class=\"fn\">" +
-           escape(f.function.empty() ? "??" : report::readable_function_name(std::string(f.function))) + "</span> " +
-           escape(where.empty() ? report::basename(std::string(f.module)) : where) + "</li>";
+           markup_escape(f.function.empty() ? "??" : report::readable_function_name(std::string(f.function))) + "</span> " +
+           markup_escape(where.empty() ? report::basename(std::string(f.module)) : where) + "</li>";
   }
   return out + "</ol>";
 }
@@ -73,7 +60,7 @@ std::string diff_html(const std::vector<report::SiteChange>& changes, const std:
   add_stacks(earlier, old_runs);
   std::string out = std::string("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>cudaleak diff</title>"
                                 "<style>") + kStyle + "</style></head><body>\n<h1>cudaleak diff</h1>\n<p>" +
-                    escape(count_of(report::new_or_grown(changes), "leak site new or grown",
+                    markup_escape(count_of(report::new_or_grown(changes), "leak site new or grown",
                                     "leak sites new or grown")) +
                     ", " + std::to_string(changes.size()) + " compared.</p>\n";
   const std::pair<report::Change, const char*> sections[] = {{report::Change::Grown, "Grown"},
@@ -85,7 +72,7 @@ std::string diff_html(const std::vector<report::SiteChange>& changes, const std:
     for (const report::SiteChange& c : changes)
       if (c.change == change) rows.push_back(&c);
     const std::string css = report::text_of(change);
-    out += "<section class=\"" + escape(css) + "\" id=\"" + escape(css) + "\"><h2>" + title + " (" +
+    out += "<section class=\"" + markup_escape(css) + "\" id=\"" + markup_escape(css) + "\"><h2>" + title + " (" +
            std::to_string(rows.size()) + ")</h2>\n";
     if (rows.empty()) {
       out += "<p>none</p></section>\n";
@@ -98,12 +85,12 @@ std::string diff_html(const std::vector<report::SiteChange>& changes, const std:
       auto it = from.find(c->site);
       const SiteStack* stack = it == from.end() ? nullptr : &it->second;
       const std::vector<int>& ranks = c->change == report::Change::Gone ? c->old_ranks : c->new_ranks;
-      out += "<tr><td>" + escape(report::text_of(c->kind)) + "</td><td class=\"n\">" + format_bytes(c->old_bytes) +
+      out += "<tr><td>" + markup_escape(report::text_of(c->kind)) + "</td><td class=\"n\">" + format_bytes(c->old_bytes) +
              "</td><td class=\"n\">" + format_bytes(c->new_bytes) + "</td><td class=\"n\">" +
              delta(c->old_bytes, c->new_bytes) + "</td><td class=\"n\">" + std::to_string(c->old_count) + " &rarr; " +
-             std::to_string(c->new_count) + "</td><td><details><summary>" + escape(c->site) +
-             (stack && !stack->api.empty() ? " (" + escape(stack->api) + ")" : "") +
-             (ranks.empty() ? "" : " [ranks " + escape(report::rank_ranges(ranks)) + "]") + "</summary>" +
+             std::to_string(c->new_count) + "</td><td><details><summary>" + markup_escape(c->site) +
+             (stack && !stack->api.empty() ? " (" + markup_escape(stack->api) + ")" : "") +
+             (ranks.empty() ? "" : " [ranks " + markup_escape(report::rank_ranges(ranks)) + "]") + "</summary>" +
              stack_html(stack) + "</details></td></tr>\n";
     }
     out += "</table></section>\n";

@@ -41,23 +41,13 @@ STATS = (("bytes_in_use", "bytes_in_use"), ("peak_bytes_in_use", "peak_bytes_in_
          ("largest_free_block_bytes", "largest_free_block"), ("num_allocs", "num_allocs"),
          ("largest_alloc_size", "largest_alloc_size"))
 
-_native = None
 _busy = threading.local()
 _last = {}             # the latest failure: id, head, device, ns
 _facts = {}            # what the GPU validation prints: profile format, labels, exception types
 
 
 def _native_entry():
-    global _native
-    if _native is None:
-        try:
-            fn = ctypes.CDLL(None).cudaleak_impl_jax_view
-            fn.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
-            fn.restype = ctypes.c_int
-            _native = fn
-        except (AttributeError, OSError):
-            _native = False  # not running under cudaleak
-    return _native
+    return cudaleak_watch.view_entry("cudaleak_impl_jax_view")
 
 
 _STDLIB = sysconfig.get_paths().get("stdlib", "\0")

@@ -29,21 +29,11 @@ MAX_SEGMENTS = 4096    # segments listed with their blocks (all are counted)
 MAX_BLOCKS = 65536     # blocks listed over all segments: an expandable segment alone can hold thousands
 MAX_GROUPS = 64        # live-tensor groups listed per device
 
-_native = None
 _unsupported_backend = None  # an allocator backend whose state PyTorch cannot show
 
 
 def _native_entry():
-    global _native
-    if _native is None:
-        try:
-            fn = ctypes.CDLL(None).cudaleak_impl_python_view
-            fn.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
-            fn.restype = ctypes.c_int
-            _native = fn
-        except (AttributeError, OSError):
-            _native = False  # not running under cudaleak
-    return _native
+    return cudaleak_watch.view_entry("cudaleak_impl_python_view")
 
 
 _STDLIB = sysconfig.get_paths().get("stdlib", "\0")

@@ -9,6 +9,21 @@ import os
 import sys
 
 _armed = set()
+_views = {}  # the library's view entry points by name, once looked up (False: not under cudaleak)
+
+
+def view_entry(name):
+    """The preload library's entry `name` taking (view JSON, moment), or
+    False when the process does not run under cudaleak."""
+    if name not in _views:
+        try:
+            fn = getattr(ctypes.CDLL(None), name)
+            fn.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+            fn.restype = ctypes.c_int
+            _views[name] = fn
+        except (AttributeError, OSError):
+            _views[name] = False
+    return _views[name]
 
 
 class _ImportWatch(importlib.abc.MetaPathFinder):
