@@ -86,7 +86,12 @@ void diagnose_arrays(const report::OomEvent& e, const std::vector<JaxLine>& line
 void diagnose_pool(const report::OomEvent& e, const std::vector<JaxLine>& lines, std::vector<report::Diagnosis>& out) {
   const report::JaxDevice& d = e.jax.device;
   const uint64_t request = e.request_bytes, total = e.total_bytes;
-  const uint64_t free_in_pool = d.bytes_limit > d.bytes_in_use ? d.bytes_limit - d.bytes_in_use : 0;
+  // Free in the pool is what XLA has taken from the device and not handed
+  // out: its limit less what is in use only when it took the whole limit
+  // (preallocation). Allocating on demand, the rest of the limit is still the
+  // device's, which another process may hold: not the pool's to fragment.
+  const uint64_t taken = d.pool_bytes ? std::min(d.pool_bytes, std::max(d.bytes_limit, d.pool_bytes)) : d.bytes_limit;
+  const uint64_t free_in_pool = taken > d.bytes_in_use ? taken - d.bytes_in_use : 0;
   if (d.largest_free_block && free_in_pool >= request && d.largest_free_block < request)
     out.push_back({report::Cause::Fragmentation, free_in_pool,
                    "XLA's pool has " + format_bytes(free_in_pool) + " free, but in pieces no larger than " +

@@ -80,6 +80,27 @@ TEST_CASE("jax: arrays of one line that filled the pool come first and the pool'
   CHECK(d[0].message.find("delays") == std::string::npos);
 }
 
+// Allocating on demand (XLA_PYTHON_CLIENT_PREALLOCATE=false), the pool's
+// limit less what is in use is not free in the pool: XLA has not taken it
+// from the device, where another process may hold it (two JAX processes on
+// an H200: 27.8 GiB "free, but in pieces" was told first, wrongly).
+TEST_CASE("jax: a pool that allocates on demand is not called fragmented for memory it never took", "[jax][oom]") {
+  OomEvent e = jax_event(GiB);
+  e.jax.device.bytes_limit = 132 * GiB;
+  e.jax.device.pool_bytes = 105 * GiB + GiB / 2;  // 512 MiB of it free
+  e.jax.device.bytes_in_use = 105 * GiB;
+  e.jax.device.largest_free_block = GiB - GiB / 64;
+  e.jax.device.groups = {group(105 * GiB, 105, {kJaxFrame, python_frame("worker", "/app/two.py", 34)})};
+  e.jax.device.arrays = 105;
+  e.jax.device.arrays_bytes = 105 * GiB;
+  for (const auto& cause : cudaleak::oom::diagnose(e)) CHECK(cause.cause != Cause::Fragmentation);
+  // Preallocated, the same free space was taken from the device: fragmented.
+  e.jax.device.pool_bytes = 132 * GiB;
+  bool fragmented = false;
+  for (const auto& cause : cudaleak::oom::diagnose(e)) fragmented = fragmented || cause.cause == Cause::Fragmentation;
+  CHECK(fragmented);
+}
+
 TEST_CASE("jax: a jitted function's own buffers beside other frameworks and other processes", "[jax][oom]") {
   OomEvent e = jax_event(50 * GiB);
   e.jax.device.bytes_in_use = 2 * GiB;

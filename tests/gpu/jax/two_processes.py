@@ -3,10 +3,15 @@
 # a sixth of its pool in arrays (24 GiB on an H200) and waits; worker 1, on
 # the same device, fills the rest with 1 GiB arrays until it fails. Each
 # allocates on demand (XLA_PYTHON_CLIENT_PREALLOCATE=false, MEM_FRACTION=0.95)
-# and prints whether cudaleak_jax was armed in it ("FACT rank N").
+# and prints whether cudaleak_jax was armed in it ("FACT rank N"). The arrays
+# stay in a module-level list until the process ends, as a job's state does,
+# so that each process's exit view has them (arrays local to `worker` would
+# be gone before its exit, and a view with nothing of JAX's is not printed).
 import multiprocessing as mp
 import os
 import sys
+
+kept = []
 
 
 def worker(rank, ready, done):
@@ -14,7 +19,6 @@ def worker(rank, ready, done):
     os.environ["XLA_PYTHON_CLIENT_MEM_FRACTION"] = "0.95"
     import jax
     import jax.numpy as jnp
-    kept = []
     if rank == 0:
         # a sixth of XLA's limit in 1 GiB arrays (24 on an H200)
         for _ in range(jax.devices()[0].memory_stats()["bytes_limit"] // 6 >> 30):
