@@ -112,6 +112,14 @@ std::string caching_allocator_at(uint32_t stack_id) {
   return gate::caching_allocator_of(report::resolve_stack(tracker::stack(stack_id), resolver.get()));
 }
 
+// A framework's failure is when its observer or exception hook ran (its
+// CLOCK_MONOTONIC reading), not when its view (seconds of snapshot reading
+// later) arrived; now when no reading came with it.
+uint64_t failure_time(uint64_t observed_monotonic_ns) {
+  return observed_monotonic_ns ? std::min(tracker::elapsed_ns_at(observed_monotonic_ns), tracker::elapsed_ns())
+                               : tracker::elapsed_ns();
+}
+
 constexpr size_t kMaxAttempts = 16;   // the latest kept per failure
 constexpr size_t kMaxRecovered = 8;   // recovered calls kept; older ones dropped
 
@@ -232,10 +240,7 @@ void Monitor::record_pytorch(const report::AllocatorDevice& view, uint64_t reque
   try {
     RawEvent raw;
     report::OomEvent& e = raw.event;
-    // The failure is when the observer ran, not when its view (seconds of
-    // snapshot reading later) arrived.
-    e.time_ns = observed_monotonic_ns ? std::min(tracker::elapsed_ns_at(observed_monotonic_ns), tracker::elapsed_ns())
-                                      : tracker::elapsed_ns();
+    e.time_ns = failure_time(observed_monotonic_ns);
     e.api = kPyTorchApi;
     e.request_bytes = request;
     e.device = view.device;
@@ -255,8 +260,7 @@ void Monitor::record_jax(const report::JaxOom& oom, uint64_t request, uint64_t o
   try {
     RawEvent raw;
     report::OomEvent& e = raw.event;
-    e.time_ns = observed_monotonic_ns ? std::min(tracker::elapsed_ns_at(observed_monotonic_ns), tracker::elapsed_ns())
-                                      : tracker::elapsed_ns();
+    e.time_ns = failure_time(observed_monotonic_ns);
     e.api = kJaxApi;
     e.request_bytes = request;
     e.device = oom.device.device;
