@@ -20,7 +20,7 @@ cudaleak::report::Report oom_report(const std::string& dir) {
 }  // namespace
 
 TEST_CASE("oom: a leak that grows each step until memory runs out is named with its growth", "[e2e][oom]") {
-  auto dir = fresh_dir("oom_leak");
+  auto dir = fresh_dir("oom_growing_leak");  // not the sample oom_leak's folder: CTest runs them side by side
   Result res = run_sim(dir, {program("oom_scenarios"), "leak", "32"}, {"--simulated-gpu-memory", "512MiB"});
   CHECK(res.exit_code == 1);
   CHECK(res.out == "step 16 failed: out of memory\n");
