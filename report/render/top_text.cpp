@@ -86,7 +86,10 @@ std::string render_top(const std::vector<LiveProcess>& processes, const std::vec
     out += line;
     std::string others;
     for (const auto& [pid, bytes] : gpu.processes) {
-      const bool watched = std::any_of(processes.begin(), processes.end(), [&](const LiveProcess& p) { return p.pid == pid; });
+      // A copy for the lambda: clang before 16 cannot capture a structured binding.
+      const auto process_id = pid;
+      const bool watched =
+          std::any_of(processes.begin(), processes.end(), [&](const LiveProcess& p) { return p.pid == process_id; });
       others += (others.empty() ? "" : ", ") + std::to_string(pid) + (watched ? "*" : "") + " " +
                 (bytes == UINT64_MAX ? std::string("?") : format_bytes(bytes));
     }
