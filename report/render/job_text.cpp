@@ -246,16 +246,7 @@ std::string folded_pytorch_text(const Report& r, const std::string& prefix, cons
            (one ? oom::held_by_live_tensors(d.allocated, d.live_tensors)
                 : bytes_spread(spread_of(allocated)) + " allocated") +
            gate_words + (d.live_tensors.empty() ? "\n" : one ? ":\n" : "; " + rank_label(r, d.pid, d.rank) + "'s tensors:\n");
-    for (size_t i = 0; i < d.live_tensors.size() && i < 5; ++i) {
-      const TensorGroup& g = d.live_tensors[i];
-      out += "    " + oom::tensor_group_text(g);
-      if (g.growing) {
-        out += " [growing:";
-        for (uint64_t b : g.bytes_history) out += " " + format_bytes(b) + " ->";
-        out += " " + format_bytes(g.bytes) + "]";
-      }
-      out += "\n";
-    }
+    out += oom::live_tensor_lines(d.live_tensors);
   }
   return out;
 }

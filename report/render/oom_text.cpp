@@ -72,4 +72,19 @@ std::string render_event(const report::OomEvent& e) {
   return out;
 }
 
+std::string live_tensor_lines(const std::vector<report::TensorGroup>& groups) {
+  std::string out;
+  for (size_t i = 0; i < groups.size() && i < 5; ++i) {
+    const report::TensorGroup& g = groups[i];
+    out += "    " + tensor_group_text(g);
+    if (g.growing) {
+      out += " [growing:";
+      for (uint64_t b : g.bytes_history) out += " " + format_bytes(b) + " ->";
+      out += " " + format_bytes(g.bytes) + "]";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
 }  // namespace cudaleak::oom

@@ -9,5 +9,8 @@
 namespace cudaleak::oom {
 
 std::string render_event(const report::OomEvent& event);
+// The five biggest groups of live tensors, a line each, with the history
+// of those that grew across snapshots.
+std::string live_tensor_lines(const std::vector<report::TensorGroup>& groups);
 
 }  // namespace cudaleak::oom

@@ -507,16 +507,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
              (r.processes.size() > 1 && d.pid ? " in " + process_label(r, d.pid, d.rank) : "") + ": " +
              format_bytes(d.reserved) + " reserved, " + oom::held_by_live_tensors(d.allocated, d.live_tensors) +
              gate_words + (d.live_tensors.empty() ? "\n" : ":\n");
-      for (size_t i = 0; i < d.live_tensors.size() && i < 5; ++i) {
-        const TensorGroup& g = d.live_tensors[i];
-        out += "    " + oom::tensor_group_text(g);
-        if (g.growing) {
-          out += " [growing:";
-          for (uint64_t b : g.bytes_history) out += " " + format_bytes(b) + " ->";
-          out += " " + format_bytes(g.bytes) + "]";
-        }
-        out += "\n";
-      }
+      out += oom::live_tensor_lines(d.live_tensors);
     }
   }
   out += jax_view_text(r, prefix, [&](int64_t pid, int rank) { return process_label(r, pid, rank); });
