@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <unordered_map>
 
 namespace cudaleak::symbols {
 
@@ -103,7 +104,7 @@ class DwflSymbolizer : public report::FrameResolver {
     else if (path && path[0] == '/') f.module = path;
     GElf_Off offset = 0;
     const char* name = nullptr;
-    if (const SymbolIndex* index = f.module.empty() ? nullptr : indexed_symbols(f.module)) {
+    if (const SymbolIndex* index = index_of(module, f.module)) {
       // A large object: looked up in its sorted table, never scanned (symbol_index.h).
       Dwarf_Addr bias = 0;
       uint64_t in_symbol = 0;
@@ -217,7 +218,16 @@ class DwflSymbolizer : public report::FrameResolver {
     return fallback;
   }
 
+  // The module's sorted symbols (symbol_index.h), looked up once per module
+  // rather than once per address (a stat of its file each time).
+  const SymbolIndex* index_of(Dwfl_Module* module, const std::string& path) {
+    auto [it, fresh] = indexes_.try_emplace(module, nullptr);
+    if (fresh && !path.empty()) it->second = indexed_symbols(path);
+    return it->second;
+  }
+
   const Libdw* dw_;
+  std::unordered_map<Dwfl_Module*, const SymbolIndex*> indexes_;
   std::string debuginfo_path_;
   char* debuginfo_path_ptr_ = nullptr;
   Dwfl_Callbacks callbacks_{};
