@@ -19,6 +19,7 @@ constexpr std::array<std::string_view, 5> kNoteTypes = {"context_mismatch", "con
 constexpr std::array<std::string_view, 4> kMarkTypes = {"checkpoint", "report", "snapshot", "limit"};
 // None has no name: the writer leaves the member out, and the reader takes no "".
 constexpr std::array<std::string_view, 4> kBaselineStates = {"", "new", "grown", "known"};
+constexpr std::array<std::string_view, 4> kReachabilities = {"", "definitely_lost", "still_reachable", "not_determined"};
 constexpr std::array<std::string_view, 5> kChanges = {"new", "grown", "gone", "shrunk", "same"};
 constexpr std::array<std::string_view, 3> kViewMoments = {"exit", "oom", "snapshot"};
 
@@ -31,6 +32,7 @@ static_assert(names_every_value(kCauses, Cause::CompiledPeak));
 static_assert(names_every_value(kNoteTypes, NoteType::UnknownRelease));
 static_assert(names_every_value(kMarkTypes, MarkType::Limit));
 static_assert(names_every_value(kBaselineStates, BaselineState::Known));
+static_assert(names_every_value(kReachabilities, Reachability::NotDetermined));
 static_assert(names_every_value(kChanges, Change::Same));
 static_assert(names_every_value(kViewMoments, ViewMoment::Snapshot));
 // The tracker's map of notes is ordered by type: in name order, a report
@@ -59,6 +61,7 @@ std::string_view name_of(Cause cause) { return kCauses[static_cast<size_t>(cause
 std::string_view name_of(NoteType type) { return kNoteTypes[static_cast<size_t>(type)]; }
 std::string_view name_of(MarkType type) { return kMarkTypes[static_cast<size_t>(type)]; }
 std::string_view name_of(BaselineState state) { return kBaselineStates[static_cast<size_t>(state)]; }
+std::string_view name_of(Reachability r) { return kReachabilities[static_cast<size_t>(r)]; }
 std::string_view name_of(Change change) { return kChanges[static_cast<size_t>(change)]; }
 std::string_view name_of(ViewMoment moment) { return kViewMoments[static_cast<size_t>(moment)]; }
 
@@ -72,6 +75,7 @@ bool parse_name(std::string_view name, Cause& cause) { return find(kCauses, name
 bool parse_name(std::string_view name, NoteType& type) { return find(kNoteTypes, name, type); }
 bool parse_name(std::string_view name, MarkType& type) { return find(kMarkTypes, name, type); }
 bool parse_name(std::string_view name, BaselineState& state) { return !name.empty() && find(kBaselineStates, name, state); }
+bool parse_name(std::string_view name, Reachability& r) { return !name.empty() && find(kReachabilities, name, r); }
 bool parse_name(std::string_view name, Change& change) { return find(kChanges, name, change); }
 bool parse_name(std::string_view name, ViewMoment& moment) { return find(kViewMoments, name, moment); }
 

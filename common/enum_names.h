@@ -65,6 +65,15 @@ enum class BaselineState : uint8_t {
   Known,  // in the baseline
 };
 
+// Whether a live resource was still referenced from the program's memory
+// when the report was written (docs/ci.md#lost-or-still-reachable).
+enum class Reachability : uint8_t {
+  NotScanned,      // no scan (crash captures, reachability=false, older reports): not written
+  DefinitelyLost,  // no reference left in globals, stacks or the memory they reach
+  StillReachable,  // a reference found
+  NotDetermined,   // the scan stopped early, or cannot see such references
+};
+
 // A leak site between two runs (cudaleak diff), in the order a diff lists them.
 enum class Change : uint8_t { New, Grown, Gone, Shrunk, Same };
 
@@ -77,6 +86,7 @@ std::string_view name_of(Cause cause);
 std::string_view name_of(NoteType type);
 std::string_view name_of(MarkType type);
 std::string_view name_of(BaselineState state);  // None: ""
+std::string_view name_of(Reachability reachability);  // NotScanned: ""
 std::string_view name_of(Change change);
 std::string_view name_of(ViewMoment moment);
 // What a value of the enum is called in an error ("unknown cause ...").
@@ -86,6 +96,7 @@ constexpr const char* noun_of(Cause) { return "cause"; }
 constexpr const char* noun_of(NoteType) { return "note type"; }
 constexpr const char* noun_of(MarkType) { return "mark type"; }
 constexpr const char* noun_of(BaselineState) { return "baseline state"; }
+constexpr const char* noun_of(Reachability) { return "reachability"; }
 constexpr const char* noun_of(Change) { return "change"; }
 constexpr const char* noun_of(ViewMoment) { return "view moment"; }
 // The name as a std::string, for text built with +.
@@ -99,6 +110,7 @@ bool parse_name(std::string_view name, Cause& cause);
 bool parse_name(std::string_view name, NoteType& type);
 bool parse_name(std::string_view name, MarkType& type);
 bool parse_name(std::string_view name, BaselineState& state);  // never None
+bool parse_name(std::string_view name, Reachability& reachability);  // never NotScanned
 bool parse_name(std::string_view name, Change& change);
 bool parse_name(std::string_view name, ViewMoment& moment);
 

@@ -1,3 +1,4 @@
+#include "interpose/base/own_threads.h"
 #include "interpose/runtime/fork_protocol.h"
 
 #include <pthread.h>
@@ -19,6 +20,7 @@ void child() {
   r.unlock_all();
   r.reset_in_child();
   signals::reset_in_child();
+  forget_own_threads();
   lifecycle_after_fork_in_child();
 }
 

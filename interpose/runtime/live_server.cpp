@@ -1,3 +1,4 @@
+#include "interpose/base/own_threads.h"
 #include "interpose/runtime/live_server.h"
 
 #include <pthread.h>
@@ -79,6 +80,7 @@ void answer(int fd) {
 }
 
 void* serve(void*) {
+  note_own_thread();
   while (true) {
     const int listening = g_listening.load();
     if (listening < 0) return nullptr;

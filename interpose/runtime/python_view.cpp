@@ -1,3 +1,4 @@
+#include "interpose/base/own_threads.h"
 #include "interpose/runtime/python_view.h"
 
 #include <pthread.h>
@@ -15,6 +16,7 @@
 namespace cudaleak::python_view {
 
 void* Views::source_worker(void* self) {
+  note_own_thread();
   Views& v = *static_cast<Views*>(self);
   std::unique_lock lock(v.mutex_);
   while (true) {

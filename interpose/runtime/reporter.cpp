@@ -33,6 +33,7 @@
 #include "report/render/text_report.h"
 #include "interpose/runtime/runtime.h"
 #include "interpose/runtime/unseen_memory.h"
+#include "interpose/runtime/reachability.h"
 #include "interpose/pyframes/python_frames.h"
 #include "interpose/track/stack_cache.h"
 #include "interpose/track/tracker.h"
@@ -119,13 +120,20 @@ report::AssembleSettings settings_for_reports() {
   return s;
 }
 
-Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
+// Lost or still reachable (reachability.h): entry_sp is where the reporting
+// thread entered cudaleak, whose own frames lie below it.
+void find_references(report::RawSnapshot& snapshot, uint64_t entry_sp) {
+  if (options().reachability) reachability::find_references(snapshot, entry_sp, uint64_t(options().reachability_limit));
+}
+
+Written write_locked(Reason reason, const char* checkpoint, bool fresh_view, uint64_t entry_sp) {
   const Options& opt = options();
   uint64_t t0 = now_ms();
   if (reason == Reason::Signal) runtime().mark(report::MarkType::Snapshot, "");
   if (reason == Reason::Checkpoint) runtime().mark(report::MarkType::Report, checkpoint ? checkpoint : "");
   tracker::StacksHeld held;  // from the snapshot until its stacks are resolved
   report::Capture c = gather(tracker::snapshot(), reason);
+  find_references(c.snapshot, entry_sp);
   uint64_t t_snapshot = now_ms();
   if (checkpoint) c.checkpoint = checkpoint;
   c.timestamp = std::time(nullptr);
@@ -248,7 +256,7 @@ Written write_report(Reason reason, const char* checkpoint) {
     bool fresh_view = (reason == Reason::Signal || reason == Reason::Checkpoint) &&
                       runtime().python_view.refresh();
     std::lock_guard lock(runtime().reports.mutex);
-    w = write_locked(reason, checkpoint, fresh_view);
+    w = write_locked(reason, checkpoint, fresh_view, uint64_t(__builtin_frame_address(0)));
   } catch (const std::exception& e) {
     log_message("internal error while writing the report (%s); no report written", e.what());
   } catch (...) {
@@ -285,6 +293,7 @@ Verdict judge_since(uint64_t since, uint64_t until) {
   int saved = errno;
   try {
     std::lock_guard lock(runtime().reports.mutex);
+    find_references(raw, uint64_t(__builtin_frame_address(0)));
     // A checkpoint judges whether or not the run gates: the verdict, not r.gate.
     report::Assembled assembled = report::assemble(gather(std::move(raw), Reason::Checkpoint), settings_for_reports());
     report::Report& r = assembled.report;

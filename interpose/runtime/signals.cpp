@@ -1,3 +1,4 @@
+#include "interpose/base/own_threads.h"
 #include "interpose/runtime/signals.h"
 
 #include <fcntl.h>
@@ -99,6 +100,7 @@ void on_termination(int sig) {
 }
 
 void* reporter_main(void*) {
+  note_own_thread();
   int fd = g_pipe[0];
   char byte;
   while (true) {

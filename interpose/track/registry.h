@@ -87,6 +87,13 @@ class Registry {
   // Records waiting in threads' windows, not yet in a shard (for tests).
   size_t waiting_in_windows();
 
+  // The address of each thread's window (heap blocks of the registry's own,
+  // which the reachability scan never follows: they hold handles).
+  template <typename F>
+  void for_each_window(F&& f) const {
+    for (const Window* w = windows_.load(std::memory_order_acquire); w; w = w->next) f(static_cast<const void*>(w));
+  }
+
   // Calls f(record) for every record, the windows drained first, each shard
   // under its lock (f does bookkeeping only).
   template <typename F>

@@ -511,6 +511,10 @@ void device_malloc_failed(uint32_t launch_stack, uint32_t device_frame, uint64_t
   });
 }
 
+void own_blocks(void (*visit)(const void* block, void* context), void* context) {
+  state().registry.for_each_window([&](const void* window) { visit(window, context); });
+}
+
 report::RawSnapshot snapshot() {
   State& s = state();
   report::RawSnapshot out;

@@ -153,6 +153,9 @@ void device_malloc_module(const std::string& name);
 void device_malloc_failed(uint32_t launch_stack, uint32_t device_frame, uint64_t count, uint64_t context);
 
 report::RawSnapshot snapshot();
+// Heap blocks of the tracker's own that hold handles (threads' windows of
+// the registry): the reachability scan never follows them.
+void own_blocks(void (*visit)(const void* block, void* context), void* context);
 report::Timeline timeline(std::vector<std::vector<Timeline::SiteKey>>* site_keys = nullptr);
 std::map<int, std::vector<Timeline::PeakGroup>> peak_groups();
 // A memory budget's window (Timeline::begin_window): from now, each device's

@@ -40,6 +40,8 @@ GateConfig make_gate_config(const GateSettings& s, void (*log)(const std::string
   c.count_cached = s.count_cached;
   c.count_live_tensors = s.count_live_tensors;
   c.count_growing_tensors = s.count_growing_tensors;
+  if (s.leak_kinds == "all") c.count_reachable = true;
+  else if (s.leak_kinds != "definite") problem("leak_kinds: '" + s.leak_kinds + "' is not definite or all");
   if (std::string bad = parse_growth_threshold(s.fail_on_growth, c.fail_on_growth); !bad.empty())
     problem("fail_on_growth: " + bad);
   c.asked = s.asked;
@@ -71,6 +73,9 @@ report::GateResult judge(report::Report& report, const GateConfig& config) {
     if (!g.owner.empty() && counts_kind(config, Kind::LibraryHandle)) continue;
     if (!counts_kind(config, g.kind)) continue;
     if (config.baseline && g.baseline == report::BaselineState::Known) continue;
+    // Still referenced from the program's memory: Valgrind's "still reachable",
+    // which neither it nor LeakSanitizer fails on by default.
+    if (g.reachability == report::Reachability::StillReachable && !config.count_reachable) continue;
     g.fails_gate = true;
     ++result.failing_groups;
     result.failing_count += g.count;

@@ -22,6 +22,7 @@ struct GateConfig {
   bool count_cached = false;         // memory held by caching allocators counts as leaks
   bool count_live_tensors = false;   // PyTorch's live tensors at exit count as leaks
   bool count_growing_tensors = false;  // PyTorch's live-tensor groups that grew across snapshots count
+  bool count_reachable = false;      // leak_kinds=all: still reachable resources count too
   GrowthThreshold fail_on_growth;      // sites that grew steadily past it count (growth_gate.h)
   bool asked = true;                 // the run asked for a verdict (verdict_asked); else the report carries none
   std::string config_error;          // a suppression or baseline file could not be read
@@ -43,6 +44,7 @@ struct GateSettings {
   bool count_cached = false;
   bool count_live_tensors = false;
   bool count_growing_tensors = false;
+  std::string leak_kinds = "definite";  // or "all"
   std::string fail_on_growth;  // growth_gate.h's parse_growth_threshold
   bool asked = true;  // a verdict was asked for (settings_from: verdict_asked)
 };

@@ -32,6 +32,7 @@ inline GateSettings settings_from(const Options& o) {
   s.count_cached = o.gate_cached;
   s.count_live_tensors = o.gate_live_tensors;
   s.count_growing_tensors = o.gate_growing_tensors;
+  s.leak_kinds = o.leak_kinds;
   s.fail_on_growth = o.fail_on_growth;
   s.asked = verdict_asked(o);
   return s;

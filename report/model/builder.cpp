@@ -47,8 +47,33 @@ const char* released_or_empty(const RawSnapshot& snapshot, const Record& r) {
   return by ? by : "";
 }
 
-// (kind, stack, device, teardown reason, API that created the owning library handle)
-using GroupKey = std::tuple<Kind, uint32_t, int, std::string, std::string>;
+// (kind, stack, device, teardown reason, API that created the owning library
+// handle, reachability): a group is lost or still reachable as a whole, as
+// Valgrind's loss records are.
+using GroupKey = std::tuple<Kind, uint32_t, int, std::string, std::string, Reachability>;
+
+std::string file_name(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// "g_cache (app)", "a heap block reached from g_cache (app)", "a thread's stack".
+std::string describe_reference(const RawReach& reach, FrameResolver* resolver) {
+  std::string root;
+  if (reach.root == ReachRoot::Global) {
+    std::vector<Frame> frames = resolver ? resolver->resolve(reach.root_address, false) : std::vector<Frame>{};
+    std::string module = file_name(!frames.empty() && !frames.back().module.empty() ? frames.back().module.str()
+                                                                                     : reach.module);
+    std::string symbol = frames.empty() ? "" : frames.back().function.str();
+    root = symbol.empty() ? "a global variable of " + module : symbol + " (" + module + ")";
+  } else if (reach.root == ReachRoot::Stack) {
+    root = "a thread's stack";
+  } else if (reach.root == ReachRoot::ThreadLocal) {
+    root = "thread-local storage";
+  }
+  if (root.empty()) return "";
+  return (reach.via_heap ? "a heap block reached from " + root : root) + (reach.interior ? " (a pointer inside it)" : "");
+}
 
 // Each library-handle group's `holds`: what the driver made for its handles.
 template <typename OwnerOf, typename Skip>
@@ -163,6 +188,12 @@ std::vector<Frame> resolve_stack(std::span<const uint64_t> ips, FrameResolver* r
   return FrameCache(resolver).frames(ips);
 }
 
+const RawReach* RawSnapshot::reach_of(const Record& r) const {
+  auto it = std::lower_bound(reach.begin(), reach.end(), r.sequence,
+                             [](const RawReach& x, uint64_t sequence) { return x.sequence < sequence; });
+  return it != reach.end() && it->sequence == r.sequence ? &*it : nullptr;
+}
+
 uint16_t RawSnapshot::intern(const char* text) {
   // From the end: names added by intern (teardown reasons) come after the
   // creators' table, and each is asked for again for every record it names.
@@ -241,7 +272,9 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
   for (const Record& r : snapshot.resources) {
     if (runtime_load(r)) continue;
     const Record* owner = owner_of(r);
-    groups[GroupKey{r.kind, r.stack_id, r.device, released_or_empty(snapshot, r), owner ? snapshot.hook_of(*owner) : ""}]
+    const RawReach* reach = snapshot.reach_of(r);
+    groups[GroupKey{r.kind, r.stack_id, r.device, released_or_empty(snapshot, r), owner ? snapshot.hook_of(*owner) : "",
+                    reach ? reach->state : Reachability::NotScanned}]
         .push_back(&r);
   }
 
@@ -256,6 +289,9 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
     g.stack = cache.frames(stacks(std::get<1>(key)));
     g.api = outermost_api(g.stack, snapshot.hook_of(*members.front()));
     g.owner = std::get<4>(key);
+    g.reachability = std::get<5>(key);
+    if (g.reachability == Reachability::StillReachable)
+      if (const RawReach* reach = snapshot.reach_of(*members.front())) g.referenced_from = describe_reference(*reach, resolver);
     for (const Record* r : members) {
       add_saturating(g.bytes, r->bytes);
       ++g.count;
@@ -291,6 +327,8 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
   for (const RawReservation& raw : snapshot.reservations)
     report.reservations.push_back(resolve_reservation(raw, cache.frames(stacks(raw.stack_id))));
   report.device_malloc_modules = snapshot.device_malloc_modules;
+  report.has_reachability = snapshot.reach_scanned;
+  report.reachability = snapshot.reach_scan;
   report.symbolized = resolver != nullptr;
   return report;
 }

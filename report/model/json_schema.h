@@ -109,6 +109,8 @@ void fields(V& v, LeakGroup& g) {
   v("holds", g.holds, IfSet);
   v("attributed_by_stack", g.attributed_by_stack, IfSet);
   v("pool", Present<PoolHolding>{g.has_pool, g.pool});  // readers that predate it skip it: format_version stays 2
+  v("reachability", g.reachability, IfSet);  // the same; absent: not scanned
+  v("referenced_from", g.referenced_from, IfSet);  // readers that predate it skip it: format_version stays 2
 }
 
 template <class V>
@@ -146,6 +148,20 @@ void fields(V& v, Summary& s) {
   v("cached_by", s.cached_by);
   v("pool_reserved_bytes", s.pool_reserved_bytes, IfSet);
   v("pool_reserved_count", s.pool_reserved_count, IfSet);
+  v("reachable_bytes", s.reachable_bytes, IfSet);
+  v("reachable_count", s.reachable_count, IfSet);
+}
+
+template <class V>
+void fields(V& v, ReachabilityScan& s) {
+  v("complete", s.complete);
+  v("note", s.note, IfSet);
+  v("bytes_scanned", s.bytes_scanned);
+  v("duration_ns", s.duration_ns);
+  v("roots", s.roots);
+  v("threads", s.threads);
+  v("threads_unseen", s.threads_unseen, IfSet);
+  v("heap_blocks", s.heap_blocks);
 }
 
 template <class V>
@@ -546,6 +562,7 @@ void fields(V& v, Report& r) {
   v("cupy_processes", r.cupy_processes, IfSet);
   bool has_python = !(r.python == PythonInfo{});  // any field set: what was read is written back
   v("python", Present<PythonInfo>{has_python, r.python});
+  v("reachability", Present<ReachabilityScan>{r.has_reachability, r.reachability});
 }
 
 }  // namespace cudaleak::report::schema

@@ -65,6 +65,18 @@ struct RawPeakGroup {
   uint64_t bytes, count;
 };
 
+// Where the reachability scan found the first reference to a resource.
+enum class ReachRoot : uint8_t { None, Global, Stack, ThreadLocal };
+struct RawReach {
+  uint64_t sequence = 0;  // the record's
+  Reachability state = Reachability::NotScanned;
+  ReachRoot root = ReachRoot::None;
+  uint64_t root_address = 0;  // the global's word that held the reference, or led to the heap block that did
+  std::string module;         // a global's module, as the loader names it (the executable: its path)
+  bool via_heap = false;
+  bool interior = false;      // a pointer inside the range, not to its start
+};
+
 struct RawSnapshot {
   // Every resource alive, and those torn down with their context (Record::teardown).
   std::vector<Record> resources;
@@ -77,6 +89,11 @@ struct RawSnapshot {
   std::vector<RawReservation> reservations;
   std::vector<RawPool> pools;  // pools alive, by what the tracker counted
   std::vector<std::string> device_malloc_modules;  // Report::device_malloc_modules
+  // The reachability scan's findings, by record sequence (sorted), when it ran.
+  std::vector<RawReach> reach;
+  bool reach_scanned = false;
+  ReachabilityScan reach_scan;
+  const RawReach* reach_of(const Record& r) const;
 
   const char* name(uint16_t index) const { return index < names.size() ? names[index] : ""; }
   // The entry point that created `r`, or "".

@@ -105,6 +105,12 @@ struct LeakGroup {
   bool growing = false;        // its count rose at least twice over the observations and never fell
   std::vector<uint64_t> count_history;  // counts at earlier checkpoints/snapshots, oldest first
   bool fails_gate = false;     // counted by the gate
+  // Whether its resources were still referenced from the program's memory
+  // at the report (a group's resources share it), and from where, when
+  // known: "g_cache (app)", "a heap block reached from g_cache (app)", "a
+  // thread's stack".
+  Reachability reachability = Reachability::NotScanned;
+  std::string referenced_from;
 
   int pid = 0;    // in merged reports: the process it belongs to
   int rank = -1;  // and that process's rank
@@ -131,6 +137,10 @@ struct Summary {
   // apart, never in leaked_bytes, which counts memory the program allocated.
   uint64_t pool_reserved_bytes = 0;
   uint64_t pool_reserved_count = 0;  // pools that keep some
+  // Still referenced from the program's memory at the report: alive, not
+  // counted in leaked_* (docs/ci.md#lost-or-still-reachable).
+  uint64_t reachable_bytes = 0;
+  uint64_t reachable_count = 0;
   bool operator==(const Summary&) const = default;
 };
 
@@ -156,6 +166,19 @@ struct GateResult {
   // (DeviceTimeline::growth); counted in the three numbers above too.
   uint64_t failing_growth_sites = 0;
   bool operator==(const GateResult&) const = default;
+};
+
+// What the reachability scan looked at (docs/report-format.md#reachability).
+struct ReachabilityScan {
+  bool complete = true;  // false: it stopped at its limit; what it had not found is not determined
+  std::string note;      // why not complete, or what it could not see
+  uint64_t bytes_scanned = 0;
+  uint64_t duration_ns = 0;
+  uint64_t roots = 0;           // ranges scanned first: globals and stacks
+  uint64_t threads = 0;         // stacks scanned from their thread's stack pointer
+  uint64_t threads_unseen = 0;  // running threads whose stack pointer was not known: every stack-like mapping scanned whole
+  uint64_t heap_blocks = 0;     // blocks of memory followed from the roots
+  bool operator==(const ReachabilityScan&) const = default;
 };
 
 struct Module {
@@ -616,6 +639,8 @@ struct Report {
   // A merged report: every process's pool, each named by its process (`cupy`
   // is the first of them).
   std::vector<CupyPool> cupy_processes;
+  bool has_reachability = false;  // the reachability scan ran for this report
+  ReachabilityScan reachability;
   bool operator==(const Report&) const = default;
 };
 

@@ -21,6 +21,10 @@ Summary summarize(const std::vector<LeakGroup>& groups) {
     } else if (!g.suppressed_by.empty()) {
       s.suppressed_count += g.count;
       add_saturating(s.suppressed_bytes, bytes);
+    } else if (g.reachability == Reachability::StillReachable && g.owner.empty()) {
+      // Alive and referenced: not a leak, said apart (a handle's holdings go with it).
+      s.reachable_count += g.count;
+      add_saturating(s.reachable_bytes, bytes);
     } else {
       s.leaked_count += g.count;
       add_saturating(s.leaked_bytes, bytes);

@@ -46,6 +46,7 @@ std::vector<Finding> findings(const std::vector<report::Report>& reports, const 
       f.title = "cudaleak: " + report::text_of(g.kind) + " leak";
       f.message = leak_headline(g) + " in " + process_name(r) + "\n" + leak_stack_text(g);
       f.site = g.site.empty() ? g.api : g.site;
+      f.error = g.reachability != report::Reachability::StillReachable;  // counted only with leak_kinds=all
       place(f, leak_location(g.stack), root);
     }
     for (const report::OomEvent& e : r.oom_events) {

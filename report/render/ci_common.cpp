@@ -10,7 +10,13 @@ namespace cudaleak::render {
 std::string leak_headline(const report::LeakGroup& g) {
   std::string s = report::text_of(g.kind) + " leak: " + std::to_string(g.count) + (g.count == 1 ? " resource" : " resources");
   if (g.bytes) s += ", " + cudaleak::format_bytes(g.bytes);
-  return s + ", created by " + g.api;
+  s += ", created by " + g.api;
+  // Lost or still reachable (docs/ci.md#lost-or-still-reachable), where the report's scan ran.
+  if (g.reachability == report::Reachability::DefinitelyLost) s += ", definitely lost";
+  if (g.reachability == report::Reachability::NotDetermined) s += ", not determined whether still referenced";
+  if (g.reachability == report::Reachability::StillReachable)
+    s += ", still reachable" + (g.referenced_from.empty() ? "" : " (referenced from " + g.referenced_from + ")");
+  return s;
 }
 
 std::string leak_stack_text(const report::LeakGroup& g) {

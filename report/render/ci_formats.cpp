@@ -150,12 +150,15 @@ std::string junit_xml(const std::vector<report::Report>& reports, const std::vec
         ++suite_failures;
         cases += "      <failure type=\"" + report::text_of(g.kind) + "-leak\" message=\"" + markup_escape(leak_headline(g)) +
                  "\">" + markup_escape(leak_stack_text(g)) + "</failure>\n";
-      } else if (!g.suppressed_by.empty() || !g.cached_by.empty() || g.baseline == report::BaselineState::Known || r.gate.evaluated) {
+      } else if (!g.suppressed_by.empty() || !g.cached_by.empty() || g.baseline == report::BaselineState::Known ||
+                 r.gate.evaluated || g.reachability == report::Reachability::StillReachable) {
         ++suite_skipped;
         std::string why = !g.suppressed_by.empty() ? "suppressed by " + g.suppressed_by
                           : !g.cached_by.empty()    ? "held by the " + g.cached_by + " (not a leak)"
                           : g.baseline == report::BaselineState::Known ? "in the baseline"
-                                                    : "not counted by the gate";
+                          : g.reachability == report::Reachability::StillReachable
+                              ? leak_headline(g) + "; not counted by the gate (leak_kinds=all counts it)"
+                              : "not counted by the gate";
         cases += "      <skipped message=\"" + markup_escape(why) + "\"/>\n";
       }
       cases += "    </testcase>\n";
@@ -218,11 +221,17 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
         rule_ids.push_back(rule_id);
         rules.push_back(leak_rule(rule_id, report::text_of(g.kind)));
       }
+      // Still reachable memory counts only with leak_kinds=all: a warning, as Valgrind's kind of it.
+      const bool reachable = g.reachability == report::Reachability::StillReachable;
+      json properties = process_properties(r);
+      if (g.reachability != report::Reachability::NotScanned)
+        properties["reachability"] = std::string(report::name_of(g.reachability));
+      if (!g.referenced_from.empty()) properties["referencedFrom"] = g.referenced_from;
       json result{{"ruleId", rule_id},
-                  {"level", "error"},
+                  {"level", reachable ? "warning" : "error"},
                   {"message", {{"text", leak_headline(g) + " in " + process_name(r) + "\n" + leak_stack_text(g)}}},
                   {"partialFingerprints", {{"cudaleakSite/v1", g.site}}},
-                  {"properties", process_properties(r)}};
+                  {"properties", properties}};
       if (const report::Frame* f = leak_location(g.stack)) result["locations"] = locations(*f, source_root);
       results.push_back(result);
     }

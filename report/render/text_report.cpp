@@ -1,6 +1,7 @@
 #include "common/terminal_text.h"
 #include "report/render/text_report.h"
 #include "report/render/growth_text.h"
+#include "report/render/reach_text.h"
 
 #include <algorithm>
 
@@ -267,7 +268,9 @@ std::string process_of(const Report& r, const LeakGroup& g, size_t of) {
 
 void append_group(std::string& out, const LeakGroup& g, const TextOptions& options, bool from_program = false,
                   const std::string& process = "") {
-  out += "\n" + paint(group_headline(g) + (process.empty() ? "" : " in " + process) + ":", kBold, options.color) + "\n";
+  out += "\n" + paint(group_headline(g) + (process.empty() ? "" : " in " + process) + reach_mark(g) + ":", kBold,
+                      options.color) +
+         "\n";
   size_t first = 0;
   if (auto own = program_frames(g.stack); from_program && !own.empty()) first = size_t(own.front() - g.stack.data());
   append_stack(out, g.stack, first, options.max_frames, options.full_stacks, g.api);
@@ -419,8 +422,10 @@ std::string render_text(const Report& r, const TextOptions& options) {
   const size_t ranks_of_job = job.world_size ? size_t(job.world_size) : job.ranks.size();
   std::vector<const LeakGroup*> visible;
   // What a leaked library handle holds is named in the handle's headline.
+  // Still reachable groups are listed apart (reach_text.h).
   for (const LeakGroup& g : r.leaks)
-    if (g.suppressed_by.empty() && g.cached_by.empty() && g.owner.empty()) visible.push_back(&g);
+    if (g.suppressed_by.empty() && g.cached_by.empty() && g.owner.empty() && !listed_as_reachable(g))
+      visible.push_back(&g);
   if (visible.empty() && options.filtered_out) {
     out += prefix + "no leak group matches the filters (" +
            count_of(options.filtered_out, "leak group", "leak groups") + " in the report left out)\n" + job_text +
@@ -433,15 +438,17 @@ std::string render_text(const Report& r, const TextOptions& options) {
            job_text + oom_first;
   } else if (visible.empty()) {
     // What is alive but not a leak, as the lines below name it.
-    bool suppressed = false, cached = false;
+    bool suppressed = false, cached = false, reachable = false;
     for (const LeakGroup& g : r.leaks) {
       suppressed |= !g.suppressed_by.empty();
       cached |= g.suppressed_by.empty() && !g.cached_by.empty();
+      reachable |= listed_as_reachable(g);
     }
     std::string apart = suppressed && cached ? "suppressed ones and what caching allocators hold, listed below"
                         : suppressed         ? "suppressed ones"
                         : cached             ? "what caching allocators hold, listed below"
                                              : "";
+    if (reachable) apart += (apart.empty() ? "" : ", and ") + std::string("still reachable ones, listed below");
     out += prefix + paint("no CUDA resources leaked", kGreen, options.color) +
            (apart.empty() ? "" : " (apart from " + apart + ")") + "\n" + job_text + oom_first;
   } else {
@@ -458,6 +465,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
       ++shown;
     }
   }
+  out += still_reachable_text(r, options);
   if (!r.summary.cached_by.empty()) {
     out += "\nHeld by caching allocators (not leaks: their caches are kept until exit by design):\n";
     for (const auto& [name, t] : r.summary.cached_by)
@@ -566,6 +574,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
   }
 
   out += render_growth(r, options);
+  out += reach_totals_text(r, prefix);
   const bool not_clean = r.summary.leaked_count || !r.gate.error.empty();  // unseen calls are never green
   out += "\n" + paint("SUMMARY:", not_clean ? kRed : kGreen, options.color) + " cudaleak: " +
          format_bytes(r.summary.leaked_bytes) + " leaked in " +
@@ -587,6 +596,9 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += " Kept reserved by " + std::to_string(r.summary.pool_reserved_count) +
            (r.summary.pool_reserved_count == 1 ? " memory pool: " : " memory pools: ") +
            format_bytes(r.summary.pool_reserved_bytes) + " (not in the leaked bytes).";
+  if (r.summary.reachable_count)
+    out += " Still reachable: " + std::to_string(r.summary.reachable_count) + " / " +
+           format_bytes(r.summary.reachable_bytes) + ".";
   if (r.summary.suppressed_count)
     out += " Suppressed: " + std::to_string(r.summary.suppressed_count) + " / " + format_bytes(r.summary.suppressed_bytes) + ".";
   if (!options.report_path.empty()) out += " Report: " + options.report_path;

@@ -51,6 +51,8 @@ function renderSummary() {
   const byDevice = {};
   for (const g of counted) if (memoryKinds.includes(g.kind)) byDevice[g.device] = (byDevice[g.device] || 0) + g.bytes;
   for (const [d, b] of Object.entries(byDevice)) card(fmtBytes(b), deviceName(d));
+  if (s.reachable_count) card(fmtBytes(s.reachable_bytes || 0), "still reachable (" + s.reachable_count + ")",
+                              "alive and referenced from the program's globals, stacks or heap at the report: not counted as leaked");
   if (s.suppressed_count) card(String(s.suppressed_count), "suppressed");
   if (s.cached_count) card(fmtBytes(s.cached_bytes), "cached by allocators (" + s.cached_count + ")",
                            "reserved by a caching allocator (PyTorch, CuPy...) for reuse: not a leak");

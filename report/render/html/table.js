@@ -30,6 +30,10 @@ function renderTable() {
     const out = [];
     if (g.suppressed_by) out.push(el("span", { class: "tag supp", title: g.suppressed_by }, "suppressed"));
     if (g.cached_by) out.push(el("span", { class: "tag cache", title: "held by a caching allocator, not a leak" }, "cached by " + g.cached_by));
+    // Lost or still reachable (docs/ci.md#lost-or-still-reachable), where the report's scan ran.
+    if (g.reachability === "definitely_lost") out.push(el("span", { class: "tag lost", title: "no global, stack or heap block of the program referred to it" }, "definitely lost"));
+    if (g.reachability === "still_reachable") out.push(el("span", { class: "tag reach", title: g.referenced_from ? "referenced from " + g.referenced_from : "referenced from the program's memory" }, "still reachable"));
+    if (g.reachability === "not_determined") out.push(el("span", { class: "tag" }, "reachability not determined"));
     if (g.growing) out.push(el("span", { class: "tag grow" }, "growing " + (g.count_history || []).join("\u2192") + "\u2192" + g.count));
     if (g.baseline) out.push(el("span", { class: "tag" }, g.baseline));
     if (g.released_by) out.push(el("span", { class: "tag" }, "freed by " + g.released_by));

@@ -1,0 +1,15 @@
+// The threads cudaleak starts (the reporter, the live server, the Python
+// view's worker): their stacks hold cudaleak's own data, which the
+// reachability scan must not take for the program's references.
+#pragma once
+#include <cstdint>
+
+namespace cudaleak {
+
+// Called first thing on each thread cudaleak starts.
+void note_own_thread();
+bool is_own_thread(uint32_t tid);
+// A forked child has none of its parent's threads.
+void forget_own_threads();
+
+}  // namespace cudaleak

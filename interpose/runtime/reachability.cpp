@@ -1,0 +1,314 @@
+#include "interpose/runtime/reachability.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <link.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <ctime>
+
+#include "interpose/base/loaded_objects.h"
+#include "interpose/base/own_threads.h"
+#include "interpose/runtime/reach_maps.h"
+#include "interpose/runtime/reach_scan.h"
+#include "interpose/runtime/reach_static_runtime.h"
+#include "interpose/track/tracker.h"
+
+namespace cudaleak::reachability {
+
+using namespace reach;
+
+Search search_of(Kind kind) {
+  switch (kind) {
+    case Kind::Device: case Kind::Pinned: case Kind::Registered: case Kind::Managed: case Kind::Async:
+    case Kind::GraphMemory: case Kind::IpcMapping: case Kind::Mapping: case Kind::VaReservation:
+      return Search::Range;
+    // The driver's thread-local state holds the context current on a thread;
+    // a kernel's malloc is referenced from device memory, which is not read.
+    case Kind::Context: case Kind::DeviceHeap:
+      return Search::NotSearched;
+    default:
+      return Search::Exact;
+  }
+}
+
+bool excluded_object(const char* path) {
+  const char* base = std::strrchr(path, '/');
+  base = base ? base + 1 : path;
+  static const char* const kPrefixes[] = {
+      "libcuda.", "libcudart.", "libnvidia", "libcublas", "libcudnn", "libcufft", "libcusparse", "libcusolver",
+      "libcurand", "libnccl", "libnvrtc", "libnvJitLink", "libnvperf", "libcupti", "libcudadebugger",
+      "libc.so", "ld-linux", "ld64.so", "libcudaleak"};
+  for (const char* p : kPrefixes)
+    if (std::strncmp(base, p, std::strlen(p)) == 0) return true;
+  return false;
+}
+
+namespace {
+
+// Handle values below this are small integers (texture objects, cuFFT
+// plans): any counter would match them.
+constexpr uint64_t kSmallestHandle = 0x10000;
+
+struct Label {
+  report::ReachRoot kind = report::ReachRoot::None;
+  const char* module = "";  // the loader's name, valid while the scan runs
+};
+
+uint64_t now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000 + uint64_t(ts.tv_nsec);
+}
+
+struct Work {
+  Scan scan;
+  MappedArray<Label> labels;
+  MappedArray<Mapping> maps;
+  MappedArray<uint64_t> root_mappings;  // begins of mappings scanned as roots (stacks): never followed
+  MappedArray<uint64_t> excluded_blocks;  // heap blocks of excluded objects' thread-local storage
+  MappedArray<Range> runtime_globals;
+  char exe[4096] = {};
+  uint64_t threads = 0, threads_unseen = 0;
+};
+
+uint32_t add_label(Work& w, report::ReachRoot kind, const char* module) {
+  w.labels.push_back(Label{kind, module});
+  return uint32_t(w.labels.size() - 1);
+}
+
+// [begin, end) as roots, less the ranges in `holes` (sorted).
+void add_root(Work& w, uint64_t begin, uint64_t end, uint32_t label, const MappedArray<Range>* holes) {
+  if (holes)
+    for (const Range& h : *holes) {
+      if (h.end <= begin || h.begin >= end) continue;
+      if (h.begin > begin) w.scan.roots.push_back(Root{begin, h.begin, label});
+      begin = std::max(begin, h.end);
+    }
+  if (begin < end) w.scan.roots.push_back(Root{begin, end, label});
+}
+
+int add_object(dl_phdr_info* info, size_t, void* data) {
+  Work& w = *static_cast<Work*>(data);
+  const bool executable = !info->dlpi_name || !info->dlpi_name[0];
+  const char* path = executable ? w.exe : info->dlpi_name;
+  if (!executable && (excluded_object(path) || info->dlpi_addr == own_load_bias())) {
+    // The calling thread's block of its thread-local storage, when dlopen'd:
+    // malloc's memory, which the scan must not follow.
+    if (info->dlpi_tls_data) w.excluded_blocks.push_back(uint64_t(info->dlpi_tls_data));
+    return 0;
+  }
+  if (std::strstr(path, "linux-vdso") || std::strstr(path, "linux-gate")) return 0;
+  const uint32_t label = add_label(w, report::ReachRoot::Global, path);
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_W)) continue;
+    const uint64_t begin = info->dlpi_addr + ph.p_vaddr;
+    add_root(w, begin, begin + ph.p_memsz, label, executable ? &w.runtime_globals : nullptr);
+  }
+  return 0;
+}
+
+// A blocked thread's stack pointer: /proc/self/task/TID/syscall ends in "sp pc";
+// a running thread's says "running".
+uint64_t stack_pointer_of(uint32_t tid) {
+  char path[64], text[512];
+  std::snprintf(path, sizeof path, "/proc/self/task/%u/syscall", tid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  text[n] = '\0';
+  if (std::strncmp(text, "running", 7) == 0) return 0;
+  const char* fields[16];
+  int count = 0;
+  for (char* p = text; *p && count < 16;) {
+    while (*p == ' ' || *p == '\n') *p++ = '\0';
+    if (*p) fields[count++] = p;
+    while (*p && *p != ' ' && *p != '\n') ++p;
+  }
+  return count >= 3 ? std::strtoull(fields[count - 2], nullptr, 16) : 0;
+}
+
+void add_stack(Work& w, uint64_t sp, uint32_t label) {
+  const Mapping* m = mapping_at(w.maps, sp);
+  if (!m || !m->writable || (m->type != MapType::Anonymous && m->type != MapType::Stack)) return;
+  w.root_mappings.push_back(m->begin);
+  if (label != UINT32_MAX) add_root(w, sp & ~uint64_t(7), m->end, label, nullptr);
+}
+
+bool is_root_mapping(const Work& w, uint64_t begin) {
+  return std::find(w.root_mappings.begin(), w.root_mappings.end(), begin) != w.root_mappings.end();
+}
+
+// Every thread's stack from its stack pointer up; cudaleak's own threads not at all.
+void add_threads(Work& w, uint64_t entry_sp) {
+  const uint32_t stack = add_label(w, report::ReachRoot::Stack, "");
+  const auto self = uint32_t(syscall(SYS_gettid));
+  // The reporting thread: the frames above cudaleak's entry only.
+  const uint64_t here = uint64_t(__builtin_frame_address(0));
+  add_stack(w, here, UINT32_MAX);
+  const Mapping* own = mapping_at(w.maps, here);
+  if (entry_sp && !is_own_thread(self) && own && entry_sp >= here && entry_sp < own->end) {
+    add_root(w, entry_sp & ~uint64_t(7), own->end, stack, nullptr);
+    ++w.threads;
+  }
+  int dir = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0) return;
+  alignas(8) char buffer[4096];
+  bool main_seen = false;
+  for (long n; (n = syscall(SYS_getdents64, dir, buffer, sizeof buffer)) > 0;)
+    for (long at = 0; at < n;) {
+      auto* entry = reinterpret_cast<dirent64*>(buffer + at);
+      at += entry->d_reclen;
+      const auto tid = uint32_t(std::strtoul(entry->d_name, nullptr, 10));
+      if (!tid || tid == self) continue;
+      const uint64_t sp = stack_pointer_of(tid);
+      if (tid == uint32_t(getpid())) main_seen = sp != 0;
+      if (!sp) {
+        ++w.threads_unseen;
+        continue;
+      }
+      add_stack(w, sp, is_own_thread(tid) ? UINT32_MAX : stack);
+      w.threads += !is_own_thread(tid);
+    }
+  close(dir);
+  if (self == uint32_t(getpid())) main_seen = true;
+  // A running thread's stack pointer is not known: every mapping that looks
+  // like a thread's stack (glibc puts a guard below it) is scanned whole,
+  // and the main thread's [stack] when it is the one running.
+  for (size_t i = 0; i < w.maps.size(); ++i) {
+    const Mapping& m = w.maps[i];
+    if (!m.writable || is_root_mapping(w, m.begin)) continue;
+    const bool main_stack = m.type == MapType::Stack;
+    const bool guarded = i > 0 && m.type == MapType::Anonymous && w.maps[i - 1].end == m.begin &&
+                         !w.maps[i - 1].readable && !w.maps[i - 1].writable;
+    if ((main_stack && !main_seen) || (guarded && w.threads_unseen)) {
+      WindowReader probe;
+      uint64_t heap_end = 0;
+      if (!main_stack && arena_first_chunk(probe, m.begin, m.end, heap_end)) continue;  // an arena's later heap
+      w.root_mappings.push_back(m.begin);
+      add_root(w, m.begin, m.end, stack, nullptr);
+    } else if (main_stack) {
+      w.root_mappings.push_back(m.begin);  // scanned from its stack pointer, never followed
+    }
+  }
+}
+
+// The writable anonymous memory a pointer may lead into, as pieces.
+void add_regions(Work& w, WindowReader& reader, size_t max_pieces) {
+  WalkLimits limits{max_pieces};
+  for (const Mapping& m : w.maps) {
+    if (!m.readable || !m.writable || m.shared || (m.type != MapType::Anonymous && m.type != MapType::Heap &&
+                                                   m.type != MapType::Stack))
+      continue;
+    Region r{m.begin, m.end, uint32_t(w.scan.pieces.size()), 0, false};
+    uint64_t heap_end = 0;
+    if (m.type == MapType::Stack || owned_by_scan(m.begin) || is_root_mapping(w, m.begin)) {
+      r.excluded = true;
+    } else if (m.type == MapType::Heap) {
+      walk_heap(reader, m.begin, m.end, w.scan.pieces, limits);
+    } else if (uint64_t first = arena_first_chunk(reader, m.begin, m.end, heap_end)) {
+      walk_heap(reader, first, heap_end, w.scan.pieces, limits);
+    } else if (!walk_mmapped(reader, m.begin, m.end, w.scan.pieces)) {
+      w.scan.pieces.push_back(m.begin | kInUse | kWhole);
+    }
+    r.count = uint32_t(w.scan.pieces.size() - r.first);
+    w.scan.regions.push_back(r);
+  }
+}
+
+void add_targets(Work& w, const report::RawSnapshot& snapshot) {
+  for (size_t i = 0; i < snapshot.resources.size(); ++i) {
+    const Record& r = snapshot.resources[i];
+    if (r.torn_down()) continue;
+    const Search how = search_of(r.kind);
+    if (how == Search::Range && r.handle) w.scan.targets.push_back(Target{r.handle, r.handle + std::max<uint64_t>(r.bytes, 1), uint32_t(i), false});
+    if (how == Search::Exact && r.handle >= kSmallestHandle) w.scan.targets.push_back(Target{r.handle, r.handle + 1, uint32_t(i), true});
+  }
+}
+
+void add_result(report::RawSnapshot& snapshot, const Work& w, size_t i, bool complete) {
+  const Record& r = snapshot.resources[i];
+  if (r.torn_down()) return;
+  report::RawReach out;
+  out.sequence = r.sequence;
+  const Finding& f = w.scan.findings[i];
+  const Search how = search_of(r.kind);
+  const bool searched = how == Search::Range ? r.handle != 0 : how == Search::Exact && r.handle >= kSmallestHandle;
+  if (f.found) {
+    out.state = report::Reachability::StillReachable;
+    const Label& label = w.labels[f.root];
+    out.root = label.kind;
+    out.root_address = f.root_word;
+    out.module = label.module;
+    out.via_heap = f.via_heap;
+    out.interior = f.interior;
+  } else {
+    out.state = searched && complete ? report::Reachability::DefinitelyLost : report::Reachability::NotDetermined;
+  }
+  snapshot.reach.push_back(std::move(out));
+}
+
+}  // namespace
+
+void find_references(report::RawSnapshot& snapshot, uint64_t entry_sp, uint64_t byte_limit) {
+  const uint64_t start = now_ns();
+  snapshot.reach.clear();
+  snapshot.reach_scanned = true;
+  report::ReachabilityScan& stats = snapshot.reach_scan;
+  stats = {};
+  auto w = std::make_unique<Work>();  // before the heap is walked: its own block is then a known chunk
+  MappedArray<char> text;
+  bool ok = read_whole_file("/proc/self/maps", text, size_t(64) << 20) && parse_maps(text.begin(), text.size(), w->maps);
+  ssize_t n = readlink("/proc/self/exe", w->exe, sizeof w->exe - 1);
+  w->exe[n > 0 ? n : 0] = '\0';
+  static_runtime_globals(w->exe, 0, w->runtime_globals);  // file offsets; moved by the bias below
+  ok = ok && w->scan.findings.resize(snapshot.resources.size());
+  if (ok) {
+    // The executable's load bias: the first object dl_iterate_phdr names.
+    uint64_t bias = 0;
+    dl_iterate_phdr([](dl_phdr_info* info, size_t, void* b) {
+      *static_cast<uint64_t*>(b) = info->dlpi_addr;
+      return 1;
+    }, &bias);
+    for (Range& r : w->runtime_globals) r = Range{r.begin + bias, r.end + bias};
+    dl_iterate_phdr(add_object, w.get());
+    add_threads(*w, entry_sp);
+    WindowReader reader;
+    add_regions(*w, reader, size_t(64) << 20);
+    add_targets(*w, snapshot);
+    w->scan.byte_limit = byte_limit;
+    ok = w->scan.prepare();
+  }
+  if (ok) {
+    tracker::own_blocks([](const void* block, void* scan) { static_cast<Scan*>(scan)->exclude_piece(uint64_t(block)); },
+                        &w->scan);
+    w->scan.exclude_piece(uint64_t(w.get()));
+    w->scan.exclude_piece(uint64_t(snapshot.resources.data()));  // every handle, copied for the report
+    for (uint64_t block : w->excluded_blocks) w->scan.exclude_piece(block);
+    w->scan.run();
+  }
+  stats.complete = ok && w->scan.complete;
+  if (!ok) stats.note = "the scan could not read this process's memory map or ran out of its own memory";
+  else if (!w->scan.complete) stats.note = "stopped at reachability_limit before every reference was followed";
+  else if (w->threads_unseen) stats.note = "threads that were running had every stack-like mapping scanned whole";
+  for (size_t i = 0; i < snapshot.resources.size(); ++i) add_result(snapshot, *w, i, stats.complete);
+  std::sort(snapshot.reach.begin(), snapshot.reach.end(),
+            [](const report::RawReach& a, const report::RawReach& b) { return a.sequence < b.sequence; });
+  stats.bytes_scanned = w->scan.bytes_scanned;
+  stats.roots = w->scan.roots.size();
+  stats.threads = w->threads;
+  stats.threads_unseen = w->threads_unseen;
+  stats.heap_blocks = w->scan.pieces_followed;
+  stats.duration_ns = now_ns() - start;
+}
+
+}  // namespace cudaleak::reachability
