@@ -24,32 +24,6 @@ namespace cudaleak::reachability {
 
 using namespace reach;
 
-Search search_of(Kind kind) {
-  switch (kind) {
-    case Kind::Device: case Kind::Pinned: case Kind::Registered: case Kind::Managed: case Kind::Async:
-    case Kind::GraphMemory: case Kind::IpcMapping: case Kind::Mapping: case Kind::VaReservation:
-      return Search::Range;
-    // The driver's thread-local state holds the context current on a thread;
-    // a kernel's malloc is referenced from device memory, which is not read.
-    case Kind::Context: case Kind::DeviceHeap:
-      return Search::NotSearched;
-    default:
-      return Search::Exact;
-  }
-}
-
-bool excluded_object(const char* path) {
-  const char* base = std::strrchr(path, '/');
-  base = base ? base + 1 : path;
-  static const char* const kPrefixes[] = {
-      "libcuda.", "libcudart.", "libnvidia", "libcublas", "libcudnn", "libcufft", "libcusparse", "libcusolver",
-      "libcurand", "libnccl", "libnvrtc", "libnvJitLink", "libnvperf", "libcupti", "libcudadebugger",
-      "libc.so", "ld-linux", "ld64.so", "libcudaleak"};
-  for (const char* p : kPrefixes)
-    if (std::strncmp(base, p, std::strlen(p)) == 0) return true;
-  return false;
-}
-
 namespace {
 
 // Handle values below this are small integers (texture objects, cuFFT
@@ -137,6 +111,20 @@ uint64_t stack_pointer_of(uint32_t tid) {
   return count >= 3 ? std::strtoull(fields[count - 2], nullptr, 16) : 0;
 }
 
+// Threads the CUDA driver and NCCL start ("cuda-EvtHandlr", "cuda00001400006",
+// "NCCL Progress"): their stacks hold the driver's own structures, which
+// lead to every allocation's address.
+bool library_thread(uint32_t tid) {
+  char path[64], name[32] = {};
+  std::snprintf(path, sizeof path, "/proc/self/task/%u/comm", tid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  ssize_t n = read(fd, name, sizeof name - 1);
+  close(fd);
+  return n > 0 && (std::strncmp(name, "cuda", 4) == 0 || std::strncmp(name, "NCCL", 4) == 0 ||
+                   std::strncmp(name, "nccl", 4) == 0);
+}
+
 void add_stack(Work& w, uint64_t sp, uint32_t label) {
   const Mapping* m = mapping_at(w.maps, sp);
   if (!m || !m->writable || (m->type != MapType::Anonymous && m->type != MapType::Stack)) return;
@@ -173,11 +161,12 @@ void add_threads(Work& w, uint64_t entry_sp) {
       const uint64_t sp = stack_pointer_of(tid);
       if (tid == uint32_t(getpid())) main_seen = sp != 0;
       if (!sp) {
-        ++w.threads_unseen;
+        w.threads_unseen += !library_thread(tid);
         continue;
       }
-      add_stack(w, sp, is_own_thread(tid) ? UINT32_MAX : stack);
-      w.threads += !is_own_thread(tid);
+      const bool skipped = is_own_thread(tid) || library_thread(tid);
+      add_stack(w, sp, skipped ? UINT32_MAX : stack);
+      w.threads += !skipped;
     }
   close(dir);
   if (self == uint32_t(getpid())) main_seen = true;

@@ -123,7 +123,13 @@ report::AssembleSettings settings_for_reports() {
 // Lost or still reachable (reachability.h): entry_sp is where the reporting
 // thread entered cudaleak, whose own frames lie below it.
 void find_references(report::RawSnapshot& snapshot, uint64_t entry_sp) {
-  if (options().reachability) reachability::find_references(snapshot, entry_sp, uint64_t(options().reachability_limit));
+  if (!options().reachability) return;
+  reachability::find_references(snapshot, entry_sp, uint64_t(options().reachability_limit));
+  const report::ReachabilityScan& s = snapshot.reach_scan;
+  log_verbose("reachability: %llu bytes scanned in %llu ms (%llu roots, %llu heap blocks, %llu thread stacks%s)",
+              static_cast<unsigned long long>(s.bytes_scanned), static_cast<unsigned long long>(s.duration_ns / 1000000),
+              static_cast<unsigned long long>(s.roots), static_cast<unsigned long long>(s.heap_blocks),
+              static_cast<unsigned long long>(s.threads), s.complete ? "" : ", incomplete");
 }
 
 Written write_locked(Reason reason, const char* checkpoint, bool fresh_view, uint64_t entry_sp) {

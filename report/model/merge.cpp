@@ -120,7 +120,8 @@ void shift_times(OomEvent& e, uint64_t shift) {
 // layouts do not change.
 std::string site_key(const LeakGroup& g, const std::vector<Module>& modules) {
   std::string key = std::string(kind_name(g.kind)) + '\n' + g.api + '\n' + g.released_by + '\n' + g.owner + '\n' +
-                    g.suppressed_by + '\n' + g.cached_by + '\n' + std::string(name_of(g.baseline)) +
+                    g.suppressed_by + '\n' + g.cached_by + '\n' + std::string(name_of(g.baseline)) + '\n' +
+                    std::string(name_of(g.reachability)) +
                     (g.attributed_by_stack ? "\nby stack" : "") + '\n';
   for (const Frame& f : g.stack) {
     if (!f.function.empty()) {
