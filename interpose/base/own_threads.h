@@ -9,6 +9,9 @@ namespace cudaleak {
 // Called first thing on each thread cudaleak starts.
 void note_own_thread();
 bool is_own_thread(uint32_t tid);
+// An address on each such thread's stack (its mapping is never scanned), 0 for empty slots.
+uintptr_t own_thread_stack(int slot);
+inline constexpr int kOwnThreadSlots = 16;
 // A forked child has none of its parent's threads.
 void forget_own_threads();
 

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string>
 
+#include "interpose/base/entry_frame.h"
 #include "interpose/runtime/checkpoints.h"
 #include "interpose/runtime/runtime.h"
 #include "interpose/include/cudaleak.h"
@@ -43,6 +44,7 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_checkpoint(c
 
 extern "C" __attribute__((visibility("default"))) int cudaleak_impl_leaks_since(const char* name,
                                                                                  cudaleak_stats* out) {
+  CUDALEAK_ENTRY_FRAME;
   uint64_t since = 0;
   if (!out || !cudaleak::runtime().checkpoints.sequence_of(name, since)) return -1;
   cudaleak::Totals alive = cudaleak::totals(cudaleak::snapshot_since(since));
@@ -62,6 +64,7 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_gate_range(u
                                                                                 unsigned long long until,
                                                                                 cudaleak_verdict* out, char* message,
                                                                                 unsigned long size) {
+  CUDALEAK_ENTRY_FRAME;
   if (!out) return -1;
   *out = cudaleak_verdict{};
   if (message && size) message[0] = '\0';
@@ -85,6 +88,7 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_gate_since(c
 }
 
 extern "C" __attribute__((visibility("default"))) int cudaleak_impl_report(const char* name) {
+  CUDALEAK_ENTRY_FRAME;
   cudaleak::note_cuda_seen();  // asked for explicitly: write even before any CUDA call
   return cudaleak::write_report(cudaleak::Reason::Checkpoint, name ? name : "").written ? 0 : -1;
 }

@@ -1,3 +1,4 @@
+#include "interpose/base/entry_frame.h"
 #include "interpose/runtime/lifecycle.h"
 
 #include <dlfcn.h>
@@ -148,6 +149,7 @@ __attribute__((constructor)) static void cudaleak_start() { cudaleak::ensure_ini
 // Runs after atexit handlers and after the destructors of every library loaded
 // after this one, so shutdown-time frees have happened. No CUDA calls here.
 __attribute__((destructor)) static void cudaleak_finish() {
+  CUDALEAK_ENTRY_FRAME;
   int status = cudaleak::finish_process();
   if (status >= 0) {
     // The leak gate decided (error_exitcode): flush what the program wrote, then end with that status.

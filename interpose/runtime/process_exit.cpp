@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "interpose/base/entry_frame.h"
 #include "interpose/base/next_symbol.h"
 #include "interpose/base/state.h"
 #include "interpose/runtime/lifecycle.h"
@@ -23,6 +24,7 @@ ExitFn next_exit(const char* name) {
 
 [[noreturn]] void leave(const char* name, int status) {
   using namespace cudaleak;
+  CUDALEAK_ENTRY_FRAME;
   // A vfork child shares the parent's memory: what it would finish is the parent's.
   if (cuda_seen() && in_own_process() && tracking_enabled()) {
     const int decided = finish_process();

@@ -26,7 +26,9 @@ bool excluded_object(const char* path) {
   static const char* const kPrefixes[] = {
       "libcuda.", "libcudart.", "libnvidia", "libcublas", "libcudnn", "libcufft", "libcusparse", "libcusolver",
       "libcurand", "libnccl", "libnvrtc", "libnvJitLink", "libnvperf", "libcupti", "libcudadebugger",
-      "libc.so", "ld-linux", "ld64.so", "libcudaleak"};
+      "libc.so", "ld-linux", "ld64.so", "libcudaleak",
+      // What cudaleak loads privately to unwind and symbolize: their caches are its own.
+      "libunwind.so", "libunwind-x86_64", "libdw.so", "libdw-", "libelf.so", "libelf-"};
   for (const char* p : kPrefixes)
     if (std::strncmp(base, p, std::strlen(p)) == 0) return true;
   return false;

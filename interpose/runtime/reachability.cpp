@@ -18,6 +18,7 @@
 #include "interpose/runtime/reach_maps.h"
 #include "interpose/runtime/reach_scan.h"
 #include "interpose/runtime/reach_static_runtime.h"
+#include "interpose/runtime/runtime.h"
 #include "interpose/track/tracker.h"
 
 namespace cudaleak::reachability {
@@ -48,6 +49,9 @@ struct Work {
   MappedArray<uint64_t> root_mappings;  // begins of mappings scanned as roots (stacks): never followed
   MappedArray<uint64_t> excluded_blocks;  // heap blocks of excluded objects' thread-local storage
   MappedArray<Range> runtime_globals;
+  // Every loaded object's writable segments: their .bss past the file's end
+  // reads as anonymous memory, but is a root or excluded, never a heap block.
+  MappedArray<Range> segments;
   char exe[4096] = {};
   uint64_t threads = 0, threads_unseen = 0;
 };
@@ -72,6 +76,12 @@ int add_object(dl_phdr_info* info, size_t, void* data) {
   Work& w = *static_cast<Work*>(data);
   const bool executable = !info->dlpi_name || !info->dlpi_name[0];
   const char* path = executable ? w.exe : info->dlpi_name;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_W)) continue;
+    const uint64_t begin = info->dlpi_addr + ph.p_vaddr;
+    w.segments.push_back(Range{begin & ~uint64_t(4095), (begin + ph.p_memsz + 4095) & ~uint64_t(4095)});
+  }
   if (!executable && (excluded_object(path) || info->dlpi_addr == own_load_bias())) {
     // The calling thread's block of its thread-local storage, when dlopen'd:
     // malloc's memory, which the scan must not follow.
@@ -148,6 +158,8 @@ void add_threads(Work& w, uint64_t entry_sp) {
     add_root(w, entry_sp & ~uint64_t(7), own->end, stack, nullptr);
     ++w.threads;
   }
+  for (int slot = 0; slot < kOwnThreadSlots; ++slot)  // running or not, their stacks are cudaleak's
+    if (uintptr_t sp = own_thread_stack(slot)) add_stack(w, sp, UINT32_MAX);
   int dir = open("/proc/self/task", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir < 0) return;
   alignas(8) char buffer[4096];
@@ -161,7 +173,7 @@ void add_threads(Work& w, uint64_t entry_sp) {
       const uint64_t sp = stack_pointer_of(tid);
       if (tid == uint32_t(getpid())) main_seen = sp != 0;
       if (!sp) {
-        w.threads_unseen += !library_thread(tid);
+        w.threads_unseen += !is_own_thread(tid) && !library_thread(tid);
         continue;
       }
       const bool skipped = is_own_thread(tid) || library_thread(tid);
@@ -194,18 +206,27 @@ void add_threads(Work& w, uint64_t entry_sp) {
 // The writable anonymous memory a pointer may lead into, as pieces.
 void add_regions(Work& w, WindowReader& reader, size_t max_pieces) {
   WalkLimits limits{max_pieces};
-  for (const Mapping& m : w.maps) {
+  for (size_t i = 0; i < w.maps.size(); ++i) {
+    const Mapping& m = w.maps[i];
+    // A thread's stack (a guard page below it) is a root when its thread is
+    // the program's, never a block to follow (a thread just started, not yet
+    // seen in /proc, is pointed to by the thread list).
+    const bool guarded = i > 0 && w.maps[i - 1].end == m.begin && !w.maps[i - 1].readable && !w.maps[i - 1].writable;
     if (!m.readable || !m.writable || m.shared || (m.type != MapType::Anonymous && m.type != MapType::Heap &&
                                                    m.type != MapType::Stack))
       continue;
     Region r{m.begin, m.end, uint32_t(w.scan.pieces.size()), 0, false};
     uint64_t heap_end = 0;
-    if (m.type == MapType::Stack || owned_by_scan(m.begin) || is_root_mapping(w, m.begin)) {
+    const bool segment = std::any_of(w.segments.begin(), w.segments.end(),
+                                     [&](const Range& s) { return s.begin < m.end && m.begin < s.end; });
+    if (m.type == MapType::Stack || segment || owned_by_scan(m.begin) || is_root_mapping(w, m.begin)) {
       r.excluded = true;
     } else if (m.type == MapType::Heap) {
       walk_heap(reader, m.begin, m.end, w.scan.pieces, limits);
     } else if (uint64_t first = arena_first_chunk(reader, m.begin, m.end, heap_end)) {
       walk_heap(reader, first, heap_end, w.scan.pieces, limits);
+    } else if (guarded) {
+      r.excluded = true;
     } else if (!walk_mmapped(reader, m.begin, m.end, w.scan.pieces)) {
       w.scan.pieces.push_back(m.begin | kInUse | kWhole);
     }
@@ -281,6 +302,7 @@ void find_references(report::RawSnapshot& snapshot, uint64_t entry_sp, uint64_t 
     tracker::own_blocks([](const void* block, void* scan) { static_cast<Scan*>(scan)->exclude_piece(uint64_t(block)); },
                         &w->scan);
     w->scan.exclude_piece(uint64_t(w.get()));
+    w->scan.exclude_piece(uint64_t(&runtime()));  // the library's state, never the program's
     w->scan.exclude_piece(uint64_t(snapshot.resources.data()));  // every handle, copied for the report
     for (uint64_t block : w->excluded_blocks) w->scan.exclude_piece(block);
     w->scan.run();

@@ -1,4 +1,5 @@
 #include "common/terminal_text.h"
+#include "interpose/base/entry_frame.h"
 #include "interpose/runtime/reporter.h"
 
 #include <dlfcn.h>
@@ -262,7 +263,7 @@ Written write_report(Reason reason, const char* checkpoint) {
     bool fresh_view = (reason == Reason::Signal || reason == Reason::Checkpoint) &&
                       runtime().python_view.refresh();
     std::lock_guard lock(runtime().reports.mutex);
-    w = write_locked(reason, checkpoint, fresh_view, uint64_t(__builtin_frame_address(0)));
+    w = write_locked(reason, checkpoint, fresh_view, entry_frame(uintptr_t(__builtin_frame_address(0))));
   } catch (const std::exception& e) {
     log_message("internal error while writing the report (%s); no report written", e.what());
   } catch (...) {
@@ -299,7 +300,7 @@ Verdict judge_since(uint64_t since, uint64_t until) {
   int saved = errno;
   try {
     std::lock_guard lock(runtime().reports.mutex);
-    find_references(raw, uint64_t(__builtin_frame_address(0)));
+    find_references(raw, entry_frame(uintptr_t(__builtin_frame_address(0))));
     // A checkpoint judges whether or not the run gates: the verdict, not r.gate.
     report::Assembled assembled = report::assemble(gather(std::move(raw), Reason::Checkpoint), settings_for_reports());
     report::Report& r = assembled.report;
