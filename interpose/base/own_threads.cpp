@@ -1,5 +1,6 @@
 #include "interpose/base/own_threads.h"
 
+#include <pthread.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -35,6 +36,8 @@ bool is_own_thread(uint32_t tid) {
     if (tid && slot.load(std::memory_order_relaxed) == tid) return true;
   return false;
 }
+
+void name_own_thread(unsigned long thread, const char* name) { pthread_setname_np(pthread_t(thread), name); }
 
 void forget_own_threads() {
   for (auto& slot : g_threads) slot.store(0, std::memory_order_relaxed);

@@ -147,6 +147,7 @@ void start() {
   pthread_attr_init(&attr);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
   const bool started = pthread_create(&thread, &attr, serve, nullptr) == 0;
+  if (started) name_own_thread(thread, "cudaleak-live");
   pthread_attr_destroy(&attr);
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   if (!started) {

@@ -76,6 +76,7 @@ bool Views::refresh() {
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);  // the program's signals stay with the program's threads
     worker_running_ = pthread_create(&thread, &attr, source_worker, this) == 0;
+    if (worker_running_) name_own_thread(thread, "cudaleak-python");
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
     pthread_attr_destroy(&attr);
     if (!worker_running_) return false;

@@ -123,7 +123,7 @@ uint64_t stack_pointer_of(uint32_t tid) {
 
 // Threads the CUDA driver and NCCL start ("cuda-EvtHandlr", "cuda00001400006",
 // "NCCL Progress"): their stacks hold the driver's own structures, which
-// lead to every allocation's address.
+// lead to every allocation's address. cudaleak's threads ("cudaleak-live").
 bool library_thread(uint32_t tid) {
   char path[64], name[32] = {};
   std::snprintf(path, sizeof path, "/proc/self/task/%u/comm", tid);
@@ -131,6 +131,7 @@ bool library_thread(uint32_t tid) {
   if (fd < 0) return false;
   ssize_t n = read(fd, name, sizeof name - 1);
   close(fd);
+  // "cuda" covers cudaleak's own threads too (kOwnThreadPrefix), named before they run.
   return n > 0 && (std::strncmp(name, "cuda", 4) == 0 || std::strncmp(name, "NCCL", 4) == 0 ||
                    std::strncmp(name, "nccl", 4) == 0);
 }

@@ -224,6 +224,7 @@ __attribute__((noinline, cold)) void start_reporter_thread() {
   pthread_attr_init(&attr);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
   bool started = pthread_create(&thread, &attr, reporter_main, nullptr) == 0;
+  if (started) name_own_thread(thread, "cudaleak-report");
   pthread_attr_destroy(&attr);
   pthread_sigmask(SIG_SETMASK, &old, nullptr);
   if (!started) {

@@ -85,20 +85,23 @@ TEST_CASE("reachability heap: chunks walked, in use told by the next chunk, nons
 
   SECTION("a size past the mapping leaves the rest as one piece of unknown layout") {
     m.chunk(0x070, 0x100000 | 1);
+    WindowReader fresh;  // a reader keeps the window it read: the memory changed
     MappedArray<uint64_t> cut;
-    CHECK_FALSE(walk_heap(reader, m.at(0), m.at(4096), cut, WalkLimits{1000}));
+    CHECK_FALSE(walk_heap(fresh, m.at(0), m.at(4096), cut, WalkLimits{1000}));
     REQUIRE(cut.size() == 3);
     CHECK(piece_start(cut[2]) == m.at(0x70));
     CHECK((cut[2] & kWhole));
   }
   SECTION("a size that is not a multiple of 16, or an mmapped bit inside a heap, too") {
     m.chunk(0x030, 0x48 | 1);
+    WindowReader fresh;
     MappedArray<uint64_t> cut;
-    CHECK_FALSE(walk_heap(reader, m.at(0), m.at(4096), cut, WalkLimits{1000}));
+    CHECK_FALSE(walk_heap(fresh, m.at(0), m.at(4096), cut, WalkLimits{1000}));
     CHECK(cut.size() == 2);
     m.chunk(0x030, 0x40 | 2);
+    WindowReader again;
     MappedArray<uint64_t> mmapped;
-    CHECK_FALSE(walk_heap(reader, m.at(0), m.at(4096), mmapped, WalkLimits{1000}));
+    CHECK_FALSE(walk_heap(again, m.at(0), m.at(4096), mmapped, WalkLimits{1000}));
   }
   SECTION("past max_pieces the rest is one piece") {
     MappedArray<uint64_t> few;
@@ -175,12 +178,12 @@ TEST_CASE("reachability scan: a global, a heap block reached from it, a handle, 
   SECTION("memory unmapped under the scan is passed over, never faulted on") {
     Scan gone;
     Memory doomed(2 * 4096);
-    REQUIRE(munmap(doomed.base + 4096, 4096) == 0);  // the second page vanishes
     std::memcpy(doomed.base, &stream, 8);
     gone.targets.push_back(Target{stream, stream + 1, 0, true});
     REQUIRE(gone.findings.resize(1));
     gone.roots.push_back(Root{doomed.at(0), doomed.at(2 * 4096), 0});
     REQUIRE(gone.prepare());
+    REQUIRE(munmap(doomed.base + 4096, 4096) == 0);  // the second page vanishes, after the scan's own mappings
     gone.run();
     CHECK(gone.findings[0].found);
     CHECK(gone.bytes_scanned == 4096);

@@ -23,13 +23,13 @@
 // CHECK: "reachability": "definitely_lost"
 // CHECK: "reachability": "still_reachable"
 // CHECK: "referenced_from": "g_kept (prog)"
-// CHECK: "reachable_bytes": 1048576
 // CHECK: "bytes_scanned":
+// CHECK: "reachable_bytes": 1048576
 // RUN: %report %t/r.json --format html -o %t/r.html
-// RUN: grep -o -e "tag lost" -e "still_reachable" -e "still reachable (" %t/r.html
+// RUN: grep -o -e "tag lost" -e "still_reachable" -e "tag reach" %t/r.html
 // CHECK: still_reachable
 // CHECK: tag lost
-// CHECK: still reachable (
+// CHECK: tag reach
 // A merge of the report keeps each group's class.
 // RUN: %cudaleak merge %t/r.json -o %t/m.json
 // RUN: %report %t/m.json

@@ -2,7 +2,7 @@
 // RUN: %run -o %t/r.json -- %t/prog
 // CHECK: 4.0 MiB of device memory in 1 allocation never freed, created by cudaMalloc on device 0 (definitely lost):
 // CHECK: lose_in_local
-// CHECK: 1 event never destroyed, created by cudaEventCreate on device 0 (definitely lost):
+// CHECK-RE: 1 event never destroyed, created by cudaEventCreate(WithFlags)? on device 0 \(definitely lost\):
 // CHECK: Still reachable at exit (alive and referenced from the program's memory; not counted by the gate
 // CHECK-RE: 2\.0 MiB of device memory in 1 allocation, created by cudaMalloc at main \(lost_and_held\.cu:\d+\) on device 0, referenced from g_cache \(prog\)
 // CHECK-RE: 1\.0 MiB of device memory in 1 allocation, created by cudaMalloc at main \(lost_and_held\.cu:\d+\) on device 0, referenced from a heap block reached from g_holder \(prog\)
