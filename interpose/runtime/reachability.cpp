@@ -147,6 +147,18 @@ bool is_root_mapping(const Work& w, uint64_t begin) {
   return std::find(w.root_mappings.begin(), w.root_mappings.end(), begin) != w.root_mappings.end();
 }
 
+// A thread's stack as glibc maps it: a guard page right below, and neither
+// an arena's heap nor chunks mmapped by malloc (adjacent mappings read as one).
+bool looks_like_stack(const Work& w, size_t i, WindowReader& reader) {
+  const Mapping& m = w.maps[i];
+  if (i == 0 || m.type != MapType::Anonymous || w.maps[i - 1].end != m.begin || w.maps[i - 1].readable ||
+      w.maps[i - 1].writable)
+    return false;
+  uint64_t heap_end = 0, prev_size = 1, head = 0;
+  if (arena_first_chunk(reader, m.begin, m.end, heap_end)) return false;
+  return !(reader.word(m.begin, prev_size) && reader.word(m.begin + 8, head) && prev_size == 0 && (head & 2));
+}
+
 // Every thread's stack from its stack pointer up; cudaleak's own threads not at all.
 void add_threads(Work& w, uint64_t entry_sp) {
   const uint32_t stack = add_label(w, report::ReachRoot::Stack, "");
@@ -186,16 +198,12 @@ void add_threads(Work& w, uint64_t entry_sp) {
   // A running thread's stack pointer is not known: every mapping that looks
   // like a thread's stack (glibc puts a guard below it) is scanned whole,
   // and the main thread's [stack] when it is the one running.
+  WindowReader probe;
   for (size_t i = 0; i < w.maps.size(); ++i) {
     const Mapping& m = w.maps[i];
     if (!m.writable || is_root_mapping(w, m.begin)) continue;
     const bool main_stack = m.type == MapType::Stack;
-    const bool guarded = i > 0 && m.type == MapType::Anonymous && w.maps[i - 1].end == m.begin &&
-                         !w.maps[i - 1].readable && !w.maps[i - 1].writable;
-    if ((main_stack && !main_seen) || (guarded && w.threads_unseen)) {
-      WindowReader probe;
-      uint64_t heap_end = 0;
-      if (!main_stack && arena_first_chunk(probe, m.begin, m.end, heap_end)) continue;  // an arena's later heap
+    if ((main_stack && !main_seen) || (w.threads_unseen && looks_like_stack(w, i, probe))) {
       w.root_mappings.push_back(m.begin);
       add_root(w, m.begin, m.end, stack, nullptr);
     } else if (main_stack) {
@@ -212,7 +220,7 @@ void add_regions(Work& w, WindowReader& reader, size_t max_pieces) {
     // A thread's stack (a guard page below it) is a root when its thread is
     // the program's, never a block to follow (a thread just started, not yet
     // seen in /proc, is pointed to by the thread list).
-    const bool guarded = i > 0 && w.maps[i - 1].end == m.begin && !w.maps[i - 1].readable && !w.maps[i - 1].writable;
+    const bool guarded = looks_like_stack(w, i, reader);
     if (!m.readable || !m.writable || m.shared || (m.type != MapType::Anonymous && m.type != MapType::Heap &&
                                                    m.type != MapType::Stack))
       continue;
