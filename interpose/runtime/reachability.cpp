@@ -19,6 +19,7 @@
 #include "interpose/runtime/reach_scan.h"
 #include "interpose/runtime/reach_static_runtime.h"
 #include "interpose/runtime/runtime.h"
+#include "interpose/track/libunwind_api.h"
 #include "interpose/track/tracker.h"
 
 namespace cudaleak::reachability {
@@ -52,6 +53,10 @@ struct Work {
   // Every loaded object's writable segments: their .bss past the file's end
   // reads as anonymous memory, but is a root or excluded, never a heap block.
   MappedArray<Range> segments;
+  // The code of the C library and the loader: their frames on the reporting
+  // thread's stack (exit, _dl_fini) lie where the program's returned frames
+  // were, and keep their stale words in slots they never write.
+  MappedArray<Range> system_code;
   char exe[4096] = {};
   uint64_t threads = 0, threads_unseen = 0;
 };
@@ -82,6 +87,14 @@ int add_object(dl_phdr_info* info, size_t, void* data) {
     const uint64_t begin = info->dlpi_addr + ph.p_vaddr;
     w.segments.push_back(Range{begin & ~uint64_t(4095), (begin + ph.p_memsz + 4095) & ~uint64_t(4095)});
   }
+  const char* base = std::strrchr(path, '/');
+  base = base ? base + 1 : path;
+  if (std::strncmp(base, "libc.so", 7) == 0 || std::strncmp(base, "ld-linux", 8) == 0)
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+      const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+      if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
+        w.system_code.push_back(Range{info->dlpi_addr + ph.p_vaddr, info->dlpi_addr + ph.p_vaddr + ph.p_memsz});
+    }
   if (!executable && (excluded_object(path) || info->dlpi_addr == own_load_bias())) {
     // The calling thread's block of its thread-local storage, when dlopen'd:
     // malloc's memory, which the scan must not follow.
@@ -159,6 +172,36 @@ bool looks_like_stack(const Work& w, size_t i, WindowReader& reader) {
   return !(reader.word(m.begin, prev_size) && reader.word(m.begin + 8, head) && prev_size == 0 && (head & 2));
 }
 
+// The reporting thread's stack above entry_sp, frame by frame, less the
+// frames of the C library and the loader; all of it where it cannot be unwound.
+void add_reporting_stack(Work& w, uint64_t entry_sp, uint64_t end, uint32_t label) {
+  const LibUnwind& api = libunwind();
+  unw_context_t context;
+  unw_cursor_t cursor;
+  if (!api.can_walk() || api.getcontext(&context) != 0 || api.init_local(&cursor, &context) != 0) {
+    add_root(w, entry_sp, end, label, nullptr);
+    return;
+  }
+  uint64_t ip = 0, sp = 0;
+  bool have = false;
+  for (int depth = 0; depth < 512; ++depth) {
+    unw_word_t next_ip = 0, next_sp = 0;
+    if (api.step(&cursor) <= 0 || api.get_reg(&cursor, UNW_REG_IP, &next_ip) != 0 ||
+        api.get_reg(&cursor, UNW_REG_SP, &next_sp) != 0 || next_sp <= sp || next_sp > end)
+      break;
+    // The frame of `ip` spans [sp, next_sp).
+    if (have && sp >= entry_sp) {
+      const bool system = std::any_of(w.system_code.begin(), w.system_code.end(),
+                                      [&](const Range& r) { return ip >= r.begin && ip < r.end; });
+      if (!system) add_root(w, sp, next_sp, label, nullptr);
+    } else if (have && next_sp > entry_sp) {
+      add_root(w, entry_sp, next_sp, label, nullptr);  // the entry frame's callers start inside it
+    }
+    ip = next_ip, sp = next_sp, have = true;
+  }
+  add_root(w, std::max(sp, entry_sp), end, label, nullptr);  // the outermost frame and what lies above it
+}
+
 // Every thread's stack from its stack pointer up; cudaleak's own threads not at all.
 void add_threads(Work& w, uint64_t entry_sp) {
   const uint32_t stack = add_label(w, report::ReachRoot::Stack, "");
@@ -168,7 +211,7 @@ void add_threads(Work& w, uint64_t entry_sp) {
   add_stack(w, here, UINT32_MAX);
   const Mapping* own = mapping_at(w.maps, here);
   if (entry_sp && !is_own_thread(self) && own && entry_sp >= here && entry_sp < own->end) {
-    add_root(w, entry_sp & ~uint64_t(7), own->end, stack, nullptr);
+    add_reporting_stack(w, entry_sp & ~uint64_t(7), own->end, stack);
     ++w.threads;
   }
   for (int slot = 0; slot < kOwnThreadSlots; ++slot)  // running or not, their stacks are cudaleak's
