@@ -27,6 +27,9 @@ bool excluded_object(const char* path) {
       "libcuda.", "libcudart.", "libnvidia", "libcublas", "libcudnn", "libcufft", "libcusparse", "libcusolver",
       "libcurand", "libnccl", "libnvrtc", "libnvJitLink", "libnvperf", "libcupti", "libcudadebugger",
       "libc.so", "ld-linux", "ld64.so", "libcudaleak",
+      // The C++ runtime's own state (locales, the exception pool, iostreams):
+      // never the program's data, and it leads to the CUDA libraries' blocks.
+      "libstdc++.so", "libgcc_s.so", "libm.so",
       // What cudaleak loads privately to unwind and symbolize: their caches are its own.
       "libunwind.so", "libunwind-x86_64", "libdw.so", "libdw-", "libelf.so", "libelf-"};
   for (const char* p : kPrefixes)

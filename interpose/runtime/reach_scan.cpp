@@ -102,13 +102,13 @@ void Scan::follow(uint64_t word, uint64_t at, uint32_t root, uint64_t root_word,
   const uint64_t data_end = chunk && !(*piece & kMmapped) && end + 8 <= region->end ? end + 8 : end;
   if (data >= data_end || overlaps_target(data, data_end)) return;
   if (chunk && !(*piece & kMmapped) && looks_like_tcache(start, end - start)) return;
-  if (!work_.push_back(Work{data, data_end, via_heap ? root_word : at, root})) {
+  if (!work_.push_back(Work{data, data_end, via_heap ? root_word : at, root, chunk && !(*piece & kMmapped)})) {
     complete = false;
     stopped_ = true;
   }
 }
 
-void Scan::scan_range(uint64_t begin, uint64_t end, uint32_t root, uint64_t root_word, bool via_heap) {
+void Scan::scan_range(uint64_t begin, uint64_t end, uint32_t root, uint64_t root_word, bool via_heap, bool chunk) {
   alignas(16) uint64_t buffer[kChunk / 8];
   begin = (begin + 7) & ~uint64_t(7);
   for (uint64_t at = begin; at < end && !stopped_;) {
@@ -127,6 +127,7 @@ void Scan::scan_range(uint64_t begin, uint64_t end, uint32_t root, uint64_t root
         continue;
       }
     }
+    if (chunk && at == begin && tcache_key && got >= 16 && buffer[1] == tcache_key) return;  // freed into a tcache
     bytes_scanned += got;
     for (size_t i = 0; i < got / 8; ++i)
       if (maybe(buffer[i])) follow(buffer[i], at + i * 8, root, root_word, via_heap);
@@ -142,7 +143,7 @@ void Scan::run() {
       Work w = work_.back();
       work_.pop_back();
       ++pieces_followed;
-      scan_range(w.begin, w.end, w.root, w.root_word, true);
+      scan_range(w.begin, w.end, w.root, w.root_word, true, w.chunk);
     }
   }
 }

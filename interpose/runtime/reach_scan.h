@@ -53,6 +53,10 @@ class Scan {
   MappedArray<uint64_t> pieces;
   MappedArray<Finding> findings;  // by Target::index: sized by the caller
   uint64_t byte_limit = 0;        // 0: none
+  // glibc's tcache_key (2.34 and later; the main thread's tcache before):
+  // the second word of every chunk freed into a tcache, which still looks in
+  // use. Such a chunk is freed memory and is not followed. 0: unknown.
+  uint64_t tcache_key = 0;
 
   // Sorts the targets and builds the filters; false when out of memory.
   bool prepare();
@@ -68,6 +72,7 @@ class Scan {
   struct Work {
     uint64_t begin, end, root_word;
     uint32_t root;
+    bool chunk;  // a malloc chunk's data: its second word tells a tcache-freed one
   };
   bool maybe(uint64_t word) const;
   void mark_granules(uint64_t begin, uint64_t end);
@@ -77,7 +82,7 @@ class Scan {
   bool overlaps_target(uint64_t begin, uint64_t end) const;
   uint64_t* piece_at(uint64_t address, const Region** region);
   uint64_t piece_end(const Region& region, const uint64_t* piece) const;
-  void scan_range(uint64_t begin, uint64_t end, uint32_t root, uint64_t root_word, bool via_heap);
+  void scan_range(uint64_t begin, uint64_t end, uint32_t root, uint64_t root_word, bool via_heap, bool chunk = false);
   void follow(uint64_t word, uint64_t at, uint32_t root, uint64_t root_word, bool via_heap);
 
   MappedArray<uint64_t> max_end_;   // of targets[0..i]

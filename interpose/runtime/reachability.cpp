@@ -19,6 +19,7 @@
 #include "interpose/runtime/reach_scan.h"
 #include "interpose/runtime/reach_static_runtime.h"
 #include "interpose/runtime/runtime.h"
+#include "interpose/pyframes/python_frames.h"
 #include "interpose/track/libunwind_api.h"
 #include "interpose/track/tracker.h"
 
@@ -58,6 +59,10 @@ struct Work {
   // were, and keep their stale words in slots they never write.
   MappedArray<Range> system_code;
   char exe[4096] = {};
+  // A Python process: CPython's object arenas keep freed objects' stale
+  // words, and a Python object rarely holds device memory as a raw word, so
+  // anonymous memory of unknown layout is not followed (malloc's chunks are).
+  bool python = false;
   uint64_t threads = 0, threads_unseen = 0;
 };
 
@@ -280,11 +285,28 @@ void add_regions(Work& w, WindowReader& reader, size_t max_pieces) {
     } else if (guarded) {
       r.excluded = true;
     } else if (!walk_mmapped(reader, m.begin, m.end, w.scan.pieces)) {
-      w.scan.pieces.push_back(m.begin | kInUse | kWhole);
+      if (w.python) r.excluded = true;
+      else w.scan.pieces.push_back(m.begin | kInUse | kWhole);
     }
     r.count = uint32_t(w.scan.pieces.size() - r.first);
     w.scan.regions.push_back(r);
   }
+}
+
+// glibc's tcache_key, read where a chunk freed into the main thread's tcache
+// keeps it: the table is the main heap's first chunk, its entries point at
+// freed chunks' data, whose second word is the key. 0 when none is freed.
+uint64_t tcache_key(const Work& w) {
+  for (const Mapping& m : w.maps) {
+    if (m.type != MapType::Heap || !looks_like_tcache(m.begin, 16 + 64 * 2 + 64 * 8)) continue;
+    uint64_t entries[64];
+    if (read_own(m.begin + 16 + 64 * 2, entries, sizeof entries) != sizeof entries) return 0;
+    for (uint64_t e : entries) {
+      uint64_t key = 0;
+      if (e && read_own(e + 8, &key, 8) == 8 && key) return key;
+    }
+  }
+  return 0;
 }
 
 void add_targets(Work& w, const report::RawSnapshot& snapshot) {
@@ -328,6 +350,7 @@ void find_references(report::RawSnapshot& snapshot, uint64_t entry_sp, uint64_t 
   report::ReachabilityScan& stats = snapshot.reach_scan;
   stats = {};
   auto w = std::make_unique<Work>();  // before the heap is walked: its own block is then a known chunk
+  w->python = pyframes::report_status().present;
   MappedArray<char> text;
   bool ok = read_whole_file("/proc/self/maps", text, size_t(64) << 20) && parse_maps(text.begin(), text.size(), w->maps);
   ssize_t n = readlink("/proc/self/exe", w->exe, sizeof w->exe - 1);
@@ -350,6 +373,7 @@ void find_references(report::RawSnapshot& snapshot, uint64_t entry_sp, uint64_t 
     w->scan.byte_limit = byte_limit;
     ok = w->scan.prepare();
   }
+  if (ok) w->scan.tcache_key = tcache_key(*w);
   if (ok) {
     tracker::own_blocks([](const void* block, void* scan) { static_cast<Scan*>(scan)->exclude_piece(uint64_t(block)); },
                         &w->scan);

@@ -2,6 +2,7 @@
 
 #include "common/kinds.h"
 #include "common/quantities.h"
+#include "common/terminal_text.h"
 #include "report/oom/diagnose.h"
 
 namespace cudaleak::report {
@@ -55,9 +56,11 @@ std::string still_reachable_text(const Report& r, const TextOptions& options) {
       out += "  ... " + count_of(groups.size() - shown, "more group", "more groups") + " in the report\n";
       break;
     }
-    out += "  " + what(*g) + ", created by " + g->api + " at " + oom::where_of(g->stack, g->api) +
+    // Names come from the program: escaped, so that none forges a line.
+    out += "  " + what(*g) + ", created by " + printable_name(g->api) + " at " +
+           printable_name(oom::where_of(g->stack, g->api)) +
            (g->device >= 0 ? " on device " + std::to_string(g->device) : "") +
-           (g->referenced_from.empty() ? "" : ", referenced from " + g->referenced_from) + "\n";
+           (g->referenced_from.empty() ? "" : ", referenced from " + printable_name(g->referenced_from)) + "\n";
     ++shown;
   }
   return out;

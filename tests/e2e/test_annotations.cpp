@@ -21,7 +21,7 @@ TEST_CASE("annotations: github workflow commands at the leak's line from run and
   // One command per leak group the gate counts: file and line of the
   // program's frame, the title's ':' escaped, the stack on escaped newlines.
   CHECK(has(res.out, ",line=8,title=cudaleak%3A device leak::device leak: 50 resources, 800.0 KiB, created by "
-                     "cudaMalloc in sample_loop_leak_shared (pid "));
+                     "cudaMalloc, definitely lost in sample_loop_leak_shared (pid "));
   CHECK(has(res.out, "::error file="));
   CHECK(has(res.out, "samples/loop_leak.cu,line=8"));
   CHECK(has(res.out, "%0A#2 step "));
