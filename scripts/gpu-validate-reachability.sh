@@ -49,8 +49,8 @@ for cudart in shared static; do
   out=$(run -o "$W/held_$cudart.json" -- "$W/lost_and_held_$cudart" 2>&1)
   echo "$out"
   has "$cudart cudart: a pointer in a returned function's local is definitely lost" "$out" \
-    "4\.0 MiB of device memory in 1 allocation never freed, created by cudaMalloc on device 0 \(definitely lost\):"
-  has "$cudart cudart: a forgotten event is definitely lost" "$out" "1 event never destroyed, created by cudaEventCreate(WithFlags)? on device 0 \(definitely lost\):"
+    "definitely lost: 4\.0 MiB of device memory in 1 allocation never freed, created by cudaMalloc on device 0:"
+  has "$cudart cudart: a forgotten event is definitely lost" "$out" "definitely lost: 1 event never destroyed, created by cudaEventCreate(WithFlags)? on device 0:"
   has "$cudart cudart: held by a global, named" "$out" \
     "2\.0 MiB of device memory in 1 allocation, created by cudaMalloc at main \(lost_and_held\.cu:[0-9]+\) on device 0, referenced from g_cache \(lost_and_held_$cudart\)"
   has "$cudart cudart: held through a heap object" "$out" "referenced from a heap block reached from g_holder \(lost_and_held_$cudart\)"
@@ -71,7 +71,7 @@ check "only still reachable: leak_kinds=all fails" 9 $?
 "$NVCC" -g -cudart static -o "$W/streams" tests/gpu/reachability/streams_in_globals.cu || exit 2
 out=$(run -o "$W/streams.json" -- "$W/streams" 2>&1)
 echo "$out"
-has "samples-like: the per-step events are definitely lost" "$out" "8 events never destroyed, created by cudaEventCreate(WithFlags)? on device 0 \(definitely lost\):"
+has "samples-like: the per-step events are definitely lost" "$out" "definitely lost: 8 events never destroyed, created by cudaEventCreate(WithFlags)? on device 0:"
 has "samples-like: streams in a global array" "$out" "4 streams, created by cudaStreamCreate(WithFlags)? at main \(streams_in_globals\.cu:[0-9]+\) on device 0, referenced from g_streams \(streams\)"
 has "samples-like: events in a global array" "$out" "4 events, created by cudaEventCreate(WithFlags)? at main .* referenced from g_done \(streams\)"
 has "samples-like: buffers through the pipeline object" "$out" "referenced from a heap block reached from g_pipeline \(streams\)"

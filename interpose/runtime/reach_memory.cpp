@@ -39,10 +39,27 @@ bool remember(void* block, size_t bytes) {
   return false;
 }
 
+int g_mem = -1;  // /proc/self/mem while a scan runs
+
 }  // namespace
+
+void open_reads() {
+  if (g_mem < 0) g_mem = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+}
+
+void close_reads() {
+  if (g_mem >= 0) close(g_mem);
+  g_mem = -1;
+}
 
 size_t read_own(uint64_t address, void* out, size_t bytes) {
   if (!bytes) return 0;
+  if (g_mem >= 0 && address < (uint64_t(1) << 63)) {
+    ssize_t n;
+    do n = pread(g_mem, out, bytes, off_t(address));
+    while (n < 0 && errno == EINTR);
+    if (n >= 0) return size_t(n);
+  }
   iovec local{out, bytes};
   iovec remote{reinterpret_cast<void*>(address), bytes};
   ssize_t n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);

@@ -13,7 +13,13 @@
 namespace cudaleak::reach {
 
 // Reads [address, address + bytes) into out; the bytes read (0: unreadable).
+// Between open_reads() and close_reads(), through /proc/self/mem: pinning a
+// page, as process_vm_readv does, copies it when it is shared copy-on-write
+// with a parent (a forked child would copy every page it reads); a plain
+// read of /proc/self/mem does not. Without the file, process_vm_readv.
 size_t read_own(uint64_t address, void* out, size_t bytes);
+void open_reads();
+void close_reads();
 
 // The scan's own mappings, so that the scan never follows a pointer into
 // them: every MappedArray registers its current block.

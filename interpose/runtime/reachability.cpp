@@ -324,7 +324,7 @@ void add_result(report::RawSnapshot& snapshot, const Work& w, size_t i, bool com
   if (r.torn_down()) return;
   report::RawReach out;
   out.sequence = r.sequence;
-  const Finding& f = w.scan.findings[i];
+  const Finding f = i < w.scan.findings.size() ? w.scan.findings[i] : Finding{};  // none when the scan could not start
   const Search how = search_of(r.kind);
   const bool searched = how == Search::Range ? r.handle != 0 : how == Search::Exact && r.handle >= kSmallestHandle;
   if (f.found) {
@@ -349,9 +349,19 @@ void find_references(report::RawSnapshot& snapshot, uint64_t entry_sp, uint64_t 
   snapshot.reach_scanned = true;
   report::ReachabilityScan& stats = snapshot.reach_scan;
   stats = {};
+  bool any = false;  // nothing alive to look for: no scan to pay for
+  for (const Record& r : snapshot.resources) any = any || !r.torn_down();
+  if (!any) {
+    stats.note = "nothing alive to look for";
+    return;
+  }
   auto w = std::make_unique<Work>();  // before the heap is walked: its own block is then a known chunk
   w->python = pyframes::report_status().present;
   MappedArray<char> text;
+  open_reads();
+  struct Closer {
+    ~Closer() { close_reads(); }
+  } closer;
   bool ok = read_whole_file("/proc/self/maps", text, size_t(64) << 20) && parse_maps(text.begin(), text.size(), w->maps);
   ssize_t n = readlink("/proc/self/exe", w->exe, sizeof w->exe - 1);
   w->exe[n > 0 ? n : 0] = '\0';

@@ -31,8 +31,8 @@ std::string what(const LeakGroup& g) {
 
 std::string reach_mark(const LeakGroup& g) {
   switch (g.reachability) {
-    case Reachability::DefinitelyLost: return " (definitely lost)";
-    case Reachability::NotDetermined: return " (not determined whether still referenced)";
+    case Reachability::DefinitelyLost: return "definitely lost: ";
+    case Reachability::NotDetermined: return "not determined whether still referenced: ";
     default: return "";
   }
 }

@@ -10,8 +10,9 @@
 
 namespace cudaleak::report {
 
-// " (definitely lost)", " (not determined whether still referenced)", or ""
-// (still reachable, or no scan).
+// What begins a leak group's headline: "definitely lost: ", "not determined
+// whether still referenced: ", or "" (still reachable, or no scan), as
+// LeakSanitizer's "Direct leak of".
 std::string reach_mark(const LeakGroup& g);
 
 // Whether the text lists the group apart as still reachable, not among the leaks.

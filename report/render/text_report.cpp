@@ -268,7 +268,7 @@ std::string process_of(const Report& r, const LeakGroup& g, size_t of) {
 
 void append_group(std::string& out, const LeakGroup& g, const TextOptions& options, bool from_program = false,
                   const std::string& process = "") {
-  out += "\n" + paint(group_headline(g) + (process.empty() ? "" : " in " + process) + reach_mark(g) + ":", kBold,
+  out += "\n" + paint(reach_mark(g) + group_headline(g) + (process.empty() ? "" : " in " + process) + ":", kBold,
                       options.color) +
          "\n";
   size_t first = 0;

@@ -33,7 +33,7 @@
 // A merge of the report keeps each group's class.
 // RUN: %cudaleak merge %t/r.json -o %t/m.json
 // RUN: %report %t/m.json
-// CHECK: (definitely lost):
+// CHECK: definitely lost: 4.0 MiB
 // CHECK: referenced from g_kept (prog)
 #include <cstring>
 

@@ -16,7 +16,7 @@
 // CHECK: leak gate failed: 1 leak group
 // A lost allocation fails the default gate.
 // RUN(exit=7): %run --error-exitcode 7 -o %t/lost.json -- %t/prog lose
-// CHECK: (definitely lost):
+// CHECK: definitely lost: 8.0 MiB of device memory
 // CHECK: leak gate failed: 1 leak group
 #include <cstring>
 

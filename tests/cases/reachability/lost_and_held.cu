@@ -1,8 +1,8 @@
 // BUILD: %nvcc %s -o %t/prog
 // RUN: %run -o %t/r.json -- %t/prog
-// CHECK: 4.0 MiB of device memory in 1 allocation never freed, created by cudaMalloc on device 0 (definitely lost):
+// CHECK: definitely lost: 4.0 MiB of device memory in 1 allocation never freed, created by cudaMalloc on device 0:
 // CHECK: lose_in_local
-// CHECK-RE: 1 event never destroyed, created by cudaEventCreate(WithFlags)? on device 0 \(definitely lost\):
+// CHECK-RE: definitely lost: 1 event never destroyed, created by cudaEventCreate(WithFlags)? on device 0:
 // CHECK: Still reachable at exit (alive and referenced from the program's memory; not counted by the gate
 // CHECK-RE: 2\.0 MiB of device memory in 1 allocation, created by cudaMalloc at main \(lost_and_held\.cu:\d+\) on device 0, referenced from g_cache \(prog\)
 // CHECK-RE: 1\.0 MiB of device memory in 1 allocation, created by cudaMalloc at main \(lost_and_held\.cu:\d+\) on device 0, referenced from a heap block reached from g_holder \(prog\)
@@ -10,7 +10,7 @@
 // CHECK: Still reachable: 4 / 3.0 MiB.
 // The report read back from its JSON says the same.
 // RUN: %report %t/r.json
-// CHECK: 4.0 MiB of device memory in 1 allocation never freed, created by cudaMalloc on device 0 (definitely lost):
+// CHECK: definitely lost: 4.0 MiB of device memory in 1 allocation never freed, created by cudaMalloc on device 0:
 // CHECK: referenced from g_cache (prog)
 // CHECK: definitely lost: 4.0 MiB in 2 resources; still reachable: 3.0 MiB in 4 resources
 //
