@@ -144,7 +144,16 @@ std::vector<JaxLine> jax_lines(const report::JaxDevice& d) {
 }
 
 std::string jax_line_text(const JaxLine& l) {
-  std::string s = format_bytes(l.bytes) + " in " + count_of(l.count, "array", "arrays");
+  return format_bytes(l.bytes) + " in " + count_of(l.count, "array", "arrays") + jax_line_origin(l);
+}
+
+std::string jax_line_key(const JaxLine& l) {
+  const report::Frame* f = l.group ? report::user_frame(l.group->stack) : nullptr;
+  return f ? f->function.str() + '@' + f->file.str() + ':' + std::to_string(f->line) : "shape " + l.shape;
+}
+
+std::string jax_line_origin(const JaxLine& l) {
+  std::string s;
   const report::Frame* f = l.group ? report::user_frame(l.group->stack) : nullptr;
   if (!f) return s + (l.shape.empty() ? "" : " of " + l.shape) + " (no line: JAX gave no stack for them)";
   s += " from " + frame_line(*f);
