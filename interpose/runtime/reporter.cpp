@@ -21,6 +21,7 @@
 #include "report/model/json_io.h"
 #include "interpose/runtime/descriptors.h"
 #include "interpose/runtime/launcher_files.h"
+#include "interpose/runtime/device_identity.h"
 #include "interpose/runtime/lifecycle.h"
 #include "interpose/base/log.h"
 #include "report/model/report_path.h"
@@ -134,6 +135,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   c.process.run_id = tracker::run_id();
   c.modules = symbols::loaded_modules();
   c.timeline = tracker::timeline(&c.timeline_sites);
+  for (report::DeviceTimeline& d : c.timeline.devices) d.uuid = device_identity::uuid_text_of(d.device);
   for (auto& [device, sites] : tracker::site_growth())
     for (report::DeviceTimeline& d : c.timeline.devices)
       if (d.device == device) d.growth = std::move(sites);

@@ -252,6 +252,7 @@ void fields(V& v, DeviceTimeline& d) {
   v("device", d.device, Required);
   v("pid", d.pid, IfSet);
   v.unless("rank", d.rank, -1);
+  v("uuid", d.uuid, IfSet);
   v("resolution_ns", d.resolution_ns);
   v("peak", d.peak);
   v("points", d.points);

@@ -285,6 +285,10 @@ struct DeviceTimeline {
   std::vector<std::vector<std::pair<uint32_t, uint64_t>>> site_points;
   std::vector<SiteGrowth> growth;  // the sites whose histories were kept, biggest and rising first
   int rank = -1;  // in merged reports, the rank of the process (pid)
+  // The device's UUID ("GPU-2f4d...", NVML's form): ordinals are per process
+  // (CUDA_VISIBLE_DEVICES), so ranks that all say device 0 may be on many
+  // GPUs. Empty where it was not read (crash captures, older reports).
+  std::string uuid;
   bool operator==(const DeviceTimeline&) const = default;
 };
 
