@@ -2,6 +2,7 @@
 
 #include "interpose/runtime/line_growth.h"
 #include "interpose/track/site_growth.h"
+#include "report/model/site_growth.h"
 #include "report/render/growth_text.h"
 
 using namespace cudaleak;

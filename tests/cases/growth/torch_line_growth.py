@@ -20,7 +20,15 @@
 # RUN: %run --pytorch-stacks true --growth-interval-ms 200 --view-interval-ms 100 -o %t/clean.json -- %python %s
 # CHECK: served
 # CHECK-NONE: grew steadily
+# While it runs, `cudaleak top --once` names the line with its rates (each
+# frame also asks for a fresh view); the clean loop's lines are flat.
+# RUN: %run --pytorch-stacks true --growth-interval-ms 200 --view-interval-ms 100 -o %t/top.json -- %python %s leak 5 %t/pid >%t/top-run.out 2>&1 & for i in $(seq 100); do [ -s %t/pid ] && break; sleep 0.1; done; sleep 3; %cudaleak top --once --by-growth $(cat %t/pid); wait
+# CHECK-RE: \+[0-9.]+ [KM]iB/1k req, \+[0-9.]+ [KM]iB/min +PyTorch's live tensors at keep_for_debugging
+# RUN: %run --pytorch-stacks true --growth-interval-ms 200 --view-interval-ms 100 -o %t/top-clean.json -- %python %s clean 5 %t/clean-pid >%t/top-clean.out 2>&1 & for i in $(seq 100); do [ -s %t/clean-pid ] && break; sleep 0.1; done; sleep 3; %cudaleak top --once --by-growth $(cat %t/clean-pid); wait
+# CHECK-RE: flat +PyTorch's live tensors at serve_batch|flat +PyTorch's live tensors at train_step
+# CHECK-NONE: /min
 import ctypes
+import os
 import sys
 import time
 
@@ -39,15 +47,20 @@ def keep_for_debugging(kept):
     kept.append(torch.empty(64 << 10))
 
 
+leak = sys.argv[1:2] == ["leak"]
+seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 2.5
 torch.cuda.init()
+if len(sys.argv) > 3:
+    with open(sys.argv[3], "w") as f:
+        f.write("%d\n" % os.getpid())
 kept = []
 start = time.monotonic()
 request = 0
-while time.monotonic() - start < 2.5:
+while time.monotonic() - start < seconds:
     serve_batch()
     request += 1
     count_request(1)
-    if sys.argv[1:] == ["leak"] and request % 2 == 0:
+    if leak and request % 2 == 0:
         keep_for_debugging(kept)
     time.sleep(0.01)
 print("served %d requests" % request)
