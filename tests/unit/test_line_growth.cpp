@@ -62,7 +62,7 @@ TEST_CASE("line growth: a view's leaking line grew steadily, its churning and lo
   CHECK(leaking->history.size() <= SiteGrowthTable::kPoints);
 }
 
-TEST_CASE("line growth: a line the view stops listing fell; nothing is followed with growth off", "[growth]") {
+TEST_CASE("line growth: a line the view stops listing fell and nothing is followed with growth off", "[growth]") {
   line_growth::Lines lines;
   lines.configure(100 * kMs);
   const auto leak = stack_at("keep", 1);

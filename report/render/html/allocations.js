@@ -46,6 +46,8 @@ function renderAllocations() {
   measure.font = "11px system-ui, sans-serif";
   function draw() {
     const lane = choices[Number(select.value) || 0];
+    const histories = lane.histories || [];
+    const historyEnd = (h) => h.history_ns + h.history.length * h.interval_ns;
     const W = 900, H = 260, L = 70, B = 28, T = 14, Rm = 10;
     let items = lane.allocations;
     if (items.length > maxBands) items = items.slice().sort((x, y) => y.a.bytes - x.a.bytes).slice(0, maxBands);
@@ -57,8 +59,6 @@ function renderAllocations() {
     const end = Math.max(lastEvent, merged ? 0 : R.duration_ns || 0, origin + 1, ...histories.map(historyEnd), ...(R.oom_events || []).filter(ofLane).map((e) => e.time_ns),
                          ...((R.timeline || {}).marks || []).filter(ofLane).map((m) => m.time_ns));
     const drawn = items.reduce((s, x) => s + x.a.bytes, 0);
-    const histories = lane.histories || [];
-    const historyEnd = (h) => h.history_ns + h.history.length * h.interval_ns;
     const highest = Math.max(drawn, 1, ...histories.map((h) => Math.max(...h.history, h.bytes || 0)));
     const yAxis = bytesAxis(highest, 4);
     const ymax = yAxis.ticks[yAxis.ticks.length - 1];
