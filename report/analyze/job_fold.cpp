@@ -42,14 +42,6 @@ const Process* process_of(const Report& r, int64_t pid, int rank) {
   return nullptr;
 }
 
-std::string story_key(const OomEvent& e) {
-  const Frame* f = user_frame(e.stack);
-  std::string key = e.api + '\n';
-  if (f) key += f->function.str() + '@' + f->file.str() + ':' + std::to_string(f->line) + '\n';
-  for (const Diagnosis& d : e.diagnosis) key += std::string(name_of(d.cause)) + ',';
-  return key;
-}
-
 // Bytes of every kind at `t` on one device timeline: its last point at or
 // before t; not known before its first point.
 bool bytes_at(const DeviceTimeline& d, uint64_t t, uint64_t& bytes) {
@@ -162,6 +154,14 @@ Spread spread_of(std::vector<uint64_t> values) {
   return s;
 }
 
+std::string oom_story_key(const OomEvent& e) {
+  const Frame* f = user_frame(e.stack);
+  std::string key = e.api + '\n';
+  if (f) key += f->function.str() + '@' + f->file.str() + ':' + std::to_string(f->line) + '\n';
+  for (const Diagnosis& d : e.diagnosis) key += std::string(name_of(d.cause)) + ',';
+  return key;
+}
+
 std::vector<OomStory> oom_stories(const Report& r) {
   std::vector<size_t> order;
   for (size_t i = 0; i < r.oom_events.size(); ++i)
@@ -171,7 +171,7 @@ std::vector<OomStory> oom_stories(const Report& r) {
   std::vector<OomStory> stories;
   std::map<std::string, size_t> of_key;
   for (size_t i : order) {
-    auto [it, fresh] = of_key.try_emplace(story_key(r.oom_events[i]), stories.size());
+    auto [it, fresh] = of_key.try_emplace(oom_story_key(r.oom_events[i]), stories.size());
     if (fresh) stories.emplace_back();
     stories[it->second].events.push_back(i);
   }
@@ -282,6 +282,21 @@ std::vector<ViewFold> fold_cupy(const Report& r) {
   return folds;
 }
 
+std::vector<ViewFold> fold_jax(const Report& r) {
+  std::vector<ViewFold> folds;
+  std::map<ViewMoment, size_t> of_moment;
+  for (size_t i = 0; i < r.jax.devices.size(); ++i) {
+    const JaxDevice& d = r.jax.devices[i];
+    if (!d.arrays_bytes && !d.bytes_in_use && !d.no_memory_arrays) continue;
+    const ViewMoment when = moment_of(r, int(d.pid), d.rank, r.jax.when);
+    auto [it, fresh] = of_moment.try_emplace(when, folds.size());
+    if (fresh) folds.push_back(ViewFold{when, {}, {}});
+    folds[it->second].members.push_back(i);
+    folds[it->second].ranks.push_back(d.rank);
+  }
+  return folds;
+}
+
 namespace {
 
 struct RankPeak {
@@ -368,6 +383,23 @@ void own_leak(const Report& r, size_t ranked, std::vector<OddRank>& out) {
   out.insert(out.end(), own.begin(), own.end());
 }
 
+// A rank whose JAX arrays far outweigh the other ranks' (its latest view).
+void held_arrays(const Report& r, std::vector<OddRank>& out) {
+  std::vector<size_t> ranked;
+  std::vector<uint64_t> values;
+  for (size_t i = 0; i < r.jax.devices.size(); ++i)
+    if (r.jax.devices[i].rank >= 0) ranked.push_back(i), values.push_back(r.jax.devices[i].arrays_bytes);
+  const uint64_t median = spread_of(values).median;
+  for (const size_t* i : far_above(ranked, [&](size_t x) { return r.jax.devices[x].arrays_bytes; })) {
+    const JaxDevice& d = r.jax.devices[*i];
+    OddRank o;
+    o.why = OddRank::Why::HeldArrays;
+    o.rank = d.rank, o.pid = d.pid, o.device = d.device, o.bytes = d.arrays_bytes, o.median_bytes = median, o.group = *i;
+    if (const Process* p = process_of(r, d.pid, d.rank)) o.host = p->host;
+    out.push_back(o);
+  }
+}
+
 }  // namespace
 
 std::vector<OddRank> odd_ranks(const Report& r) {
@@ -376,6 +408,7 @@ std::vector<OddRank> odd_ranks(const Report& r) {
   std::vector<OddRank> out;
   if (ranked < 3) return out;
   grew(r, out);
+  held_arrays(r, out);
   other_process(r, out);
   own_leak(r, ranked, out);
   return out;

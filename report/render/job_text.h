@@ -32,6 +32,9 @@ struct StoryText {
 std::vector<StoryText> story_texts(const Report& merged);
 // odd_ranks_text's lines, without the heading.
 std::vector<std::string> odd_rank_lines(const Report& merged);
+// JAX's devices by the moment they were read (at an out-of-memory: told by
+// its story), each user line's arrays across the ranks.
+std::string folded_jax_text(const Report& merged, const std::string& prefix);
 // CuPy's pools by the moment they were read.
 std::string folded_cupy_text(const Report& merged, const std::string& prefix);
 

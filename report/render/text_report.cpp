@@ -510,7 +510,8 @@ std::string render_text(const Report& r, const TextOptions& options) {
       out += oom::live_tensor_lines(d.live_tensors);
     }
   }
-  out += jax_view_text(r, prefix, [&](int64_t pid, int rank) { return process_label(r, pid, rank); });
+  if (r.has_jax && folded) out += folded_jax_text(r, prefix);
+  else out += jax_view_text(r, prefix, [&](int64_t pid, int rank) { return process_label(r, pid, rank); });
   // CuPy's pool: memory it holds for live arrays and as a cache (its
   // segments are the "held by caching allocators" groups).
   if (r.has_cupy && folded) out += folded_cupy_text(r, prefix);

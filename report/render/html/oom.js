@@ -62,6 +62,15 @@ function oomEntry(e, n, story) {
       line.append(link);
       entry.append(line);
     }
+    if (e.jax && e.jax.device) {
+      const d = e.jax.device;
+      const line = el("div", { class: "meta" }, "JAX then: " + (d.bytes_limit ? "XLA's pool " + fmtBytes(d.bytes_in_use || 0) + " in use of its " +
+          fmtBytes(d.bytes_limit) + " limit; " : "") + "live arrays " + fmtBytes(d.arrays_bytes || 0) + " in " + (d.arrays || 0) + " ");
+      const link = el("a", { href: "#jax-section" }, "arrays by line");
+      link.addEventListener("click", () => emit("showJax", n));
+      line.append(link);
+      entry.append(line);
+    }
     // A story's card says how the other ranks stood as the text does; a card
     // drawn on demand leaves it to its story's.
     const moment = story ? [] : story === null ? [] : ranksAt(e);
