@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Real-GPU soak test of growth by line (issue 56): two PyTorch inference loops
 # side by side under `cudaleak run` for SECONDS (default 600): one keeps a
-# 64 KiB copy of an output every 10 requests from one line
+# 64 KiB copy of an output every 100 requests from one line
 # (tests/gpu/live/soak_loop.py keep_for_debugging), one is clean. The copies
 # land inside the caching allocator's small segments, so the line is named by
 # PyTorch's live tensors by line (--pytorch-stacks, a view every 2 s). Captures

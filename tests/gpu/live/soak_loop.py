@@ -40,21 +40,25 @@ def serve_batch(model, device):
         return model(x)
 
 
-def keep_for_debugging(kept, out):
-    kept.append(out[:32].clone())  # 64 KiB, kept for ever
+# Module-level, as a server's debugging list is: still alive when the
+# program's exit view is taken (a list local to main() would be freed first).
+KEPT = []
+
+
+def keep_for_debugging(out):
+    KEPT.append(out[:32].clone())  # 64 KiB, kept for ever
 
 
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--leak", action="store_true")
     p.add_argument("--seconds", type=float, default=600)
-    p.add_argument("--every", type=int, default=10, help="requests between two kept copies")
+    p.add_argument("--every", type=int, default=100, help="requests between two kept copies")
     p.add_argument("--ready", default="")
     a = p.parse_args()
     device = torch.device("cuda")
     model = load_model(device)
     count_request = request_counter()
-    kept = []
     start = time.monotonic()
     requests = 0
     while time.monotonic() - start < a.seconds:
@@ -63,12 +67,12 @@ def main():
         requests += 1
         count_request()
         if a.leak and requests % a.every == 0:
-            keep_for_debugging(kept, out)
+            keep_for_debugging(out)
         if requests == 1 and a.ready:
             with open(a.ready, "w") as f:
                 f.write(str(os.getpid()) + "\n")
         time.sleep(0.01)
-    print(f"served {requests} requests in {a.seconds:.0f} s; kept {len(kept)} copies")
+    print(f"served {requests} requests in {a.seconds:.0f} s; kept {len(KEPT)} copies")
 
 
 if __name__ == "__main__":
