@@ -42,20 +42,6 @@ const Process* process_of(const Report& r, int64_t pid, int rank) {
   return nullptr;
 }
 
-// Bytes of every kind at `t` on one device timeline: its last point at or
-// before t; not known before its first point.
-bool bytes_at(const DeviceTimeline& d, uint64_t t, uint64_t& bytes) {
-  const TimelinePoint* at = nullptr;
-  for (const TimelinePoint& p : d.points) {
-    if (p.time_ns > t) break;
-    at = &p;
-  }
-  if (!at) return false;
-  bytes = 0;
-  for (uint64_t b : at->bytes) bytes += b;
-  return true;
-}
-
 uint64_t total_of(const TimelinePoint& p) {
   uint64_t sum = 0;
   for (uint64_t b : p.bytes) sum += b;
@@ -189,49 +175,15 @@ std::vector<OomStory> oom_stories(const Report& r) {
   return stories;
 }
 
-std::vector<RankMoment> others_at(const Report& r, size_t event) {
-  const OomEvent& e = r.oom_events[event];
-  std::map<std::pair<int64_t, int>, uint64_t> first_failure;  // (pid, rank): its earliest out-of-memory
-  for (const OomEvent& theirs : r.oom_events) {
-    if (theirs.recovered || theirs.rank < 0) continue;
-    auto [it, fresh] = first_failure.try_emplace({theirs.pid, theirs.rank}, theirs.time_ns);
-    if (!fresh) it->second = std::min(it->second, theirs.time_ns);
-  }
-  std::map<std::pair<int64_t, int>, std::vector<const DeviceTimeline*>> timelines;
-  for (const DeviceTimeline& d : r.timeline.devices) timelines[{d.pid, d.rank}].push_back(&d);
-  std::vector<RankMoment> out;
-  for (const ProcessSummary& p : r.processes) {
-    const Process& other = p.process;
-    if (other.rank < 0 || (other.rank == e.rank && other.pid == e.pid)) continue;
-    RankMoment m{other.rank, other.pid, -1, 0, false, false, 0};
-    if (auto f = first_failure.find({other.pid, other.rank}); f != first_failure.end())
-      m.failed = true, m.failed_ns = f->second;
-    auto t = timelines.find({other.pid, other.rank});
-    if (t == timelines.end()) t = timelines.find({other.pid, -1});
-    if (t == timelines.end()) {
-      out.push_back(m);
-      continue;
-    }
-    for (const DeviceTimeline* d : t->second) {
-      RankMoment on = m;
-      on.device = d->device;
-      on.known = bytes_at(*d, e.time_ns, on.bytes);
-      out.push_back(on);
-    }
-  }
-  std::stable_sort(out.begin(), out.end(), [](const RankMoment& a, const RankMoment& b) { return a.rank < b.rank; });
-  return out;
-}
-
 OthersSummary summarize_others(const std::vector<RankMoment>& others) {
   OthersSummary s;
-  std::map<std::tuple<bool, std::string, bool>, size_t> of_key;
+  std::map<std::tuple<bool, bool, std::string, bool>, size_t> of_key;
   std::vector<uint64_t> held;
   std::vector<RankMoment> known;
   for (const RankMoment& m : others) {
-    auto key = std::make_tuple(m.known, m.known ? format_bytes(m.bytes) : std::string(), m.failed);
+    auto key = std::make_tuple(m.ended, m.known, m.known ? format_bytes(m.bytes) : std::string(), m.failed);
     auto [it, fresh] = of_key.try_emplace(key, s.buckets.size());
-    if (fresh) s.buckets.push_back(MomentBucket{m.bytes, m.known, m.failed, {}});
+    if (fresh) s.buckets.push_back(MomentBucket{m.bytes, m.known, m.failed, m.ended, {}});
     s.buckets[it->second].ranks.push_back(m.rank);
     if (m.known) held.push_back(m.bytes), known.push_back(m);
   }

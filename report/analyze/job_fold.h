@@ -38,8 +38,6 @@ std::string oom_story_key(const OomEvent& e);
 // Stories in the order of their first failure.
 std::vector<OomStory> oom_stories(const Report& merged);
 
-// Where each other rank stood at an event (as job_ooms, for one event).
-std::vector<RankMoment> others_at(const Report& merged, size_t event);
 
 // Ranks that held the same at that moment (bytes as text, so that ranks that
 // print the same are one), and whether they ran out of memory themselves.
@@ -47,6 +45,7 @@ struct MomentBucket {
   uint64_t bytes = 0;  // the first member's
   bool known = true;
   bool failed = false;
+  bool ended = false;  // their processes had ended before the moment
   std::vector<int> ranks;
 };
 struct OthersSummary {

@@ -81,8 +81,7 @@ std::string others_listed(const std::vector<RankMoment>& others, uint64_t at) {
   for (size_t k = 0; k < others.size(); ++k) {
     const RankMoment& m = others[k];
     out += std::string(k ? ";" : "") + " rank " + std::to_string(m.rank);
-    if (m.device >= 0) out += " on device " + std::to_string(m.device);
-    out += m.known ? " held " + format_bytes(m.bytes) : m.device >= 0 ? " had not allocated yet" : ": no timeline";
+    out += rank_moment_text(m);
     if (m.failed)
       out += m.failed_ns < at ? " (it had run out of memory at " + format_duration(m.failed_ns) + ")"
                               : " (it ran out of memory too, at " + format_duration(m.failed_ns) + ")";
@@ -105,7 +104,7 @@ std::string others_distribution(const Report& r, const std::vector<RankMoment>& 
       continue;
     }
     out += std::string(shown++ ? ";" : "") + " " + std::to_string(b.ranks.size()) +
-           (b.known ? " held " + format_bytes(b.bytes) : " had no timeline point yet") +
+           (b.ended ? " had ended" : b.known ? " held " + format_bytes(b.bytes) : " had no timeline point yet") +
            (b.failed ? " and ran out of memory themselves" : "") + " (" + ranks_word(b.ranks.size()) +
            rank_list(b.ranks) + ")";
   }
@@ -136,6 +135,12 @@ std::string ratio(uint64_t a, uint64_t b) {
 }
 
 }  // namespace
+
+std::string rank_moment_text(const RankMoment& m) {
+  std::string out = m.device >= 0 ? " on device " + std::to_string(m.device) : "";
+  if (m.ended) return out + " had ended at " + format_duration(m.ended_ns);
+  return out + (m.known ? " held " + format_bytes(m.bytes) : m.device >= 0 ? " had not allocated yet" : ": no timeline");
+}
 
 std::string job_line(const JobShape& job) {
   std::string line = "  job: " + ranks_word(job.ranks.size()) + rank_list(job.ranks);

@@ -12,6 +12,9 @@
 
 namespace cudaleak::report {
 
+// Where one other rank stood at a failure: " on device 1 held 2.0 GiB",
+// " on device 0 had ended at 5.32 s", " had not allocated yet".
+std::string rank_moment_text(const RankMoment& m);
 // "  job: ranks 0-1023 of 1024 (torchrun) on 128 hosts (node[000-127]); no report from rank 5"
 std::string job_line(const JobShape& job);
 // "ranks unlike the others" with their evidence; "" when none is.

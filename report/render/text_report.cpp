@@ -356,8 +356,7 @@ std::string ranked_ooms(const Report& r, std::vector<bool>& told, ToldLines& lin
     for (size_t k = 0; k < j.others.size(); ++k) {
       const RankMoment& m = j.others[k];
       out += std::string(k ? ";" : "") + " rank " + std::to_string(m.rank);
-      if (m.device >= 0) out += " on device " + std::to_string(m.device);
-      out += m.known ? " held " + format_bytes(m.bytes) : m.device >= 0 ? " had not allocated yet" : ": no timeline";
+      out += rank_moment_text(m);
       if (m.failed)
         out += m.failed_ns < e.time_ns ? " (it had run out of memory at " + format_duration(m.failed_ns) + ")"
                                        : " (it ran out of memory too, at " + format_duration(m.failed_ns) + ")";

@@ -10,6 +10,12 @@ function ranksAt(e) {
     const lanes = ((R.timeline || {}).devices || []).filter((d) => d.pid === p.pid && (!(d.rank >= 0) || d.rank === p.rank));
     const failed = (R.oom_events || []).filter((x) => !x.recovered && x.pid === p.pid && x.rank === p.rank).map((x) => x.time_ns);
     const note = failed.length ? " (out of memory at " + fmtSince(Math.min(...failed), p.pid) + ")" : "";
+    // A process whose last report is its end, written before the failure, held nothing then.
+    const end = ["exit", "termination", "crash"].includes(p.reason) && p.duration_ns ? processStart(p.pid) + p.duration_ns : null;
+    if (end !== null && end < e.time_ns) {
+      out.push("rank " + p.rank + (lanes.length ? " on device " + lanes.map((d) => d.device).join(",") : "") + " had ended at " + fmtTime(end) + note);
+      continue;
+    }
     if (!lanes.length) { out.push("rank " + p.rank + ": no timeline" + note); continue; }
     for (const d of lanes) {
       // A point is [time_ns, max_total, bytes of each kind...] (docs/report-format.md#timeline).
