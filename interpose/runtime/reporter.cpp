@@ -22,6 +22,7 @@
 #include "interpose/runtime/descriptors.h"
 #include "interpose/runtime/launcher_files.h"
 #include "interpose/runtime/device_identity.h"
+#include "interpose/runtime/line_growth.h"
 #include "interpose/runtime/lifecycle.h"
 #include "interpose/base/log.h"
 #include "report/model/report_path.h"
@@ -159,6 +160,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   if (reason == Reason::Signal || reason == Reason::Checkpoint) observed = c.snapshot;
   report::AssembleSettings settings = settings_for_reports();
   settings.history = [fresh_view](report::Report& r) {
+    line_growth::merge_into(r.timeline, runtime().python_view.line_growth());  // before the gate, which counts them
     if (r.has_pytorch) runtime().growth.annotate_tensors(r.pytorch);  // against the earlier views
     if (r.has_pytorch && fresh_view) runtime().growth.observe_tensors(r.pytorch);
     runtime().growth.annotate(r);

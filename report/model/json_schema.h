@@ -240,6 +240,8 @@ void fields(V& v, SiteGrowth& g) {
   v("interval_ns", g.interval_ns);
   v("history", g.history);
   v("steady", g.steady, IfSet);
+  v("rise_requests", g.rise_requests, IfSet);
+  v("view", g.view, IfSet);
   v("site", g.site, IfSet);
   v("suppressed_by", g.suppressed_by, IfSet);
   v("baseline", g.baseline, IfSet);
