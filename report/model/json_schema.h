@@ -134,6 +134,7 @@ void fields(V& v, ProcessSummary& p) {
   v("reason", p.reason);
   v("leaked_bytes", p.leaked_bytes);
   v("leaked_count", p.leaked_count);
+  v("duration_ns", p.duration_ns);  // older merges lack it: no end is known
 }
 
 template <class V>
@@ -255,6 +256,8 @@ void fields(V& v, SiteGrowth& g) {
   v("interval_ns", g.interval_ns);
   v("history", g.history);
   v("steady", g.steady, IfSet);
+  v("rise_requests", g.rise_requests, IfSet);
+  v("view", g.view, IfSet);
   v("site", g.site, IfSet);
   v("suppressed_by", g.suppressed_by, IfSet);
   v("baseline", g.baseline, IfSet);
@@ -267,6 +270,7 @@ void fields(V& v, DeviceTimeline& d) {
   v("device", d.device, Required);
   v("pid", d.pid, IfSet);
   v.unless("rank", d.rank, -1);
+  v("uuid", d.uuid, IfSet);
   v("resolution_ns", d.resolution_ns);
   v("peak", d.peak);
   v("points", d.points);

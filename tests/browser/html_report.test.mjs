@@ -305,7 +305,12 @@ async function checkMerged(page, report) {
   const laneBytes = new Map();
   for (const g of counted.filter((g) => memoryKinds.includes(g.kind) && g.bytes && (g.allocations || []).length))
     laneBytes.set(g.device + ":" + g.pid, (laneBytes.get(g.device + ":" + g.pid) || 0) + g.bytes);
-  check(await page.locator("#allocations-device option").count() === laneBytes.size, `one allocation chart per device and process (${laneBytes.size})`);
+  // A device with growth histories and no leak has a chart of its own too.
+  const historyLanes = new Set(report.timeline.devices.filter((d) => (d.growth || []).some((h) => (h.history || []).length > 1 &&
+                                                                                                  Math.max(...h.history) > 0))
+                                                      .map((d) => d.device + ":" + d.pid));
+  const lanesDrawn = new Set([...laneBytes.keys(), ...historyLanes]).size;
+  check(await page.locator("#allocations-device option").count() === lanesDrawn, `one allocation chart per device and process (${lanesDrawn})`);
   const biggestLane = [...laneBytes.entries()].sort((a, b) => b[1] - a[1])[0][0];
   const laneGroups = counted.filter((g) => memoryKinds.includes(g.kind) && g.bytes && g.device + ":" + g.pid === biggestLane);
   const listed = laneGroups.flatMap((g) => (g.allocations || []).filter((a) => a.bytes && a.time_ns !== undefined));
@@ -390,6 +395,44 @@ async function checkPyTorch(page, report) {
   await checkAxes(page, "#timeline svg.chart");
 }
 
+// JAX's view: XLA's pool and the arrays by line, at exit and at XLA's
+// out-of-memory; a 64-rank job's devices folded, one rank's on demand.
+async function checkJax(out) {
+  const report = JSON.parse(readFileSync(out + "/jax-report.json", "utf8"));
+  const page = await open(out + "/jax.html");
+  check(await page.isVisible("[data-section='jax']") && await page.isVisible("header nav a[href='#jax-section']"),
+        "the JAX section and its link are shown with JAX data");
+  const views = await page.locator("#jax-view option").allTextContents();
+  check(views.length === 2 && views[0] === "at exit" && views[1].startsWith("at out-of-memory #1"), `JAX at exit and at its failure: ${views}`);
+  const head = await page.textContent(".jax-device h3");
+  check(head.includes("XLA's pool 176.0 MiB in use of its 192.0 MiB limit") && head.includes("live arrays 176.0 MiB in 12"),
+        `the device's pool as the text says it: ${head}`);
+  const rows = await page.locator(".jax-device table.jax-lines tbody tr").allTextContents();
+  check(rows.length === 2 && rows[0].startsWith("176.0 MiB11float32[4096,1024] (16.0 MiB)fill (jax_list_oom.py:14)"),
+        `the arrays by the user's line, JAX's own frames skipped: ${rows}`);
+  const parts = await page.locator(".jax-device .jax-pool span").evaluateAll((s) => s.map((x) => x.dataset.part));
+  check(parts.join() === "arrays,free", `the pool's bar: the arrays and the free rest (${parts})`);
+  const n = report.oom_events.findIndex((e) => e.jax);
+  await page.click(`#oom-${n} a[href='#jax-section']`);
+  check((await page.locator("#jax-view option:checked").textContent()).startsWith("at out-of-memory #" + (n + 1)),
+        "the out-of-memory card's link shows JAX's view at that failure");
+  const job = await open(out + "/jaxjob.html");
+  check(await job.locator(".jax-device").count() === 0 && await job.locator(".jax-fold").count() === 1,
+        "64 ranks' devices folded into one view");
+  const fold = await job.textContent(".jax-fold h3");
+  check(fold.startsWith("64 devices of ranks 0-63") && fold.includes("live arrays median 176.0 MiB (176.0 MiB-1.4 GiB) in 12-96"),
+        `the fold's pool and arrays across the ranks: ${fold}`);
+  const across = await job.locator("table.jax-across tbody tr").allTextContents();
+  check(across.length === 2 && across[0] === "median 176.0 MiB (176.0 MiB-1.4 GiB)11-88every onefloat32[4096,1024] (16.0 MiB)fill (jax_list_oom.py:14)",
+        `each line once across the ranks: ${across}`);
+  await job.selectOption(".jax-fold select.jax-one", { label: "rank 4 \u00b7 device 4 \u00b7 pid 4004" });
+  const one = await job.textContent(".jax-one-device .jax-device h3");
+  check(one.startsWith("device 4 \u00b7 rank 4") && one.includes("live arrays 1.4 GiB in 96"), `one rank's device on demand: ${one}`);
+  const odd = await job.textContent("#summary");
+  check(odd.includes("rank 4 (pid 4004 on node000) held 1.4 GiB in JAX's live arrays"), "the rank whose arrays grew, first in the summary");
+  await page.screenshot({ path: out + "/jax.png", fullPage: true });
+}
+
 try {
   const merged = JSON.parse(readFileSync(mergedJson, "utf8"));
   const page = await open(out + "/report.html");
@@ -403,6 +446,21 @@ try {
   const segmentsPage = await open(out + "/segments.html");
   const byLine = await segmentsPage.textContent("table.tensors");
   check(byLine.includes("in segments reserved by work (scenario_exceptions.py:9)"), `tensors named by their segments' line: ${byLine}`);
+  // Growth by line (tests/cases/growth/torch_line_growth.py): PyTorch's live
+  // tensors by line in the growth table, and their histories drawn over the
+  // allocations' chart though nothing of them leaked.
+  const growthPage = await open(out + "/growth.html");
+  const growthRows = await growthPage.locator("#growth tr[data-steady='1']").allTextContents();
+  check(growthRows.length === 1 && growthRows[0].includes("PyTorch's live tensors at keep_for_debugging") &&
+        growthRows[0].includes("per 1,000 requests"), `the growth table's one steady row is the line, per request: ${growthRows}`);
+  check(await growthPage.locator("#allocations-section").isVisible(), "the allocations chart is drawn for histories alone");
+  const steadyLines = growthPage.locator("#allocations path.growth-history[data-view='pytorch'][data-steady='1']");
+  check(await steadyLines.count() === 1, "the line's history is drawn on the allocations chart, solid");
+  check(await growthPage.locator("#allocations path.growth-history[data-steady='0']").count() >= 1,
+        "the flat histories (the segment, the other lines) dashed beside it");
+  await checkAxes(growthPage, "#allocations svg.chart");
+  await steadyLines.first().dispatchEvent("mousemove");
+  check((await growthPage.textContent(".tip")).includes("keep_for_debugging"), "hovering the line names it");
   // A merge of processes that had no rank: no rank column.
   const noRank = await open(out + "/norank.html");
   const noRankHeaders = await noRank.locator("#process-table th").allTextContents();
@@ -416,6 +474,7 @@ try {
   check(jobMeta.includes("job: ranks 0-2 of 4") && jobMeta.includes("no report from rank 3"), `the job in the summary: ${jobMeta}`);
   const jobRows = await jobPage.locator("#leak-table tbody tr").allTextContents();
   check(jobRows.some((row) => row.includes("ranks 0-2 (3 of 4)")), `one row for the three ranks: ${jobRows.slice(0, 3)}`);
+  await checkJax(out);
 } finally {
   await browser.close();
 }

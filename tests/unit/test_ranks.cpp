@@ -8,6 +8,7 @@
 #include <string>
 
 #include "report/analyze/job.h"
+#include "report/analyze/job_fold.h"
 #include "report/analyze/views.h"
 #include "report/model/cuda_frames.h"
 #include "report/model/json_io.h"
@@ -291,6 +292,67 @@ TEST_CASE("ranks: the failing rank's out-of-memory comes first, with the others 
   std::string own = render_text(alone, {});
   REQUIRE(own.find("out of memory on rank 2") != std::string::npos);
   CHECK(own.find("out of memory on rank 2") < own.find("never freed"));
+}
+
+// Eight JAX processes on two H200s: the ranks that kept 2 GiB and exited at
+// 5.3 s were said to hold 49.5 KiB (what they had not freed at exit) when
+// rank 1 failed at 15.6 s. A rank whose process had ended says so.
+TEST_CASE("ranks: a rank that had ended before the failure is said to have ended", "[ranks]") {
+  Report r0 = rank_report(100, 0, "h"), r1 = rank_report(101, 1, "h");
+  r0.timeline.kinds = r1.timeline.kinds = {Kind::Device};
+  r0.timeline.devices = {timeline(0, {{100, 2u << 30}, {4000, 50 << 10}})};
+  r0.duration_ns = 5000;  // its exit report, written at 5 us
+  r1.timeline.devices = {timeline(0, {{100, 31u << 30}})};
+  OomEvent e;
+  e.time_ns = 15000;
+  e.api = "XLA (JAX)";
+  e.request_bytes = 1u << 30;
+  r1.oom_events = {e};
+  Report m = merge_reports({r0, r1});
+  auto ooms = job_ooms(m);
+  REQUIRE(ooms.size() == 1);
+  REQUIRE(ooms[0].others.size() == 1);
+  CHECK(ooms[0].others[0].ended);
+  CHECK(ooms[0].others[0].ended_ns == 5000);
+  CHECK_FALSE(ooms[0].others[0].known);
+  std::string text = render_text(m, {});
+  CHECK(text.find("The other ranks at that moment: rank 0 on device 0 had ended at 5.0 us") != std::string::npos);
+  CHECK(text.find("held 50.0 KiB") == std::string::npos);
+  // Still running at the failure (its report came later): what it held then.
+  m.processes[0].duration_ns = 20000;
+  ooms = job_ooms(m);
+  CHECK_FALSE(ooms[0].others[0].ended);
+  CHECK(ooms[0].others[0].bytes == (50u << 10));
+}
+
+// Eight JAX processes on two H200s, each with CUDA_VISIBLE_DEVICES of its
+// own: every rank said "device 0" and the job view said "each on its
+// device". Ranks are on the same GPU where their reports read the same UUID.
+TEST_CASE("ranks: the GPUs of a job's ranks are told by UUID, not by ordinal", "[ranks]") {
+  std::vector<Report> reports;
+  for (int rank = 0; rank < 4; ++rank) {
+    Report r = rank_report(100 + rank, rank, "h");
+    r.timeline.kinds = {Kind::Device};
+    r.timeline.devices = {timeline(0, {{100, 1u << 20}})};
+    r.timeline.devices[0].uuid = rank % 2 ? "GPU-bbbb" : "GPU-aaaa";
+    reports.push_back(r);
+  }
+  Report m = merge_reports(reports);
+  std::vector<RankDevice> all;
+  for (int rank = 0; rank < 4; ++rank) all.push_back({100 + rank, rank, 0});
+  CHECK(devices_among(m, all) == std::optional<size_t>(2));
+  // The same ranks read back from JSON keep the UUIDs.
+  Report back = from_json(to_json(m));
+  CHECK(devices_among(back, all) == std::optional<size_t>(2));
+  // Without UUIDs (older reports, crash captures) four processes saying
+  // device 0 on one host cannot be told apart.
+  for (DeviceTimeline& d : m.timeline.devices) d.uuid.clear();
+  CHECK_FALSE(devices_among(m, all).has_value());
+  // Ordinals that differ on a host are different GPUs; on two hosts, the same ordinal is two.
+  for (int rank = 0; rank < 4; ++rank) m.timeline.devices[size_t(rank)].device = rank;
+  std::vector<RankDevice> own;
+  for (int rank = 0; rank < 4; ++rank) own.push_back({100 + rank, rank, rank});
+  CHECK(devices_among(m, own) == std::optional<size_t>(4));
 }
 
 TEST_CASE("ranks: the diff says which ranks leak at a site", "[ranks]") {
