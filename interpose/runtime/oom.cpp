@@ -12,7 +12,6 @@
 #include "report/oom/oom_story.h"
 #include "report/model/cuda_frames.h"
 #include "common/kinds.h"
-#include "interpose/runtime/lifecycle.h"
 #include "interpose/base/log.h"
 #include "interpose/runtime/nvml.h"
 #include "interpose/runtime/reporter.h"
