@@ -3,7 +3,8 @@
 # (default 1,024 over 128 hosts) cloned from real GPU reports by
 # scripts/make-job.py (one rank grew, one host's GPUs held another process),
 # then `report` (text, default and --ranks all), `report --format html`,
-# `merge` and `diff` of it, each with its time, peak memory (/usr/bin/time -v)
+# `report --format junit` and `sarif` (the job's CI files), `merge` and `diff`
+# of it, each with its time, peak memory (/usr/bin/time -v)
 # and output size. Not a timed test: numbers for docs/performance.md.
 # Usage: scripts/bench-job.sh [RANKS] [HOSTS] [CUDALEAK...]
 #   CUDALEAK: binaries to compare (default build/bin/cudaleak), e.g. the one
@@ -21,6 +22,9 @@ mkdir -p "$out"
 /usr/bin/python3 scripts/make-job.py "$out/job" --ranks "$ranks" --hosts "$hosts" --grow 4 --busy-host 1
 # The same job a week later: one rank more grows (diff has something to say).
 /usr/bin/python3 scripts/make-job.py "$out/job2" --ranks "$ranks" --hosts "$hosts" --grow 6 --busy-host 1
+# The same job with every rank's leak group counted by the gate (each rank a
+# JUnit failure and a SARIF result): the CI files at their largest.
+/usr/bin/python3 scripts/make-job.py "$out/job-ci" --ranks "$ranks" --hosts "$hosts" --grow 4 --busy-host 1 --counted-leaks
 echo "job: $ranks ranks on $hosts hosts, $(ls "$out/job" | wc -l) reports, $(du -sh "$out/job" | cut -f1)"
 
 # measure NAME OUTPUT COMMAND...: time, peak RSS, output bytes and lines.
@@ -50,6 +54,13 @@ for tool in "${tools[@]}"; do
   fi
   measure "report --rank 4" - "$tool" report "$out/job" --rank 4
   measure "report --format html" "$out/job.html" "$tool" report "$out/job" --format html -o "$out/job.html"
+  # The CI files of the job (per rank, as `cudaleak run --junit/--sarif` writes them).
+  if "$tool" report --help 2>/dev/null | grep -q -- 'junit'; then
+    measure "report --format junit" "$out/job.xml" "$tool" report "$out/job" --format junit -o "$out/job.xml"
+    measure "report --format sarif" "$out/job.sarif" "$tool" report "$out/job" --format sarif -o "$out/job.sarif"
+    measure "job-ci --format junit" "$out/job-ci.xml" "$tool" report "$out/job-ci" --format junit -o "$out/job-ci.xml"
+    measure "job-ci --format sarif" "$out/job-ci.sarif" "$tool" report "$out/job-ci" --format sarif -o "$out/job-ci.sarif"
+  fi
   measure "merge" "$out/merged.json" "$tool" merge "$out/job" -o "$out/merged.json"
   measure "report merged.json" - "$tool" report "$out/merged.json"
   measure "diff job job2" - "$tool" diff "$out/job" "$out/job2"

@@ -2,7 +2,7 @@
 # Runs GPU validation suites one after another on a staged build, each with
 # its own log and output folder, and prints one line per suite and a total.
 # Exits non-zero when any suite failed. The suites are the scripts' names
-# without "gpu-validate-" and ".sh" ("scenarios" is gpu-scenarios.sh);
+# without "gpu-validate-" and ".sh" ("cases" is scripts/gpu-test.sh: every case in tests/cases);
 # "unseen" and "reading" read the reports the earlier suites of the run
 # wrote; "kinds" builds and runs NVIDIA's cuda-samples too when CUDA_SAMPLES
 # names a checkout, which "context" needs; "whole" is scripts/gpu-validate.sh.
@@ -20,7 +20,7 @@ for suite in "$@"; do
   work="$out/$suite"
   mkdir -p "$work"
   case "$suite" in
-    scenarios) cmd=(scripts/gpu-scenarios.sh "$stage") ;;
+    cases) cmd=(scripts/gpu-test.sh "$stage" "$work") ;;
     unseen) cmd=(scripts/gpu-validate-unseen.sh "$stage" "$work" "$out") ;;
     kinds) cmd=(scripts/gpu-validate-kinds.sh "$stage" "$work" ${CUDA_SAMPLES:+"$(realpath "$CUDA_SAMPLES")"}) ;;
     context) cmd=(scripts/gpu-validate-context.sh "$stage" "$work" "$(realpath "${CUDA_SAMPLES:?context needs CUDA_SAMPLES}")") ;;

@@ -5,7 +5,8 @@
 
 Each rank is a clone of a real report (the GPU fixtures by default: a PyTorch
 program that ran out of memory, and one that ended with its tensors alive, both
-from an H100), with what a real job changes: pid, parent pid, rank, local rank,
+from an H100; --failing and --surviving name others, e.g. a JAX program's),
+with what a real job changes: pid, parent pid, rank, local rank,
 world size, launcher, host, run id, start time, the device (the local rank's)
 and the address-space layout (every library moved by one offset per process,
 as ASLR does). Pids repeat across hosts, as they do in containers. Files are
@@ -17,6 +18,11 @@ report of rank r mod their number).
 Plants, for the odd-rank checks:
   --grow RANK          that rank's timeline grows to 8x while the others stay flat,
                        and it holds a leak group no other rank has
+  --grow-arrays RANK   that rank's JAX arrays and XLA's pool 8x the others'
+                       (its timeline left as theirs: only JAX's view tells it)
+  --counted-leaks      every rank's leak groups counted by the gate (each rank a
+                       JUnit failure and SARIF result, as a library's buffers
+                       in ranks that die are)
   --busy-host INDEX    another process holds memory on that host's GPUs when its
                        ranks run out of memory (the first cause of their diagnosis)
   --failing-ranks odd|all|none   which ranks clone the out-of-memory report
@@ -82,6 +88,7 @@ def grow(report):
         extra = copy.deepcopy(report["leaks"][0])
         extra["bytes"] = extra.get("bytes", 0) * 16 or 1 << 30
         extra.pop("cached_by", None)  # kept alive by the program, not by its allocator's cache
+        extra["fails_gate"] = True
         extra.pop("site", None)
         for frame in extra.get("stack", []):
             if frame.get("function") and frame.get("line"):
@@ -91,6 +98,27 @@ def grow(report):
         else:
             extra["stack"] = extra.get("stack", [])[:1]
         report["leaks"].append(extra)
+
+
+def grow_arrays(report):
+    """The odd rank of a JAX job: its live arrays and XLA's pool 8x the
+    others'. Its timeline is left as theirs (a pool taken whole at start
+    keeps a timeline flat), so that only JAX's view tells it."""
+    for device in report.get("jax", {}).get("devices", []):
+        for key in ("arrays", "arrays_bytes", "bytes_in_use", "peak_bytes_in_use", "bytes_limit", "pool_bytes"):
+            if key in device:
+                device[key] *= 8
+        for group in device.get("groups", []):
+            group["bytes"] = group.get("bytes", 0) * 8
+            group["count"] = group.get("count", 0) * 8
+
+
+def counted_leaks(report):
+    """Every leak group counted by the gate, as the buffers of a library's
+    own in ranks that die are (no cache or suppression accounts for them)."""
+    for group in report.get("leaks", []):
+        group.pop("cached_by", None)
+        group["fails_gate"] = True
 
 
 def busy(report, host_index):
@@ -123,6 +151,8 @@ def main():
     ap.add_argument("--failing-ranks", default="odd", choices=["odd", "all", "none"])
     ap.add_argument("--grow", type=int, default=-1)
     ap.add_argument("--busy-host", type=int, default=-1)
+    ap.add_argument("--grow-arrays", type=int, default=-1)
+    ap.add_argument("--counted-leaks", action="store_true")
     args = ap.parse_args()
 
     if args.source:
@@ -168,8 +198,12 @@ def main():
         start = JOB_START + ((rank * 7919) % 997) * 1_000_000
         p.update(pid=pid, ppid=3999, rank=rank, local_rank=local, world_size=args.ranks, launcher="torchrun",
                  host=host, start_unix_ns=start, run_id="%d-%s-%016x" % (pid, host, rank * 2654435761))
+        if args.counted_leaks:
+            counted_leaks(r)
         if rank == args.grow:
             grow(r)
+        if rank == args.grow_arrays:
+            grow_arrays(r)
         if host_index == args.busy_host:
             busy(r, host_index)
         with open(os.path.join(args.out, "%s.%d.0.json" % (host, pid)), "w") as f:

@@ -8,13 +8,12 @@ cd "$(dirname "$0")/.."
 build="${1:-build}"
 dest="${2:?usage: scripts/stage-build.sh [BUILD_DIR] DEST}"
 rm -rf "$dest"
-mkdir -p "$dest/samples" "$dest/tests/e2e" "$dest/tests/gpu" "$dest/tests/bench" "$dest/tests/scenarios"
+mkdir -p "$dest/samples" "$dest/tests/e2e" "$dest/tests/gpu" "$dest/tests/bench"
 cp -a "$build/bin" "$build/lib" "$dest/"
 find "$build/samples" -maxdepth 1 -type f \( -name 'sample_*' -o -name '*.so' \) -exec cp -a {} "$dest/samples/" \;
 find "$build/tests/e2e" -maxdepth 1 -type f -perm -u+x -exec cp -a {} "$dest/tests/e2e/" \;
 find "$build/tests/gpu" -maxdepth 1 -type f -perm -u+x -exec cp -a {} "$dest/tests/gpu/" \;
 find "$build/tests/bench" -maxdepth 1 -type f -perm -u+x -exec cp -a {} "$dest/tests/bench/" \;
-find "$build/tests/scenarios" -maxdepth 1 -type f -perm -u+x -exec cp -a {} "$dest/tests/scenarios/" \;
 # cudaleak's own debug info is never needed to read a report (its frames are dropped).
 strip --strip-debug "$dest/bin/cudaleak" "$dest/lib/libcudaleak.so"
 du -sh "$dest" | cut -f1

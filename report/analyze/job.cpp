@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include "report/model/merge.h"
+
 namespace cudaleak::report {
 
 std::string rank_ranges(std::vector<int> ranks) {
@@ -52,8 +54,10 @@ namespace {
 // or before t; not known before its first point.
 bool bytes_at(const DeviceTimeline& d, uint64_t t, uint64_t& bytes) {
   const TimelinePoint* at = nullptr;
-  for (const TimelinePoint& p : d.points)
-    if (p.time_ns <= t) at = &p;
+  for (const TimelinePoint& p : d.points) {  // in time order
+    if (p.time_ns > t) break;
+    at = &p;
+  }
   if (!at) return false;
   bytes = 0;
   for (uint64_t b : at->bytes) bytes += b;
@@ -62,6 +66,49 @@ bool bytes_at(const DeviceTimeline& d, uint64_t t, uint64_t& bytes) {
 
 }  // namespace
 
+std::vector<RankMoment> others_at(const Report& r, size_t event) {
+  const OomEvent& e = r.oom_events[event];
+  std::map<std::pair<int64_t, int>, uint64_t> first_failure;  // (pid, rank): its earliest out-of-memory
+  for (const OomEvent& theirs : r.oom_events) {
+    if (theirs.recovered || theirs.rank < 0) continue;
+    auto [it, fresh] = first_failure.try_emplace({theirs.pid, theirs.rank}, theirs.time_ns);
+    if (!fresh) it->second = std::min(it->second, theirs.time_ns);
+  }
+  std::map<std::pair<int64_t, int>, std::vector<const DeviceTimeline*>> timelines;
+  for (const DeviceTimeline& d : r.timeline.devices) timelines[{d.pid, d.rank}].push_back(&d);
+  const uint64_t job_start = start_of(r);
+  std::vector<RankMoment> out;
+  for (const ProcessSummary& p : r.processes) {
+    const Process& other = p.process;
+    if (other.rank < 0 || (other.rank == e.rank && other.pid == e.pid)) continue;
+    RankMoment m{other.rank, other.pid, -1, 0, false, false, 0, false, 0};
+    // A process whose last report is its end, written before the moment,
+    // held nothing then (its timeline's last point is what it had not freed
+    // at exit, not what it held at the moment).
+    const bool final_report = p.reason == Reason::Exit || p.reason == Reason::Termination || p.reason == Reason::Crash;
+    if (final_report && p.duration_ns && job_start && other.start_unix_ns >= job_start) {
+      const uint64_t end = other.start_unix_ns - job_start + p.duration_ns;
+      if (end < e.time_ns) m.ended = true, m.ended_ns = end;
+    }
+    if (auto f = first_failure.find({other.pid, other.rank}); f != first_failure.end())
+      m.failed = true, m.failed_ns = f->second;
+    auto t = timelines.find({other.pid, other.rank});
+    if (t == timelines.end()) t = timelines.find({other.pid, -1});
+    if (t == timelines.end()) {
+      out.push_back(m);
+      continue;
+    }
+    for (const DeviceTimeline* d : t->second) {
+      RankMoment on = m;
+      on.device = d->device;
+      on.known = !m.ended && bytes_at(*d, e.time_ns, on.bytes);
+      out.push_back(on);
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const RankMoment& a, const RankMoment& b) { return a.rank < b.rank; });
+  return out;
+}
+
 std::vector<JobOom> job_ooms(const Report& r) {
   std::vector<JobOom> out;
   std::vector<size_t> order;
@@ -69,31 +116,7 @@ std::vector<JobOom> job_ooms(const Report& r) {
     if (!r.oom_events[i].recovered && r.oom_events[i].rank >= 0) order.push_back(i);
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return r.oom_events[a].time_ns < r.oom_events[b].time_ns; });
-  for (size_t i : order) {
-    const OomEvent& e = r.oom_events[i];
-    JobOom j{i, {}};
-    for (const ProcessSummary& p : r.processes) {
-      const Process& other = p.process;
-      if (other.rank < 0 || (other.rank == e.rank && other.pid == e.pid)) continue;
-      RankMoment m{other.rank, other.pid, -1, 0, false, false, 0};
-      for (const OomEvent& theirs : r.oom_events)
-        if (!theirs.recovered && theirs.pid == other.pid && theirs.rank == other.rank && (!m.failed || theirs.time_ns < m.failed_ns))
-          m.failed = true, m.failed_ns = theirs.time_ns;
-      bool any_device = false;
-      for (const DeviceTimeline& d : r.timeline.devices) {
-        if (d.pid != other.pid || (d.rank >= 0 && d.rank != other.rank)) continue;
-        RankMoment on = m;
-        on.device = d.device;
-        on.known = bytes_at(d, e.time_ns, on.bytes);
-        j.others.push_back(on);
-        any_device = true;
-      }
-      if (!any_device) j.others.push_back(m);
-    }
-    std::stable_sort(j.others.begin(), j.others.end(),
-                     [](const RankMoment& a, const RankMoment& b) { return a.rank < b.rank; });
-    out.push_back(std::move(j));
-  }
+  for (size_t i : order) out.push_back(JobOom{i, others_at(r, i)});
   return out;
 }
 

@@ -33,6 +33,8 @@ struct RankMoment {
   bool known = false;  // its timeline covers the moment
   bool failed = false; // it ran out of memory too (its own event)
   uint64_t failed_ns = 0;
+  bool ended = false;  // its process had ended (exit, termination, crash) before the moment
+  uint64_t ended_ns = 0;
 };
 struct JobOom {
   size_t event = 0;  // index in oom_events
@@ -42,5 +44,7 @@ struct JobOom {
 // process of a merged report, in time order: the first is the rank that
 // failed first.
 std::vector<JobOom> job_ooms(const Report& merged);
+// Where each other rank stood at one event, by rank.
+std::vector<RankMoment> others_at(const Report& merged, size_t event);
 
 }  // namespace cudaleak::report

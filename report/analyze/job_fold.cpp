@@ -42,28 +42,6 @@ const Process* process_of(const Report& r, int64_t pid, int rank) {
   return nullptr;
 }
 
-std::string story_key(const OomEvent& e) {
-  const Frame* f = user_frame(e.stack);
-  std::string key = e.api + '\n';
-  if (f) key += f->function.str() + '@' + f->file.str() + ':' + std::to_string(f->line) + '\n';
-  for (const Diagnosis& d : e.diagnosis) key += std::string(name_of(d.cause)) + ',';
-  return key;
-}
-
-// Bytes of every kind at `t` on one device timeline: its last point at or
-// before t; not known before its first point.
-bool bytes_at(const DeviceTimeline& d, uint64_t t, uint64_t& bytes) {
-  const TimelinePoint* at = nullptr;
-  for (const TimelinePoint& p : d.points) {
-    if (p.time_ns > t) break;
-    at = &p;
-  }
-  if (!at) return false;
-  bytes = 0;
-  for (uint64_t b : at->bytes) bytes += b;
-  return true;
-}
-
 uint64_t total_of(const TimelinePoint& p) {
   uint64_t sum = 0;
   for (uint64_t b : p.bytes) sum += b;
@@ -162,6 +140,14 @@ Spread spread_of(std::vector<uint64_t> values) {
   return s;
 }
 
+std::string oom_story_key(const OomEvent& e) {
+  const Frame* f = user_frame(e.stack);
+  std::string key = e.api + '\n';
+  if (f) key += f->function.str() + '@' + f->file.str() + ':' + std::to_string(f->line) + '\n';
+  for (const Diagnosis& d : e.diagnosis) key += std::string(name_of(d.cause)) + ',';
+  return key;
+}
+
 std::vector<OomStory> oom_stories(const Report& r) {
   std::vector<size_t> order;
   for (size_t i = 0; i < r.oom_events.size(); ++i)
@@ -171,7 +157,7 @@ std::vector<OomStory> oom_stories(const Report& r) {
   std::vector<OomStory> stories;
   std::map<std::string, size_t> of_key;
   for (size_t i : order) {
-    auto [it, fresh] = of_key.try_emplace(story_key(r.oom_events[i]), stories.size());
+    auto [it, fresh] = of_key.try_emplace(oom_story_key(r.oom_events[i]), stories.size());
     if (fresh) stories.emplace_back();
     stories[it->second].events.push_back(i);
   }
@@ -189,49 +175,15 @@ std::vector<OomStory> oom_stories(const Report& r) {
   return stories;
 }
 
-std::vector<RankMoment> others_at(const Report& r, size_t event) {
-  const OomEvent& e = r.oom_events[event];
-  std::map<std::pair<int64_t, int>, uint64_t> first_failure;  // (pid, rank): its earliest out-of-memory
-  for (const OomEvent& theirs : r.oom_events) {
-    if (theirs.recovered || theirs.rank < 0) continue;
-    auto [it, fresh] = first_failure.try_emplace({theirs.pid, theirs.rank}, theirs.time_ns);
-    if (!fresh) it->second = std::min(it->second, theirs.time_ns);
-  }
-  std::map<std::pair<int64_t, int>, std::vector<const DeviceTimeline*>> timelines;
-  for (const DeviceTimeline& d : r.timeline.devices) timelines[{d.pid, d.rank}].push_back(&d);
-  std::vector<RankMoment> out;
-  for (const ProcessSummary& p : r.processes) {
-    const Process& other = p.process;
-    if (other.rank < 0 || (other.rank == e.rank && other.pid == e.pid)) continue;
-    RankMoment m{other.rank, other.pid, -1, 0, false, false, 0};
-    if (auto f = first_failure.find({other.pid, other.rank}); f != first_failure.end())
-      m.failed = true, m.failed_ns = f->second;
-    auto t = timelines.find({other.pid, other.rank});
-    if (t == timelines.end()) t = timelines.find({other.pid, -1});
-    if (t == timelines.end()) {
-      out.push_back(m);
-      continue;
-    }
-    for (const DeviceTimeline* d : t->second) {
-      RankMoment on = m;
-      on.device = d->device;
-      on.known = bytes_at(*d, e.time_ns, on.bytes);
-      out.push_back(on);
-    }
-  }
-  std::stable_sort(out.begin(), out.end(), [](const RankMoment& a, const RankMoment& b) { return a.rank < b.rank; });
-  return out;
-}
-
 OthersSummary summarize_others(const std::vector<RankMoment>& others) {
   OthersSummary s;
-  std::map<std::tuple<bool, std::string, bool>, size_t> of_key;
+  std::map<std::tuple<bool, bool, std::string, bool>, size_t> of_key;
   std::vector<uint64_t> held;
   std::vector<RankMoment> known;
   for (const RankMoment& m : others) {
-    auto key = std::make_tuple(m.known, m.known ? format_bytes(m.bytes) : std::string(), m.failed);
+    auto key = std::make_tuple(m.ended, m.known, m.known ? format_bytes(m.bytes) : std::string(), m.failed);
     auto [it, fresh] = of_key.try_emplace(key, s.buckets.size());
-    if (fresh) s.buckets.push_back(MomentBucket{m.bytes, m.known, m.failed, {}});
+    if (fresh) s.buckets.push_back(MomentBucket{m.bytes, m.known, m.failed, m.ended, {}});
     s.buckets[it->second].ranks.push_back(m.rank);
     if (m.known) held.push_back(m.bytes), known.push_back(m);
   }
@@ -278,6 +230,21 @@ std::vector<ViewFold> fold_cupy(const Report& r) {
     if (fresh) folds.push_back(ViewFold{pools[i].when, {}, {}});
     folds[it->second].members.push_back(i);
     folds[it->second].ranks.push_back(pools[i].rank);
+  }
+  return folds;
+}
+
+std::vector<ViewFold> fold_jax(const Report& r) {
+  std::vector<ViewFold> folds;
+  std::map<ViewMoment, size_t> of_moment;
+  for (size_t i = 0; i < r.jax.devices.size(); ++i) {
+    const JaxDevice& d = r.jax.devices[i];
+    if (!d.arrays_bytes && !d.bytes_in_use && !d.no_memory_arrays) continue;
+    const ViewMoment when = moment_of(r, int(d.pid), d.rank, r.jax.when);
+    auto [it, fresh] = of_moment.try_emplace(when, folds.size());
+    if (fresh) folds.push_back(ViewFold{when, {}, {}});
+    folds[it->second].members.push_back(i);
+    folds[it->second].ranks.push_back(d.rank);
   }
   return folds;
 }
@@ -368,6 +335,23 @@ void own_leak(const Report& r, size_t ranked, std::vector<OddRank>& out) {
   out.insert(out.end(), own.begin(), own.end());
 }
 
+// A rank whose JAX arrays far outweigh the other ranks' (its latest view).
+void held_arrays(const Report& r, std::vector<OddRank>& out) {
+  std::vector<size_t> ranked;
+  std::vector<uint64_t> values;
+  for (size_t i = 0; i < r.jax.devices.size(); ++i)
+    if (r.jax.devices[i].rank >= 0) ranked.push_back(i), values.push_back(r.jax.devices[i].arrays_bytes);
+  const uint64_t median = spread_of(values).median;
+  for (const size_t* i : far_above(ranked, [&](size_t x) { return r.jax.devices[x].arrays_bytes; })) {
+    const JaxDevice& d = r.jax.devices[*i];
+    OddRank o;
+    o.why = OddRank::Why::HeldArrays;
+    o.rank = d.rank, o.pid = d.pid, o.device = d.device, o.bytes = d.arrays_bytes, o.median_bytes = median, o.group = *i;
+    if (const Process* p = process_of(r, d.pid, d.rank)) o.host = p->host;
+    out.push_back(o);
+  }
+}
+
 }  // namespace
 
 std::vector<OddRank> odd_ranks(const Report& r) {
@@ -376,6 +360,7 @@ std::vector<OddRank> odd_ranks(const Report& r) {
   std::vector<OddRank> out;
   if (ranked < 3) return out;
   grew(r, out);
+  held_arrays(r, out);
   other_process(r, out);
   own_leak(r, ranked, out);
   return out;

@@ -33,11 +33,11 @@ struct OomStory {
   std::vector<int> ranks;      // sorted, each once
   std::vector<std::string> hosts;
 };
+// What makes two events one story: the API, the user's line and the causes in order.
+std::string oom_story_key(const OomEvent& e);
 // Stories in the order of their first failure.
 std::vector<OomStory> oom_stories(const Report& merged);
 
-// Where each other rank stood at an event (as job_ooms, for one event).
-std::vector<RankMoment> others_at(const Report& merged, size_t event);
 
 // Ranks that held the same at that moment (bytes as text, so that ranks that
 // print the same are one), and whether they ran out of memory themselves.
@@ -45,6 +45,7 @@ struct MomentBucket {
   uint64_t bytes = 0;  // the first member's
   bool known = true;
   bool failed = false;
+  bool ended = false;  // their processes had ended before the moment
   std::vector<int> ranks;
 };
 struct OthersSummary {
@@ -67,21 +68,25 @@ ViewMoment moment_of(const Report& merged, int pid, int rank, ViewMoment stated)
 // `origin(i)`: what makes member i's view alike another's beyond its moment.
 std::vector<ViewFold> fold_pytorch(const Report& merged, std::string (*origin)(const AllocatorDevice&));
 std::vector<ViewFold> fold_cupy(const Report& merged);
+// JAX's devices (jax.devices) by the moment each was read.
+std::vector<ViewFold> fold_jax(const Report& merged);
 
 // A rank unlike the rest, with the numbers that show it.
 struct OddRank {
-  enum class Why { Grew, OtherProcess, OwnLeak } why = Why::Grew;
+  // HeldArrays: JAX's live arrays far above the other ranks' (a pool taken
+  // whole up front keeps the timeline flat while the arrays in it grow).
+  enum class Why { Grew, OtherProcess, OwnLeak, HeldArrays } why = Why::Grew;
   int rank = -1;
   int64_t pid = 0;
   std::string host;
   int device = -1;
-  uint64_t bytes = 0;         // its peak (Grew), the other process's (OtherProcess), the group's (OwnLeak)
-  uint64_t median_bytes = 0;  // the median rank's peak (Grew)
+  uint64_t bytes = 0;         // its peak (Grew), the other process's (OtherProcess), the group's (OwnLeak), its arrays' (HeldArrays)
+  uint64_t median_bytes = 0;  // the median rank's peak (Grew) or arrays (HeldArrays)
   uint64_t first_bytes = 0, first_ns = 0, peak_ns = 0;  // Grew: where its timeline started and peaked
   std::vector<int> ranks;     // OtherProcess: the host's ranks that ran out of memory beside it
   std::string other_name;     // OtherProcess: its name; OwnLeak: unused
   int other_pid = 0;
-  size_t group = 0;           // OwnLeak: in leaks
+  size_t group = 0;           // OwnLeak: in leaks; HeldArrays: in jax.devices
   size_t hosts_without = 0;   // OtherProcess: hosts whose ranks ran out of memory without one
 };
 // At most a few of each, most telling first; none in a job of fewer than 3 ranks.

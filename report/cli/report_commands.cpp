@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <tuple>
 
 #include "report/capture/assemble.h"
 #include "report/render/aggregate_text.h"
@@ -77,17 +78,34 @@ bool symbolize_in_place(std::vector<report::Report>& reports, const std::vector<
   return true;
 }
 
+// Where SARIF and annotation paths are relative to: --source-root, else the git work tree here.
+std::string source_root_of(const std::string& given) {
+  std::string root =
+      given.empty() ? render::find_source_root(".") : std::filesystem::absolute(given).lexically_normal().string();
+  while (root.size() > 1 && root.back() == '/') root.pop_back();
+  return root;
+}
+
 int run_report(ReportArgs& a) {
   auto loaded = load_reports(a.files);
   if (!loaded) return 2;
   if (a.symbolize) symbolize_in_place(*loaded, a.debug_dirs);
   if (!a.annotations.empty()) {  // per process, as the run wrote them
-    std::string root = a.source_root.empty()
-                           ? render::find_source_root(".")
-                           : std::filesystem::absolute(a.source_root).lexically_normal().string();
-    while (root.size() > 1 && root.back() == '/') root.pop_back();
+    const std::string root = source_root_of(a.source_root);
     const std::string text = a.annotations == "github" ? render::github_annotations(*loaded, root)
                                                        : render::gitlab_code_quality(*loaded, root);
+    return write_output(a.output, text) ? 0 : 2;
+  }
+  if (a.format == "junit" || a.format == "sarif") {  // per process, as `cudaleak run --junit/--sarif` writes them
+    std::vector<report::ProcessSummary> earlier;
+    std::vector<report::Report> latest = report::latest_of_each_process(std::move(*loaded), earlier);
+    // A job's suites in rank order; a program run twice numbered in the order it started.
+    std::stable_sort(latest.begin(), latest.end(), [](const report::Report& x, const report::Report& y) {
+      return std::tie(x.process.rank, x.process.start_unix_ns, x.process.pid) <
+             std::tie(y.process.rank, y.process.start_unix_ns, y.process.pid);
+    });
+    const std::string text = a.format == "junit" ? render::junit_xml(latest)
+                                                 : render::sarif_json(latest, source_root_of(a.source_root));
     return write_output(a.output, text) ? 0 : 2;
   }
   report::Report merged = report::merge_reports(std::move(*loaded));
@@ -178,14 +196,16 @@ void add_report_commands(CLI::App& app, int& status) {
       ->check(CLI::IsMember({"all"}));
   rep->add_option("--by", args->by, "Group by stack, function, module, file, kind or rank")
       ->check(CLI::IsMember({"stack", "function", "module", "file", "kind", "rank"}));
-  rep->add_option("--format", args->format, "text, json or html")->check(CLI::IsMember({"text", "json", "html"}));
+  rep->add_option("--format", args->format,
+                  "text, json, html, or junit or sarif (per process, as cudaleak run --junit/--sarif writes them)")
+      ->check(CLI::IsMember({"text", "json", "html", "junit", "sarif"}));
   rep->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
   rep->add_option("--annotations", args->annotations,
                   "Instead of the text: the leaks the gate counts as GitHub workflow commands (github) or a "
                   "GitLab code-quality report (gitlab)")
       ->check(CLI::IsMember({"github", "gitlab"}));
   rep->add_option("--source-root", args->source_root,
-                  "Annotation paths are relative to DIR (default: the git work tree of the current directory)");
+                  "SARIF and annotation paths are relative to DIR (default: the git work tree of the current directory)");
   rep->add_flag("--symbolize", args->symbolize, "Symbolize frames again from the modules' files (offline)");
   rep->add_flag("--full-stacks", args->full_stacks,
                 "Show every frame (runs inside CUDA libraries and the C runtime below main included)");

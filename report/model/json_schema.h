@@ -132,6 +132,7 @@ void fields(V& v, ProcessSummary& p) {
   v("reason", p.reason);
   v("leaked_bytes", p.leaked_bytes);
   v("leaked_count", p.leaked_count);
+  v("duration_ns", p.duration_ns);  // older merges lack it: no end is known
 }
 
 template <class V>

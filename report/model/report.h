@@ -572,6 +572,7 @@ struct ProcessSummary {
   Reason reason = Reason::Exit;
   uint64_t leaked_bytes = 0;
   uint64_t leaked_count = 0;
+  uint64_t duration_ns = 0;  // its report's: from its tracker's start to that report
   static ProcessSummary of(const Report& r);
   bool operator==(const ProcessSummary&) const = default;
 };
@@ -620,7 +621,7 @@ struct Report {
 };
 
 inline ProcessSummary ProcessSummary::of(const Report& r) {
-  return ProcessSummary{r.process, r.reason, r.summary.leaked_bytes, r.summary.leaked_count};
+  return ProcessSummary{r.process, r.reason, r.summary.leaked_bytes, r.summary.leaked_count, r.duration_ns};
 }
 
 }  // namespace cudaleak::report

@@ -105,21 +105,35 @@ void diagnose_pool(const report::OomEvent& e, const std::vector<JaxLine>& lines,
                        "devices), or XLA_PYTHON_CLIENT_MEM_FRACTION raised where the device is larger"});
     return;
   }
-  // The pool limit is the cause where the device had room beyond it.
-  if (!d.bytes_limit || !total || d.bytes_limit >= total || total - d.bytes_limit < request) return;
-  if (e.device_info && e.free_bytes < request) return;  // the room beyond the pool is taken by others
+  // The pool limit is the cause where the device had room beyond it: what
+  // is free on the device less the part of the limit XLA has not taken yet
+  // (other processes may hold the rest), or, where the device could not be
+  // read, all of the device beyond the limit.
+  if (!d.bytes_limit || !total || d.bytes_limit >= total) return;
+  const uint64_t untaken = d.bytes_limit > taken ? d.bytes_limit - taken : 0;
+  const uint64_t room = !e.device_info ? total - d.bytes_limit : e.free_bytes > untaken ? e.free_bytes - untaken : 0;
+  if (room < request) return;
   const std::string fraction = setting(e.jax.settings, "XLA_PYTHON_CLIENT_MEM_FRACTION");
   const bool on_demand = setting(e.jax.settings, "XLA_PYTHON_CLIENT_PREALLOCATE") == "false";
+  // The fraction that fits what is there, two digits rounded down, at most
+  // 0.9 (the driver and the libraries need the rest).
+  const uint64_t hundredths = std::min<uint64_t>(90, (d.bytes_limit + room) * 100 / total);
+  const std::string suggested = "0." + std::string(hundredths < 10 ? "0" : "") +
+                                std::to_string(hundredths % 10 ? hundredths : hundredths / 10);
   std::string msg = "XLA's pool is limited to " + format_bytes(d.bytes_limit) + ", " + percent(d.bytes_limit, total) +
                     " of the device's " + format_bytes(total) + " (XLA_PYTHON_CLIENT_MEM_FRACTION" +
                     (fraction.empty() ? " 0.75 by default" : "=" + fraction) + "), and holds " +
-                    format_bytes(d.bytes_in_use) + "; the device has " + format_bytes(total - d.bytes_limit) +
-                    " beyond it. Fix: XLA_PYTHON_CLIENT_MEM_FRACTION=0.9 gives XLA more of the device" +
+                    format_bytes(d.bytes_in_use) + "; the device has " + format_bytes(room) +
+                    (e.device_info ? " free" : "") + " beyond it" +
+                    (e.device_info && total - d.bytes_limit > room + (64ull << 20)
+                         ? " (other processes and this one's other memory hold the rest)"
+                         : "") +
+                    ". Fix: XLA_PYTHON_CLIENT_MEM_FRACTION=" + suggested + " gives XLA more of the device" +
                     (on_demand ? "" : ", XLA_PYTHON_CLIENT_PREALLOCATE=false takes memory only as arrays need it");
   if (const JaxLine* grower = growing_line(lines, d.arrays_bytes))
     msg += "; while the arrays from " + frame_line(*report::user_frame(grower->group->stack)) +
            " keep growing, a bigger pool only delays the failure";
-  out.push_back({report::Cause::PoolLimit, total - d.bytes_limit, msg});
+  out.push_back({report::Cause::PoolLimit, room, msg});
 }
 
 }  // namespace
@@ -144,7 +158,16 @@ std::vector<JaxLine> jax_lines(const report::JaxDevice& d) {
 }
 
 std::string jax_line_text(const JaxLine& l) {
-  std::string s = format_bytes(l.bytes) + " in " + count_of(l.count, "array", "arrays");
+  return format_bytes(l.bytes) + " in " + count_of(l.count, "array", "arrays") + jax_line_origin(l);
+}
+
+std::string jax_line_key(const JaxLine& l) {
+  const report::Frame* f = l.group ? report::user_frame(l.group->stack) : nullptr;
+  return f ? f->function.str() + '@' + f->file.str() + ':' + std::to_string(f->line) : "shape " + l.shape;
+}
+
+std::string jax_line_origin(const JaxLine& l) {
+  std::string s;
   const report::Frame* f = l.group ? report::user_frame(l.group->stack) : nullptr;
   if (!f) return s + (l.shape.empty() ? "" : " of " + l.shape) + " (no line: JAX gave no stack for them)";
   s += " from " + frame_line(*f);

@@ -26,6 +26,11 @@ std::vector<JaxLine> jax_lines(const report::JaxDevice& device);
 // "2.0 GiB in 2 arrays from keep (train.py:12), the largest f32[16384,16384]
 // (1.0 GiB)"; "... arrays of f32[1024] (no line: ...)" without a stack.
 std::string jax_line_text(const JaxLine& line);
+// The same without its bytes and count: " from keep (train.py:12), the
+// largest ..." (a job's ranks each count their own).
+std::string jax_line_origin(const JaxLine& line);
+// What makes two devices' lines one: the user's frame, else the shape.
+std::string jax_line_key(const JaxLine& line);
 
 // "XLA's pool 60.0 GiB in use of its 60.0 GiB limit (peak 60.0 GiB), largest
 // free block 12.0 MiB; live arrays 59.0 GiB in 59"

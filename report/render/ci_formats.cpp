@@ -7,6 +7,8 @@
 #include <utility>
 #include <nlohmann/json.hpp>
 
+#include "common/quantities.h"
+#include "report/analyze/job_fold.h"
 #include "report/model/cuda_frames.h"
 #include "report/model/frame_owner.h"
 #include "report/oom/diagnose.h"
@@ -18,10 +20,40 @@ namespace cudaleak::render {
 
 namespace {
 
+// What bounds the files of a job of many ranks (docs/ci.md#a-job-of-many-ranks):
+// what ranks share is written once, and past these the rest is cut with a
+// line that says so.
+constexpr size_t kStackBytes = 4u << 20;    // JUnit: failure bodies (stacks) in all
+constexpr size_t kMessageBytes = 4u << 20;  // SARIF: result messages in all
+constexpr size_t kMessageMax = 16u << 10;   // SARIF: one result's message
+constexpr size_t kMaxResults = 5000;        // SARIF: code scanning shows at most 5,000 of a run
 
+// The ranks of a job that share a finding; the first of them carries it whole.
+struct Shared {
+  std::vector<int> ranks;
+  const report::Report* first = nullptr;
+  size_t written = 0;
+};
 
+// A leak the gate counts, as ranks share it: its kind, site and stack. ""
+// for a process of no rank: each such process is told on its own.
+std::string shared_leak_key(const report::Report& r, const report::LeakGroup& g) {
+  if (r.process.rank < 0) return "";
+  return report::text_of(g.kind) + '\n' + g.site + '\n' + leak_stack_text(g);
+}
 
+// "on 512 ranks (1-1023 odd)"
+std::string on_ranks(const std::vector<int>& ranks) {
+  return "on " + std::to_string(ranks.size()) + " ranks (" + report::rank_list(ranks) + ")";
+}
 
+// A message cut at a line's end within `max` bytes, saying so.
+std::string bounded(const std::string& text, size_t max, const std::string& why) {
+  if (text.size() <= max) return text;
+  size_t cut = text.rfind('\n', max);
+  if (cut == std::string::npos) cut = max;
+  return text.substr(0, cut) + "\n... (cut: " + why + ")\n";
+}
 
 // SARIF result properties naming the process of a job: rank, local rank,
 // world size and host (each only where the report has it), and pid.
@@ -136,6 +168,17 @@ std::string junit_xml(const std::vector<report::Report>& reports, const std::vec
   size_t tests = 0, failures = 0, skipped = 0, errors = 0;
   std::string suites;
   std::map<std::string, int> suite_names;
+  // A job's ranks keep a suite each (CI systems count them); a failure many
+  // ranks share has its stack in the first rank's case only.
+  std::map<std::string, Shared> shared;
+  for (const auto& r : reports)
+    for (const auto& g : r.leaks)
+      if (std::string key = shared_leak_key(r, g); g.fails_gate && !key.empty()) {
+        Shared& s = shared[key];
+        if (!s.first) s.first = &r;
+        s.ranks.push_back(r.process.rank);
+      }
+  size_t stack_bytes = 0, stacks_cut = 0;
   for (const auto& r : reports) {
     std::string cases;
     size_t suite_tests = 0, suite_failures = 0, suite_skipped = 0;
@@ -148,8 +191,20 @@ std::string junit_xml(const std::vector<report::Report>& reports, const std::vec
       cases += "    <testcase classname=\"cudaleak." + report::text_of(g.kind) + "\" name=\"" + name + "\">\n";
       if (g.fails_gate) {
         ++suite_failures;
-        cases += "      <failure type=\"" + report::text_of(g.kind) + "-leak\" message=\"" + markup_escape(leak_headline(g)) +
-                 "\">" + markup_escape(leak_stack_text(g)) + "</failure>\n";
+        std::string message = leak_headline(g), body = leak_stack_text(g);
+        if (auto it = shared.find(shared_leak_key(r, g)); it != shared.end() && it->second.ranks.size() > 1) {
+          message += " (the same leak " + on_ranks(it->second.ranks) + ")";
+          if (it->second.written++)
+            body = "The same stack as in " + suite_name(*it->second.first) + ", whose case of this name has it.\n";
+        }
+        if (stack_bytes + body.size() > kStackBytes) {
+          body = "Stack left out: the stacks of this file reached " + format_bytes(kStackBytes) +
+                 " (cudaleak report REPORT shows it).\n";
+          ++stacks_cut;
+        }
+        stack_bytes += body.size();
+        cases += "      <failure type=\"" + report::text_of(g.kind) + "-leak\" message=\"" + markup_escape(message) +
+                 "\">" + markup_escape(body) + "</failure>\n";
       } else if (!g.suppressed_by.empty() || !g.cached_by.empty() || g.baseline == report::BaselineState::Known || r.gate.evaluated) {
         ++suite_skipped;
         std::string why = !g.suppressed_by.empty() ? "suppressed by " + g.suppressed_by
@@ -199,7 +254,10 @@ std::string junit_xml(const std::vector<report::Report>& reports, const std::vec
               markup_escape(process.why + ": what it leaked is unknown") + "\"/>\n    </testcase>\n  </testsuite>\n";
     ++tests, ++errors;
   }
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cudaleak\" tests=\"" + std::to_string(tests) +
+  const std::string cut = stacks_cut ? "<!-- cudaleak: the stacks of " + std::to_string(stacks_cut) +
+                                           " failures left out past " + format_bytes(kStackBytes) + " of stacks -->\n"
+                                     : "";
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + cut + "<testsuites name=\"cudaleak\" tests=\"" + std::to_string(tests) +
          "\" failures=\"" + std::to_string(failures) + "\" skipped=\"" + std::to_string(skipped) +
          (errors ? "\" errors=\"" + std::to_string(errors) : std::string()) + "\">\n" + suites + "</testsuites>\n";
 }
@@ -209,7 +267,23 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
   using nlohmann::json;
   json rules = json::array();
   std::vector<std::string> rule_ids;
-  json results = json::array();
+  // A job's ranks that share a finding (the same leak, the same
+  // out-of-memory story) are one result whose properties list the ranks.
+  struct Finding {
+    json result;
+    std::string head, tail;  // the message: head, where (the process or the ranks), tail
+    std::vector<int> ranks;
+  };
+  std::vector<Finding> findings;
+  std::map<std::string, size_t> of_key;
+  auto add = [&](const std::string& key, const report::Report& r, auto make) {
+    if (!key.empty()) {
+      auto [it, fresh] = of_key.try_emplace(key, findings.size());
+      if (!fresh) return findings[it->second].ranks.push_back(r.process.rank);
+    }
+    findings.push_back(make());
+    findings.back().ranks.push_back(r.process.rank);
+  };
   for (const auto& r : reports) {
     for (const auto& g : r.leaks) {
       if (!g.fails_gate) continue;
@@ -218,13 +292,14 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
         rule_ids.push_back(rule_id);
         rules.push_back(leak_rule(rule_id, report::text_of(g.kind)));
       }
-      json result{{"ruleId", rule_id},
-                  {"level", "error"},
-                  {"message", {{"text", leak_headline(g) + " in " + process_name(r) + "\n" + leak_stack_text(g)}}},
-                  {"partialFingerprints", {{"cudaleakSite/v1", g.site}}},
-                  {"properties", process_properties(r)}};
-      if (const report::Frame* f = leak_location(g.stack)) result["locations"] = locations(*f, source_root);
-      results.push_back(result);
+      add(shared_leak_key(r, g), r, [&] {
+        json result{{"ruleId", rule_id},
+                    {"level", "error"},
+                    {"partialFingerprints", {{"cudaleakSite/v1", g.site}}},
+                    {"properties", process_properties(r)}};
+        if (const report::Frame* f = leak_location(g.stack)) result["locations"] = locations(*f, source_root);
+        return Finding{result, leak_headline(g) + " in " + process_name(r), "\n" + leak_stack_text(g), {}};
+      });
     }
     // Each out-of-memory the program saw, once (its retried calls are inside
     // it), at the user's line of the failing call: a warning, never a gate.
@@ -235,15 +310,33 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
         rule_ids.push_back(rule_id);
         rules.push_back(oom_rule(rule_id));
       }
-      std::string text = oom::render_event(e);
-      json result{{"ruleId", rule_id},
-                  {"level", "warning"},
-                  {"message", {{"text", text + "in " + process_name(r)}}},
-                  {"properties", process_properties(r)}};
-      if (const report::Frame* f = report::user_frame(e.stack); f && (!f->file.empty() || !f->module.empty()))
-        result["locations"] = locations(*f, source_root);
-      results.push_back(result);
+      add(r.process.rank < 0 ? "" : "out-of-memory\n" + report::oom_story_key(e), r, [&] {
+        json result{{"ruleId", rule_id}, {"level", "warning"}, {"properties", process_properties(r)}};
+        if (const report::Frame* f = report::user_frame(e.stack); f && (!f->file.empty() || !f->module.empty()))
+          result["locations"] = locations(*f, source_root);
+        return Finding{result, oom::render_event(e) + "in " + process_name(r), "", {}};
+      });
     }
+  }
+  json results = json::array();
+  size_t message_bytes = 0, cut_messages = 0;
+  for (Finding& f : findings) {
+    if (results.size() == kMaxResults) break;
+    std::string text = f.head;
+    if (f.ranks.size() > 1) {
+      text += ", the first of " + std::to_string(f.ranks.size()) + " ranks with it: " + report::rank_list(f.ranks);
+      f.result["properties"]["ranks"] = report::rank_list(f.ranks);
+      f.result["properties"]["rankCount"] = f.ranks.size();
+    }
+    text = bounded(text + f.tail, kMessageMax, "the report has the rest");
+    if (message_bytes + text.size() > kMessageBytes) {
+      text = text.substr(0, text.find('\n')) + "\n... (cut: the messages of this file reached " +
+             format_bytes(kMessageBytes) + ")\n";
+      ++cut_messages;
+    }
+    message_bytes += text.size();
+    f.result["message"] = {{"text", text}};
+    results.push_back(std::move(f.result));
   }
   // What the gate could not judge is the tool's failure, not a finding at a
   // place in the code: a notification of the invocation, which then did not succeed.
@@ -252,6 +345,19 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
     notifications.push_back(json{{"level", "error"},
                                  {"message", {{"text", "process " + process.process + ": " + process.why +
                                                            ": what it leaked is unknown"}}}});
+  // What the caps left out is said, not silently dropped.
+  if (findings.size() > results.size() || cut_messages)
+    notifications.push_back(json{
+        {"level", "note"},
+        {"message", {{"text", "cudaleak: " +
+                                  (findings.size() > results.size()
+                                       ? std::to_string(findings.size() - results.size()) + " results left out past " +
+                                             std::to_string(kMaxResults) + "; "
+                                       : std::string()) +
+                                  (cut_messages ? std::to_string(cut_messages) + " messages cut to their first line past " +
+                                                      format_bytes(kMessageBytes) + " of messages; "
+                                                : std::string()) +
+                                  "cudaleak report REPORTS tells every one"}}}});
   json invocation{{"executionSuccessful", unjudged.empty()}};
   if (run) {
     invocation["arguments"] = run->arguments;

@@ -46,6 +46,12 @@ std::string frame_owners(const report::Report& r) {
     add_tensors(e.pytorch);
   }
   for (const auto& d : r.pytorch.devices) add_tensors(d);
+  // JAX's arrays by their stacks: the page names each by its user line.
+  auto add_arrays = [&](const report::JaxDevice& d) {
+    for (const report::JaxArrayGroup& g : d.groups) add(g.stack);
+  };
+  for (const auto& d : r.jax.devices) add_arrays(d);
+  for (const auto& e : r.oom_events) add_arrays(e.jax.device);
   return owners.dump(-1, ' ', true);
 }
 
@@ -73,6 +79,7 @@ std::string job_view(report::Report& r) {
     for (size_t i : t.members) {
       report::OomEvent& e = r.oom_events[i];
       e.stack.clear(), e.top_sites.clear(), e.pytorch.live_tensors.clear(), e.pytorch.segment_list.clear();
+      e.jax.device.groups.clear();
       for (report::OomAttempt& a : e.attempts) a.stack.clear();
     }
     stories.push_back({{"first", t.first}, {"members", t.members}, {"title", t.title}, {"across", trimmed(t.across)},

@@ -1,6 +1,7 @@
 #include "report/render/job_text.h"
 
 #include <algorithm>
+#include <map>
 
 #include "common/enum_names.h"
 #include "common/quantities.h"
@@ -8,6 +9,8 @@
 #include "report/model/cuda_frames.h"
 #include "report/model/merge.h"
 #include "report/oom/diagnose.h"
+#include "report/oom/diagnose_jax.h"
+#include "report/render/jax_text.h"
 #include "report/render/oom_text.h"
 
 namespace cudaleak::report {
@@ -47,13 +50,14 @@ std::string bytes_spread(const Spread& s) {
 
 // The numbers of a story's events that differ from rank to rank.
 std::string across_text(const Report& r, const OomStory& s) {
-  std::vector<uint64_t> times, request, free, tracked, untracked, reserved;
+  std::vector<uint64_t> times, request, free, tracked, untracked, reserved, arrays;
   for (size_t i : s.events) {
     const OomEvent& e = r.oom_events[i];
     times.push_back(e.time_ns), request.push_back(e.request_bytes), tracked.push_back(e.tracked_bytes),
         untracked.push_back(e.untracked_bytes);
     if (e.device_info) free.push_back(e.free_bytes);
     if (e.has_pytorch) reserved.push_back(e.pytorch.reserved);
+    if (e.has_jax) arrays.push_back(e.jax.device.arrays_bytes);
   }
   const Spread t = spread_of(times);
   std::string out = "  Across the " + std::to_string(s.ranks.size()) + " ranks: between " + format_duration(t.min) +
@@ -65,7 +69,7 @@ std::string across_text(const Report& r, const OomStory& s) {
     if (format_bytes(v.min) != format_bytes(v.max)) differ += std::string("; ") + what + " " + bytes_spread(v);
   };
   add("request", request), add("free", free), add("tracked", tracked), add("untracked", untracked),
-      add("PyTorch reserved", reserved);
+      add("PyTorch reserved", reserved), add("JAX's live arrays", arrays);
   if (s.hosts.size() > 1) out += ", on " + std::to_string(s.hosts.size()) + " hosts (" + host_list(s.hosts) + ")";
   else if (s.hosts.size() == 1) out += ", on host " + s.hosts.front();
   return out + (differ.empty() ? "; the same numbers on every rank" : differ) + "\n";
@@ -77,8 +81,7 @@ std::string others_listed(const std::vector<RankMoment>& others, uint64_t at) {
   for (size_t k = 0; k < others.size(); ++k) {
     const RankMoment& m = others[k];
     out += std::string(k ? ";" : "") + " rank " + std::to_string(m.rank);
-    if (m.device >= 0) out += " on device " + std::to_string(m.device);
-    out += m.known ? " held " + format_bytes(m.bytes) : m.device >= 0 ? " had not allocated yet" : ": no timeline";
+    out += rank_moment_text(m);
     if (m.failed)
       out += m.failed_ns < at ? " (it had run out of memory at " + format_duration(m.failed_ns) + ")"
                               : " (it ran out of memory too, at " + format_duration(m.failed_ns) + ")";
@@ -101,7 +104,7 @@ std::string others_distribution(const Report& r, const std::vector<RankMoment>& 
       continue;
     }
     out += std::string(shown++ ? ";" : "") + " " + std::to_string(b.ranks.size()) +
-           (b.known ? " held " + format_bytes(b.bytes) : " had no timeline point yet") +
+           (b.ended ? " had ended" : b.known ? " held " + format_bytes(b.bytes) : " had no timeline point yet") +
            (b.failed ? " and ran out of memory themselves" : "") + " (" + ranks_word(b.ranks.size()) +
            rank_list(b.ranks) + ")";
   }
@@ -132,6 +135,12 @@ std::string ratio(uint64_t a, uint64_t b) {
 }
 
 }  // namespace
+
+std::string rank_moment_text(const RankMoment& m) {
+  std::string out = m.device >= 0 ? " on device " + std::to_string(m.device) : "";
+  if (m.ended) return out + " had ended at " + format_duration(m.ended_ns);
+  return out + (m.known ? " held " + format_bytes(m.bytes) : m.device >= 0 ? " had not allocated yet" : ": no timeline");
+}
 
 std::string job_line(const JobShape& job) {
   std::string line = "  job: " + ranks_word(job.ranks.size()) + rank_list(job.ranks);
@@ -169,6 +178,15 @@ std::string odd_ranks_text(const Report& r, const std::string& prefix) {
                rank_list(o.ranks) + " ran out of memory there; the failing ranks of " +
                count_of(o.hosts_without, "other host", "other hosts") + " saw none\n";
         break;
+      case OddRank::Why::HeldArrays: {
+        const JaxDevice& d = r.jax.devices[o.group];
+        const std::vector<oom::JaxLine> lines = oom::jax_lines(d);
+        out += "  " + rank_label(r, o.pid, o.rank) + " held " + format_bytes(o.bytes) + " in JAX's live arrays on device " +
+               std::to_string(o.device) + " at " + text_of(moment_of(r, int(o.pid), o.rank, r.jax.when)) +
+               (lines.empty() ? "" : ", the most " + oom::jax_line_text(lines.front())) + ", while the median rank held " +
+               format_bytes(o.median_bytes) + ratio(o.bytes, o.median_bytes) + "\n";
+        break;
+      }
       case OddRank::Why::OwnLeak: {
         const LeakGroup& g = r.leaks[o.group];
         out += "  " + rank_label(r, o.pid, o.rank) + " alone leaked " + format_bytes(g.bytes) + " (" +
@@ -249,6 +267,99 @@ std::string folded_pytorch_text(const Report& r, const std::string& prefix, cons
     out += oom::live_tensor_lines(d.live_tensors);
   }
   return out;
+}
+
+namespace {
+
+// One user line's arrays across a fold's devices (jax_lines of each).
+struct LineAcross {
+  oom::JaxLine widest;  // the member's line with the largest array: its shape is told
+  std::vector<uint64_t> bytes, counts;
+  std::vector<int> ranks;
+  uint64_t total = 0;
+};
+
+std::vector<LineAcross> lines_across(const Report& r, const ViewFold& f) {
+  std::vector<LineAcross> out;
+  std::map<std::string, size_t> of_key;
+  for (size_t i : f.members) {
+    const JaxDevice& d = r.jax.devices[i];
+    for (const oom::JaxLine& l : oom::jax_lines(d)) {
+      auto [it, fresh] = of_key.try_emplace(oom::jax_line_key(l), out.size());
+      if (fresh) out.push_back(LineAcross{l, {}, {}, {}, 0});
+      LineAcross& a = out[it->second];
+      if (l.largest_bytes > a.widest.largest_bytes) a.widest = l;
+      a.bytes.push_back(l.bytes), a.counts.push_back(l.count), a.ranks.push_back(d.rank), a.total += l.bytes;
+    }
+  }
+  // "the largest" where any rank has more than one.
+  for (LineAcross& a : out) a.widest.count = spread_of(a.counts).max;
+  std::stable_sort(out.begin(), out.end(), [](const LineAcross& a, const LineAcross& b) { return a.total > b.total; });
+  return out;
+}
+
+// "11", or "11-88" where the ranks differ.
+std::string count_spread(const std::vector<uint64_t>& counts) {
+  const Spread c = spread_of(counts);
+  return c.min == c.max ? std::to_string(c.min) : std::to_string(c.min) + "-" + std::to_string(c.max);
+}
+
+std::string counts_text(const std::vector<uint64_t>& counts) {
+  const Spread c = spread_of(counts);
+  return count_spread(counts) + (c.max == 1 ? " array" : " arrays");
+}
+
+std::string folded_jax_fold(const Report& r, const ViewFold& f, const std::string& prefix) {
+  std::vector<uint64_t> in_use, limit, arrays_bytes, arrays;
+  std::vector<int> no_memory_ranks;
+  const JaxDevice* no_memory = nullptr;  // the first device with arrays that hold none: its texts are told
+  for (size_t i : f.members) {
+    const JaxDevice& d = r.jax.devices[i];
+    if (d.bytes_limit) in_use.push_back(d.bytes_in_use), limit.push_back(d.bytes_limit);
+    arrays_bytes.push_back(d.arrays_bytes), arrays.push_back(d.arrays);
+    if (d.no_memory_arrays) {
+      no_memory_ranks.push_back(d.rank);
+      if (!no_memory) no_memory = &d;
+    }
+  }
+  std::string out = "\n" + prefix + "JAX at " + text_of(f.when) + " on " + std::to_string(f.ranks.size()) + " " +
+                    ranks_word(f.ranks.size()) + "(" + rank_list(f.ranks) + "), each on its device: ";
+  if (!limit.empty())
+    out += "XLA's pool " + bytes_spread(spread_of(in_use)) + " in use of its " + bytes_spread(spread_of(limit)) +
+           " limit; ";
+  out += "live arrays " + bytes_spread(spread_of(arrays_bytes)) + " in " + count_spread(arrays) +
+         " (not leaks, not gated)";
+  const std::vector<LineAcross> lines = lines_across(r, f);
+  out += lines.empty() && !no_memory ? "\n" : ", by the user's line:\n";
+  for (size_t k = 0; k < lines.size() && k < 5; ++k) {
+    const LineAcross& l = lines[k];
+    out += "    " + bytes_spread(spread_of(l.bytes)) + " in " + counts_text(l.counts) + oom::jax_line_origin(l.widest) +
+           (l.ranks.size() == f.ranks.size() ? "" : ", on " + ranks_word(l.ranks.size()) + rank_list(l.ranks) + " only") +
+           "\n";
+  }
+  if (lines.size() > 5) out += "    ... " + count_of(lines.size() - 5, "more line", "more lines") + "\n";
+  if (no_memory)
+    for (const std::string& text : oom::jax_no_memory_texts(*no_memory))
+      out += "    " + ranks_word(no_memory_ranks.size()) + rank_list(no_memory_ranks) + ": " + text + "\n";
+  return out;
+}
+
+}  // namespace
+
+std::string folded_jax_text(const Report& r, const std::string& prefix) {
+  std::string out;
+  for (const ViewFold& f : fold_jax(r)) {
+    if (f.when == ViewMoment::Oom) continue;  // its out-of-memory story said it
+    if (f.members.size() >= kFoldFrom) {
+      out += folded_jax_fold(r, f, prefix);
+      continue;
+    }
+    for (size_t i : f.members) {
+      const JaxDevice& d = r.jax.devices[i];
+      out += jax_device_text(d, f.when, prefix, d.pid ? process_label(r, d.pid, d.rank) : "");
+    }
+  }
+  return out.empty() ? out : out + jax_view_notes(r);
 }
 
 std::string folded_cupy_text(const Report& r, const std::string& prefix) {

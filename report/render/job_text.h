@@ -12,6 +12,9 @@
 
 namespace cudaleak::report {
 
+// Where one other rank stood at a failure: " on device 1 held 2.0 GiB",
+// " on device 0 had ended at 5.32 s", " had not allocated yet".
+std::string rank_moment_text(const RankMoment& m);
 // "  job: ranks 0-1023 of 1024 (torchrun) on 128 hosts (node[000-127]); no report from rank 5"
 std::string job_line(const JobShape& job);
 // "ranks unlike the others" with their evidence; "" when none is.
@@ -32,6 +35,9 @@ struct StoryText {
 std::vector<StoryText> story_texts(const Report& merged);
 // odd_ranks_text's lines, without the heading.
 std::vector<std::string> odd_rank_lines(const Report& merged);
+// JAX's devices by the moment they were read (at an out-of-memory: told by
+// its story), each user line's arrays across the ranks.
+std::string folded_jax_text(const Report& merged, const std::string& prefix);
 // CuPy's pools by the moment they were read.
 std::string folded_cupy_text(const Report& merged, const std::string& prefix);
 

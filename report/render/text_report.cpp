@@ -356,8 +356,7 @@ std::string ranked_ooms(const Report& r, std::vector<bool>& told, ToldLines& lin
     for (size_t k = 0; k < j.others.size(); ++k) {
       const RankMoment& m = j.others[k];
       out += std::string(k ? ";" : "") + " rank " + std::to_string(m.rank);
-      if (m.device >= 0) out += " on device " + std::to_string(m.device);
-      out += m.known ? " held " + format_bytes(m.bytes) : m.device >= 0 ? " had not allocated yet" : ": no timeline";
+      out += rank_moment_text(m);
       if (m.failed)
         out += m.failed_ns < e.time_ns ? " (it had run out of memory at " + format_duration(m.failed_ns) + ")"
                                        : " (it ran out of memory too, at " + format_duration(m.failed_ns) + ")";
@@ -510,7 +509,8 @@ std::string render_text(const Report& r, const TextOptions& options) {
       out += oom::live_tensor_lines(d.live_tensors);
     }
   }
-  out += jax_view_text(r, prefix, [&](int64_t pid, int rank) { return process_label(r, pid, rank); });
+  if (r.has_jax && folded) out += folded_jax_text(r, prefix);
+  else out += jax_view_text(r, prefix, [&](int64_t pid, int rank) { return process_label(r, pid, rank); });
   // CuPy's pool: memory it holds for live arrays and as a cache (its
   // segments are the "held by caching allocators" groups).
   if (r.has_cupy && folded) out += folded_cupy_text(r, prefix);

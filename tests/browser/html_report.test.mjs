@@ -390,6 +390,44 @@ async function checkPyTorch(page, report) {
   await checkAxes(page, "#timeline svg.chart");
 }
 
+// JAX's view: XLA's pool and the arrays by line, at exit and at XLA's
+// out-of-memory; a 64-rank job's devices folded, one rank's on demand.
+async function checkJax(out) {
+  const report = JSON.parse(readFileSync(out + "/jax-report.json", "utf8"));
+  const page = await open(out + "/jax.html");
+  check(await page.isVisible("[data-section='jax']") && await page.isVisible("header nav a[href='#jax-section']"),
+        "the JAX section and its link are shown with JAX data");
+  const views = await page.locator("#jax-view option").allTextContents();
+  check(views.length === 2 && views[0] === "at exit" && views[1].startsWith("at out-of-memory #1"), `JAX at exit and at its failure: ${views}`);
+  const head = await page.textContent(".jax-device h3");
+  check(head.includes("XLA's pool 176.0 MiB in use of its 192.0 MiB limit") && head.includes("live arrays 176.0 MiB in 12"),
+        `the device's pool as the text says it: ${head}`);
+  const rows = await page.locator(".jax-device table.jax-lines tbody tr").allTextContents();
+  check(rows.length === 2 && rows[0].startsWith("176.0 MiB11float32[4096,1024] (16.0 MiB)fill (jax_list_oom.py:14)"),
+        `the arrays by the user's line, JAX's own frames skipped: ${rows}`);
+  const parts = await page.locator(".jax-device .jax-pool span").evaluateAll((s) => s.map((x) => x.dataset.part));
+  check(parts.join() === "arrays,free", `the pool's bar: the arrays and the free rest (${parts})`);
+  const n = report.oom_events.findIndex((e) => e.jax);
+  await page.click(`#oom-${n} a[href='#jax-section']`);
+  check((await page.locator("#jax-view option:checked").textContent()).startsWith("at out-of-memory #" + (n + 1)),
+        "the out-of-memory card's link shows JAX's view at that failure");
+  const job = await open(out + "/jaxjob.html");
+  check(await job.locator(".jax-device").count() === 0 && await job.locator(".jax-fold").count() === 1,
+        "64 ranks' devices folded into one view");
+  const fold = await job.textContent(".jax-fold h3");
+  check(fold.startsWith("64 devices of ranks 0-63") && fold.includes("live arrays median 176.0 MiB (176.0 MiB-1.4 GiB) in 12-96"),
+        `the fold's pool and arrays across the ranks: ${fold}`);
+  const across = await job.locator("table.jax-across tbody tr").allTextContents();
+  check(across.length === 2 && across[0] === "median 176.0 MiB (176.0 MiB-1.4 GiB)11-88every onefloat32[4096,1024] (16.0 MiB)fill (jax_list_oom.py:14)",
+        `each line once across the ranks: ${across}`);
+  await job.selectOption(".jax-fold select.jax-one", { label: "rank 4 \u00b7 device 4 \u00b7 pid 4004" });
+  const one = await job.textContent(".jax-one-device .jax-device h3");
+  check(one.startsWith("device 4 \u00b7 rank 4") && one.includes("live arrays 1.4 GiB in 96"), `one rank's device on demand: ${one}`);
+  const odd = await job.textContent("#summary");
+  check(odd.includes("rank 4 (pid 4004 on node000) held 1.4 GiB in JAX's live arrays"), "the rank whose arrays grew, first in the summary");
+  await page.screenshot({ path: out + "/jax.png", fullPage: true });
+}
+
 try {
   const merged = JSON.parse(readFileSync(mergedJson, "utf8"));
   const page = await open(out + "/report.html");
@@ -416,6 +454,7 @@ try {
   check(jobMeta.includes("job: ranks 0-2 of 4") && jobMeta.includes("no report from rank 3"), `the job in the summary: ${jobMeta}`);
   const jobRows = await jobPage.locator("#leak-table tbody tr").allTextContents();
   check(jobRows.some((row) => row.includes("ranks 0-2 (3 of 4)")), `one row for the three ranks: ${jobRows.slice(0, 3)}`);
+  await checkJax(out);
 } finally {
   await browser.close();
 }

@@ -2,8 +2,9 @@
 # out-of-memory run under the simulated GPU, renders it as HTML, and checks it
 # in Chromium; then does the same with a real H100 report of a PyTorch program
 # whose cache fragmented (tests/fixtures), and a merge of processes with no
-# rank, and a job of ranks. Leaves report.html, pytorch.html, norank.html,
-# job.html and screenshots in OUT.
+# rank, and a job of ranks; a JAX program's report and a 64-rank JAX job.
+# Leaves report.html, pytorch.html, norank.html, job.html, jax.html,
+# jaxjob.html and screenshots in OUT.
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 set(reports)
@@ -65,6 +66,25 @@ if(rc)
   message(FATAL_ERROR "cudaleak merge failed")
 endif()
 render(${OUT}/job.json html ${OUT}/job.html)
+# A JAX program (tests/e2e/programs/fake_jax stands in for JAX) whose
+# arrays filled XLA's pool: its report at exit, and a job of 64 ranks cloned
+# from it (scripts/make-job.py; rank 4's arrays 8x the others').
+get_filename_component(SOURCE ${FIXTURES}/../.. ABSOLUTE)
+execute_process(COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${SOURCE}/tests/e2e/programs/fake_jax
+                        ${CUDALEAK} run --simulated-gpu --simulated-gpu-memory 256MiB -o ${OUT}/jax.%n.json
+                        -- /usr/bin/python3 ${SOURCE}/tests/e2e/programs/jax_list_oom.py uncaught
+                OUTPUT_QUIET ERROR_QUIET)
+file(GLOB jax_reports ${OUT}/jax.*.json)
+list(SORT jax_reports)
+list(GET jax_reports -1 jax_exit)  # the exit report carries XLA's out-of-memory and the view at exit
+render(${jax_exit} html ${OUT}/jax.html)
+render(${jax_exit} json ${OUT}/jax-report.json)
+execute_process(COMMAND /usr/bin/python3 ${SOURCE}/scripts/make-job.py ${OUT}/jaxjob --ranks 64 --hosts 8
+                        --failing ${jax_exit} --surviving same --grow-arrays 4 RESULT_VARIABLE rc)
+if(rc)
+  message(FATAL_ERROR "make-job.py failed")
+endif()
+render(${OUT}/jaxjob html ${OUT}/jaxjob.html)
 render(${FIXTURES}/h100/python/scenario_fragmentation.470.0.json html ${OUT}/pytorch.html)
 render(${FIXTURES}/h100/python/scenario_exceptions.segments.1870.0.json html ${OUT}/segments.html)
 # The page shows the report as cudaleak reads it (a version 1 report's failed

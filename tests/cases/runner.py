@@ -12,12 +12,15 @@ Directives, in comments (`//` or `#`) anywhere in the case file:
     BUILD: %nvcc %s -o %t/prog     a build step (exit status 0 expected)
     RUN: %run -o %t/r.json -- %t/prog leak
     RUN(exit=7): ...               a run whose exit status must be 7
+    RUN(signal=SIGSEGV): ...       a run that must die of this signal
     CHECK: text                    found in the last RUN's output, after the previous CHECK's match
     CHECK-RE: regular expression   the same, as a Python regular expression
     CHECK-NOT: text                absent between the previous match and the next CHECK's (or the end)
     CHECK-NONE: text               absent from the whole output of the last RUN
     CHECK-COUNT(3): text           exactly this many times in the whole output of the last RUN
 
+A line of the case marked `// LINE:name` (or `# LINE:name`) is named in a
+CHECK as %line:name, so a check on "app.cu:17" survives edits above it.
 A RUN's output is its stdout followed by its stderr. Features: `simulated` or
 `gpu` (the mode), `gpus>=N`, `nvcc`, and any Python module the case names
 (`torch`, `jax`, `cupy`, ...: present when python3 imports it). Substitutions:
@@ -39,11 +42,12 @@ import pathlib
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 
-DIRECTIVE = re.compile(r"^\s*(?://|#)\s*(REQUIRES|UNSUPPORTED|ENV|BUILD|RUN(?:\(exit=(\d+)\))?|CHECK(?:-RE|-NOT|-NONE)?|"
-                       r"CHECK-COUNT\((\d+)\)):\s?(.*?)\s*$")
+DIRECTIVE = re.compile(r"^\s*(?://|#)\s*(REQUIRES|UNSUPPORTED|ENV|BUILD|RUN(?:\((?:exit=(\d+)|signal=(SIG[A-Z0-9]+))\))?|"
+                       r"CHECK(?:-RE|-NOT|-NONE)?|CHECK-COUNT\((\d+)\)):\s?(.*?)\s*$")
 SKIPPED = 77
 
 
@@ -87,25 +91,42 @@ def has_feature(feature, mode):
     raise CaseError("unknown feature '%s'" % feature)
 
 
+LINE_MARK = re.compile(r"(?://|#)\s*LINE:(\w+)")
+LINE_USE = re.compile(r"%line:(\w+)")
+
+
 def parse(path):
     case = {"requires": [], "unsupported": [], "env": {}, "steps": []}
-    for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+    lines = path.read_text(errors="replace").splitlines()
+    marks = {m.group(1): number for number, line in enumerate(lines, 1) for m in LINE_MARK.finditer(line)}
+
+    def lines_named(text, number):
+        def named(m):
+            if m.group(1) not in marks:
+                raise CaseError("%s:%d: %%line:%s names no LINE:%s mark" % (path, number, m.group(1), m.group(1)))
+            return str(marks[m.group(1)])
+        return LINE_USE.sub(named, text)
+
+    for number, line in enumerate(lines, 1):
         m = DIRECTIVE.match(line)
         if not m:
             continue
-        kind, exit_code, count, text = m.group(1), m.group(2), m.group(3), m.group(4)
+        kind, exit_code, signal_name, count, text = m.groups()
         if kind in ("REQUIRES", "UNSUPPORTED"):
             case[kind.lower()] += [f for f in text.split(",") if f.strip()]
         elif kind == "ENV":
             key, _, value = text.partition("=")
             case["env"][key.strip()] = value
         elif kind == "BUILD" or kind.startswith("RUN"):
+            if signal_name and not isinstance(getattr(signal, signal_name, None), signal.Signals):
+                raise CaseError("%s:%d: unknown signal %s" % (path, number, signal_name))
             case["steps"].append({"kind": "BUILD" if kind == "BUILD" else "RUN", "command": text, "line": number,
-                                  "exit": int(exit_code) if exit_code else 0, "checks": []})
+                                  "exit": int(exit_code) if exit_code else 0,
+                                  "signal": getattr(signal, signal_name) if signal_name else None, "checks": []})
         else:
             if not case["steps"] or case["steps"][-1]["kind"] != "RUN":
                 raise CaseError("%s:%d: %s before any RUN" % (path, number, kind))
-            case["steps"][-1]["checks"].append((kind, text, int(count) if count else None, number))
+            case["steps"][-1]["checks"].append((kind, lines_named(text, number), int(count) if count else None, number))
     if not any(s["kind"] == "RUN" for s in case["steps"]):
         raise CaseError("%s: no RUN line" % path)
     if not any(s["checks"] for s in case["steps"]):
@@ -173,7 +194,11 @@ def run_case(path, args):
         output = result.stdout + result.stderr
         log.append("$ %s\n%s[status %d]\n" % (command, output, result.returncode))
         (scratch / "log.txt").write_text("".join(log))
-        if result.returncode != step["exit"]:
+        if step["signal"]:  # the shell reports a death by signal N as -N (exec'd) or 128+N
+            if result.returncode not in (-step["signal"], 128 + step["signal"]):
+                raise CaseError("%s: %s exited %d, expected death by %s\n%s" % (
+                    where, step["kind"], result.returncode, step["signal"].name, output[-4000:]))
+        elif result.returncode != step["exit"]:
             raise CaseError("%s: %s exited %d, expected %d\n%s" % (where, step["kind"], result.returncode,
                                                                     step["exit"], output[-4000:]))
         try:
@@ -202,7 +227,11 @@ SELF_TEST = {
     "none.sh": ("FAIL", "# RUN: echo one\n# CHECK: one\n# CHECK-NONE: on\n", "CHECK-NONE found"),
     "count.sh": ("FAIL", "# RUN: echo a a\n# CHECK-COUNT(1): a\n", "CHECK-COUNT(1) found 2"),
     "status.sh": ("FAIL", "# RUN: exit 2\n# CHECK-NONE: x\n", "exited 2, expected 0"),
+    "signal.sh": ("PASS", "# RUN(signal=SIGTERM): kill -TERM $$\n# CHECK-NONE: x\n"),
+    "no-signal.sh": ("FAIL", "# RUN(signal=SIGSEGV): exit 0\n# CHECK-NONE: x\n", "expected death by SIGSEGV"),
     "nothing.sh": ("FAIL", "# RUN: echo one\n", "no CHECK line"),
+    "line.sh": ("PASS", "# RUN: grep -n marked %s\n# CHECK: %line:here:\n# LINE:here marked\n"),
+    "no-line.sh": ("FAIL", "# RUN: echo 1\n# CHECK: %line:nowhere\n", "names no LINE:nowhere mark"),
     "skip.sh": ("SKIP", "# REQUIRES: gpus>=64\n# RUN: echo one\n# CHECK: one\n"),
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "tests/e2e/harness.h"
 
@@ -162,4 +163,79 @@ TEST_CASE("job view: -o %h.%p.%n.json names each report by its host, and per-hos
   CHECK(together.exit_code == 0);
   CHECK(together.out.find("job: ranks 0-63 of 64 (torchrun) on 8 hosts (node[000-007])") != std::string::npos);
   CHECK(together.out == one.out);
+}
+
+namespace {
+
+// A JAX rank's report as cudaleak writes it: tests/e2e/programs/fake_jax
+// stands in for JAX under the simulated GPU; the program keeps every step's
+// 16 MiB array until XLA's pool is full, and the failure ends it.
+std::string jax_rank_report(const std::string& name) {
+  const std::string dir = fresh_dir(name);
+  const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "256MiB", "-o",
+                    dir + "/report.%p.%n.json", "--", "/usr/bin/python3", programs + "/jax_list_oom.py", "uncaught"},
+                   {"PYTHONPATH=" + programs + "/fake_jax"});
+  REQUIRE(res.exit_code == 1);  // Python's own status for the uncaught failure
+  for (const std::string& f : files_in(dir))
+    if (load(f).reason == Reason::Exit) return f;
+  FAIL("no report at exit in " << dir);
+  return "";
+}
+
+int line_in(const std::string& script, const std::string& marker) {
+  std::ifstream in(std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs/" + script);
+  std::string text;
+  for (int n = 1; std::getline(in, text); ++n)
+    if (text.find("# LINE:" + marker) != std::string::npos) return n;
+  FAIL("no marker " << marker << " in " << script);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("job view: 64 JAX ranks fold as PyTorch's: one story, each user line once with its ranks, the odd rank first",
+          "[e2e][ranks][job][jax]") {
+  const std::string failing = jax_rank_report("job_jax_rank");
+  // Odd ranks ran out of memory; even ones were ended by the launcher with
+  // the same arrays alive; rank 4's arrays and pool are 8x the others' (its
+  // timeline as theirs: only JAX's view tells it).
+  const std::string dir = make_job("job_view_jax", {"--failing", failing, "--surviving", "same", "--grow-arrays", "4"});
+  Result text = run({cudaleak_tool(), "report", dir});
+  REQUIRE(text.exit_code == 0);
+  const std::string& t = text.out;
+  CAPTURE(t);
+  CHECK(lines(t) < 200);
+  CHECK(most_ranks_on_a_line(t) <= 6);
+  const std::string keep = "fill (jax_list_oom.py:" + std::to_string(line_in("jax_list_oom.py", "keep")) + ")";
+  const std::string params = "main (jax_list_oom.py:" + std::to_string(line_in("jax_list_oom.py", "params")) + ")";
+  // The odd rank first, by its arrays: its timeline is the others'.
+  const size_t odd = t.find("a rank unlike the others:\n");
+  REQUIRE(odd != std::string::npos);
+  CHECK(t.find("  rank 4 (pid 4004 on node000) held 1.4 GiB in JAX's live arrays on device 4 at exit, the most 1.4 GiB "
+               "in 88 arrays from " + keep + ", the largest float32[4096,1024] (16.0 MiB), while the median rank held "
+               "176.0 MiB (8.0x)\n") != std::string::npos);
+  // XLA's failure of 32 ranks: one story with the ranks, told once.
+  CHECK(count(t, "ran out of memory in") == 1);
+  CHECK(t.find("32 ranks ran out of memory in " + keep + ": ranks 1-63 odd; rank ") != std::string::npos);
+  CHECK(count(t, "out of memory on rank") == 1);
+  CHECK(t.find("JAX (XLA) could not allocate 16.0 MiB on device") != std::string::npos);
+  CHECK(t.find("  Across the 32 ranks: between ") != std::string::npos);
+  CHECK(odd < t.find("ran out of memory in"));
+  // JAX at exit: one view of the 64 ranks, each line once with the bytes across them.
+  CHECK(count(t, "JAX at exit") == 1);
+  CHECK(t.find("JAX at exit on 64 ranks (0-63), each on its device: XLA's pool median 176.0 MiB (176.0 MiB-1.4 GiB) in "
+               "use of its median 192.0 MiB (192.0 MiB-1.5 GiB) limit; live arrays median 176.0 MiB (176.0 MiB-1.4 GiB) in 12-96 (not leaks, not "
+               "gated), by the user's line:\n") != std::string::npos);
+  CHECK(t.find("    median 176.0 MiB (176.0 MiB-1.4 GiB) in 11-88 arrays from " + keep +
+               ", the largest float32[4096,1024] (16.0 MiB)\n") != std::string::npos);
+  CHECK(t.find("    median 4.0 KiB (4.0 KiB-32.0 KiB) in 1-8 arrays from " + params +
+               ", the largest float32[1024] (4.0 KiB)\n") != std::string::npos);
+  CHECK(t.find("JAX at exit on device") == std::string::npos);
+
+  SECTION("--ranks all tells each rank's JAX view apart") {
+    Result all = run({cudaleak_tool(), "report", dir, "--ranks", "all"});
+    REQUIRE(all.exit_code == 0);
+    CHECK(count(all.out, "JAX at exit on device") == 64);
+  }
 }

@@ -80,6 +80,31 @@ TEST_CASE("jax: arrays of one line that filled the pool come first and the pool'
   CHECK(d[0].message.find("delays") == std::string::npos);
 }
 
+// Four JAX processes on one H200, each with its own fraction (0.225): the
+// room beyond a rank's pool is what the device has free, not the device less
+// the pool (108 GiB was told, and 0.9 advised, while the other ranks held
+// 64 GiB of it).
+TEST_CASE("jax: the room beyond the pool is the device's free memory, and the fraction advised fits it", "[jax][oom]") {
+  OomEvent e = jax_event(GiB);
+  e.total_bytes = 140 * GiB;
+  e.device_info = true;
+  e.free_bytes = 43 * GiB + GiB / 2;
+  e.jax.settings = "XLA_PYTHON_CLIENT_MEM_FRACTION=0.225 XLA_PYTHON_CLIENT_PREALLOCATE=false";
+  e.jax.device.bytes_limit = 31 * GiB + GiB / 2;
+  e.jax.device.pool_bytes = 31 * GiB;
+  e.jax.device.bytes_in_use = 31 * GiB;
+  std::string told;
+  for (const auto& cause : cudaleak::oom::diagnose(e))
+    if (cause.cause == Cause::PoolLimit) told = cause.message;
+  CHECK(told.find("the device has 43.0 GiB free beyond it (other processes and this one's other memory hold the rest)") !=
+        std::string::npos);
+  CHECK(told.find("XLA_PYTHON_CLIENT_MEM_FRACTION=0.53 gives XLA more of the device") != std::string::npos);
+  CHECK(told.find("108") == std::string::npos);
+  // No room beyond the pool once the others took it: the limit is not the cause.
+  e.free_bytes = GiB / 2;
+  for (const auto& cause : cudaleak::oom::diagnose(e)) CHECK(cause.cause != Cause::PoolLimit);
+}
+
 // Allocating on demand (XLA_PYTHON_CLIENT_PREALLOCATE=false), the pool's
 // limit less what is in use is not free in the pool: XLA has not taken it
 // from the device, where another process may hold it (two JAX processes on

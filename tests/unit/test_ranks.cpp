@@ -293,6 +293,37 @@ TEST_CASE("ranks: the failing rank's out-of-memory comes first, with the others 
   CHECK(own.find("out of memory on rank 2") < own.find("never freed"));
 }
 
+// Eight JAX processes on two H200s: the ranks that kept 2 GiB and exited at
+// 5.3 s were said to hold 49.5 KiB (what they had not freed at exit) when
+// rank 1 failed at 15.6 s. A rank whose process had ended says so.
+TEST_CASE("ranks: a rank that had ended before the failure is said to have ended", "[ranks]") {
+  Report r0 = rank_report(100, 0, "h"), r1 = rank_report(101, 1, "h");
+  r0.timeline.kinds = r1.timeline.kinds = {Kind::Device};
+  r0.timeline.devices = {timeline(0, {{100, 2u << 30}, {4000, 50 << 10}})};
+  r0.duration_ns = 5000;  // its exit report, written at 5 us
+  r1.timeline.devices = {timeline(0, {{100, 31u << 30}})};
+  OomEvent e;
+  e.time_ns = 15000;
+  e.api = "XLA (JAX)";
+  e.request_bytes = 1u << 30;
+  r1.oom_events = {e};
+  Report m = merge_reports({r0, r1});
+  auto ooms = job_ooms(m);
+  REQUIRE(ooms.size() == 1);
+  REQUIRE(ooms[0].others.size() == 1);
+  CHECK(ooms[0].others[0].ended);
+  CHECK(ooms[0].others[0].ended_ns == 5000);
+  CHECK_FALSE(ooms[0].others[0].known);
+  std::string text = render_text(m, {});
+  CHECK(text.find("The other ranks at that moment: rank 0 on device 0 had ended at 5.0 us") != std::string::npos);
+  CHECK(text.find("held 50.0 KiB") == std::string::npos);
+  // Still running at the failure (its report came later): what it held then.
+  m.processes[0].duration_ns = 20000;
+  ooms = job_ooms(m);
+  CHECK_FALSE(ooms[0].others[0].ended);
+  CHECK(ooms[0].others[0].bytes == (50u << 10));
+}
+
 TEST_CASE("ranks: the diff says which ranks leak at a site", "[ranks]") {
   std::vector<Report> before = {rank_report(100, 0, "h"), rank_report(101, 1, "h", "elsewhere")};
   std::vector<Report> after = {rank_report(200, 0, "h"), rank_report(201, 1, "h"), rank_report(202, 2, "h")};

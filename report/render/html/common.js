@@ -210,5 +210,6 @@ const links = {
   filterGroups: [],     // (Set of groups, label) a flame frame was chosen; null to clear
   showOom: [],          // (index) an out-of-memory mark was chosen
   showSegments: [],     // (index) the segment map of PyTorch's cache at that out-of-memory
+  showJax: [],          // (index) JAX's view of its device at that out-of-memory
 };
 const emit = (name, ...args) => { for (const f of links[name]) f(...args); };

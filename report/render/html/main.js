@@ -1,7 +1,7 @@
 // The page's entry point: each view draws itself from the embedded report;
 // a view that fails says so in its place and the others still draw.
 for (const [name, render] of [["summary", renderSummary], ["oom", renderOoms], ["table", renderTable], ["flamegraph", renderFlame],
-                              ["timeline", renderTimeline], ["growth", renderGrowth], ["allocations", renderAllocations], ["segments", renderPyTorch], ["details", renderDetails]]) {
+                              ["timeline", renderTimeline], ["growth", renderGrowth], ["allocations", renderAllocations], ["segments", renderPyTorch], ["jax", renderJax], ["details", renderDetails]]) {
   try {
     render();
   } catch (e) {

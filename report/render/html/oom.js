@@ -10,6 +10,12 @@ function ranksAt(e) {
     const lanes = ((R.timeline || {}).devices || []).filter((d) => d.pid === p.pid && (!(d.rank >= 0) || d.rank === p.rank));
     const failed = (R.oom_events || []).filter((x) => !x.recovered && x.pid === p.pid && x.rank === p.rank).map((x) => x.time_ns);
     const note = failed.length ? " (out of memory at " + fmtSince(Math.min(...failed), p.pid) + ")" : "";
+    // A process whose last report is its end, written before the failure, held nothing then.
+    const end = ["exit", "termination", "crash"].includes(p.reason) && p.duration_ns ? processStart(p.pid) + p.duration_ns : null;
+    if (end !== null && end < e.time_ns) {
+      out.push("rank " + p.rank + (lanes.length ? " on device " + lanes.map((d) => d.device).join(",") : "") + " had ended at " + fmtTime(end) + note);
+      continue;
+    }
     if (!lanes.length) { out.push("rank " + p.rank + ": no timeline" + note); continue; }
     for (const d of lanes) {
       // A point is [time_ns, max_total, bytes of each kind...] (docs/report-format.md#timeline).
@@ -59,6 +65,15 @@ function oomEntry(e, n, story) {
           fmtBytes(p.largest_free_block) + ") ");
       const link = el("a", { href: "#segments" }, "segment map");
       link.addEventListener("click", () => emit("showSegments", n));
+      line.append(link);
+      entry.append(line);
+    }
+    if (e.jax && e.jax.device) {
+      const d = e.jax.device;
+      const line = el("div", { class: "meta" }, "JAX then: " + (d.bytes_limit ? "XLA's pool " + fmtBytes(d.bytes_in_use || 0) + " in use of its " +
+          fmtBytes(d.bytes_limit) + " limit; " : "") + "live arrays " + fmtBytes(d.arrays_bytes || 0) + " in " + (d.arrays || 0) + " ");
+      const link = el("a", { href: "#jax-section" }, "arrays by line");
+      link.addEventListener("click", () => emit("showJax", n));
       line.append(link);
       entry.append(line);
     }

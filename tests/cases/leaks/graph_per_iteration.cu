@@ -1,13 +1,13 @@
+// BUILD: %nvcc %s -o %t/prog -lcuda
+// RUN(exit=23): %run --error-exitcode 23 -o %t/r.json -- %t/prog 6
+// CHECK: 6 graphs never destroyed
+// CHECK: 6 executable graphs never destroyed
+// RUN: %python %root/tests/cases/tools/report_expr.py %t/r.json 'sum(g["count"] for g in leaks("graph", "build_step")) == 6' 'sum(g["count"] for g in leaks("graph_exec", "build_step")) == 6'
+// CHECK: holds: sum(g["count"] for g in leaks("graph", "build_step")) == 6
+// CHECK: holds: sum(g["count"] for g in leaks("graph_exec", "build_step")) == 6
 // A new CUDA graph built and instantiated on every iteration and never
 // destroyed (as one of NVIDIA's samples does): both the graphs and their
 // executable graphs are leaks, counted per iteration.
-// RUN: --error-exitcode 23
-// ARGS: 6
-// EXIT: 23
-// STDERR: 6 graphs never destroyed
-// STDERR: 6 executable graphs never destroyed
-// REPORT: sum(g["count"] for g in leaks("graph", "build_step")) == 6
-// REPORT: sum(g["count"] for g in leaks("graph_exec", "build_step")) == 6
 #include <cuda.h>
 
 #include <cstdlib>

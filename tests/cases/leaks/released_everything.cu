@@ -1,11 +1,12 @@
+// BUILD: %nvcc %s -o %t/prog
+// RUN: %run --error-exitcode 23 -o %t/r.json -- %t/prog
+// CHECK: no CUDA resources leaked
+// CHECK-NONE: never freed
+// CHECK-NONE: never destroyed
+// RUN: %python %root/tests/cases/tools/report_expr.py %t/r.json 'summary["leaked_count"] == 0 and r["leaks"] == []'
+// CHECK: holds: summary["leaked_count"] == 0 and r["leaks"] == []
 // Every kind the runtime API hands out, released: no leak, the gate passes
 // and the report says so.
-// RUN: --error-exitcode 23
-// EXIT: 0
-// STDERR: no CUDA resources leaked
-// STDERR-NOT: never freed
-// STDERR-NOT: never destroyed
-// REPORT: summary["leaked_count"] == 0 and r["leaks"] == []
 #include <cuda_runtime.h>
 
 int main() {

@@ -1,13 +1,13 @@
+// BUILD: %nvcc %s -o %t/prog
+// RUN(exit=23): %run --error-exitcode 23 --min-bytes 100000 -o %t/r.json -- %t/prog 8
+// CHECK: 512.0 KiB of pinned memory in 8 allocations never freed
+// CHECK: in remember_step
+// RUN: %python %root/tests/cases/tools/report_expr.py %t/r.json 'leaks("pinned", "remember_step")[0]["count"] == 8' 'summary["by_kind"]["pinned"]["bytes"] == 8 * 65536'
+// CHECK: holds: leaks("pinned", "remember_step")[0]["count"] == 8
+// CHECK: holds: summary["by_kind"]["pinned"]["bytes"] == 8 * 65536
 // Pinned host memory that grows with each step: one allocation per step is
 // kept in a list that is never drained. The leak gate's threshold
 // (--min-bytes) lets a small leak pass but not this one.
-// RUN: --error-exitcode 23 --min-bytes 100000
-// ARGS: 8
-// EXIT: 23
-// STDERR: 512.0 KiB of pinned memory in 8 allocations never freed
-// STDERR: in remember_step
-// REPORT: leaks("pinned", "remember_step")[0]["count"] == 8
-// REPORT: summary["by_kind"]["pinned"]["bytes"] == 8 * 65536
 #include <cuda_runtime.h>
 
 #include <cstdlib>
