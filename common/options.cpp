@@ -146,7 +146,8 @@ std::string refusal(const Options& o, std::string_view key) {
   if (key == "summary_groups") return at_least_zero(o.summary_groups);
   if (key == "min_bytes") return at_least_zero(o.min_bytes);
   if (key == "limit_memory") return at_least_zero(o.limit_memory);
-  if (key == "growth_interval_ms") return between(o.growth_interval_ms, 1, 3'600'000);
+  if (key == "growth_interval_ms") return between(o.growth_interval_ms, 0, 3'600'000);
+  if (key == "view_interval_ms") return between(o.view_interval_ms, 0, 3'600'000);
   if (key == "error_exitcode") return between(o.error_exitcode, 0, 255);
   if (key == "gate_error_exitcode") return between(o.gate_error_exitcode, 1, 255);
   if (key == "output" && o.output.empty()) return "must not be empty";

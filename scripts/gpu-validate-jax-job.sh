@@ -40,7 +40,7 @@ done
 echo "== cudaleak report $out/job:"
 sed 's/^/    /' "$out/job.txt"
 expect "$out/job.txt" "job: ranks 0-3 of 4"
-expect "$out/job.txt" "JAX at exit on 4 ranks (0-3), each on its device: "
+expect "$out/job.txt" "JAX at exit on 4 ranks (0-3), on 1 device: "
 expect "$out/job.txt" "arrays from keep (job_rank.py:$line)"
 expect "$out/job.txt" "live arrays median 1.0 GiB (1.0 GiB-8.0 GiB) in 4-32 (not leaks, not gated), by the user's line:"
 expect "$out/job.txt" "    median 1.0 GiB (1.0 GiB-8.0 GiB) in 4-32 arrays from keep (job_rank.py:$line)"

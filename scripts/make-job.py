@@ -7,7 +7,8 @@ Each rank is a clone of a real report (the GPU fixtures by default: a PyTorch
 program that ran out of memory, and one that ended with its tensors alive, both
 from an H100; --failing and --surviving name others, e.g. a JAX program's),
 with what a real job changes: pid, parent pid, rank, local rank,
-world size, launcher, host, run id, start time, the device (the local rank's)
+world size, launcher, host, run id, start time, the device (the local rank's,
+with a UUID of that host's)
 and the address-space layout (every library moved by one offset per process,
 as ASLR does). Pids repeat across hosts, as they do in containers. Files are
 named as `-o job/%h.%p.%n.json` names them.
@@ -194,6 +195,9 @@ def main():
         pid = 4000 + local  # the same on every host, as in containers
         host = "node%03d" % host_index
         relabel(r, old_pid, pid, old_device, local % GPUS_PER_HOST, rank, (rank + 1) * 0x7f3000, lowest_library_base(r))
+        for d in r.get("timeline", {}).get("devices", []):  # each host's GPUs have UUIDs of their own
+            if d.get("uuid"):
+                d["uuid"] = "GPU-%08x-0000-0000-0000-%012x" % (host_index, d.get("device", 0))
         # Ranks start within a second of each other; each run's own clock is kept.
         start = JOB_START + ((rank * 7919) % 997) * 1_000_000
         p.update(pid=pid, ppid=3999, rank=rank, local_rank=local, world_size=args.ranks, launcher="torchrun",

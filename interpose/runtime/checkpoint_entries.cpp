@@ -69,3 +69,8 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_report(const
   cudaleak::note_cuda_seen();  // asked for explicitly: write even before any CUDA call
   return cudaleak::write_report(cudaleak::Reason::Checkpoint, name ? name : "").written ? 0 : -1;
 }
+
+extern "C" __attribute__((visibility("default"))) int cudaleak_impl_requests(unsigned long long n) {
+  cudaleak::tracker::count_requests(n);
+  return 0;
+}

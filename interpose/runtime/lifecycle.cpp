@@ -72,7 +72,9 @@ void initialize() {
   if (!options.trace_children) stop_tracing_children();
   signals::install();
   tracker::set_creation_observer(signals::ensure_reporter_thread);
-  tracker::configure_growth(uint64_t(std::max(options.growth_interval_ms, 1)) * 1'000'000);
+  tracker::configure_growth(uint64_t(std::max(options.growth_interval_ms, 0)) * 1'000'000);
+  runtime().python_view.configure_lines(uint64_t(std::max(options.growth_interval_ms, 0)) * 1'000'000);
+  runtime().python_view.set_interval(std::max(options.view_interval_ms, 0));
   tracker::configure_stack_collection(size_t(options.stack_collect_at), [](std::vector<uint32_t>& out) {
     runtime().oom.stack_ids(out);
     runtime().growth.stack_ids(out);

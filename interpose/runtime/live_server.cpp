@@ -16,6 +16,7 @@
 
 #include "interpose/base/log.h"
 #include "interpose/pyframes/python_frames.h"
+#include "interpose/runtime/line_growth.h"
 #include "interpose/runtime/reporter.h"
 #include "interpose/runtime/runtime.h"
 #include "interpose/track/tracker.h"
@@ -32,6 +33,7 @@ namespace {
 std::atomic<bool> g_started{false};
 std::atomic<int> g_listening{-1};
 constexpr size_t kGroupsSent = 40;  // the biggest live groups in a frame
+constexpr int kViewWaitMs = 2000;  // the longest a frame waits for a fresh view
 
 int listen_socket() {
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -98,6 +100,10 @@ void* serve(void*) {
 }  // namespace
 
 std::string frame_json() {
+  // Someone watches: a fresh view from the program (on cudaleak's own
+  // thread), so that its lines' growth is followed while they do. Bounded:
+  // a frame never waits long for a program that holds the GIL.
+  runtime().python_view.refresh(kViewWaitMs);
   std::lock_guard serial(runtime().reports.mutex);  // one at a time with reports: they share the symbolizer
   tracker::StacksHeld held;
   report::Capture c;
@@ -120,6 +126,7 @@ std::string frame_json() {
   report::AssembleSettings settings;
   settings.max_allocations = 1;
   report::Report r = report::assemble(std::move(c), settings).report;
+  line_growth::merge_into(r.timeline, runtime().python_view.line_growth());
   // What caching allocators hold is the program's memory, not a leak: named
   // so that `top` can set it against what is in use.
   for (report::LeakGroup& g : r.leaks) g.cached_by = gate::caching_allocator_of(g);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <mutex>
 
+#include "interpose/runtime/device_identity.h"
 #include "interpose/runtime/nvml_abi.h"
 #include "interpose/base/real_dlsym.h"
 #include "report/symbols/launcher_env.h"
@@ -48,18 +49,6 @@ const Nvml& load() {
   return n;
 }
 
-// NVML names devices "GPU-" + the 16 UUID bytes as 8-4-4-4-12 hex digits.
-std::string uuid_string(const CUuuid& uuid) {
-  std::string s = "GPU-";
-  char hex[3];
-  for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
-    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(uuid.bytes[i]));
-    s += hex;
-  }
-  return s;
-}
-
 // The device's compute processes, or false with `status` set.
 bool list_processes(const CUuuid& uuid, std::vector<nvmlProcessInfo_t>& infos, std::string* status) {
   const Nvml& n = load();
@@ -68,8 +57,8 @@ bool list_processes(const CUuuid& uuid, std::vector<nvmlProcessInfo_t>& infos, s
     return false;
   }
   nvmlDevice_t device;
-  if (n.by_uuid(uuid_string(uuid).c_str(), &device) != NVML_SUCCESS) {
-    *status = "device " + uuid_string(uuid) + " not found by NVML";
+  if (n.by_uuid(device_identity::uuid_text(uuid).c_str(), &device) != NVML_SUCCESS) {
+    *status = "device " + device_identity::uuid_text(uuid) + " not found by NVML";
     return false;
   }
   infos.resize(8);

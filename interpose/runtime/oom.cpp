@@ -12,6 +12,7 @@
 #include "report/oom/oom_story.h"
 #include "report/model/cuda_frames.h"
 #include "common/kinds.h"
+#include "interpose/runtime/device_identity.h"
 #include "interpose/base/log.h"
 #include "interpose/runtime/nvml.h"
 #include "interpose/runtime/reporter.h"
@@ -71,9 +72,8 @@ void measure_pools(report::OomEvent& e, const report::RawSnapshot& snap) {
 }
 
 void measure_others(report::OomEvent& e) {
-  auto get_uuid = driver<PFN_cuDeviceGetUuid_v11040>("cuDeviceGetUuid", 11040);
   CUuuid uuid;
-  if (!get_uuid || e.device < 0 || get_uuid(&uuid, e.device) != CUDA_SUCCESS) {
+  if (!device_identity::uuid_of(e.device, &uuid)) {
     e.nvml = "device UUID unavailable";
     return;
   }

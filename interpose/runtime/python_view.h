@@ -18,8 +18,11 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <map>
 #include <optional>
+#include <vector>
 
+#include "interpose/runtime/line_growth.h"
 #include "report/model/report.h"
 
 namespace cudaleak::python_view {
@@ -43,14 +46,24 @@ class Views {
   // own, which takes the GIL like any Python thread, so a program that holds
   // the GIL (or hangs) gets its report with the latest view instead of a
   // wait. True when a fresh view came in time.
-  bool refresh();
+  // `limit_ms` (0: none) bounds the wait further.
+  bool refresh(int limit_ms = 0);
   void set_source(void (*fn)());
+  // Asks the program's source for a fresh view every `ms` milliseconds too
+  // (view_interval_ms; 0: only when a report or `top` asks), from the same
+  // thread of cudaleak's own, which starts with the source.
+  void set_interval(int ms);
+  // Each view kept is also an observation of its lines (line_growth.h):
+  // their histories, per device, ready for a report's timeline.
+  void configure_lines(uint64_t interval_ns);
+  std::map<int, std::vector<report::SiteGrowth>> line_growth();
 
   std::mutex& mutex() { return mutex_; }  // for the fork protocol
   void reset_in_child();
 
  private:
   static void* source_worker(void* self);
+  bool start_worker();  // with mutex_ held
 
   std::mutex mutex_;  // guards everything below
   std::optional<report::PyTorchView> latest_;
@@ -64,6 +77,8 @@ class Views {
   std::condition_variable* wake_ = nullptr;
   bool worker_running_ = false;
   uint64_t requested_ = 0, answered_ = 0;
+  int interval_ms_ = 0;
+  line_growth::Lines lines_;
 };
 
 }  // namespace cudaleak::python_view

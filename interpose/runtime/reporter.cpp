@@ -20,6 +20,8 @@
 #include "report/model/json_io.h"
 #include "interpose/runtime/descriptors.h"
 #include "interpose/runtime/launcher_files.h"
+#include "interpose/runtime/device_identity.h"
+#include "interpose/runtime/line_growth.h"
 #include "interpose/base/log.h"
 #include "report/model/report_path.h"
 #include "common/safe_output.h"
@@ -132,6 +134,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   c.process.run_id = tracker::run_id();
   c.modules = symbols::loaded_modules();
   c.timeline = tracker::timeline(&c.timeline_sites);
+  for (report::DeviceTimeline& d : c.timeline.devices) d.uuid = device_identity::uuid_text_of(d.device);
   for (auto& [device, sites] : tracker::site_growth())
     for (report::DeviceTimeline& d : c.timeline.devices)
       if (d.device == device) d.growth = std::move(sites);
@@ -155,6 +158,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view) {
   if (reason == Reason::Signal || reason == Reason::Checkpoint) observed = c.snapshot;
   report::AssembleSettings settings = settings_for_reports();
   settings.history = [fresh_view](report::Report& r) {
+    line_growth::merge_into(r.timeline, runtime().python_view.line_growth());  // before the gate, which counts them
     if (r.has_pytorch) runtime().growth.annotate_tensors(r.pytorch);  // against the earlier views
     if (r.has_pytorch && fresh_view) runtime().growth.observe_tensors(r.pytorch);
     runtime().growth.annotate(r);

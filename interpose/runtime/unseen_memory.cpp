@@ -13,6 +13,7 @@
 
 #include "common/kinds.h"
 #include "interpose/driver/module_image.h"
+#include "interpose/runtime/device_identity.h"
 #include "interpose/runtime/limits.h"
 #include "interpose/runtime/nvml.h"
 #include "interpose/runtime/runtime.h"
@@ -36,16 +37,10 @@ Fn driver(std::atomic<Fn>& slot, const char* name, int version) {
   return tracker::cached_driver_function(slot, name, version);
 }
 
-bool uuid_of(int device, CUuuid* uuid) {
-  static std::atomic<PFN_cuDeviceGetUuid_v11040> get{nullptr};
-  auto fn = driver(get, "cuDeviceGetUuid", 11040);
-  return fn && fn(uuid, device) == CUDA_SUCCESS;
-}
-
 bool own_bytes(int device, uint64_t* bytes) {
   CUuuid uuid;
   std::string status = "device UUID unavailable";
-  if (uuid_of(device, &uuid) && nvml::own_bytes(uuid, bytes, &status)) return true;
+  if (device_identity::uuid_of(device, &uuid) && nvml::own_bytes(uuid, bytes, &status)) return true;
   log_verbose("device %d: memory past the seen calls not checked: %s", device, status.c_str());
   return false;
 }

@@ -12,7 +12,7 @@ SiteGrowthTable::~SiteGrowthTable() {
   std::free(kept_);
 }
 
-bool SiteGrowthTable::start(uint64_t time_ns, uint64_t interval_ns, size_t site_slots) {
+bool SiteGrowthTable::start(uint64_t time_ns, uint64_t interval_ns, size_t site_slots, uint64_t requests) {
   if (!streaks_) {
     // calloc: the zeroed pages come from mmap and cost memory only where written.
     streaks_ = static_cast<Rise*>(std::calloc(site_slots, sizeof(Rise)));
@@ -30,6 +30,7 @@ bool SiteGrowthTable::start(uint64_t time_ns, uint64_t interval_ns, size_t site_
   interval_ns_ = std::max<uint64_t>(interval_ns, 1000);
   written_ = 0;
   kept_count_ = 0;
+  requests_at_start_ = requests;
   started_ = true;
   return true;
 }
@@ -99,11 +100,13 @@ void SiteGrowthTable::compact() {
     }
     k.first /= 2;
   }
+  for (uint64_t j = 0; j * 2 < written_; ++j) requests_[j] = requests_[j * 2 + 1 < written_ ? j * 2 + 1 : j * 2];
   written_ = (written_ + 1) / 2;
   interval_ns_ *= 2;
 }
 
-void SiteGrowthTable::close_span(uint64_t end_ns, uint64_t now_ns, std::span<const Sample> samples) {
+void SiteGrowthTable::close_span(uint64_t end_ns, uint64_t now_ns, std::span<const Sample> samples,
+                                 uint64_t requests) {
   if (!started_ || end_ns <= origin_ns_) return;
   uint64_t closed = (end_ns - origin_ns_ - 1) / interval_ns_;
   uint64_t open = now_ns > origin_ns_ ? (now_ns - origin_ns_) / interval_ns_ : 0;
@@ -127,7 +130,16 @@ void SiteGrowthTable::close_span(uint64_t end_ns, uint64_t now_ns, std::span<con
     record(k, closed, s.low);
     for (uint64_t gap = closed + 1; gap < open; ++gap) record(k, gap, s.bytes);
   }
+  for (uint64_t j = closed; j < open && j < kPoints; ++j) requests_[j] = requests;
   written_ = std::max(written_, std::max(open, closed + 1));
+}
+
+uint64_t SiteGrowthTable::requests_since(uint64_t since_ns) const {
+  if (written_ == 0) return 0;
+  const uint64_t first = since_ns > origin_ns_ ? (since_ns - origin_ns_) / interval_ns_ : 0;
+  const uint64_t before = first == 0 ? requests_at_start_ : requests_[std::min<uint64_t>(first - 1, kPoints - 1)];
+  const uint64_t last = requests_[std::min<uint64_t>(written_ - 1, kPoints - 1)];
+  return last > before ? last - before : 0;
 }
 
 void SiteGrowthTable::snapshot(std::vector<report::SiteGrowth>& out,
@@ -152,6 +164,7 @@ void SiteGrowthTable::snapshot(std::vector<report::SiteGrowth>& out,
     g.since_bytes = uint64_t(std::max<int64_t>(r.from, 0));
     g.last_rise_ns = r.last_rise_ns;
     g.rises = r.rises;
+    g.rise_requests = requests_since(r.since_ns);
     g.history_ns = origin_ns_ + k.first * interval_ns_;
     g.interval_ns = interval_ns_;
     for (uint64_t j = k.first; j < written_ && j < kPoints; ++j)
@@ -174,6 +187,7 @@ void SiteGrowthTable::clear() {
   if (streaks_) std::memset(static_cast<void*>(streaks_), 0, site_slots_ * sizeof(Rise));
   kept_count_ = 0;
   written_ = 0;
+  requests_at_start_ = 0;
   started_ = false;
 }
 

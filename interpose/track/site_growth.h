@@ -48,13 +48,15 @@ class SiteGrowthTable {
   // The first sample span begins at `time_ns`, `interval_ns` long; memory for
   // `site_slots` sites. False when the memory cannot be had: then nothing is
   // sampled.
-  bool start(uint64_t time_ns, uint64_t interval_ns, size_t site_slots);
+  bool start(uint64_t time_ns, uint64_t interval_ns, size_t site_slots, uint64_t requests = 0);
   bool started() const { return started_; }
   // Where the span open at `time_ns` ends.
   uint64_t span_end(uint64_t time_ns) const;
   // Closes the span that ended at `end_ns` with these samples; the spans
   // between it and `now_ns` had no change, so they held each site's bytes.
-  void close_span(uint64_t end_ns, uint64_t now_ns, std::span<const Sample> samples);
+  // `requests`: what the program counted so far (cudaleak_requests), so that
+  // a rise can be put per request.
+  void close_span(uint64_t end_ns, uint64_t now_ns, std::span<const Sample> samples, uint64_t requests = 0);
 
   // The kept sites with their histories and rises, stack ids unresolved;
   // `now` gives a site's lowest since the last sample and its live bytes now
@@ -88,6 +90,8 @@ class SiteGrowthTable {
   void compact();
   static bool rising(const Rise& r) { return r.rises >= 2 && r.level > r.from; }
   bool stronger(const Rise& a, const Rise& b) const;
+  // Requests counted from the span that holds `since_ns` to the last written.
+  uint64_t requests_since(uint64_t since_ns) const;
 
   Rise* streaks_ = nullptr;  // site_slots
   size_t site_slots_ = 0;
@@ -96,6 +100,10 @@ class SiteGrowthTable {
   uint64_t origin_ns_ = 0;
   uint64_t interval_ns_ = 0;
   uint64_t written_ = 0;  // spans of the axis written so far (kept sites have values from `first` up to it)
+  // Requests counted by the end of each span of the axis (read when it
+  // closed), and before the first.
+  uint64_t requests_[kPoints] = {};
+  uint64_t requests_at_start_ = 0;
   bool started_ = false;
 };
 

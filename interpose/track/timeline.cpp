@@ -334,8 +334,12 @@ void Timeline::sample_growth(Series& s, uint64_t time_ns) {
   const uint64_t end = s.growth_end.load(std::memory_order_relaxed);
   if (end != 0 && time_ns < end) return;  // another thread sampled
   if (!s.growth.started()) {
+    if (growth_interval_ns_ == 0) {  // growth_interval_ms=0: no histories
+      s.growth_end.store(UINT64_MAX, std::memory_order_release);
+      return;
+    }
     s.growth_samples.reserve(kSiteSlots);
-    if (!s.growth.start(time_ns, growth_interval_ns_, kSiteSlots)) {
+    if (!s.growth.start(time_ns, growth_interval_ns_, kSiteSlots, requests())) {
       s.growth_end.store(UINT64_MAX, std::memory_order_release);  // no memory: no histories
       return;
     }
@@ -356,7 +360,7 @@ void Timeline::sample_growth(Series& s, uint64_t time_ns) {
       s.growth_samples.push_back({slot - 1, atomic(site.key).load(std::memory_order_relaxed), low, bytes});
     }
   }
-  s.growth.close_span(end, time_ns, s.growth_samples);
+  s.growth.close_span(end, time_ns, s.growth_samples, requests());
   s.growth_end.store(s.growth.span_end(time_ns), std::memory_order_release);
 }
 

@@ -38,7 +38,12 @@ class Timeline {
   Timeline() = default;
   // How long each span of the sites' growth histories is to start with
   // (site_growth.h); it doubles as the run goes on. Before the first change.
+  // 0: no growth histories at all (growth_interval_ms=0).
   void set_growth_interval(uint64_t ns) { growth_interval_ns_ = ns; }
+  // Requests the program counted (cudaleak_requests): one relaxed add, read
+  // when a span closes, so that a rise can be put per 1,000 requests.
+  void count_requests(uint64_t n) { requests_.fetch_add(n, std::memory_order_relaxed); }
+  uint64_t requests() const { return requests_.load(std::memory_order_relaxed); }
   Timeline(const Timeline&) = delete;
   Timeline& operator=(const Timeline&) = delete;
   ~Timeline();
@@ -142,6 +147,7 @@ class Timeline {
   std::atomic<Series*> series_[kDevices] = {};
   std::atomic<uint64_t> window_limit_{0};  // of the window open now, for a device seen first during it
   uint64_t growth_interval_ns_ = 1'000'000'000;
+  std::atomic<uint64_t> requests_{0};
   std::mutex create_mutex_;
 };
 

@@ -673,6 +673,8 @@ void bind(State& s) {
 }
 
 void configure_growth(uint64_t interval_ns) { state().timeline.set_growth_interval(interval_ns); }
+uint64_t requests_counted() { return state().timeline.requests(); }
+void count_requests(uint64_t n) { state().timeline.count_requests(n); }
 
 void State::lock_all() {
   side_mutex.lock();

@@ -161,7 +161,11 @@ void begin_window(uint64_t limit);
 std::vector<Timeline::WindowPeak> window_peaks();
 // The first span of the sites' growth histories (option growth_interval_ms);
 // at start-up, before any record.
+// 0: no growth histories.
 void configure_growth(uint64_t interval_ns);
+// Requests the program counted so far (cudaleak_requests), and n more.
+uint64_t requests_counted();
+void count_requests(uint64_t n);
 // Per device: the sites whose growth histories are kept (site_growth.h).
 std::map<int, std::vector<report::SiteGrowth>> site_growth();
 uint64_t elapsed_ns();  // since the tracker started

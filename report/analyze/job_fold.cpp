@@ -175,6 +175,28 @@ std::vector<OomStory> oom_stories(const Report& r) {
   return stories;
 }
 
+std::optional<size_t> devices_among(const Report& r, const std::vector<RankDevice>& members) {
+  std::set<std::string> gpus;
+  std::map<std::string, std::set<int64_t>> ordinal_users;  // host and ordinal without a UUID: the processes saying it
+  for (const RankDevice& m : members) {
+    const Process* p = process_of(r, m.pid, m.rank);
+    const std::string host = p ? p->host : std::string();
+    std::string uuid;
+    for (const DeviceTimeline& d : r.timeline.devices)
+      if (d.pid == m.pid && (d.rank < 0 || d.rank == m.rank) && d.device == m.device && !d.uuid.empty()) uuid = d.uuid;
+    if (uuid.empty()) {
+      const std::string key = host + '\n' + std::to_string(m.device);
+      ordinal_users[key].insert(m.pid);
+      gpus.insert(key);
+    } else {
+      gpus.insert(host + '\n' + uuid);
+    }
+  }
+  for (const auto& [key, pids] : ordinal_users)
+    if (pids.size() > 1) return std::nullopt;
+  return gpus.size();
+}
+
 OthersSummary summarize_others(const std::vector<RankMoment>& others) {
   OthersSummary s;
   std::map<std::tuple<bool, bool, std::string, bool>, size_t> of_key;

@@ -3,6 +3,7 @@
 // The text report's job view (render/job_text.cpp) says what these find.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,20 @@ struct MomentBucket {
   bool ended = false;  // their processes had ended before the moment
   std::vector<int> ranks;
 };
+// A rank's device in a job, as its report names it.
+struct RankDevice {
+  int64_t pid = 0;
+  int rank = -1;
+  int device = -1;
+};
+// How many GPUs the members are on: each is its host and the device's UUID
+// where its report read one (ordinals are per process under
+// CUDA_VISIBLE_DEVICES: eight ranks that each say "device 0" may be on two
+// GPUs, or eight). Without UUIDs, ordinals that differ on a host are
+// different GPUs, and ordinals that repeat there cannot be told apart:
+// nullopt then, and the text says nothing of the devices.
+std::optional<size_t> devices_among(const Report& merged, const std::vector<RankDevice>& members);
+
 struct OthersSummary {
   std::vector<MomentBucket> buckets;   // most ranks first
   Spread held;                         // of the ranks whose timeline covers the moment

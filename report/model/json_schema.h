@@ -240,6 +240,8 @@ void fields(V& v, SiteGrowth& g) {
   v("interval_ns", g.interval_ns);
   v("history", g.history);
   v("steady", g.steady, IfSet);
+  v("rise_requests", g.rise_requests, IfSet);
+  v("view", g.view, IfSet);
   v("site", g.site, IfSet);
   v("suppressed_by", g.suppressed_by, IfSet);
   v("baseline", g.baseline, IfSet);
@@ -252,6 +254,7 @@ void fields(V& v, DeviceTimeline& d) {
   v("device", d.device, Required);
   v("pid", d.pid, IfSet);
   v.unless("rank", d.rank, -1);
+  v("uuid", d.uuid, IfSet);
   v("resolution_ns", d.resolution_ns);
   v("peak", d.peak);
   v("points", d.points);

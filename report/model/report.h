@@ -262,6 +262,13 @@ struct SiteGrowth {
   uint64_t interval_ns = 0;   // the length of each span
   std::vector<uint64_t> history;  // lowest live bytes within each span, oldest first
   bool steady = false;  // grew steadily to now and never fell (report/model/site_growth.h)
+  // Requests the program counted (cudaleak_requests) over the rise; 0: none counted.
+  uint64_t rise_requests = 0;
+  // Not a CUDA call site but a line of a framework's view ("pytorch": live
+  // tensors by Python stack, "jax": live arrays by Python stack, "cupy": the
+  // memory pool's used bytes), its history fed by each view the program sent
+  // (interpose/runtime/line_growth.h); empty for a site.
+  std::string view;
   // Added by the gate when it ran (fail_on_growth).
   std::string site;
   std::string suppressed_by;
@@ -285,6 +292,10 @@ struct DeviceTimeline {
   std::vector<std::vector<std::pair<uint32_t, uint64_t>>> site_points;
   std::vector<SiteGrowth> growth;  // the sites whose histories were kept, biggest and rising first
   int rank = -1;  // in merged reports, the rank of the process (pid)
+  // The device's UUID ("GPU-2f4d...", NVML's form): ordinals are per process
+  // (CUDA_VISIBLE_DEVICES), so ranks that all say device 0 may be on many
+  // GPUs. Empty where it was not read (crash captures, older reports).
+  std::string uuid;
   bool operator==(const DeviceTimeline&) const = default;
 };
 

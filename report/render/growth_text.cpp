@@ -30,13 +30,28 @@ std::string rise_length(uint64_t ns) {
   return buf;
 }
 
+std::string rise_rates(const SiteGrowth& g) {
+  std::string out = "+" + format_bytes(uint64_t(rise_per_minute(g))) + " per minute";
+  if (g.rise_requests)
+    out = "+" + format_bytes(uint64_t(double(rise_bytes(g)) * 1000.0 / double(g.rise_requests))) +
+          " per 1,000 requests, " + out;
+  return out;
+}
+
 std::string rise_words(const SiteGrowth& g) {
-  return "grew steadily for " + rise_length(rise_duration_ns(g)) + ", +" + format_bytes(rise_bytes(g)) + " (+" +
-         format_bytes(uint64_t(rise_per_minute(g))) + " per minute), never fell";
+  return "grew steadily for " + rise_length(rise_duration_ns(g)) + ", +" + format_bytes(rise_bytes(g)) + " (" +
+         rise_rates(g) + "), never fell";
+}
+
+std::string view_words(const std::string& view) {
+  if (view == "pytorch") return "PyTorch's live tensors";
+  if (view == "jax") return "JAX's live arrays";
+  if (view == "cupy") return "CuPy's memory pool in use";
+  return view;
 }
 
 std::string site_words(const SiteGrowth& g) {
-  std::string out = format_bytes(g.bytes) + " of " + text_of(g.kind) + " memory";
+  std::string out = format_bytes(g.bytes) + " of " + (g.view.empty() ? text_of(g.kind) + " memory" : view_words(g.view));
   if (!g.api.empty()) out += " by " + g.api;
   if (!g.where.empty()) out += " at " + g.where;
   return out;
@@ -62,7 +77,12 @@ std::string sparkline(const std::vector<uint64_t>& values, size_t width) {
 std::string render_growth(const Report& r, const TextOptions& options) {
   const std::vector<GrowingSite> sites = growing_sites(r);
   if (sites.empty()) return "";
-  std::string out = "\n" + count_of(sites.size(), "site", "sites") +
+  const size_t lines = size_t(std::count_if(sites.begin(), sites.end(), [](const GrowingSite& s) { return !s.site->view.empty(); }));
+  std::string counted = lines == 0            ? count_of(sites.size(), "site", "sites")
+                        : lines == sites.size() ? count_of(lines, "line of the program", "lines of the program")
+                                                : count_of(sites.size() - lines, "site", "sites") + " and " +
+                                                      count_of(lines, "line of the program", "lines of the program");
+  std::string out = "\n" + counted +
                     " grew steadily (live bytes whose lowest rose span after span and never fell; growth in the "
                     "report's timeline):\n";
   size_t shown = 0;

@@ -20,8 +20,13 @@ std::vector<GrowingSite> growing_sites(const Report& report);
 
 // "6 h 12 min", "3 min 05 s", "8 s": a rise's length, to the unit that reads.
 std::string rise_length(uint64_t ns);
+// "+90.0 MiB per minute", with "+3.3 MiB per 1,000 requests, " before it
+// where the program counted requests (cudaleak_requests).
+std::string rise_rates(const SiteGrowth& g);
 // "grew steadily for 8 s, +12.0 MiB (+90.0 MiB per minute), never fell"
 std::string rise_words(const SiteGrowth& g);
+// What a line of a framework's view counts: "PyTorch's live tensors".
+std::string view_words(const std::string& view);
 // "12.0 MiB of device memory by cudaMalloc at leak_slowly (slow_leak.cu:14)"
 std::string site_words(const SiteGrowth& g);
 // The history in `width` block characters (U+2581-U+2588), lowest to highest.

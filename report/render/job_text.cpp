@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
 
 #include "common/enum_names.h"
 #include "common/quantities.h"
@@ -75,6 +77,17 @@ std::string across_text(const Report& r, const OomStory& s) {
   return out + (differ.empty() ? "; the same numbers on every rank" : differ) + "\n";
 }
 
+// ", each on its own device", ", on 2 devices", or "" where the reports do
+// not say which GPUs the ranks were on.
+std::string devices_phrase(const Report& r, const std::vector<RankDevice>& members) {
+  const std::optional<size_t> gpus = devices_among(r, members);
+  if (!gpus) return "";
+  std::set<std::pair<int64_t, int>> ranks;
+  for (const RankDevice& m : members) ranks.insert({m.pid, m.rank});
+  return *gpus >= ranks.size() && *gpus == members.size() ? ", each on its own device"
+                                                            : ", on " + count_of(*gpus, "device", "devices");
+}
+
 // Each other rank, as a job of a few ranks reads (job.h's RankMoment).
 std::string others_listed(const std::vector<RankMoment>& others, uint64_t at) {
   std::string out = "  The other ranks at that moment:";
@@ -96,7 +109,11 @@ std::string others_distribution(const Report& r, const std::vector<RankMoment>& 
   for (const RankMoment& m : others) ranks.push_back(m.rank);
   std::sort(ranks.begin(), ranks.end());
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  std::string out = "  The other " + std::to_string(ranks.size()) + " ranks at that moment, each on its own device:";
+  std::vector<RankDevice> devices;
+  for (const RankMoment& m : others)
+    if (m.device >= 0) devices.push_back({m.pid, m.rank, m.device});
+  std::string out = "  The other " + std::to_string(ranks.size()) + " ranks at that moment" +
+                    (devices.size() == others.size() ? devices_phrase(r, devices) : "") + ":";
   size_t shown = 0, rest = 0;
   for (const MomentBucket& b : s.buckets) {
     if (shown == 4) {
@@ -254,12 +271,17 @@ std::string folded_pytorch_text(const Report& r, const std::string& prefix, cons
   for (const ViewFold& f : folds) {
     const AllocatorDevice& d = r.pytorch.devices[f.members.front()];
     std::vector<uint64_t> reserved, allocated;
-    for (size_t i : f.members) reserved.push_back(r.pytorch.devices[i].reserved), allocated.push_back(r.pytorch.devices[i].allocated);
+    std::vector<RankDevice> devices;
+    for (size_t i : f.members) {
+      const AllocatorDevice& m = r.pytorch.devices[i];
+      reserved.push_back(m.reserved), allocated.push_back(m.allocated);
+      devices.push_back({m.pid, m.rank, m.device});
+    }
     const bool one = f.members.size() == 1;
     out += "\n" + prefix + "PyTorch at " + text_of(f.when) +
            (one ? " on device " + std::to_string(d.device) + (d.pid ? " in " + process_label(r, d.pid, d.rank) : "")
                 : " on " + std::to_string(f.ranks.size()) + " " + ranks_word(f.ranks.size()) + "(" + rank_list(f.ranks) +
-                      "), each on its device") +
+                      ")" + devices_phrase(r, devices)) +
            ": " + bytes_spread(spread_of(reserved)) + " reserved, " +
            (one ? oom::held_by_live_tensors(d.allocated, d.live_tensors)
                 : bytes_spread(spread_of(allocated)) + " allocated") +
@@ -313,8 +335,10 @@ std::string folded_jax_fold(const Report& r, const ViewFold& f, const std::strin
   std::vector<uint64_t> in_use, limit, arrays_bytes, arrays;
   std::vector<int> no_memory_ranks;
   const JaxDevice* no_memory = nullptr;  // the first device with arrays that hold none: its texts are told
+  std::vector<RankDevice> devices;
   for (size_t i : f.members) {
     const JaxDevice& d = r.jax.devices[i];
+    devices.push_back({d.pid, d.rank, d.device});
     if (d.bytes_limit) in_use.push_back(d.bytes_in_use), limit.push_back(d.bytes_limit);
     arrays_bytes.push_back(d.arrays_bytes), arrays.push_back(d.arrays);
     if (d.no_memory_arrays) {
@@ -323,7 +347,7 @@ std::string folded_jax_fold(const Report& r, const ViewFold& f, const std::strin
     }
   }
   std::string out = "\n" + prefix + "JAX at " + text_of(f.when) + " on " + std::to_string(f.ranks.size()) + " " +
-                    ranks_word(f.ranks.size()) + "(" + rank_list(f.ranks) + "), each on its device: ";
+                    ranks_word(f.ranks.size()) + "(" + rank_list(f.ranks) + ")" + devices_phrase(r, devices) + ": ";
   if (!limit.empty())
     out += "XLA's pool " + bytes_spread(spread_of(in_use)) + " in use of its " + bytes_spread(spread_of(limit)) +
            " limit; ";
@@ -374,8 +398,10 @@ std::string folded_cupy_text(const Report& r, const std::string& prefix) {
   for (const ViewFold& f : folds) {
     std::vector<uint64_t> total, used, cached;
     uint64_t free_blocks = 0;
+    std::vector<RankDevice> devices;
     for (size_t i : f.members) {
       const CupyPool& c = pools[i];
+      devices.push_back({c.pid, c.rank, c.device});
       total.push_back(c.total_bytes), used.push_back(c.used_bytes);
       cached.push_back(c.total_bytes > c.used_bytes ? c.total_bytes - c.used_bytes : 0);
       free_blocks += c.free_blocks;
@@ -386,7 +412,7 @@ std::string folded_cupy_text(const Report& r, const std::string& prefix) {
     out += "\n" + prefix + "CuPy's memory pool at " + text_of(f.when) +
            (one ? " on device " + std::to_string(c.device) + (c.pid ? " in " + process_label(r, c.pid, c.rank) : "")
                 : " on " + std::to_string(f.ranks.size()) + " " + ranks_word(f.ranks.size()) + "(" + rank_list(f.ranks) +
-                      "), each on its device") +
+                      ")" + devices_phrase(r, devices)) +
            ": " + bytes_spread(spread_of(total)) + " held, " + bytes_spread(spread_of(used)) + " by live arrays, " +
            bytes_spread(spread_of(cached)) + " cached in " + count_of(free_blocks, "free block", "free blocks") +
            (one ? "" : " in all") + " (not leaks" +

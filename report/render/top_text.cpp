@@ -16,6 +16,7 @@ namespace cudaleak::report {
 namespace {
 
 bool same_site(const LeakGroup& g, const SiteGrowth& s, int device) {
+  if (!s.view.empty()) return false;  // a line of a framework's view, not a CUDA site
   if (g.device != device || g.kind != s.kind || g.stack.size() != s.stack.size()) return false;
   for (size_t i = 0; i < g.stack.size(); ++i)
     if (g.stack[i].ip != s.stack[i].ip || g.stack[i].function != s.stack[i].function) return false;
@@ -56,11 +57,14 @@ std::vector<TopSite> top_sites(const Report& frame, TopOrder order) {
     out.push_back(std::move(s));
   }
   // A site that grew and then gave everything back has no live group: its
-  // history is still worth a row.
+  // history is still worth a row. Every line of a framework's view has one
+  // (the live tensors by line under the allocator's segments).
   for (const DeviceTimeline& d : frame.timeline.devices)
     for (const SiteGrowth& growth : d.growth)
-      if (std::find(matched.begin(), matched.end(), &growth) == matched.end() && growth.steady)
-        out.push_back(TopSite{d.device, growth.kind, growth.api, growth.where, "", growth.bytes, &growth, &growth.stack});
+      if (std::find(matched.begin(), matched.end(), &growth) == matched.end() && (growth.steady || !growth.view.empty()))
+        out.push_back(TopSite{d.device, growth.kind, growth.view.empty() ? growth.api : view_words(growth.view),
+                              growth.where, "", growth.bytes, &growth,
+                              &growth.stack});
   std::stable_sort(out.begin(), out.end(), [order](const TopSite& a, const TopSite& b) {
     if (order == TopOrder::Growth && per_minute(a) != per_minute(b)) return per_minute(a) > per_minute(b);
     return a.bytes > b.bytes;
@@ -71,6 +75,9 @@ std::vector<TopSite> top_sites(const Report& frame, TopOrder order) {
 std::string growth_cell(const TopSite& s) {
   if (!s.growth) return "-";
   const SiteGrowth& g = *s.growth;
+  if (g.steady && g.rise_requests)
+    return "+" + format_bytes(uint64_t(double(rise_bytes(g)) * 1000.0 / double(g.rise_requests))) + "/1k req, +" +
+           format_bytes(uint64_t(rise_per_minute(g))) + "/min";
   if (g.steady) return "+" + format_bytes(uint64_t(rise_per_minute(g))) + "/min for " + rise_length(rise_duration_ns(g));
   if (g.rises == 0 && g.since_bytes == g.level && g.history.size() > 1 && g.history.front() > g.level) return "fell";
   return "flat";

@@ -305,7 +305,12 @@ async function checkMerged(page, report) {
   const laneBytes = new Map();
   for (const g of counted.filter((g) => memoryKinds.includes(g.kind) && g.bytes && (g.allocations || []).length))
     laneBytes.set(g.device + ":" + g.pid, (laneBytes.get(g.device + ":" + g.pid) || 0) + g.bytes);
-  check(await page.locator("#allocations-device option").count() === laneBytes.size, `one allocation chart per device and process (${laneBytes.size})`);
+  // A device with growth histories and no leak has a chart of its own too.
+  const historyLanes = new Set(report.timeline.devices.filter((d) => (d.growth || []).some((h) => (h.history || []).length > 1 &&
+                                                                                                  Math.max(...h.history) > 0))
+                                                      .map((d) => d.device + ":" + d.pid));
+  const lanesDrawn = new Set([...laneBytes.keys(), ...historyLanes]).size;
+  check(await page.locator("#allocations-device option").count() === lanesDrawn, `one allocation chart per device and process (${lanesDrawn})`);
   const biggestLane = [...laneBytes.entries()].sort((a, b) => b[1] - a[1])[0][0];
   const laneGroups = counted.filter((g) => memoryKinds.includes(g.kind) && g.bytes && g.device + ":" + g.pid === biggestLane);
   const listed = laneGroups.flatMap((g) => (g.allocations || []).filter((a) => a.bytes && a.time_ns !== undefined));
@@ -441,6 +446,21 @@ try {
   const segmentsPage = await open(out + "/segments.html");
   const byLine = await segmentsPage.textContent("table.tensors");
   check(byLine.includes("in segments reserved by work (scenario_exceptions.py:9)"), `tensors named by their segments' line: ${byLine}`);
+  // Growth by line (tests/cases/growth/torch_line_growth.py): PyTorch's live
+  // tensors by line in the growth table, and their histories drawn over the
+  // allocations' chart though nothing of them leaked.
+  const growthPage = await open(out + "/growth.html");
+  const growthRows = await growthPage.locator("#growth tr[data-steady='1']").allTextContents();
+  check(growthRows.length === 1 && growthRows[0].includes("PyTorch's live tensors at keep_for_debugging") &&
+        growthRows[0].includes("per 1,000 requests"), `the growth table's one steady row is the line, per request: ${growthRows}`);
+  check(await growthPage.locator("#allocations-section").isVisible(), "the allocations chart is drawn for histories alone");
+  const steadyLines = growthPage.locator("#allocations path.growth-history[data-view='pytorch'][data-steady='1']");
+  check(await steadyLines.count() === 1, "the line's history is drawn on the allocations chart, solid");
+  check(await growthPage.locator("#allocations path.growth-history[data-steady='0']").count() >= 1,
+        "the flat histories (the segment, the other lines) dashed beside it");
+  await checkAxes(growthPage, "#allocations svg.chart");
+  await steadyLines.first().dispatchEvent("mousemove");
+  check((await growthPage.textContent(".tip")).includes("keep_for_debugging"), "hovering the line names it");
   // A merge of processes that had no rank: no rank column.
   const noRank = await open(out + "/norank.html");
   const noRankHeaders = await noRank.locator("#process-table th").allTextContents();

@@ -87,6 +87,14 @@ endif()
 render(${OUT}/jaxjob html ${OUT}/jaxjob.html)
 render(${FIXTURES}/h100/python/scenario_fragmentation.470.0.json html ${OUT}/pytorch.html)
 render(${FIXTURES}/h100/python/scenario_exceptions.segments.1870.0.json html ${OUT}/segments.html)
+# Growth by line: fake_torch's server loop whose one line keeps a tensor in
+# an allocator segment that never grows (tests/cases/growth): the chart of
+# allocations draws the line's history, though nothing of it leaked.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${FIXTURES}/../e2e/programs/fake_torch
+                ${CUDALEAK} run --simulated-gpu --pytorch-stacks true --growth-interval-ms 200 --view-interval-ms 100
+                -o ${OUT}/growth.json -- /usr/bin/python3 ${FIXTURES}/../cases/growth/torch_line_growth.py leak
+                OUTPUT_QUIET ERROR_QUIET)
+render(${OUT}/growth.json html ${OUT}/growth.html)
 # The page shows the report as cudaleak reads it (a version 1 report's failed
 # calls folded into PyTorch's event): the checks read the same.
 render(${FIXTURES}/h100/python/scenario_fragmentation.470.0.json json ${OUT}/pytorch.json)

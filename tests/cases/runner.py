@@ -8,7 +8,7 @@ Directives, in comments (`//` or `#`) anywhere in the case file:
 
     REQUIRES: gpu, nvcc, torch     every feature named must be present
     UNSUPPORTED: simulated         skipped where any feature named is present
-    ENV: KEY=VALUE                 set for every BUILD and RUN command
+    ENV: KEY=VALUE                 set for every BUILD and RUN command (%root, %S and %t in VALUE replaced)
     BUILD: %nvcc %s -o %t/prog     a build step (exit status 0 expected)
     RUN: %run -o %t/r.json -- %t/prog leak
     RUN(exit=7): ...               a run whose exit status must be 7
@@ -183,7 +183,10 @@ def run_case(path, args):
     scratch = (args.out / path.stem).resolve()
     shutil.rmtree(scratch, ignore_errors=True)
     scratch.mkdir(parents=True)
-    env = dict(os.environ, **case["env"])
+    # Paths in ENV values are written unquoted: the value is not read by a shell.
+    places = {"%root": str(args.root), "%S": str(path.parent), "%t": str(scratch)}
+    env = dict(os.environ, **{key: re.sub("%root|%S|%t", lambda m: places[m.group(0)], value)
+                              for key, value in case["env"].items()})
     env["PATH"] = os.path.join(cuda_root(), "bin") + os.pathsep + env.get("PATH", "")
     log = []
     for step in case["steps"]:

@@ -83,7 +83,7 @@ TEST_CASE("job view: 64 ranks fold into one screen, the odd ranks first", "[e2e]
   CHECK(t.find("The other ranks at that moment: rank 0") == std::string::npos);
   // The frameworks' views folded: the 32 even ranks' PyTorch at exit is one.
   CHECK(count(t, "PyTorch at exit") == 1);
-  CHECK(t.find("PyTorch at exit on 32 ranks (0-62 even), each on its device: 320.0 MiB reserved, 320.0 MiB allocated "
+  CHECK(t.find("PyTorch at exit on 32 ranks (0-62 even), each on its own device: 320.0 MiB reserved, 320.0 MiB allocated "
                "(not leaks, not gated); rank 0 (pid 4000 on node000)'s tensors:\n"
                "    320.0 MiB in 10 tensors in segments reserved by work (scenario_exceptions.py:9)\n") != std::string::npos);
   CHECK(t.find("SUMMARY: cudaleak: 5.0 GiB leaked in 10 resources") != std::string::npos);
@@ -224,7 +224,7 @@ TEST_CASE("job view: 64 JAX ranks fold as PyTorch's: one story, each user line o
   CHECK(odd < t.find("ran out of memory in"));
   // JAX at exit: one view of the 64 ranks, each line once with the bytes across them.
   CHECK(count(t, "JAX at exit") == 1);
-  CHECK(t.find("JAX at exit on 64 ranks (0-63), each on its device: XLA's pool median 176.0 MiB (176.0 MiB-1.4 GiB) in "
+  CHECK(t.find("JAX at exit on 64 ranks (0-63), each on its own device: XLA's pool median 176.0 MiB (176.0 MiB-1.4 GiB) in "
                "use of its median 192.0 MiB (192.0 MiB-1.5 GiB) limit; live arrays median 176.0 MiB (176.0 MiB-1.4 GiB) in 12-96 (not leaks, not "
                "gated), by the user's line:\n") != std::string::npos);
   CHECK(t.find("    median 176.0 MiB (176.0 MiB-1.4 GiB) in 11-88 arrays from " + keep +

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "report/analyze/job.h"
+#include "report/analyze/job_fold.h"
 #include "report/analyze/views.h"
 #include "report/model/cuda_frames.h"
 #include "report/model/json_io.h"
@@ -322,6 +323,36 @@ TEST_CASE("ranks: a rank that had ended before the failure is said to have ended
   ooms = job_ooms(m);
   CHECK_FALSE(ooms[0].others[0].ended);
   CHECK(ooms[0].others[0].bytes == (50u << 10));
+}
+
+// Eight JAX processes on two H200s, each with CUDA_VISIBLE_DEVICES of its
+// own: every rank said "device 0" and the job view said "each on its
+// device". Ranks are on the same GPU where their reports read the same UUID.
+TEST_CASE("ranks: the GPUs of a job's ranks are told by UUID, not by ordinal", "[ranks]") {
+  std::vector<Report> reports;
+  for (int rank = 0; rank < 4; ++rank) {
+    Report r = rank_report(100 + rank, rank, "h");
+    r.timeline.kinds = {Kind::Device};
+    r.timeline.devices = {timeline(0, {{100, 1u << 20}})};
+    r.timeline.devices[0].uuid = rank % 2 ? "GPU-bbbb" : "GPU-aaaa";
+    reports.push_back(r);
+  }
+  Report m = merge_reports(reports);
+  std::vector<RankDevice> all;
+  for (int rank = 0; rank < 4; ++rank) all.push_back({100 + rank, rank, 0});
+  CHECK(devices_among(m, all) == std::optional<size_t>(2));
+  // The same ranks read back from JSON keep the UUIDs.
+  Report back = from_json(to_json(m));
+  CHECK(devices_among(back, all) == std::optional<size_t>(2));
+  // Without UUIDs (older reports, crash captures) four processes saying
+  // device 0 on one host cannot be told apart.
+  for (DeviceTimeline& d : m.timeline.devices) d.uuid.clear();
+  CHECK_FALSE(devices_among(m, all).has_value());
+  // Ordinals that differ on a host are different GPUs; on two hosts, the same ordinal is two.
+  for (int rank = 0; rank < 4; ++rank) m.timeline.devices[size_t(rank)].device = rank;
+  std::vector<RankDevice> own;
+  for (int rank = 0; rank < 4; ++rank) own.push_back({100 + rank, rank, rank});
+  CHECK(devices_among(m, own) == std::optional<size_t>(4));
 }
 
 TEST_CASE("ranks: the diff says which ranks leak at a site", "[ranks]") {

@@ -1,8 +1,9 @@
 """CuPy's own numbers for its memory pools, for cudaleak reports.
 
 Never imports cupy: cudaleak_watch waits for the program to import it. At
-exit, if the program used CuPy's default memory pool, its numbers for the
-current device go to the preload library (cudaleak_impl_cupy_view): bytes
+exit (and whenever the library asks for a fresh view), if the program used
+CuPy's default memory pool, its numbers for the current device go to the
+preload library (cudaleak_impl_cupy_view): bytes
 held by the pool, bytes of those used by live arrays, free blocks, the limit,
 and the pinned pool's free blocks. The pool's segments themselves are the
 cudaMalloc calls cudaleak records, with their Python stacks ("held by caching
@@ -56,6 +57,9 @@ def send(when):
 def _cupy_imported():
     if hasattr(sys.modules.get("cupy"), "get_default_memory_pool"):
         cudaleak_watch.at_exit(lambda: send("exit"))
+        # Also at snapshots, reports, `top` frames and view_interval_ms: each
+        # is a point of the pool's growth history (docs/python.md#growth-by-line).
+        cudaleak_watch.offer_source(lambda: send("snapshot"))
 
 
 def arm():

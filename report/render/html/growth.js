@@ -1,5 +1,5 @@
 // Growth by site: every site whose history the tracker kept (the timeline's
-// `growth`), steady ones first, each with its history as a line (the lowest
+// `growth`, with the lines of the frameworks' views), steady ones first, each with its history as a line (the lowest
 // live bytes within each span) and the words of the text report. Hovering a
 // line shows the stack.
 function renderGrowth() {
@@ -30,10 +30,11 @@ function renderGrowth() {
     const cell = el("td");
     cell.append(svg);
     tr.append(cell);
-    const words = g.steady ? "grew steadily for " + fmtTime(end(g) - g.since_ns) + ", +" + fmtBytes(rise(g)) + " (+" +
+    const perRequests = g.rise_requests ? "+" + fmtBytes(rise(g) * 1000 / g.rise_requests) + " per 1,000 requests, " : "";
+    const words = g.steady ? "grew steadily for " + fmtTime(end(g) - g.since_ns) + ", +" + fmtBytes(rise(g)) + " (" + perRequests + "+" +
                              fmtBytes(perMinute(g)) + " per minute), never fell" : "flat or falling";
     tr.append(el("td", {}, words + (g.fails_gate ? " \u00b7 counted by the gate" : "")));
-    tr.append(el("td", {}, (g.api ? g.api + " at " : "") + (g.where || "")));
+    tr.append(el("td", {}, g.view ? historyLabel(g) : (g.api ? g.api + " at " : "") + (g.where || "")));
     tr.addEventListener("mousemove", (ev) => showTip(ev, (g.stack || []).slice(0, 14).map(frameName)));
     tr.addEventListener("mouseleave", hideTip);
     table.append(tr);
