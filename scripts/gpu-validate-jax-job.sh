@@ -4,7 +4,13 @@
 # view folds the ranks' JAX views (one "JAX at exit on 4 ranks" with the
 # user's line once, bytes as a median and range), names rank 2 first (its
 # arrays 8x the others'), and the job's JUnit and SARIF from the folder
-# parse. Prints each command's raw output; exits non-zero on a wrong answer.
+# parse. Where the machine has two GPUs or more, also a job of 8 JAX
+# processes over two GPUs, each with CUDA_VISIBLE_DEVICES of its own
+# (tests/gpu/jax/many_processes.py: ranks 1, 3 and 5 fill their share of one
+# GPU until XLA fails, the even ranks exit early): one story with the rank
+# list, the ranks counted on 2 devices by UUID, ranks that had ended said so,
+# the pool's room the device's free memory, rank 6's own line on it alone.
+# Prints each command's raw output; exits non-zero on a wrong answer.
 # Usage: scripts/gpu-validate-jax-job.sh STAGE_DIR OUT_DIR
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -70,6 +76,27 @@ print("JUnit: %d suites; SARIF parses" % len(suites))
 PY
 "$cudaleak" report "$out/job" --format html -o "$out/job.html" || fail "report --format html exit $?"
 grep -q 'id="jax-section"' "$out/job.html" || fail "the page has no JAX section"
+
+gpus=$(nvidia-smi -L | grep -c '^GPU ')
+if [ "$gpus" -ge 2 ]; then
+  rm -rf "$out/many" && mkdir -p "$out/many"
+  timeout 300 "$cudaleak" run -o "$out/many/%h.%p.%n.json" -- python3 tests/gpu/jax/many_processes.py 8 2 \
+    >"$out/many.log" 2>&1
+  echo "== many_processes (8 ranks on 2 GPUs): exit $?"
+  "$cudaleak" report "$out/many" >"$out/many.txt" 2>&1 || fail "cudaleak report of the 8 ranks exit $?"
+  sed 's/^/    /' "$out/many.txt"
+  m=tests/gpu/jax/many_processes.py
+  at() { grep -n "# LINE:$1\$" $m | cut -d: -f1; }
+  expect "$out/many.txt" "3 ranks ran out of memory in worker (many_processes.py:$(at filler)): ranks 1,3,5"
+  expect "$out/many.txt" "JAX at exit on 8 ranks (0-7), on 2 devices: "
+  expect "$out/many.txt" "had ended at "
+  expect "$out/many.txt" "free beyond it"
+  expect "$out/many.txt" "from worker (many_processes.py:$(at odd)), the largest float32[16384,16384] (1.0 GiB), on rank 6 only"
+  grep -q "MEM_FRACTION=0.9 gives" "$out/many.txt" && fail "0.9 advised while the other ranks hold the device's rest"
+  grep -q "each on its own device" "$out/many.txt" && fail "8 ranks on 2 GPUs said to be each on its own device"
+else
+  echo "SKIP the 8-rank job over two GPUs: $gpus GPU(s) here"
+fi
 
 echo
 [ "$failures" = 0 ] && echo "gpu-validate-jax-job: all checks passed" || echo "gpu-validate-jax-job: $failures checks failed"
