@@ -12,6 +12,7 @@
 #include "interpose/runtime/reach_scan.h"
 #include "interpose/runtime/reach_static_runtime.h"
 #include "interpose/runtime/reachability.h"
+#include "report/gate/gate.h"
 
 using namespace cudaleak::reach;
 
@@ -211,4 +212,32 @@ TEST_CASE("reachability: what is searched for, and whose globals are no roots", 
   CHECK_FALSE(excluded_object("/usr/lib/libcustom.so"));
   CHECK(is_static_runtime_symbol("libcudart_static_4d8b33a106dceb3c"));
   CHECK_FALSE(is_static_runtime_symbol("g_cache"));
+}
+
+// A PyTorch process on an H200: a raw cudaMalloc whose pointer was dropped
+// read as still reachable through a stale copy in the interpreter's heap,
+// and passed the gate. leak_kinds=auto counts still reachable resources in a
+// Python process and leaves them out in a native one.
+TEST_CASE("reachability gate: auto counts still reachable resources in a Python process only", "[reachability]") {
+  using namespace cudaleak;
+  auto verdict_of = [](const std::string& kinds, bool python) {
+    report::Report r;
+    report::LeakGroup g;
+    g.kind = Kind::Device;
+    g.bytes = 8 << 20;
+    g.count = 1;
+    g.reachability = report::Reachability::StillReachable;
+    r.leaks = {g};
+    if (python) r.python.version = "3.12.3";
+    gate::GateSettings s;
+    s.default_suppressions = false;
+    s.leak_kinds = kinds;
+    gate::GateConfig c = gate::make_gate_config(s, [](const std::string&) {});
+    REQUIRE(c.config_error.empty());
+    return gate::judge(r, c).failing_groups;
+  };
+  CHECK(verdict_of("auto", true) == 1);
+  CHECK(verdict_of("auto", false) == 0);
+  CHECK(verdict_of("definite", true) == 0);
+  CHECK(verdict_of("all", false) == 1);
 }

@@ -102,7 +102,26 @@ _sources = []
 _source_callback = None  # the ctypes callback the library calls; kept alive here
 
 
+def _importing():
+    """Whether a module is being imported, by any thread. A view taken then
+    may import what the program is in the middle of importing: PyTorch's
+    training step under view_interval_ms died with "cannot import name
+    'IndentedBuffer' from 'torch._inductor.utils'" while its main thread was
+    still importing torch._dynamo. Only the module's own __dict__ is read, so
+    that no lazy module attribute runs."""
+    for module in list(sys.modules.values()):
+        try:
+            spec = object.__getattribute__(module, "__dict__").get("__spec__")
+        except Exception:
+            continue
+        if getattr(spec, "_initializing", False):
+            return True
+    return False
+
+
 def _send_every_view():
+    if _importing():
+        return  # the next request takes the view; the last one kept stands meanwhile
     for fn in list(_sources):
         try:
             fn()
