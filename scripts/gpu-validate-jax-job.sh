@@ -87,7 +87,7 @@ if [ "$gpus" -ge 2 ]; then
   sed 's/^/    /' "$out/many.txt"
   m=tests/gpu/jax/many_processes.py
   at() { grep -n "# LINE:$1\$" $m | cut -d: -f1; }
-  expect "$out/many.txt" "3 ranks ran out of memory in worker (many_processes.py:$(at filler)): ranks 1,3,5"
+  expect "$out/many.txt" "3 ranks ran out of memory in worker (many_processes.py:$(at raise)): ranks 1,3,5"
   expect "$out/many.txt" "JAX at exit on 8 ranks (0-7), on 2 devices: "
   expect "$out/many.txt" "had ended at "
   expect "$out/many.txt" "free beyond it"
