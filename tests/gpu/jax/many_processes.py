@@ -32,7 +32,7 @@ def worker(rank, world, gpus):
         try:
             while True:
                 kept.append(jnp.ones((16384, 16384), jnp.float32))  # LINE:filler
-                kept[-1].block_until_ready()  # LINE:raise (JAX dispatches asynchronously: XLA raises here)
+                kept[-1].block_until_ready()  # XLA raises here (asynchronous dispatch)  # LINE:raise
         except Exception as e:
             print("rank %d kept %d arrays; %s" % (rank, len(kept), str(e).splitlines()[0][:120]), flush=True)
     print("rank %d done with %d arrays" % (rank, len(kept)), flush=True)
