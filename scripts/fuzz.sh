@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 targets=(report crash_capture suppressions baseline options device_lines lz4)
-cmake -S . -B build-fuzz -G Ninja -DCUDALEAK_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S . -B build-fuzz -G Ninja -DCUDALEAK_FUZZ=ON -DCUDALEAK_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCUDA_ROOT="${CUDA_ROOT:-/usr/local/cuda}" \
   -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" >/dev/null
 cmake --build build-fuzz --target "${targets[@]/#/fuzz_}" unit_tests

@@ -13,8 +13,8 @@ packages=(build-essential cmake ninja-build libunwind-dev libdw-dev libelf-dev l
           nlohmann-json3-dev libcli11-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev python3 libncurses-dev)
 optional=()
 if [ "$demo" = 0 ]; then
-  # Needed to test; clang: the libFuzzer targets (scripts/fuzz.sh).
-  packages+=(catch2 libgtest-dev clang libclang-rt-14-dev git)
+  # Needed to test; clang: the libFuzzer targets (scripts/fuzz.sh); clang-format: scripts/check-format.sh.
+  packages+=(catch2 libgtest-dev clang libclang-rt-14-dev clang-format git)
   # Only for some tests (pytest plugin and its wheel, SARIF schema, man page, HTML report in a browser):
   # skipped when missing.
   optional=(python3-pytest python3-venv python3-jsonschema man-db chromium tmux)
@@ -53,5 +53,7 @@ fi
 
 tests=ON
 [ "$demo" = 1 ] && tests=OFF
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDA_ROOT="$cuda_root" -DCUDALEAK_BUILD_TESTS=$tests >/dev/null
+# CUDALEAK_WERROR: a warning fails the build (with the compilers the tree is kept clean under).
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCUDA_ROOT="$cuda_root" -DCUDALEAK_BUILD_TESTS=$tests \
+  -DCUDALEAK_WERROR=ON -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 cmake --build build

@@ -7,7 +7,7 @@
 # installs it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build-tsan -G Ninja -DCUDALEAK_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S . -B build-tsan -G Ninja -DCUDALEAK_FUZZ=ON -DCUDALEAK_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCUDA_ROOT="${CUDA_ROOT:-/usr/local/cuda}" \
   -DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer" >/dev/null
 cmake --build build-tsan --target concurrency_tests

@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "interpose/base/state.h"
+#include "interpose/base/options_in_effect.h"
 #include "common/tty_color.h"
 
 namespace cudaleak {

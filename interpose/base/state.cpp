@@ -10,14 +10,6 @@ std::atomic<bool> g_cuda_inherited{false};
 std::atomic<void (*)()> g_first_use_observer{nullptr};
 }  // namespace
 
-const Options& detail::default_options() {
-  // Built on first use, never destroyed: the library constructor can run
-  // before this file's static initialisers, and hooks after static destructors.
-  static const Options* defaults = new Options();
-  return *defaults;
-}
-void bind_options(const Options& options) { detail::g_options.store(&options, std::memory_order_release); }
-
 bool internal_failure_happened() { return g_failure_logged.load(); }
 
 void internal_failure(const char* what) {

@@ -9,6 +9,7 @@
 #include <atomic>
 
 #include "common/options.h"
+#include "interpose/base/options_in_effect.h"  // options(): every layer reads them with the state
 
 namespace cudaleak {
 
@@ -19,18 +20,6 @@ inline std::atomic<LifecycleState>& lifecycle_state() {
   return state;
 }
 
-// The options in effect: the runtime object's (runtime/runtime.h) once it is
-// built, the defaults before.
-namespace detail {
-inline constinit std::atomic<const Options*> g_options{nullptr};
-const Options& default_options();
-}  // namespace detail
-inline const Options& options() {  // inline: tracked calls read it
-  if (const Options* bound = detail::g_options.load(std::memory_order_acquire)) [[likely]]
-    return *bound;
-  return detail::default_options();
-}
-void bind_options(const Options& options);
 inline bool tracking_enabled() { return lifecycle_state().load(std::memory_order_acquire) == LifecycleState::Enabled; }
 
 // Any internal error: log once, switch every hook to pass-through.

@@ -244,7 +244,7 @@ uint64_t ptx_globals(const Bytes& b, bool& known) {
       if (depth == 0 && statement.find(".global") != std::string::npos && statement.find('=') != std::string::npos) {
         // An initializer: the declaration before it is what counts.
         total += ptx_definition_bytes(statement, known);
-        statement = "\x01";  // counted; the rest of the statement is data
+        statement.assign(1, '\x01');  // counted; the rest is data (not = "\x01": a false g++ 12 -Wrestrict)
       }
       ++depth;
       continue;

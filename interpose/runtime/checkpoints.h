@@ -1,5 +1,5 @@
 // The checkpoint API behind include/cudaleak.h (cudaleak_impl_* symbols in
-// checkpoints.cpp): named points in time, kept as the tracker's sequence
+// checkpoint_entries.cpp): named points in time, kept as the tracker's sequence
 // number at that moment. The names are part of the runtime object (runtime.h).
 #pragma once
 #include <cstdint>

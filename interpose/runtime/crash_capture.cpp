@@ -13,7 +13,6 @@
 #include "common/capture_columns.h"
 #include "common/kinds.h"
 #include "interpose/runtime/descriptors.h"
-#include "interpose/runtime/lifecycle.h"
 #include "interpose/runtime/runtime.h"
 #include "report/model/report_path.h"
 #include "report/symbols/launcher_env.h"

@@ -3,7 +3,6 @@
 
 #include <pthread.h>
 
-#include "interpose/runtime/lifecycle.h"
 #include "interpose/runtime/runtime.h"
 #include "interpose/runtime/signals.h"
 

@@ -18,3 +18,9 @@ namespace cudaleak::fork_protocol {
 void install();  // pthread_atfork, once at start-up
 
 }  // namespace cudaleak::fork_protocol
+
+namespace cudaleak {
+// The lifecycle's part of the protocol, in the child (defined in lifecycle.cpp,
+// which installs the protocol).
+void lifecycle_after_fork_in_child();
+}  // namespace cudaleak

@@ -8,18 +8,9 @@
 // pass-through.
 #pragma once
 #include "interpose/base/state.h"
+#include "interpose/runtime/initialize.h"
 
 namespace cudaleak {
-
-void initialize_once();
-// Inline: every hook call starts here, and once started it is one load.
-inline void ensure_initialized() {
-  if (lifecycle_state().load(std::memory_order_acquire) == LifecycleState::Uninitialized) [[unlikely]]
-    initialize_once();
-}
-
-// The lifecycle's part of the fork protocol (fork_protocol.h), in the child.
-void lifecycle_after_fork_in_child();
 
 // The end of the process, from the library's destructor or the program's
 // _exit (process_exit.cpp): the final report and the gate's verdict, once.

@@ -13,7 +13,6 @@
 #include "report/model/cuda_frames.h"
 #include "common/kinds.h"
 #include "interpose/runtime/device_identity.h"
-#include "interpose/runtime/lifecycle.h"
 #include "interpose/base/log.h"
 #include "interpose/runtime/nvml.h"
 #include "interpose/runtime/reporter.h"

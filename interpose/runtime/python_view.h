@@ -12,7 +12,8 @@
 // and cudaleak_impl_python_view_source(fn): a function of the program
 // (a ctypes callback) that sends a fresh "snapshot" view when called, or null
 // to withdraw it (at the program's exit).
-// The views are part of the runtime object (runtime.h).
+// The views are part of the runtime object (runtime.h); the calls are in
+// python_view_entries.cpp.
 #pragma once
 #include <condition_variable>
 #include <cstdint>

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 
+#include "interpose/runtime/frame_resolver.h"
 #include "report/model/raw.h"
 #include "report/model/report.h"
 
@@ -22,10 +23,6 @@ struct Written {
   std::string problem;        // why it was not written
   report::GateResult gate;
 };
-
-// Resolves the frames of stacks this process recorded (native, and Python
-// frames by their interned ids), as its reports do.
-std::unique_ptr<report::FrameResolver> make_frame_resolver();
 
 // Nothing is written when the process never used CUDA (a forked child: since
 // the fork) or is not traced. `checkpoint` names a checkpoint report.
@@ -64,12 +61,5 @@ void finish_on_termination(int signal);
 
 // The sequence number of the next report of this process (async-signal-safe).
 unsigned next_report_sequence();
-// One report at a time, numbered in order: part of the runtime object
-// (runtime.h).
-struct ReportSerial {
-  std::mutex mutex;
-  std::atomic<unsigned> sequence{0};
-  void reset_in_child() { sequence = 0; }
-};
 
 }  // namespace cudaleak

@@ -18,9 +18,9 @@
 #include "interpose/runtime/gate_config.h"
 #include "interpose/runtime/growth.h"
 #include "interpose/runtime/marks.h"
-#include "interpose/runtime/oom.h"
+#include "interpose/runtime/oom_monitor.h"
 #include "interpose/runtime/python_view.h"
-#include "interpose/runtime/reporter.h"
+#include "interpose/runtime/report_serial.h"
 #include "interpose/base/state.h"
 #include "interpose/track/tracker_state.h"
 

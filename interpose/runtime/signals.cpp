@@ -12,9 +12,9 @@
 #include <csignal>
 
 #include "interpose/runtime/crash_capture.h"
-#include "interpose/runtime/lifecycle.h"
 #include "interpose/runtime/live_server.h"
 #include "interpose/base/log.h"
+#include "interpose/base/state.h"
 #include "interpose/runtime/reporter.h"
 #include "interpose/base/hot_path.h"
 #include "interpose/base/inside_hook.h"

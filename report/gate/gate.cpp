@@ -6,6 +6,7 @@
 
 #include "report/gate/caching.h"
 #include "report/gate/compiled_rules.h"
+#include "report/gate/growth_gate.h"
 #include "report/gate/site.h"
 #include "report/model/summary.h"
 

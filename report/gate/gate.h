@@ -5,28 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "report/gate/baseline.h"
-#include "report/gate/growth_gate.h"
-#include "report/gate/rule_set.h"
+#include "report/gate/gate_config.h"
 #include "report/model/report.h"
 #include "report/gate/suppressions.h"
 
 namespace cudaleak::gate {
-
-struct GateConfig {
-  RuleSet rules;                     // default rules first when enabled
-  bool rules_compiled = false;       // mapped from the run's compiled file, not parsed here
-  std::optional<Baseline> baseline;
-  std::vector<Kind> fail_on;         // kinds that count; empty = all
-  uint64_t min_bytes = 0;            // counted leaks must add up to at least this
-  bool count_cached = false;         // memory held by caching allocators counts as leaks
-  bool count_live_tensors = false;   // PyTorch's live tensors at exit count as leaks
-  bool count_growing_tensors = false;  // PyTorch's live-tensor groups that grew across snapshots count
-  bool count_reachable = false;      // leak_kinds=all: still reachable resources count too
-  GrowthThreshold fail_on_growth;      // sites that grew steadily past it count (growth_gate.h)
-  bool asked = true;                 // the run asked for a verdict (verdict_asked); else the report carries none
-  std::string config_error;          // a suppression or baseline file could not be read
-};
 
 // The configuration from the options' values: the shipped rules (when
 // `default_suppressions`), then each suppressions file, the baseline. A file

@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "common/quantities.h"
-#include "report/gate/gate.h"
+#include "report/gate/gate_config.h"
 #include "report/gate/site.h"
 #include "report/model/site_growth.h"
 

@@ -7,20 +7,15 @@
 #include <cstdint>
 #include <string>
 
+#include "report/gate/gate_config.h"
 #include "report/model/report.h"
 
 namespace cudaleak::gate {
-
-struct GrowthThreshold {
-  uint64_t bytes = 0;       // 0: off
-  bool per_minute = false;  // bytes per minute of the rise, else bytes risen
-};
 
 // "64MiB", "2MiB/min", "1048576", "" (off); K, M, G are 1024-based as KiB,
 // MiB, GiB. Returns why the text is wrong, or "" when it is right.
 std::string parse_growth_threshold(const std::string& text, GrowthThreshold& out);
 
-struct GateConfig;
 // Marks each steady site at or past the threshold that no rule hides and the
 // baseline does not list (fails_gate, site, suppressed_by, baseline), and
 // counts them in `result`.

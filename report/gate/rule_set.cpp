@@ -7,7 +7,6 @@
 #include "report/io/input_file.h"
 #include "common/kinds.h"
 #include "report/gate/pattern.h"
-#include "report/gate/suppressions.h"
 
 namespace cudaleak::gate {
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,12 @@
 #include "report/model/report.h"
 
 namespace cudaleak::gate {
+
+// Thrown by the parser (RuleSetBuilder), naming "file:line: problem".
+class SyntaxError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
 
 struct PackedRule {
   uint32_t text, text_size;        // the line as written, without comment (in the pool)
@@ -61,7 +68,7 @@ class RuleSet {
   std::shared_ptr<const void> storage_;  // what view_ points into
 };
 
-// Parses rule files into one RuleSet. Throws SyntaxError (suppressions.h)
+// Parses rule files into one RuleSet. Throws SyntaxError (above)
 // naming "file:line: problem"; a file that fails adds none of its rules.
 class RuleSetBuilder {
  public:

@@ -5,19 +5,12 @@
 // and module; the rule applies when any frame matches and the qualifiers hold.
 // The rules are parsed and indexed by rule_set.h.
 #pragma once
-#include <stdexcept>
 #include <string>
 
 #include "report/model/report.h"
 #include "report/gate/rule_set.h"
 
 namespace cudaleak::gate {
-
-// Thrown by the parser, naming "file:line: problem".
-class SyntaxError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // The rules shipped with cudaleak (source name "default").
 const char* default_rules_text();

@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <functional>
 #include <istream>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
+#include "report/model/format_error.h"
 #include "report/model/report.h"
 
 namespace cudaleak::report {
@@ -16,17 +16,6 @@ std::string to_json(const Report& report, int indent = 1);
 // The same text handed to `sink` in pieces of about 1 MiB, never held whole:
 // writing a report costs its model, not its text.
 void write_json(const Report& report, const std::function<void(std::string_view)>& sink, int indent = 1);
-
-class FormatError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-// Text that is not JSON at all (json_tokens.h), as opposed to JSON that is not
-// a valid report.
-class SyntaxError : public FormatError {
- public:
-  using FormatError::FormatError;
-};
 
 // Parses a report; throws FormatError with a one-line reason for anything that
 // is not a cudaleak report of a version this build understands, naming the

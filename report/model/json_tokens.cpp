@@ -4,7 +4,7 @@
 #include <charconv>
 #include <cstdio>
 
-#include "report/model/json_io.h"
+#include "report/model/format_error.h"
 
 namespace cudaleak::report::schema {
 

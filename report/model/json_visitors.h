@@ -14,8 +14,8 @@
 #include <utility>
 #include <vector>
 
+#include "report/model/format_error.h"
 #include "report/model/json_emit.h"
-#include "report/model/json_io.h"
 #include "report/model/json_schema.h"
 #include "report/model/json_tokens.h"
 #include "common/enum_names.h"

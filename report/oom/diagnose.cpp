@@ -229,12 +229,6 @@ std::string describe_other_process(const report::OtherProcessUsage& o) {
   return "pid " + std::to_string(o.pid) + (inside.empty() ? "" : " (" + inside + ")");
 }
 
-std::string frame_line(const report::Frame& f) {
-  std::string line = f.python ? f.function.str() : report::plain_name(f.function);
-  if (!f.file.empty()) line += " (" + report::basename(f.file) + ":" + std::to_string(f.line) + ")";
-  return line;
-}
-
 std::string where_of(const std::vector<report::Frame>& stack, const std::string& api) {
   const report::Frame* f = report::user_frame(stack);
   return f ? frame_line(*f) : api;

@@ -5,13 +5,12 @@
 #include <vector>
 
 #include "report/model/report.h"
+#include "report/oom/frame_line.h"  // frame_line, part of what this header offers
 
 namespace cudaleak::oom {
 
 std::vector<report::Diagnosis> diagnose(const report::OomEvent& event);
 
-// "function (file:line)" of a frame; the function alone where no file is known.
-std::string frame_line(const report::Frame& frame);
 // frame_line of the user_frame of `stack`; `api` when it has none.
 std::string where_of(const std::vector<report::Frame>& stack, const std::string& api);
 // Where a live-tensor group was made, as the text says it: "from train_step

@@ -6,7 +6,7 @@
 #include "common/quantities.h"
 #include "report/model/cuda_frames.h"
 #include "report/model/frame_owner.h"
-#include "report/oom/diagnose.h"
+#include "report/oom/frame_line.h"
 
 namespace cudaleak::oom {
 

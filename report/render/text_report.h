@@ -6,23 +6,9 @@
 #include "common/quantities.h"
 #include "common/tty_color.h"
 #include "report/model/report.h"
+#include "report/render/text_options.h"
 
 namespace cudaleak::report {
-
-struct TextOptions {
-  size_t max_groups = 10;   // 0 = all
-  size_t max_frames = 16;   // per stack
-  std::string report_path;  // named in the SUMMARY line when set
-  bool gen_suppressions = false;  // print a rule for each unsuppressed group
-  bool color = false;             // ANSI colours for a terminal: leaks red, headlines bold
-  bool full_stacks = false;       // every frame; else runs inside one CUDA library are counted in a line,
-                                  // and frames outward of the program's entry are left out
-  size_t filtered_out = 0;        // leak groups the reader's filters left out: an empty list is then
-                                  // "nothing matches", not "nothing leaked"
-  bool stored_gate = false;       // a line with the verdict the run's gate stored (reading a file later)
-  bool all_ranks = false;         // a job's ranks each told apart (--ranks all, --rank N); else what they
-                                  // share is folded into one story with a list of ranks (render/job_text.h)
-};
 
 std::string render_text(const Report& report, const TextOptions& options);
 // A stack as the summaries print it (CUDA libraries' runs counted, the C

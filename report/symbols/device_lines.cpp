@@ -210,7 +210,7 @@ class LineProgramReader {
     files_.clear();
     if (version >= 5 ? !files_v5(u, offset_size) : !files_v2(u)) return false;
     u.at = program;
-    return run(u, version);
+    return run(u);
   }
 
  private:
@@ -277,7 +277,7 @@ class LineProgramReader {
   }
 
   // The state machine of DWARF's section 6.2, rows kept per function.
-  bool run(Cursor& u, unsigned version) {
+  bool run(Cursor& u) {
     uint64_t address = 0;
     uint64_t file = 1;
     uint64_t line = 1;  // unsigned: a hostile program's advances wrap instead of overflowing

@@ -147,7 +147,7 @@ TEST_CASE("cli: the default report path is the launcher's too, and the summary n
 TEST_CASE("cli: a report path naming a directory is refused before the program runs", "[e2e][cli]") {
   auto dir = fresh_dir("cli_output_dir");
   fs::create_directories(dir + "/existing");
-  for (const std::string output : {dir + "/existing", dir + "/fresh/", dir + "/pid/%p/r.json"}) {
+  for (const std::string& output : {dir + "/existing", dir + "/fresh/", dir + "/pid/%p/r.json"}) {
     INFO(output);
     Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", output, "--", "/bin/echo", "ran"});
     CHECK(res.exit_code == 2);

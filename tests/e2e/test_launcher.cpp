@@ -118,7 +118,7 @@ TEST_CASE("launcher: an unreported process is told by the status it really ended
 TEST_CASE("launcher: a process with few descriptors, or none left, still writes its report", "[e2e][launcher][gate]") {
   // Root may raise the hard limit for the report; others have the soft one raised up to it.
   const std::string limit = geteuid() == 0 ? "ulimit -n 10" : "ulimit -Sn 10";
-  for (const std::string how : {limit + "; exec " + program("launcher_edges") + " linger 0",
+  for (const std::string& how : {limit + "; exec " + program("launcher_edges") + " linger 0",
                                 "exec " + program("launcher_edges") + " no-descriptors"}) {
     INFO(how);
     auto dir = fresh_dir("few_descriptors");

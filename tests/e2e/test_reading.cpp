@@ -371,7 +371,7 @@ TEST_CASE("outputs: -o, --junit and --sarif take regular files only, never a lin
   fs::create_symlink(dir + "/victim", dir + "/link");
   REQUIRE(mkfifo((dir + "/fifo").c_str(), 0600) == 0);  // no reader: an open for writing would wait forever
   fs::create_directories(dir + "/sub");
-  for (const std::string target : {dir + "/link", dir + "/fifo", dir + "/sub"}) {
+  for (const std::string& target : {dir + "/link", dir + "/fifo", dir + "/sub"}) {
     INFO(target);
     for (const auto& command : std::vector<std::vector<std::string>>{{"report", file, "-o", target},
                                                                     {"merge", file, "-o", target},

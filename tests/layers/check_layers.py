@@ -20,10 +20,16 @@ so a folder's dependencies can be read off its includes.
 interpose/include holds the public headers a program includes by their own
 names (cudaleak_gtest.h includes "cudaleak.h" beside it).
 
-Prints every include that points up or sideways, and every project header
-included by a name not written from the root, and exits 1 when there is one.
-`--self-test` plants an upward include in a copy of the tree and fails unless
-the check finds it."""
+Inside a folder, files form no include cycle: a file's .h and .cpp are one
+unit (what the .cpp includes, the unit depends on), and no unit may depend on
+itself through others. A cycle is broken by moving what both sides need to a
+header of its own (a small type, a declaration), never by a forward
+declaration that hides the dependency.
+
+Prints every include that points up or sideways, every project header
+included by a name not written from the root, and every include cycle, and
+exits 1 when there is one. `--self-test` plants an upward include, a relative
+one and a cycle in a copy of the tree and fails unless the check finds each."""
 import pathlib
 import re
 import shutil
@@ -58,6 +64,14 @@ FLOORS = {
 }
 SOURCES = (".h", ".cpp", ".S", ".def", ".in")
 include = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# Cycles known when the check learned files, each to be broken, not added to:
+# the check fails when one of them is gone too, so that the list only shrinks.
+KNOWN_CYCLES = {
+    # growth_text.cpp prints stacks with text_report's stack_text, and the text
+    # report prints the growth section: the stack printer belongs in a unit of
+    # its own (render/ is being reworked by issue 52's third item).
+    ("report/render/growth_text", "report/render/text_report"),
+}
 
 
 def floor_of(relative: pathlib.PurePath) -> str:
@@ -65,14 +79,81 @@ def floor_of(relative: pathlib.PurePath) -> str:
     return parts[0] if parts[0] == "common" else "/".join(parts[:2])
 
 
+def unit_of(relative: pathlib.PurePath) -> str:
+    """A file's .h and .cpp are one unit: its path without the suffix."""
+    return str(relative.with_suffix(""))
+
+
+def cycles(edges: dict[str, dict[str, list[str]]]) -> list[list[str]]:
+    """The units that depend on each other (strongly connected, more than one),
+    each sorted, by Tarjan's algorithm without recursion."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for start in sorted(edges):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(edges.get(start, {}))))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            unit, targets = work[-1]
+            target = next(targets, None)
+            if target is not None:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(edges.get(target, {})))))
+                elif target in on_stack:
+                    low[unit] = min(low[unit], index[target])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[unit])
+            if low[unit] == index[unit]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == unit:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def cycle_problems(edges: dict[str, dict[str, list[str]]]) -> list[str]:
+    problems = []
+    seen = set()
+    for component in cycles(edges):
+        members = set(component)
+        if tuple(component) in KNOWN_CYCLES:
+            seen.add(tuple(component))
+            continue
+        how = "; ".join(f"{', '.join(files)} includes {target}"
+                        for unit in component for target, files in sorted(edges[unit].items()) if target in members)
+        problems.append(f"include cycle between {', '.join(component)}: {how}")
+    for gone in sorted(KNOWN_CYCLES - seen):
+        problems.append(f"the known include cycle between {', '.join(gone)} is gone: "
+                        "take it out of KNOWN_CYCLES in tests/layers/check_layers.py")
+    return problems
+
+
 def check(root: pathlib.Path) -> list[str]:
     problems = []
+    edges: dict[str, dict[str, list[str]]] = {}  # unit -> unit it includes -> the files that do
     for top in ("common", "report", "interpose"):
         for path in sorted((root / top).rglob("*")):
             if path.suffix not in SOURCES or not path.is_file():
                 continue
             relative = path.relative_to(root)
             floor = floor_of(relative)
+            unit = edges.setdefault(unit_of(relative), {})
             if floor not in FLOORS:
                 problems.append(f"{relative}: folder {floor} has no place in tests/layers/check_layers.py")
                 continue
@@ -85,7 +166,10 @@ def check(root: pathlib.Path) -> list[str]:
                 other = floor_of(pathlib.PurePath(name))
                 if other != floor and other not in FLOORS[floor]:
                     problems.append(f"{relative}: includes {name} ({other} is not below {floor})")
-    return problems
+                target_unit = unit_of(pathlib.PurePath(name))
+                if target_unit != unit_of(relative) and str(relative) not in unit.setdefault(target_unit, []):
+                    unit[target_unit].append(str(relative))
+    return problems + cycle_problems(edges)
 
 
 def self_test(root: pathlib.Path) -> int:
@@ -97,12 +181,17 @@ def self_test(root: pathlib.Path) -> int:
         planted.write_text(planted.read_text() + '\n#include "report/render/text_report.h"\n')
         relative = copy / "common/kinds.cpp"
         relative.write_text(relative.read_text() + '\n#include "kinds.h"\n')
+        # A cycle of two units of one folder, each through its .cpp.
+        for source, target in (("common/tty_color.cpp", "common/terminal_text.h"),
+                               ("common/terminal_text.cpp", "common/tty_color.h")):
+            (copy / source).write_text((copy / source).read_text() + f'\n#include "{target}"\n')
         found = check(copy)
-        wanted = ["report/model/report.h: includes report/render/text_report.h", "common/kinds.cpp: includes kinds.h"]
+        wanted = ["report/model/report.h: includes report/render/text_report.h", "common/kinds.cpp: includes kinds.h",
+                  "include cycle between common/terminal_text, common/tty_color: "]
         missing = [w for w in wanted if not any(p.startswith(w) for p in found)]
         for w in missing:
             print(f"self-test: the check missed '{w}'")
-        print("self-test: " + ("the check found both planted includes" if not missing else "FAILED"))
+        print("self-test: " + ("the check found the planted includes and cycle" if not missing else "FAILED"))
         return 1 if missing else 0
 
 
@@ -114,7 +203,8 @@ def main() -> int:
     problems = check(root)
     for p in problems:
         print(p)
-    print(f"layers: {len(problems)} includes out of place" if problems else "layers: every include points down")
+    print(f"layers: {len(problems)} includes out of place or in a cycle" if problems
+          else "layers: every include points down, and no files include each other")
     return 1 if problems else 0
 
 

@@ -14,7 +14,7 @@ using cudaleak::test::native_frame;
 using cudaleak::test::python_frame;
 
 namespace {
-constexpr uint64_t GiB = 1ull << 30, MiB = 1ull << 20;
+constexpr uint64_t GiB = 1ull << 30;
 
 const Frame kJaxFrame = python_frame("_cpp_pjit", "/usr/lib/python3/dist-packages/jax/_src/pjit.py", 300);
 

@@ -7,7 +7,7 @@
 __attribute__((noinline)) int recurse(volatile char* previous, int depth) {
   volatile char frame[4096];
   frame[0] = previous ? previous[0] + 1 : 0;
-  return recurse(frame, depth + 1) + frame[1];  // never returns
+  return depth == __INT_MAX__ ? 0 : recurse(frame, depth + 1) + frame[1];  // never returns: the stack runs out first
 }
 
 int main() {
