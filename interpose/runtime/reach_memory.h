@@ -1,7 +1,7 @@
 // What the reachability scan (reachability.h) reads and keeps its work in.
-// Every read of the program's memory goes through process_vm_readv on this
-// process: a mapping another thread unmaps meanwhile makes the read fail,
-// never the program fault. The scan's own memory comes from mmap, never from
+// Every read of the program's memory goes through /proc/self/mem (or
+// process_vm_readv) of this process: a mapping another thread unmaps
+// meanwhile makes the read fail, never the program fault. The scan's own memory comes from mmap, never from
 // malloc, whose heap is what it walks; it stays out of the scan (owns()).
 #pragma once
 #include <sys/mman.h>

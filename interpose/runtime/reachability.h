@@ -4,10 +4,12 @@
 // says what is scanned and what is not).
 //
 // Roots: the writable segments of every loaded object but the CUDA and
-// NVIDIA libraries, the C library and dynamic loader (malloc's free lists)
-// and cudaleak itself (which hold every address by design); static cudart's
+// NVIDIA libraries, the C and C++ runtimes and the dynamic loader (malloc's
+// free lists, their own state) and cudaleak itself (which hold every address
+// by design); static cudart's
 // globals inside the executable (its local symbols libcudart_static_*); the
-// reporting thread's stack above the point where it entered cudaleak; every
+// reporting thread's stack above the point where it entered cudaleak
+// (base/entry_frame.h), less the C library's and the loader's frames; every
 // other thread's stack above its stack pointer (/proc/self/task/TID/syscall),
 // or, where a thread is running, every mapping that looks like a stack,
 // whole. From there, malloc chunks and other anonymous memory are followed
