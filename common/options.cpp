@@ -154,6 +154,8 @@ std::string refusal(const Options& o, std::string_view key) {
   if (key == "report_signal" && signal_from_name(o.report_signal) < 0)
     return "is not SIGUSR1, SIGUSR2 or SIGRTMIN+N (signals that end or crash a process cannot be used)";
   if (key == "reachability_limit") return at_least_zero(o.reachability_limit);
+  if (key == "reachability" && o.reachability != "auto" && o.reachability != "true" && o.reachability != "false")
+    return "is not auto, true or false";
   if (key == "leak_kinds" && o.leak_kinds != "auto" && o.leak_kinds != "definite" && o.leak_kinds != "all")
     return "is not auto, definite or all";
   if (key == "color" && o.color != "auto" && o.color != "always" && o.color != "never")

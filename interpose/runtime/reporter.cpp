@@ -122,9 +122,14 @@ report::AssembleSettings settings_for_reports() {
 }
 
 // Lost or still reachable (reachability.h): entry_sp is where the reporting
-// thread entered cudaleak, whose own frames lie below it.
+// thread entered cudaleak, whose own frames lie below it. reachability=auto
+// scans native programs only: a Python process refers to device memory
+// through objects in arenas the scan does not follow, whose freed words keep
+// stale addresses, so a site's allocations would split between the classes
+// by chance rather than by what the program holds.
 void find_references(report::RawSnapshot& snapshot, uint64_t entry_sp) {
-  if (!options().reachability) return;
+  const std::string& setting = options().reachability;
+  if (setting == "false" || (setting == "auto" && pyframes::report_status().present)) return;
   reachability::find_references(snapshot, entry_sp, uint64_t(options().reachability_limit));
   const report::ReachabilityScan& s = snapshot.reach_scan;
   log_verbose("reachability: %llu bytes scanned in %llu ms (%llu roots, %llu heap blocks, %llu thread stacks%s)",
