@@ -207,6 +207,40 @@ void add_reporting_stack(Work& w, uint64_t entry_sp, uint64_t end, uint32_t labe
   add_root(w, std::max(sp, entry_sp), end, label, nullptr);  // the outermost frame and what lies above it
 }
 
+// A thread's id as gettid() gives it, from its entry in /proc/self/task.
+// Where /proc was mounted for another PID namespace (`unshare --pid` without
+// a /proc of its own, some sandboxes), the entries are that namespace's ids:
+// the last field of NSpid in the thread's status is this namespace's. Without
+// the translation the reporting thread would scan its own stack, cudaleak's
+// frames and all, and the program's main thread would go unrecognised.
+uint32_t own_namespace_tid(uint32_t listed, bool foreign_proc) {
+  if (!foreign_proc) return listed;
+  char path[64], text[2048];
+  std::snprintf(path, sizeof path, "/proc/self/task/%u/status", listed);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  ssize_t n = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  text[n] = '\0';
+  const char* line = std::strstr(text, "\nNSpid:");
+  if (!line) return 0;
+  uint32_t last = 0;
+  for (const char* p = line + 7; *p && *p != '\n';) {
+    while (*p == ' ' || *p == '\t') ++p;
+    if (*p < '0' || *p > '9') break;
+    last = uint32_t(std::strtoul(p, const_cast<char**>(&p), 10));
+  }
+  return last;
+}
+
+// Whether /proc/self names this process by another namespace's id.
+bool proc_of_another_namespace() {
+  char link[32] = {};
+  if (readlink("/proc/self", link, sizeof link - 1) <= 0) return false;
+  return uint32_t(std::strtoul(link, nullptr, 10)) != uint32_t(getpid());
+}
+
 // Every thread's stack from its stack pointer up; cudaleak's own threads not at all.
 void add_threads(Work& w, uint64_t entry_sp) {
   const uint32_t stack = add_label(w, report::ReachRoot::Stack, "");
@@ -225,19 +259,21 @@ void add_threads(Work& w, uint64_t entry_sp) {
   if (dir < 0) return;
   alignas(8) char buffer[4096];
   bool main_seen = false;
+  const bool foreign_proc = proc_of_another_namespace();
   for (long n; (n = syscall(SYS_getdents64, dir, buffer, sizeof buffer)) > 0;)
     for (long at = 0; at < n;) {
       auto* entry = reinterpret_cast<dirent64*>(buffer + at);
       at += entry->d_reclen;
-      const auto tid = uint32_t(std::strtoul(entry->d_name, nullptr, 10));
-      if (!tid || tid == self) continue;
+      const auto tid = uint32_t(std::strtoul(entry->d_name, nullptr, 10));  // /proc's id: its files' names
+      const uint32_t own_tid = own_namespace_tid(tid, foreign_proc);         // gettid()'s
+      if (!tid || own_tid == self) continue;
       const uint64_t sp = stack_pointer_of(tid);
-      if (tid == uint32_t(getpid())) main_seen = sp != 0;
+      if (own_tid == uint32_t(getpid())) main_seen = sp != 0;
       if (!sp) {
-        w.threads_unseen += !is_own_thread(tid) && !library_thread(tid);
+        w.threads_unseen += !is_own_thread(own_tid) && !library_thread(tid);
         continue;
       }
-      const bool skipped = is_own_thread(tid) || library_thread(tid);
+      const bool skipped = is_own_thread(own_tid) || library_thread(tid);
       add_stack(w, sp, skipped ? UINT32_MAX : stack);
       w.threads += !skipped;
     }
