@@ -4,6 +4,7 @@
 // Every call that changes the thread's current context updates the learned
 // one (track/bound_context.h), tracking or not: the driver's state changed.
 #include "interpose/hooks/hook.h"
+#include "interpose/runtime/device_identity.h"
 #include "interpose/runtime/unseen_memory.h"
 #include "interpose/track/bound_context.h"
 
@@ -18,6 +19,7 @@ CUresult create_context(CUcontext* pctx, CUdevice dev, Args... args) {
   if (r == CUDA_SUCCESS && pctx) {
     tracker::bound::push(as_handle(*pctx));
     tracker::bound::learn_device(as_handle(*pctx), dev);
+    device_identity::remember(dev);
   }
   if (r == CUDA_SUCCESS && hook.tracking() && pctx) {
     hook.created(as_handle(*pctx), 0, tracker::Placement{as_handle(*pctx), dev});
@@ -117,7 +119,10 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuGreenCtxDestroy(CUgreenCtx ctx) {
 CUDALEAK_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext* pctx, CUdevice dev) {
   Hook<HookId::cuDevicePrimaryCtxRetain> hook;
   CUresult r = hook.real(pctx, dev);
-  if (r == CUDA_SUCCESS && pctx) tracker::bound::learn_device(as_handle(*pctx), dev);
+  if (r == CUDA_SUCCESS && pctx) {
+    tracker::bound::learn_device(as_handle(*pctx), dev);
+    device_identity::remember(dev);
+  }
   if (r == CUDA_SUCCESS && hook.tracking() && pctx) {
     tracker::primary_retained(dev, as_handle(*pctx));
     if (unseen_memory::wanted()) unseen_memory::context_appeared(dev);
