@@ -86,7 +86,7 @@ if [ -x "$PY" ] && "$PY" -c "import torch; assert torch.cuda.is_available()" 2>/
   # words, hold device memory, so every live resource counts, with no class.
   hasnt "torch: no scan by default in a Python process" "$out" "definitely lost|still reachable"
   has "torch: the dropped raw cudaMalloc is listed" "$out" "8\.0 MiB of device memory in 1 allocation never freed, created by cudaMalloc"
-  has "torch: the user's line is named" "$out" "raw_malloc \(torch_reachability.py:[0-9]+\)"
+  has "torch: the user's line is named" "$out" "raw_malloc (\(|/.*/)torch_reachability.py:[0-9]+"
   check "torch: the default gate fails on the raw allocations" 9 "$status"
   hasnt "torch: the caching allocator's segments are no leak" "$out" "PyTorch caching allocator.*definitely lost"
   scan "$W/torch.json"
