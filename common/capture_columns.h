@@ -16,14 +16,31 @@ namespace cudaleak::capture_columns {
 
 inline constexpr int kFormatVersion = 2;
 
-enum class Resource { Kind, Api, Handle, Bytes, Sequence, TimeNs, Context, Stream, Stack, Thread, Device, ReleasedBy, Scope, N };
-inline constexpr std::array<std::string_view, size_t(Resource::N)> kResource = {
-    "kind", "api", "handle", "bytes", "sequence", "time_ns", "context", "stream", "stack", "thread", "device",
-    "released_by", "scope"};
+enum class Resource {
+  Kind,
+  Api,
+  Handle,
+  Bytes,
+  Sequence,
+  TimeNs,
+  Context,
+  Stream,
+  Stack,
+  Thread,
+  Device,
+  ReleasedBy,
+  Scope,
+  N
+};
+inline constexpr std::array<std::string_view, size_t(Resource::N)> kResource = {"kind",    "api",      "handle",
+                                                                                "bytes",   "sequence", "time_ns",
+                                                                                "context", "stream",   "stack",
+                                                                                "thread",  "device",   "released_by",
+                                                                                "scope"};
 
 enum class Note { Type, Hook, Handle, Result, Stack, Count, N };
-inline constexpr std::array<std::string_view, size_t(Note::N)> kNote = {"type", "hook", "handle", "result", "stack",
-                                                                        "count"};
+inline constexpr std::array<std::string_view, size_t(Note::N)> kNote = {"type",   "hook",  "handle",
+                                                                        "result", "stack", "count"};
 
 enum class PythonFrame { Id, File, Function, Line, N };
 inline constexpr std::array<std::string_view, size_t(PythonFrame::N)> kPythonFrame = {"id", "file", "function", "line"};

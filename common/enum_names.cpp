@@ -8,18 +8,20 @@ namespace {
 
 // Names in the order of the enum's values; each table has one name for every
 // value (checked below), so that adding a value without its name fails to build.
-constexpr std::array<std::string_view, 7> kReasons = {"exit", "signal", "termination", "crash",
-                                                      "checkpoint", "oom", "merged"};
-constexpr std::array<std::string_view, 14> kCauses = {
-    "request_too_large", "allocator_limit",   "fragmentation",   "live_tensors",    "cached_free",
-    "other_processes",   "held_by_cache",     "accumulating_leak", "held_by_process", "cached_in_pools",
-    "untracked",         "context_reservation", "pool_limit", "compiled_peak"};
+constexpr std::array<std::string_view, 7> kReasons = {"exit",       "signal", "termination", "crash",
+                                                      "checkpoint", "oom",    "merged"};
+constexpr std::array<std::string_view, 14> kCauses = {"request_too_large", "allocator_limit",   "fragmentation",
+                                                      "live_tensors",      "cached_free",       "other_processes",
+                                                      "held_by_cache",     "accumulating_leak", "held_by_process",
+                                                      "cached_in_pools",   "untracked",         "context_reservation",
+                                                      "pool_limit",        "compiled_peak"};
 constexpr std::array<std::string_view, 5> kNoteTypes = {"context_mismatch", "context_unseen", "device_heap_exhausted",
                                                         "device_mismatch", "unknown_release"};
 constexpr std::array<std::string_view, 4> kMarkTypes = {"checkpoint", "report", "snapshot", "limit"};
 // None has no name: the writer leaves the member out, and the reader takes no "".
 constexpr std::array<std::string_view, 4> kBaselineStates = {"", "new", "grown", "known"};
-constexpr std::array<std::string_view, 4> kReachabilities = {"", "definitely_lost", "still_reachable", "not_determined"};
+constexpr std::array<std::string_view, 4> kReachabilities = {"", "definitely_lost", "still_reachable",
+                                                             "not_determined"};
 constexpr std::array<std::string_view, 5> kChanges = {"new", "grown", "gone", "shrunk", "same"};
 constexpr std::array<std::string_view, 3> kViewMoments = {"exit", "oom", "snapshot"};
 
@@ -74,7 +76,9 @@ bool parse_name(std::string_view name, Reason& reason) { return find(kReasons, n
 bool parse_name(std::string_view name, Cause& cause) { return find(kCauses, name, cause); }
 bool parse_name(std::string_view name, NoteType& type) { return find(kNoteTypes, name, type); }
 bool parse_name(std::string_view name, MarkType& type) { return find(kMarkTypes, name, type); }
-bool parse_name(std::string_view name, BaselineState& state) { return !name.empty() && find(kBaselineStates, name, state); }
+bool parse_name(std::string_view name, BaselineState& state) {
+  return !name.empty() && find(kBaselineStates, name, state);
+}
 bool parse_name(std::string_view name, Reachability& r) { return !name.empty() && find(kReachabilities, name, r); }
 bool parse_name(std::string_view name, Change& change) { return find(kChanges, name, change); }
 bool parse_name(std::string_view name, ViewMoment& moment) { return find(kViewMoments, name, moment); }

@@ -85,7 +85,7 @@ std::string_view name_of(Reason reason);
 std::string_view name_of(Cause cause);
 std::string_view name_of(NoteType type);
 std::string_view name_of(MarkType type);
-std::string_view name_of(BaselineState state);  // None: ""
+std::string_view name_of(BaselineState state);        // None: ""
 std::string_view name_of(Reachability reachability);  // NotScanned: ""
 std::string_view name_of(Change change);
 std::string_view name_of(ViewMoment moment);
@@ -109,7 +109,7 @@ bool parse_name(std::string_view name, Reason& reason);
 bool parse_name(std::string_view name, Cause& cause);
 bool parse_name(std::string_view name, NoteType& type);
 bool parse_name(std::string_view name, MarkType& type);
-bool parse_name(std::string_view name, BaselineState& state);  // never None
+bool parse_name(std::string_view name, BaselineState& state);        // never None
 bool parse_name(std::string_view name, Reachability& reachability);  // never NotScanned
 bool parse_name(std::string_view name, Change& change);
 bool parse_name(std::string_view name, ViewMoment& moment);

@@ -5,11 +5,31 @@
 namespace cudaleak {
 
 namespace {
-constexpr std::array<std::string_view, kKindCount> kNames = {
-    "device", "pinned", "registered", "managed", "async",  "pool",  "vmm",
-    "va_reservation", "mapping", "array", "context", "stream", "event",
-    "graph", "graph_exec", "graph_memory", "module", "library", "texture", "surface",
-    "ipc_mapping", "external_memory", "external_semaphore", "library_handle", "device_heap"};
+constexpr std::array<std::string_view, kKindCount> kNames = {"device",
+                                                             "pinned",
+                                                             "registered",
+                                                             "managed",
+                                                             "async",
+                                                             "pool",
+                                                             "vmm",
+                                                             "va_reservation",
+                                                             "mapping",
+                                                             "array",
+                                                             "context",
+                                                             "stream",
+                                                             "event",
+                                                             "graph",
+                                                             "graph_exec",
+                                                             "graph_memory",
+                                                             "module",
+                                                             "library",
+                                                             "texture",
+                                                             "surface",
+                                                             "ipc_mapping",
+                                                             "external_memory",
+                                                             "external_semaphore",
+                                                             "library_handle",
+                                                             "device_heap"};
 }
 
 std::string_view kind_name(Kind kind) { return kNames[static_cast<size_t>(kind)]; }
@@ -47,13 +67,21 @@ std::string kind_object_words(Kind kind, uint64_t count) {
 
 bool kind_dies_with_context(Kind kind) {
   switch (kind) {
-    case Kind::Device: case Kind::Pinned: case Kind::Registered: case Kind::Managed:
-    case Kind::Array: case Kind::Stream: case Kind::Event: case Kind::GraphExec:
-    case Kind::Module: case Kind::Texture: case Kind::Surface:
-    case Kind::ExternalMemory: case Kind::ExternalSemaphore: case Kind::DeviceHeap:
-      return true;
-    default:
-      return false;
+    case Kind::Device:
+    case Kind::Pinned:
+    case Kind::Registered:
+    case Kind::Managed:
+    case Kind::Array:
+    case Kind::Stream:
+    case Kind::Event:
+    case Kind::GraphExec:
+    case Kind::Module:
+    case Kind::Texture:
+    case Kind::Surface:
+    case Kind::ExternalMemory:
+    case Kind::ExternalSemaphore:
+    case Kind::DeviceHeap: return true;
+    default: return false;
   }
 }
 

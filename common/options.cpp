@@ -102,8 +102,8 @@ std::vector<std::string> split_option_items(const std::string& text) {
     if (c == '\\' && i + 1 < text.size()) {
       parts.back() += c;
       parts.back() += text[++i];
-    } else if (c == ':' || ((c == ',' || c == ';' || std::isspace(static_cast<unsigned char>(c))) &&
-                            option_begins(text, i + 1))) {
+    } else if (c == ':' ||
+               ((c == ',' || c == ';' || std::isspace(static_cast<unsigned char>(c))) && option_begins(text, i + 1))) {
       parts.emplace_back();
     } else {
       parts.back() += c;
@@ -250,7 +250,8 @@ std::vector<OptionProblem> parse_options(const std::string& text, Options& optio
     if (item.empty()) continue;
     auto eq = item.find('=');
     if (eq == std::string::npos) {
-      problems.push_back({item, "'" + item + "' is not key=value"});  // a gate option written bare still asks for the gate
+      problems.push_back(
+          {item, "'" + item + "' is not key=value"});  // a gate option written bare still asks for the gate
       continue;
     }
     std::string key = item.substr(0, eq), value = item.substr(eq + 1);
@@ -267,8 +268,8 @@ std::vector<OptionProblem> parse_options(const std::string& text, Options& optio
 }
 
 bool is_gate_option(std::string_view key) {
-  for (std::string_view gate : {"error_exitcode", "gate_error_exitcode", "fail_on", "min_bytes", "limit_memory", "suppressions",
-                                "default_suppressions", "baseline", "gate_cached", "gate_live_tensors",
+  for (std::string_view gate : {"error_exitcode", "gate_error_exitcode", "fail_on", "min_bytes", "limit_memory",
+                                "suppressions", "default_suppressions", "baseline", "gate_cached", "gate_live_tensors",
                                 "gate_growing_tensors", "fail_on_growth"})
     if (key == gate) return true;
   return false;
@@ -297,7 +298,9 @@ int signal_from_name(const std::string& name) {
   // how a process ends: never one that kills, stops or crashes it, never one
   // glibc keeps for itself (32, 33).
   auto usable = [](long n) { return n == SIGUSR1 || n == SIGUSR2 || (n >= SIGRTMIN && n <= SIGRTMAX); };
-  auto digits = [](std::string_view s) { return !s.empty() && s.size() <= 3 && s.find_first_not_of("0123456789") == s.npos; };
+  auto digits = [](std::string_view s) {
+    return !s.empty() && s.size() <= 3 && s.find_first_not_of("0123456789") == s.npos;
+  };
   std::string_view s = name;
   if (digits(s)) {
     long n = std::strtol(std::string(s).c_str(), nullptr, 10);

@@ -70,7 +70,8 @@ int claim(const char* path) {
     if (!copy(absolute, sizeof absolute, path, std::strlen(path))) return -1;
   } else {
     char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd) || !copy(absolute, sizeof absolute, cwd, std::strlen(cwd), "/", 1, path, std::strlen(path)))
+    if (!getcwd(cwd, sizeof cwd) ||
+        !copy(absolute, sizeof absolute, cwd, std::strlen(cwd), "/", 1, path, std::strlen(path)))
       return -1;
   }
   uint64_t hash = 0xcbf29ce484222325ull;  // FNV-1a of the absolute name
@@ -141,7 +142,8 @@ bool alternative_name(char* out, size_t cap, const char* original, int k) {
   const size_t len = std::strlen(original);
   const char* slash = std::strrchr(original, '/');
   const char* dot = std::strrchr(original, '.');
-  const size_t at = dot && (!slash || dot > slash) && dot != (slash ? slash + 1 : original) ? size_t(dot - original) : len;
+  const size_t at = dot && (!slash || dot > slash) && dot != (slash ? slash + 1 : original) ? size_t(dot - original)
+                                                                                            : len;
   char pid[20] = ".";
   const size_t pid_len = 1 + decimal(pid + 1, unsigned(getpid()));
   const bool has_pid = at >= pid_len && std::memcmp(original + at - pid_len, pid, pid_len) == 0;
@@ -160,7 +162,7 @@ bool alternative_name(char* out, size_t cap, const char* original, int k) {
 }
 
 const char* not_regular(const struct stat& st) {
-  return S_ISLNK(st.st_mode)  ? "is a symbolic link; cudaleak does not write through links"
+  return S_ISLNK(st.st_mode)   ? "is a symbolic link; cudaleak does not write through links"
          : S_ISDIR(st.st_mode) ? "is a directory"
                                : "is not a regular file (a FIFO, a device or a socket)";
 }
@@ -176,7 +178,8 @@ bool fail(File& f, const char* problem, int error) {
 bool take_alternative(File& f) {
   copy(f.shared_name, sizeof f.shared_name, f.path, std::strlen(f.path));
   for (int k = 1; k <= 64; ++k) {
-    if (!alternative_name(f.path, sizeof f.path, f.shared_name, k)) return fail(f, "the name is too long", ENAMETOOLONG);
+    if (!alternative_name(f.path, sizeof f.path, f.shared_name, k))
+      return fail(f, "the name is too long", ENAMETOOLONG);
     if (claim(f.path) != 0) return true;  // ours, or no run to claim names in
   }
   return fail(f, "every alternative name is another writer's", EEXIST);
@@ -354,7 +357,8 @@ bool write_whole(File& f, const char* path, const char* data, size_t n, Targets 
 }
 
 std::string problem_of(const File& f) {
-  return std::string(f.problem ? f.problem : "failed") + (f.error ? std::string(" (") + std::strerror(f.error) + ")" : "");
+  return std::string(f.problem ? f.problem : "failed") +
+         (f.error ? std::string(" (") + std::strerror(f.error) + ")" : "");
 }
 
 }  // namespace cudaleak::safe_output

@@ -25,14 +25,14 @@ namespace cudaleak::safe_output {
 
 struct File {
   int fd = -1;
-  bool direct = false;         // writing into a device or FIFO
-  char path[PATH_MAX] = {};    // where the report ends up
-  char temp[PATH_MAX] = {};    // temporary name, when not direct
-  const char* problem = nullptr;  // why it failed (static text)
-  int error = 0;                  // errno of the failure, 0 when none
+  bool direct = false;              // writing into a device or FIFO
+  char path[PATH_MAX] = {};         // where the report ends up
+  char temp[PATH_MAX] = {};         // temporary name, when not direct
+  const char* problem = nullptr;    // why it failed (static text)
+  int error = 0;                    // errno of the failure, 0 when none
   char shared_name[PATH_MAX] = {};  // set when the name asked for was another process's
-  bool fresh = false;  // the name was free: renamed into place only while it still is
-  bool another_run = false;  // the shared name was another run's, not another process's of this run
+  bool fresh = false;               // the name was free: renamed into place only while it still is
+  bool another_run = false;         // the shared name was another run's, not another process's of this run
 };
 
 // Marks the start of this run for the shared-name rule: the launcher's
@@ -42,7 +42,7 @@ void mark_run_start();
 enum class Targets { ReportsAndStreams, RegularFilesOnly };
 bool open(File& f, const char* path, Targets targets = Targets::ReportsAndStreams);
 bool write(File& f, const char* data, size_t n);
-bool commit(File& f);  // close, then rename into place
+bool commit(File& f);   // close, then rename into place
 void abandon(File& f);  // close, remove the temporary
 
 // Why open(RegularFilesOnly) would refuse `path` as it is now, or nullptr;

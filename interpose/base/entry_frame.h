@@ -29,9 +29,7 @@ class EntryFrame {
 };
 
 // The marked entry, or `fallback` (the caller's own frame) where none is.
-inline uintptr_t entry_frame(uintptr_t fallback) {
-  return detail::t_entry_frame ? detail::t_entry_frame : fallback;
-}
+inline uintptr_t entry_frame(uintptr_t fallback) { return detail::t_entry_frame ? detail::t_entry_frame : fallback; }
 
 }  // namespace cudaleak
 

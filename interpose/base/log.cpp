@@ -43,8 +43,8 @@ int stderr_fd() {
 }
 
 std::atomic<int> g_log_fd{-1};
-std::atomic<pid_t> g_log_pid{0};   // the process g_log_fd was opened for
-std::atomic<pid_t> g_opening{0};   // the process whose thread is opening it
+std::atomic<pid_t> g_log_pid{0};  // the process g_log_fd was opened for
+std::atomic<pid_t> g_opening{0};  // the process whose thread is opening it
 
 // stderr, stdout, or log_path.PID of this process. A forked child opens its
 // own file and closes its copy of the parent's. One thread opens it; a lock
@@ -72,8 +72,8 @@ int text_fd() {
       int err = errno;
       fd = stderr_fd();
       char line[4200];
-      int n = std::snprintf(line, sizeof line, "cudaleak: cannot open log_path %s: %s; writing to stderr instead\n", name,
-                            std::strerror(err));
+      int n = std::snprintf(line, sizeof line, "cudaleak: cannot open log_path %s: %s; writing to stderr instead\n",
+                            name, std::strerror(err));
       if (fd >= 0 && n > 0) (void)!write(fd, line, std::min<size_t>(size_t(n), sizeof line - 1));
     }
     int inherited = g_log_fd.exchange(fd, std::memory_order_acq_rel);
@@ -110,7 +110,7 @@ void vlog(const char* format, va_list args) {
 }  // namespace
 
 void keep_stderr() {
-  struct stat st{};
+  struct stat st {};
   int copy = fstat(STDERR_FILENO, &st) == 0 ? fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, kStderrCopyMin) : -1;
   if (copy < 0 && errno == EINVAL) copy = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);  // low fd limit
   g_stderr_dev = st.st_dev;

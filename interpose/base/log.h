@@ -19,4 +19,4 @@ void write_text(const char* data, size_t size);
 // Whether text summaries are coloured: the color option, and for "auto"
 // whether they go to a terminal with NO_COLOR unset (no-color.org).
 bool text_in_color();
-}
+}  // namespace cudaleak

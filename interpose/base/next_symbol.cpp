@@ -13,12 +13,12 @@ namespace {
 
 // What one object's dynamic section says about its symbols.
 struct DynamicTables {
-  const ElfW(Sym)* symbols = nullptr;
+  const ElfW(Sym) * symbols = nullptr;
   const char* strings = nullptr;
   const uint32_t* gnu_hash = nullptr;
   const uint32_t* sysv_hash = nullptr;  // 32-bit words on x86-64 and aarch64
-  const ElfW(Half)* versions = nullptr;
-  const ElfW(Verdef)* definitions = nullptr;
+  const ElfW(Half) * versions = nullptr;
+  const ElfW(Verdef) * definitions = nullptr;
 };
 
 // glibc relocates these entries of a loaded object's dynamic section in

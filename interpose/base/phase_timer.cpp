@@ -67,7 +67,9 @@ int added_bucket(uint64_t c) {
   if (c < uint64_t(kAddedLinear * 8)) return int(c / 8);
   return kAddedLinear + std::min(63 - __builtin_clzll(c) - 11, kAddedBuckets - kAddedLinear - 1);
 }
-uint64_t added_cycles(int b) { return b < kAddedLinear ? uint64_t(b) * 8 + 4 : (uint64_t(2048) << (b - kAddedLinear)) * 3 / 2; }
+uint64_t added_cycles(int b) {
+  return b < kAddedLinear ? uint64_t(b) * 8 + 4 : (uint64_t(2048) << (b - kAddedLinear)) * 3 / 2;
+}
 HookSums g_hooks[kThreads];
 std::atomic<const char* (*)(int)> g_hook_name{nullptr};
 std::atomic<int> g_next_thread{0};
@@ -92,9 +94,9 @@ uint64_t bucket_cycles(int b) {
 }
 
 const char* name(Phase p) {
-  static const char* const names[] = {"hook_entry", "real_call", "placement", "created",      "notify",
-                                      "capture",    "stamp",     "insert",    "timeline",     "begin_release",
-                                      "end_release", "empty_scope"};
+  static const char* const names[] = {"hook_entry", "real_call",     "placement",   "created",
+                                      "notify",     "capture",       "stamp",       "insert",
+                                      "timeline",   "begin_release", "end_release", "empty_scope"};
   static_assert(sizeof(names) / sizeof(names[0]) == size_t(Phase::Count));
   return names[int(p)];
 }
@@ -147,8 +149,8 @@ __attribute__((destructor)) void print_medians() {
     PhaseScope empty(Phase::EmptyScope);
     asm volatile("" ::: "memory");
   }
-  fprintf(stderr, "phase %-14s %10s %8s %8s %8s %8s   (pid %d, %d threads, %.3f ns/cycle)\n", "name", "calls",
-          "p10_ns", "p50_ns", "p90_ns", "p99_ns", int(getpid()), threads, ns_per_cycle);
+  fprintf(stderr, "phase %-14s %10s %8s %8s %8s %8s   (pid %d, %d threads, %.3f ns/cycle)\n", "name", "calls", "p10_ns",
+          "p50_ns", "p90_ns", "p99_ns", int(getpid()), threads, ns_per_cycle);
   for (int p = 0; p < int(Phase::Count); ++p) {
     uint64_t merged[kBuckets] = {}, total = 0;
     for (int t = 0; t < threads; ++t)
@@ -160,8 +162,8 @@ __attribute__((destructor)) void print_medians() {
         if ((seen += merged[b]) > want) return double(bucket_cycles(b)) * ns_per_cycle;
       return 0.0;
     };
-    fprintf(stderr, "phase %-14s %10llu %8.0f %8.0f %8.0f %8.0f\n", name(Phase(p)), (unsigned long long)total,
-            at(0.10), at(0.50), at(0.90), at(0.99));
+    fprintf(stderr, "phase %-14s %10llu %8.0f %8.0f %8.0f %8.0f\n", name(Phase(p)), (unsigned long long)total, at(0.10),
+            at(0.50), at(0.90), at(0.99));
   }
   print_hooks(threads, ns_per_cycle);
 }

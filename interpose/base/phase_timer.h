@@ -10,18 +10,18 @@
 namespace cudaleak {
 
 enum class Phase : uint8_t {
-  HookEntry,       // Hook's constructor: lazy init, re-entrancy depth, cuda-seen flag
-  RealCall,        // the real driver or library function
-  Placement,       // the calling thread's context and device (tracker::current_placement)
-  Created,         // tracker::created, whole
-  Notify,          // before the record: the context check option, the reporter thread's start
-  Capture,         // the stack: cache lookup, or unwind and intern
-  Stamp,           // sequence number, clock, thread id, the record's fields
-  Insert,          // the registry insert
-  Timeline,        // the timeline's add (memory only)
-  BeginRelease,    // the registry erase before a release
-  EndRelease,      // after it: the timeline, a refused release put back
-  EmptyScope,      // a scope around nothing: what timing one phase adds to it (printed at exit)
+  HookEntry,     // Hook's constructor: lazy init, re-entrancy depth, cuda-seen flag
+  RealCall,      // the real driver or library function
+  Placement,     // the calling thread's context and device (tracker::current_placement)
+  Created,       // tracker::created, whole
+  Notify,        // before the record: the context check option, the reporter thread's start
+  Capture,       // the stack: cache lookup, or unwind and intern
+  Stamp,         // sequence number, clock, thread id, the record's fields
+  Insert,        // the registry insert
+  Timeline,      // the timeline's add (memory only)
+  BeginRelease,  // the registry erase before a release
+  EndRelease,    // after it: the timeline, a refused release put back
+  EmptyScope,    // a scope around nothing: what timing one phase adds to it (printed at exit)
   Count
 };
 

@@ -22,7 +22,9 @@ void detail::first_cuda_use() {
   if (g_cuda_seen.exchange(true)) return;  // another thread was first
   if (void (*observer)() = g_first_use_observer.load(std::memory_order_acquire)) observer();
 }
-void set_first_cuda_use_observer(void (*observer)()) { g_first_use_observer.store(observer, std::memory_order_release); }
+void set_first_cuda_use_observer(void (*observer)()) {
+  g_first_use_observer.store(observer, std::memory_order_release);
+}
 
 void forget_cuda_seen() {
   if (detail::g_cuda_seen.exchange(false)) g_cuda_inherited.store(true);

@@ -30,7 +30,7 @@ bool internal_failure_happened();
 namespace detail {
 inline constinit std::atomic<bool> g_cuda_seen{false};
 void first_cuda_use();  // sets the flag once and tells the observer
-}
+}  // namespace detail
 // Written once: a store on every call would pull the cache line away from
 // every other thread making CUDA calls.
 inline void note_cuda_seen() {

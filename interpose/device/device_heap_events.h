@@ -16,7 +16,7 @@ struct CudaleakDeviceHeapEvent {
 };
 
 struct CudaleakDeviceHeapBuffer {
-  uint32_t next;      // events claimed; those past capacity are dropped
+  uint32_t next;  // events claimed; those past capacity are dropped
   uint32_t capacity;
   uint32_t reserved[2];
   struct CudaleakDeviceHeapEvent events[1];  // capacity of them

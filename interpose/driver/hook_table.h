@@ -212,22 +212,22 @@ inline constexpr int kHookCount = static_cast<int>(HookId::Count);
 template <HookId>
 struct HookTraits;
 #define CUDALEAK_HOOK_TRAITS(sym, lookup, version, ptsz, pfn, role_, kind_, space_) \
-  template <>                                                                     \
-  struct HookTraits<HookId::sym> {                                                \
-    using Fn = pfn;                                                               \
-    static constexpr HookRole role = HookRole::role_;                             \
-    static constexpr Kind kind = kind_column::kind_;                              \
-    static constexpr Space space = space_column::space_;                          \
-    static constexpr bool from_library = false;                                        \
+  template <>                                                                       \
+  struct HookTraits<HookId::sym> {                                                  \
+    using Fn = pfn;                                                                 \
+    static constexpr HookRole role = HookRole::role_;                               \
+    static constexpr Kind kind = kind_column::kind_;                                \
+    static constexpr Space space = space_column::space_;                            \
+    static constexpr bool from_library = false;                                     \
   };
 #define CUDALEAK_LIBRARY_TRAITS(sym, library, pfn, role_, space_) \
-  template <>                                                    \
-  struct HookTraits<HookId::sym> {                               \
-    using Fn = libapi::pfn;                                      \
-    static constexpr HookRole role = HookRole::role_;            \
-    static constexpr Kind kind = Kind::LibraryHandle;            \
-    static constexpr Space space = Space::space_;                \
-    static constexpr bool from_library = true;                        \
+  template <>                                                     \
+  struct HookTraits<HookId::sym> {                                \
+    using Fn = libapi::pfn;                                       \
+    static constexpr HookRole role = HookRole::role_;             \
+    static constexpr Kind kind = Kind::LibraryHandle;             \
+    static constexpr Space space = Space::space_;                 \
+    static constexpr bool from_library = true;                    \
   };
 CUDALEAK_HOOKS(CUDALEAK_HOOK_TRAITS)
 CUDALEAK_LIBRARY_HOOKS(CUDALEAK_LIBRARY_TRAITS)

@@ -29,14 +29,14 @@ using PFN_cufftCreate = Status (*)(int* plan);
 using PFN_cufftPlan1d = Status (*)(int* plan, int nx, int type, int batch);
 using PFN_cufftPlan2d = Status (*)(int* plan, int nx, int ny, int type);
 using PFN_cufftPlan3d = Status (*)(int* plan, int nx, int ny, int nz, int type);
-using PFN_cufftPlanMany = Status (*)(int* plan, int rank, int* n, int* inembed, int istride, int idist,
-                                     int* onembed, int ostride, int odist, int type, int batch);
+using PFN_cufftPlanMany = Status (*)(int* plan, int rank, int* n, int* inembed, int istride, int idist, int* onembed,
+                                     int ostride, int odist, int type, int batch);
 using PFN_cufftDestroy = Status (*)(int plan);
 using PFN_ncclCommInitRank = Status (*)(void** comm, int nranks, NcclUniqueId id, int rank);
 using PFN_ncclCommInitRankConfig = Status (*)(void** comm, int nranks, NcclUniqueId id, int rank, void* config);
 using PFN_ncclCommInitAll = Status (*)(void** comms, int ndev, const int* devlist);
 using PFN_ncclCommSplit = Status (*)(void* comm, int color, int key, void** newcomm, void* config);
-using PFN_ncclCommInitRankScalable = Status (*)(void** newcomm, int nranks, int myrank, int nId,
-                                                NcclUniqueId* commIds, void* config);
+using PFN_ncclCommInitRankScalable = Status (*)(void** newcomm, int nranks, int myrank, int nId, NcclUniqueId* commIds,
+                                                void* config);
 
 }  // namespace cudaleak::libapi

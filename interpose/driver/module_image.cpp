@@ -37,7 +37,7 @@ struct FatbinEntry {
   uint16_t kind;  // 1 PTX, 2 cubin
   uint16_t version;
   uint32_t header_size;
-  uint64_t payload_size;  // padded to 8
+  uint64_t payload_size;     // padded to 8
   uint32_t compressed_size;  // 0 unless compressed
   uint32_t unknown0, unknown1, sm_version, name_offset, name_size;
   uint64_t flags;  // 0x2000 LZ4 block, 0x8000 Zstandard frame; 0x4000 (not seen from nvcc 13) is not read
@@ -257,7 +257,8 @@ uint64_t ptx_globals(const Bytes& b, bool& known) {
     if (depth > 0) continue;
     if (c == '\n') {  // directives that end with their line
       size_t first = statement.find_first_not_of(" \t\r\n");
-      std::string_view head = first == std::string::npos ? std::string_view() : std::string_view(statement).substr(first);
+      std::string_view head = first == std::string::npos ? std::string_view()
+                                                         : std::string_view(statement).substr(first);
       for (std::string_view d : {".version", ".target", ".address_size", ".file"})
         if (head.substr(0, d.size()) == d) statement.clear();
     }
@@ -330,7 +331,8 @@ uint64_t fatbin_globals(const Bytes& b) {
         bytes = e.kind == kCubin ? cubin_globals(payload, known) : ptx_globals(payload, known);
       } else {
         Decompressed image(e, payload);
-        if (image.ok()) bytes = e.kind == kCubin ? cubin_globals(image.bytes(), known) : ptx_globals(image.bytes(), known);
+        if (image.ok())
+          bytes = e.kind == kCubin ? cubin_globals(image.bytes(), known) : ptx_globals(image.bytes(), known);
       }
       if (known) return bytes;
     }

@@ -105,15 +105,14 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuStreamBeginCapture_v2(CUstream stream, CUstre
 CUDALEAK_EXPORT CUresult CUDAAPI cuStreamBeginCapture_v2_ptsz(CUstream stream, CUstreamCaptureMode mode) {
   return begin_capture<HookId::cuStreamBeginCapture_v2_ptsz>(stream, mode);
 }
-CUDALEAK_EXPORT CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream stream, CUgraph graph,
-                                                             const CUgraphNode* deps, const CUgraphEdgeData* edges,
-                                                             size_t count, CUstreamCaptureMode mode) {
+CUDALEAK_EXPORT CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream stream, CUgraph graph, const CUgraphNode* deps,
+                                                             const CUgraphEdgeData* edges, size_t count,
+                                                             CUstreamCaptureMode mode) {
   return begin_capture<HookId::cuStreamBeginCaptureToGraph>(stream, graph, deps, edges, count, mode);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuStreamBeginCaptureToGraph_ptsz(CUstream stream, CUgraph graph,
-                                                                  const CUgraphNode* deps,
-                                                                  const CUgraphEdgeData* edges, size_t count,
-                                                                  CUstreamCaptureMode mode) {
+                                                                  const CUgraphNode* deps, const CUgraphEdgeData* edges,
+                                                                  size_t count, CUstreamCaptureMode mode) {
   return begin_capture<HookId::cuStreamBeginCaptureToGraph_ptsz>(stream, graph, deps, edges, count, mode);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuStreamEndCapture(CUstream stream, CUgraph* graph) {
@@ -162,8 +161,8 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode* node, CUgrap
   Hook<HookId::cuGraphAddMemFreeNode> hook;
   return hook.release(dptr, node, graph, deps, count, dptr);
 }
-CUDALEAK_EXPORT CUresult CUDAAPI cuGraphAddNode(CUgraphNode* node, CUgraph graph, const CUgraphNode* deps,
-                                                size_t count, CUgraphNodeParams* params) {
+CUDALEAK_EXPORT CUresult CUDAAPI cuGraphAddNode(CUgraphNode* node, CUgraph graph, const CUgraphNode* deps, size_t count,
+                                                CUgraphNodeParams* params) {
   return add_node<HookId::cuGraphAddNode>(node, graph, deps, count, params);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode* node, CUgraph graph, const CUgraphNode* deps,

@@ -153,25 +153,18 @@ class Hook : detail::Entry<id> {
   bool tracking() const { return this->outermost() && tracking_enabled() && !CUDALEAK_PHASE_SKIP(track); }
 
   // A call on a live handle's behalf: its scope becomes the handle's.
-  void use(uint64_t handle) const
-    requires(Row::role == HookRole::Use)
-  {
-    this->on_behalf_of(handle);
-  }
+  void use(uint64_t handle) const requires(Row::role == HookRole::Use) { this->on_behalf_of(handle); }
 
   // What a successful create made: a record of the row's kind in its space.
   void created(uint64_t handle, uint64_t bytes, tracker::Placement where, uint64_t stream = 0) const
-    requires(!Row::from_library)
-  {
+      requires(!Row::from_library) {
     static_assert(Row::role == HookRole::Create);
     tracker::created(id, kind, space, handle, bytes, where, stream);
   }
   // A library may hand out the same handle again while it is alive (cuBLASLt
   // returns one reference-counted context): a second create is a reference,
   // and the handle lives until as many destroys.
-  void created(uint64_t handle) const
-    requires(Row::from_library)
-  {
+  void created(uint64_t handle) const requires(Row::from_library) {
     static_assert(Row::role == HookRole::Create);
     tracker::reference_or_create(id, kind, space, handle);
   }
@@ -231,7 +224,8 @@ typename Hook<id>::Result create_into_first_sized(Out* out, Bytes bytes, Args...
 }
 template <HookId id, typename Out, typename... Args>
 typename Hook<id>::Result create_into_first(Out* out, Args... args) {
-  return create_into_first_sized<id>(out, [] { return uint64_t(0); }, args...);
+  return create_into_first_sized<id>(
+      out, [] { return uint64_t(0); }, args...);
 }
 // A library call on a live handle (HookRole::Use), passed first: what the
 // library makes inside it is the handle's.

@@ -25,7 +25,7 @@ void say_library_missing(HookId id) {
 
 // A library whose create takes only the address of the new handle and whose
 // destroy takes only the handle: its two rows and one line here.
-#define CUDALEAK_HANDLE_FUNCTIONS(create, destroy)                                                    \
+#define CUDALEAK_HANDLE_FUNCTIONS(create, destroy)                                                   \
   CUDALEAK_EXPORT Status create(void** handle) { return create_into_first<HookId::create>(handle); } \
   CUDALEAK_EXPORT Status destroy(void* handle) { return release_first<HookId::destroy>(handle); }
 CUDALEAK_HANDLE_FUNCTIONS(cublasCreate_v2, cublasDestroy_v2)
@@ -48,8 +48,8 @@ CUDALEAK_EXPORT Status cufftPlan3d(int* plan, int nx, int ny, int nz, int type) 
 }
 CUDALEAK_EXPORT Status cufftPlanMany(int* plan, int rank, int* n, int* inembed, int istride, int idist, int* onembed,
                                      int ostride, int odist, int type, int batch) {
-  return create_into_first<HookId::cufftPlanMany>(plan, rank, n, inembed, istride, idist, onembed, ostride, odist,
-                                                  type, batch);
+  return create_into_first<HookId::cufftPlanMany>(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type,
+                                                  batch);
 }
 CUDALEAK_EXPORT Status cufftDestroy(int plan) { return release_first<HookId::cufftDestroy>(plan); }
 
@@ -74,7 +74,8 @@ CUDALEAK_CURAND_USE(curandGenerateUniformDouble, (void* g, double* out, size_t n
 CUDALEAK_CURAND_USE(curandGenerateNormal, (void* g, float* out, size_t n, float mean, float sd), (g, out, n, mean, sd))
 CUDALEAK_CURAND_USE(curandGenerateNormalDouble, (void* g, double* out, size_t n, double mean, double sd),
                     (g, out, n, mean, sd))
-CUDALEAK_CURAND_USE(curandGenerateLogNormal, (void* g, float* out, size_t n, float mean, float sd), (g, out, n, mean, sd))
+CUDALEAK_CURAND_USE(curandGenerateLogNormal, (void* g, float* out, size_t n, float mean, float sd),
+                    (g, out, n, mean, sd))
 CUDALEAK_CURAND_USE(curandGenerateLogNormalDouble, (void* g, double* out, size_t n, double mean, double sd),
                     (g, out, n, mean, sd))
 CUDALEAK_CURAND_USE(curandGeneratePoisson, (void* g, unsigned* out, size_t n, double lambda), (g, out, n, lambda))

@@ -9,6 +9,7 @@ using namespace cudaleak;
 CUDALEAK_EXPORT CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value) {
   Hook<HookId::cuCtxSetLimit> hook;
   CUresult r = hook.real(limit, value);
-  if (r == CUDA_SUCCESS && hook.tracking()) context_limit_set(HookId::cuCtxSetLimit, limit, tracker::current_placement());
+  if (r == CUDA_SUCCESS && hook.tracking())
+    context_limit_set(HookId::cuCtxSetLimit, limit, tracker::current_placement());
   return r;
 }

@@ -56,19 +56,21 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuModuleLoadDataEx(CUmodule* module, const void
 CUDALEAK_EXPORT CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule* module, const void* fatbin) {
   return create_into_first_sized<HookId::cuModuleLoadFatBinary>(module, in_image(fatbin), fatbin);
 }
-CUDALEAK_EXPORT CUresult CUDAAPI cuModuleUnload(CUmodule module) { return release_first<HookId::cuModuleUnload>(module); }
+CUDALEAK_EXPORT CUresult CUDAAPI cuModuleUnload(CUmodule module) {
+  return release_first<HookId::cuModuleUnload>(module);
+}
 
 CUDALEAK_EXPORT CUresult CUDAAPI cuLibraryLoadData(CUlibrary* library, const void* code, CUjit_option* jit_options,
-                                                   void** jit_values, unsigned int jit_count,
-                                                   CUlibraryOption* options, void** values, unsigned int count) {
-  return create_into_first_sized<HookId::cuLibraryLoadData>(library, in_image(code), code, jit_options, jit_values, jit_count, options,
-                                         values, count);
+                                                   void** jit_values, unsigned int jit_count, CUlibraryOption* options,
+                                                   void** values, unsigned int count) {
+  return create_into_first_sized<HookId::cuLibraryLoadData>(library, in_image(code), code, jit_options, jit_values,
+                                                            jit_count, options, values, count);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary* library, const char* path, CUjit_option* jit_options,
                                                        void** jit_values, unsigned int jit_count,
                                                        CUlibraryOption* options, void** values, unsigned int count) {
-  return create_into_first_sized<HookId::cuLibraryLoadFromFile>(library, in_file(path), path, jit_options, jit_values, jit_count, options,
-                                             values, count);
+  return create_into_first_sized<HookId::cuLibraryLoadFromFile>(library, in_file(path), path, jit_options, jit_values,
+                                                                jit_count, options, values, count);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuLibraryUnload(CUlibrary library) {
   return release_first<HookId::cuLibraryUnload>(library);

@@ -13,8 +13,9 @@ constexpr int kNowhere = -2;  // a location that names neither a device nor the 
 int device_of(CUmemLocation where) {
   switch (where.type) {
     case CU_MEM_LOCATION_TYPE_DEVICE: return where.id;
-    case CU_MEM_LOCATION_TYPE_HOST: case CU_MEM_LOCATION_TYPE_HOST_NUMA: case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT:
-      return -1;
+    case CU_MEM_LOCATION_TYPE_HOST:
+    case CU_MEM_LOCATION_TYPE_HOST_NUMA:
+    case CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT: return -1;
     default: return kNowhere;
   }
 }
@@ -60,8 +61,7 @@ CUresult prefetch_batch(CUdeviceptr* dptrs, size_t* sizes, size_t count, CUmemLo
 
 }  // namespace
 
-CUDALEAK_EXPORT CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr dptr, size_t count, CUdevice device,
-                                                    CUstream stream) {
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemPrefetchAsync(CUdeviceptr dptr, size_t count, CUdevice device, CUstream stream) {
   return prefetch_to_ordinal<HookId::cuMemPrefetchAsync>(dptr, count, device, stream);
 }
 CUDALEAK_EXPORT CUresult CUDAAPI cuMemPrefetchAsync_ptsz(CUdeviceptr dptr, size_t count, CUdevice device,
@@ -87,6 +87,6 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemPrefetchBatchAsync_ptsz(CUdeviceptr* dptrs
                                                               CUmemLocation* locations, size_t* first_op,
                                                               size_t location_count, unsigned long long flags,
                                                               CUstream stream) {
-  return prefetch_batch<HookId::cuMemPrefetchBatchAsync_ptsz>(dptrs, sizes, count, locations, first_op,
-                                                              location_count, flags, stream);
+  return prefetch_batch<HookId::cuMemPrefetchBatchAsync_ptsz>(dptrs, sizes, count, locations, first_op, location_count,
+                                                              flags, stream);
 }

@@ -18,8 +18,8 @@ void substitute(const char* symbol, void** pfn, int version, cuuint64_t flags) {
   if (id < 0) return;
   remember_real(id, *pfn);
   *pfn = hook_info(static_cast<HookId>(id)).wrapper;
-  log_verbose("cuGetProcAddress(%s, %d, flags=%llu) -> %s", symbol, version,
-              static_cast<unsigned long long>(flags), hook_info(static_cast<HookId>(id)).symbol);
+  log_verbose("cuGetProcAddress(%s, %d, flags=%llu) -> %s", symbol, version, static_cast<unsigned long long>(flags),
+              hook_info(static_cast<HookId>(id)).symbol);
 }
 
 }  // namespace

@@ -23,8 +23,7 @@ template <HookId id, typename... Args>
 CUresult import_pointer(CUdeviceptr* dptr, Args... args) {
   Hook<id> hook;
   CUresult r = hook.real(dptr, args...);
-  if (r == CUDA_SUCCESS && hook.tracking() && dptr)
-    hook.created(*dptr, range_bytes(*dptr), current_placement());
+  if (r == CUDA_SUCCESS && hook.tracking() && dptr) hook.created(*dptr, range_bytes(*dptr), current_placement());
   return r;
 }
 

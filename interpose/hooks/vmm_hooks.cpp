@@ -32,12 +32,11 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemRelease(CUmemGenericAllocationHandle handl
   return r;
 }
 
-CUDALEAK_EXPORT CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr* ptr, size_t size, size_t alignment,
-                                                     CUdeviceptr addr, unsigned long long flags) {
+CUDALEAK_EXPORT CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr* ptr, size_t size, size_t alignment, CUdeviceptr addr,
+                                                     unsigned long long flags) {
   Hook<HookId::cuMemAddressReserve> hook;
   CUresult r = hook.real(ptr, size, alignment, addr, flags);
-  if (r == CUDA_SUCCESS && hook.tracking() && ptr)
-    hook.created(*ptr, size, current_placement());
+  if (r == CUDA_SUCCESS && hook.tracking() && ptr) hook.created(*ptr, size, current_placement());
   return r;
 }
 
@@ -49,8 +48,7 @@ CUDALEAK_EXPORT CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t o
                                           CUmemGenericAllocationHandle handle, unsigned long long flags) {
   Hook<HookId::cuMemMap> hook;
   CUresult r = hook.real(ptr, size, offset, handle, flags);
-  if (r == CUDA_SUCCESS && hook.tracking())
-    hook.created(ptr, size, current_placement());
+  if (r == CUDA_SUCCESS && hook.tracking()) hook.created(ptr, size, current_placement());
   return r;
 }
 

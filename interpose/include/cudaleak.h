@@ -47,8 +47,8 @@ static inline int cudaleak_checkpoint(const char* name) {
 /* Resources created after checkpoint `name` and still alive. 0 on success,
  * -1 without cudaleak or for an unknown checkpoint. */
 static inline int cudaleak_leaks_since(const char* name, cudaleak_stats* out) {
-  int (*fn)(const char*, cudaleak_stats*) =
-      (int (*)(const char*, cudaleak_stats*))cudaleak_find_("cudaleak_impl_leaks_since");
+  int (*fn)(const char*,
+            cudaleak_stats*) = (int (*)(const char*, cudaleak_stats*))cudaleak_find_("cudaleak_impl_leaks_since");
   return fn ? fn(name, out) : -1;
 }
 
@@ -66,8 +66,9 @@ typedef struct cudaleak_verdict {
  * `message` (`size` bytes, always NUL-terminated, "" when nothing fails).
  * 0 on success, -1 without cudaleak or for an unknown checkpoint. */
 static inline int cudaleak_gate_since(const char* name, cudaleak_verdict* out, char* message, unsigned long size) {
-  int (*fn)(const char*, cudaleak_verdict*, char*, unsigned long) =
-      (int (*)(const char*, cudaleak_verdict*, char*, unsigned long))cudaleak_find_("cudaleak_impl_gate_since");
+  int (*fn)(const char*, cudaleak_verdict*, char*,
+            unsigned long) = (int (*)(const char*, cudaleak_verdict*, char*,
+                                      unsigned long))cudaleak_find_("cudaleak_impl_gate_since");
   return fn ? fn(name, out, message, size) : -1;
 }
 
@@ -80,9 +81,9 @@ static inline int cudaleak_sequence(unsigned long long* out) {
 }
 static inline int cudaleak_gate_range(unsigned long long since, unsigned long long until, cudaleak_verdict* out,
                                       char* message, unsigned long size) {
-  int (*fn)(unsigned long long, unsigned long long, cudaleak_verdict*, char*, unsigned long) =
-      (int (*)(unsigned long long, unsigned long long, cudaleak_verdict*, char*, unsigned long))cudaleak_find_(
-          "cudaleak_impl_gate_range");
+  int (*fn)(unsigned long long, unsigned long long, cudaleak_verdict*, char*,
+            unsigned long) = (int (*)(unsigned long long, unsigned long long, cudaleak_verdict*, char*,
+                                      unsigned long))cudaleak_find_("cudaleak_impl_gate_range");
   return fn ? fn(since, until, out, message, size) : -1;
 }
 
@@ -109,8 +110,8 @@ static inline int cudaleak_peak_begin(unsigned long long limit_bytes) {
  * sites that grew (growth and stack of each) into `message` (`size` bytes,
  * NUL-terminated, "" otherwise). 0 on success, -1 without cudaleak. */
 static inline int cudaleak_peak_read(cudaleak_peak* out, char* message, unsigned long size) {
-  int (*fn)(cudaleak_peak*, char*, unsigned long) =
-      (int (*)(cudaleak_peak*, char*, unsigned long))cudaleak_find_("cudaleak_impl_peak_read");
+  int (*fn)(cudaleak_peak*, char*,
+            unsigned long) = (int (*)(cudaleak_peak*, char*, unsigned long))cudaleak_find_("cudaleak_impl_peak_read");
   return fn ? fn(out, message, size) : -1;
 }
 

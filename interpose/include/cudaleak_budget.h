@@ -14,7 +14,7 @@ namespace cudaleak {
 
 struct Budget {
   unsigned long long limit_memory = 0;  // a test's peak of device memory above its start, in bytes (0: no budget)
-  long long limit_leaks = -1;           // bytes of CUDA memory a test may leave alive (-1: none; every counted leak fails)
+  long long limit_leaks = -1;  // bytes of CUDA memory a test may leave alive (-1: none; every counted leak fails)
 };
 
 // The budget of the test running now: the listener's defaults, changed by
@@ -89,9 +89,10 @@ inline BudgetFailure check_peak(const Budget& budget, const StackCut& cut) {
     return f;
   sites.resize(sites.find('\0'));
   f.text = "cudaleak: this test used " + format_size(peak.bytes) + " of device memory at its peak" +
-           (peak.device >= 0 ? " on device " + std::to_string(peak.device) : std::string()) +
-           ", over its budget of " + format_size(budget.limit_memory) + " (CUDALEAK_LIMIT_MEMORY)";
-  if (!sites.empty()) f.text += "\nThe sites that grew most during the test:\n" + stop_at_test(sites, cut.test_frames, cut.skip);
+           (peak.device >= 0 ? " on device " + std::to_string(peak.device) : std::string()) + ", over its budget of " +
+           format_size(budget.limit_memory) + " (CUDALEAK_LIMIT_MEMORY)";
+  if (!sites.empty())
+    f.text += "\nThe sites that grew most during the test:\n" + stop_at_test(sites, cut.test_frames, cut.skip);
   f.file = peak.file;
   f.line = peak.line;
   return f;
@@ -103,8 +104,7 @@ inline BudgetFailure check_leaks(const char* name, const Budget& budget, const S
   BudgetFailure f;
   cudaleak_verdict verdict = {};
   std::string message(65536, '\0');
-  if (cudaleak_gate_since(name, &verdict, message.data(), message.size()) != 0 || verdict.failing.count == 0)
-    return f;
+  if (cudaleak_gate_since(name, &verdict, message.data(), message.size()) != 0 || verdict.failing.count == 0) return f;
   if (budget.limit_leaks >= 0 && verdict.failing.bytes <= (unsigned long long)budget.limit_leaks) return f;
   message.resize(message.find('\0'));
   const unsigned long long n = verdict.failing.count;

@@ -64,5 +64,6 @@ class Catch2Scope {
 
 }  // namespace cudaleak
 
-#define CUDALEAK_TEST_SCOPE(...) \
-  ::cudaleak::Catch2Scope cudaleak_test_scope_(::Catch::SourceLineInfo(__FILE__, __LINE__), ::cudaleak::Budget{__VA_ARGS__})
+#define CUDALEAK_TEST_SCOPE(...)                                                            \
+  ::cudaleak::Catch2Scope cudaleak_test_scope_(::Catch::SourceLineInfo(__FILE__, __LINE__), \
+                                               ::cudaleak::Budget{__VA_ARGS__})

@@ -56,18 +56,15 @@ class GTestLeakListener : public ::testing::EmptyTestEventListener {
     return std::string("gtest:") + t.test_suite_name() + "." + t.name();
   }
   static void report(const BudgetFailure& failure) {
-    if (!failure.file.empty() && failure.line > 0)
-      ADD_FAILURE_AT(failure.file.c_str(), failure.line) << failure.text;
-    else
-      ADD_FAILURE() << failure.text;
+    if (!failure.file.empty() && failure.line > 0) ADD_FAILURE_AT(failure.file.c_str(), failure.line) << failure.text;
+    else ADD_FAILURE() << failure.text;
   }
   Budget defaults_;
 };
 
 // Budgets for every test (0: none; a test's CUDALEAK_LIMIT_* overrides them).
 inline void install_gtest_listener(Budget defaults = {}) {
-  if (cudaleak_active())
-    ::testing::UnitTest::GetInstance()->listeners().Append(new GTestLeakListener(defaults));
+  if (cudaleak_active()) ::testing::UnitTest::GetInstance()->listeners().Append(new GTestLeakListener(defaults));
 }
 
 }  // namespace cudaleak

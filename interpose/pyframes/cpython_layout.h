@@ -23,9 +23,9 @@ enum class EntryMark {
 
 // How a frame says which instruction runs.
 enum class InstructionField {
-  LastiBytes,      // int f_lasti, a byte offset (3.9)
-  LastiUnits,      // int f_lasti, in 2-byte code units (3.10)
-  PointerIntoCode, // pointer into the code object's co_code_adaptive (3.11+)
+  LastiBytes,       // int f_lasti, a byte offset (3.9)
+  LastiUnits,       // int f_lasti, in 2-byte code units (3.10)
+  PointerIntoCode,  // pointer into the code object's co_code_adaptive (3.11+)
 };
 
 struct CPythonLayout {
@@ -33,18 +33,18 @@ struct CPythonLayout {
   FrameChain chain = FrameChain::FrameObjects;
   EntryMark entry = EntryMark::EveryFrame;
   InstructionField instruction = InstructionField::LastiBytes;
-  size_t thread_frame = 0;   // PyThreadState: frame, cframe or current_frame
-  size_t cframe_current = 0; // _PyCFrame.current_frame (CFrame chain only)
-  size_t frame_code = 0;     // f_code / f_executable
-  size_t frame_previous = 0; // f_back / previous
+  size_t thread_frame = 0;    // PyThreadState: frame, cframe or current_frame
+  size_t cframe_current = 0;  // _PyCFrame.current_frame (CFrame chain only)
+  size_t frame_code = 0;      // f_code / f_executable
+  size_t frame_previous = 0;  // f_back / previous
   size_t frame_instruction = 0;
-  size_t frame_entry = 0;    // is_entry (3.11) or owner (3.12+)
+  size_t frame_entry = 0;  // is_entry (3.11) or owner (3.12+)
   size_t code_filename = 0;
   size_t code_name = 0;
-  size_t code_qualname = 0;  // 0 before 3.11 (no co_qualname)
+  size_t code_qualname = 0;      // 0 before 3.11 (no co_qualname)
   size_t code_instructions = 0;  // co_code_adaptive, 3.11+
-  size_t ascii_header = 0;   // sizeof(PyASCIIObject): compact ASCII text follows
-  size_t compact_header = 0; // sizeof(PyCompactUnicodeObject): other compact text follows
+  size_t ascii_header = 0;       // sizeof(PyASCIIObject): compact ASCII text follows
+  size_t compact_header = 0;     // sizeof(PyCompactUnicodeObject): other compact text follows
 };
 
 // nullptr for versions without a table.

@@ -98,7 +98,8 @@ Found find() {
   py.version = f.status.version;
   py.layout = layout_for(major, minor);
   if (!py.layout) {
-    f.status.note = "Python " + py.version + " has no frame layout in this cudaleak (3.9 to 3.13 do); stacks are "
+    f.status.note = "Python " + py.version +
+                    " has no frame layout in this cudaleak (3.9 to 3.13 do); stacks are "
                     "native only";
     return f;
   }
@@ -109,7 +110,8 @@ Found find() {
   py.unicode_type = sym(scope, "PyUnicode_Type");
   if (!py.this_thread_state || !py.is_initialized || !py.addr2line || !py.code_type || !py.unicode_type) {
     py.layout = nullptr;
-    f.status.note = "Python " + py.version + " does not export the functions frames are read with; stacks are "
+    f.status.note = "Python " + py.version +
+                    " does not export the functions frames are read with; stacks are "
                     "native only";
     return f;
   }
@@ -200,9 +202,7 @@ size_t walk_this_thread(const Interpreter& py, RawFrame* out, size_t capacity) {
     RawFrame& f = out[n++];
     f.code = code;
     switch (l.instruction) {
-      case InstructionField::LastiBytes:
-        f.byte_offset = load<int>(frame, l.frame_instruction);
-        break;
+      case InstructionField::LastiBytes: f.byte_offset = load<int>(frame, l.frame_instruction); break;
       case InstructionField::LastiUnits: {
         int units = load<int>(frame, l.frame_instruction);
         f.byte_offset = units < 0 ? -1 : units * 2;

@@ -14,14 +14,14 @@ namespace cudaleak::pyframes {
 
 struct Interpreter {
   const CPythonLayout* layout = nullptr;
-  std::string version;  // "3.12.3"
-  void* (*this_thread_state)() = nullptr;  // PyGILState_GetThisThreadState
-  int (*is_initialized)() = nullptr;       // Py_IsInitialized
+  std::string version;                                            // "3.12.3"
+  void* (*this_thread_state)() = nullptr;                         // PyGILState_GetThisThreadState
+  int (*is_initialized)() = nullptr;                              // Py_IsInitialized
   int (*addr2line)(const void* code, int byte_offset) = nullptr;  // PyCode_Addr2Line
-  const void* code_type = nullptr;     // &PyCode_Type
-  const void* unicode_type = nullptr;  // &PyUnicode_Type
-  uintptr_t eval_begin = 0, eval_end = 0;  // _PyEval_EvalFrameDefault
-  uintptr_t code_begin = 0, code_end = 0;  // executable segments of the object that holds it
+  const void* code_type = nullptr;                                // &PyCode_Type
+  const void* unicode_type = nullptr;                             // &PyUnicode_Type
+  uintptr_t eval_begin = 0, eval_end = 0;                         // _PyEval_EvalFrameDefault
+  uintptr_t code_begin = 0, code_end = 0;                         // executable segments of the object that holds it
 };
 
 // What a report says about Python in the process.
@@ -29,7 +29,7 @@ struct Status {
   bool present = false;  // an interpreter is loaded
   bool frames = false;   // its frames are read
   std::string version;
-  std::string note;      // why frames are not read, when they are not
+  std::string note;  // why frames are not read, when they are not
 };
 
 // Looked up once, on first use; nullptr when there is no interpreter or its

@@ -76,7 +76,7 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_peak_begin(u
 }
 
 extern "C" __attribute__((visibility("default"))) int cudaleak_impl_peak_read(cudaleak_peak* out, char* message,
-                                                                               unsigned long size) {
+                                                                              unsigned long size) {
   if (!out) return -1;
   *out = cudaleak_peak{};
   out->device = -1;

@@ -23,8 +23,7 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_checkpoint(c
   return 0;
 }
 
-extern "C" __attribute__((visibility("default"))) int cudaleak_impl_leaks_since(const char* name,
-                                                                                 cudaleak_stats* out) {
+extern "C" __attribute__((visibility("default"))) int cudaleak_impl_leaks_since(const char* name, cudaleak_stats* out) {
   CUDALEAK_ENTRY_FRAME;
   uint64_t since = 0;
   if (!out || !cudaleak::runtime().checkpoints.sequence_of(name, since)) return -1;
@@ -42,9 +41,9 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_sequence(uns
 // Sequence numbers rather than checkpoints: no mark on the timeline and no
 // observation for growth, for windows as frequent as a test suite's fixtures.
 extern "C" __attribute__((visibility("default"))) int cudaleak_impl_gate_range(unsigned long long since,
-                                                                                unsigned long long until,
-                                                                                cudaleak_verdict* out, char* message,
-                                                                                unsigned long size) {
+                                                                               unsigned long long until,
+                                                                               cudaleak_verdict* out, char* message,
+                                                                               unsigned long size) {
   CUDALEAK_ENTRY_FRAME;
   if (!out) return -1;
   *out = cudaleak_verdict{};
@@ -60,9 +59,8 @@ extern "C" __attribute__((visibility("default"))) int cudaleak_impl_gate_range(u
   return 0;
 }
 
-extern "C" __attribute__((visibility("default"))) int cudaleak_impl_gate_since(const char* name,
-                                                                                cudaleak_verdict* out,
-                                                                                char* message, unsigned long size) {
+extern "C" __attribute__((visibility("default"))) int cudaleak_impl_gate_since(const char* name, cudaleak_verdict* out,
+                                                                               char* message, unsigned long size) {
   uint64_t since = 0;
   if (!out || !cudaleak::runtime().checkpoints.sequence_of(name, since)) return -1;
   return cudaleak_impl_gate_range(since, UINT64_MAX, out, message, size);

@@ -15,7 +15,7 @@ class Names {
   // The sequence number at checkpoint `name`; false when there is none.
   bool sequence_of(const char* name, uint64_t& out);
 
-  std::mutex& mutex() { return mutex_; }  // for the fork protocol
+  std::mutex& mutex() { return mutex_; }         // for the fork protocol
   void reset_in_child() { sequences_.clear(); }  // sequence numbers restart in the child
 
  private:

@@ -54,7 +54,8 @@ class Writer final : public tracker::CrashVisitor, public Timeline::CrashVisitor
   void number(uint64_t v) {
     char d[24];
     size_t n = 0;
-    do d[sizeof d - 1 - n++] = char('0' + v % 10); while ((v /= 10) != 0);
+    do d[sizeof d - 1 - n++] = char('0' + v % 10);
+    while ((v /= 10) != 0);
     raw(d + sizeof d - n, n);
   }
   void signed_number(int64_t v) {
@@ -108,8 +109,8 @@ class Writer final : public tracker::CrashVisitor, public Timeline::CrashVisitor
     string(kind.data(), kind.size());
     text(",");
     string(creator_name(r.api));
-    for (uint64_t v : {r.handle, r.bytes, r.sequence, r.time_ns, r.context, r.stream, uint64_t(r.stack_id),
-                       uint64_t(r.thread)}) {
+    for (uint64_t v :
+         {r.handle, r.bytes, r.sequence, r.time_ns, r.context, r.stream, uint64_t(r.stack_id), uint64_t(r.thread)}) {
       text(",");
       number(v);
     }
@@ -286,8 +287,10 @@ void copy_file(Writer& w, const char* path, bool as_lines) {
         char c = chunk[i];
         if (!as_lines) {
           if (c == '\0') w.text("\\u0000");
-          else if (c == '"' || c == '\\') { char e[2] = {'\\', c}; w.raw(e, 2); }
-          else if (static_cast<unsigned char>(c) < 0x20) w.text(" ");
+          else if (c == '"' || c == '\\') {
+            char e[2] = {'\\', c};
+            w.raw(e, 2);
+          } else if (static_cast<unsigned char>(c) < 0x20) w.text(" ");
           else w.raw(&c, 1);
           continue;
         }
@@ -330,8 +333,14 @@ void tell_launcher(const char* report_path) {
 // put together without allocating (async-signal-safe); false.
 bool tell_lost(const safe_output::File& f) {
   const char* why = f.problem ? f.problem : "cannot be written";
-  const char* parts[] = {"cudaleak: the crash report could not be written to ", f.path, ": ", why,
-                         f.error ? " (" : "", f.error ? strerrorname_np(f.error) : "", f.error ? ")" : "", "\n"};
+  const char* parts[] = {"cudaleak: the crash report could not be written to ",
+                         f.path,
+                         ": ",
+                         why,
+                         f.error ? " (" : "",
+                         f.error ? strerrorname_np(f.error) : "",
+                         f.error ? ")" : "",
+                         "\n"};
   for (const char* p : parts)
     if (p) write_text(p, std::strlen(p));
   return false;
@@ -354,9 +363,10 @@ void prepare() {
   for (const char* ch = name; *ch; ++ch)  // a host name is letters, digits, '-' and '.': nothing to escape
     if (std::isalnum(static_cast<unsigned char>(*ch)) || *ch == '-' || *ch == '.' || *ch == '_') host += *ch;
   delete g_job_members;
-  g_job_members = new std::string(",\"rank\":" + std::to_string(self.rank) + ",\"local_rank\":" +
-                                  std::to_string(self.local_rank) + ",\"world_size\":" + std::to_string(self.world_size) +
-                                  ",\"launcher\":\"" + self.launcher + "\",\"host\":\"" + host + "\"");
+  g_job_members = new std::string(",\"rank\":" + std::to_string(self.rank) +
+                                  ",\"local_rank\":" + std::to_string(self.local_rank) +
+                                  ",\"world_size\":" + std::to_string(self.world_size) + ",\"launcher\":\"" +
+                                  self.launcher + "\",\"host\":\"" + host + "\"");
   if (const char* dir = std::getenv("CUDALEAK_GATE_DIR"); dir && *dir) {
     std::string path = std::string(dir) + "/" + std::to_string(getpid()) + ".gate";
     if (path.size() < sizeof g_gate_file) std::memcpy(g_gate_file, path.c_str(), path.size() + 1);

@@ -122,8 +122,10 @@ void keep_line_table(const san::ModuleData& m) {
   if (g_line_rows + table->rows() > kMaxLineRows) {
     static bool told = false;
     if (!std::exchange(told, true))
-      log_message("device_heap: the line tables of the modules loaded so far hold %zu rows; later modules' "
-                  "device-side mallocs are reported without their source line", g_line_rows);
+      log_message(
+          "device_heap: the line tables of the modules loaded so far hold %zu rows; later modules' "
+          "device-side mallocs are reported without their source line",
+          g_line_rows);
     return;
   }
   g_line_rows += table->rows();
@@ -149,9 +151,10 @@ void module_loaded(const san::ModuleData& m) {
     std::lock_guard lock(g_mutex);
     if (g_contexts_with_patches.insert(m.context).second &&
         g_api.add_patches_from_file(patches_path().c_str(), m.context) != 0) {
-      log_message("device_heap: the patches in %s do not load (built for another GPU?); device-side allocations "
-                  "are not tracked",
-                  patches_path().c_str());
+      log_message(
+          "device_heap: the patches in %s do not load (built for another GPU?); device-side allocations "
+          "are not tracked",
+          patches_path().c_str());
       return;
     }
   }
@@ -209,10 +212,8 @@ void launch_begin(const san::LaunchData& l) {
   } else {
     launch.lines.reset();
   }
-  if (g_api.set_launch_callback_data)
-    g_api.set_launch_callback_data(l.launch, l.function, l.hstream, launch.buffer);
-  else
-    g_api.set_callback_data(l.function, launch.buffer);
+  if (g_api.set_launch_callback_data) g_api.set_launch_callback_data(l.launch, l.function, l.hstream, launch.buffer);
+  else g_api.set_callback_data(l.function, launch.buffer);
   launch.active = true;
 }
 
@@ -225,9 +226,10 @@ void launch_end() {
   CudaleakDeviceHeapBuffer& b = *launch.buffer;
   uint32_t n = b.next < b.capacity ? b.next : b.capacity;
   if (b.next > b.capacity && !g_dropped_told.exchange(true))
-    log_message("device_heap: %s made %u device-side mallocs and frees in one launch; those past %u are not "
-                "tracked",
-                launch.kernel.c_str(), b.next, b.capacity);
+    log_message(
+        "device_heap: %s made %u device-side mallocs and frees in one launch; those past %u are not "
+        "tracked",
+        launch.kernel.c_str(), b.next, b.capacity);
   // Mallocs that returned NULL (the heap was full), counted per call site.
   std::unordered_map<uint64_t, uint64_t> failed;
   for (uint32_t i = 0; i < n; ++i) {
@@ -237,8 +239,7 @@ void launch_end() {
     } else if (e.type == CUDALEAK_DEVICE_HEAP_MALLOC) {
       if (e.address)
         tracker::device_allocated(launch.stack_id, device_frame(launch, e.pc), e.address, e.bytes, launch.where);
-      else if (e.bytes)
-        ++failed[e.pc];
+      else if (e.bytes) ++failed[e.pc];
     }
     e.type = 0;
   }
@@ -254,8 +255,7 @@ void callback(void*, int domain, int cbid, const void* data) {
       module_loaded(*static_cast<const san::ModuleData*>(data));
     else if (domain == san::kDomainLaunch && cbid == san::kLaunchBegin)
       launch_begin(*static_cast<const san::LaunchData*>(data));
-    else if (domain == san::kDomainLaunch && cbid == san::kLaunchEnd)
-      launch_end();
+    else if (domain == san::kDomainLaunch && cbid == san::kLaunchEnd) launch_end();
   } catch (...) {
     internal_failure("tracking device-side allocations");
   }
@@ -279,8 +279,8 @@ void start() {
   const std::string path = find_library();
   void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib) {
-    log_message("device_heap: the Sanitizer API library %s did not load (%s); set device_heap_sanitizer",
-                path.c_str(), dlerror());
+    log_message("device_heap: the Sanitizer API library %s did not load (%s); set device_heap_sanitizer", path.c_str(),
+                dlerror());
     return;
   }
   san::Api a{};

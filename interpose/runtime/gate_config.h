@@ -15,7 +15,7 @@ namespace cudaleak {
 
 class GateConfigCache {
  public:
-  const gate::GateConfig& get();  // read on first use, then kept
+  const gate::GateConfig& get();          // read on first use, then kept
   std::mutex& mutex() { return mutex_; }  // for the fork protocol
 
   // A gate option whose value CUDALEAK_OPTIONS gave was refused: the gate

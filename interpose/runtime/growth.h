@@ -36,9 +36,9 @@ class History {
   void reset_in_child();
 
  private:
-  using Key = std::tuple<int, uint32_t, int>;          // kind, stack id, device
-  using TensorKey = std::pair<int, std::string>;       // device, Python stack
-  using Series = std::map<uint64_t, uint64_t>;         // observation index -> value
+  using Key = std::tuple<int, uint32_t, int>;     // kind, stack id, device
+  using TensorKey = std::pair<int, std::string>;  // device, Python stack
+  using Series = std::map<uint64_t, uint64_t>;    // observation index -> value
 
   std::mutex mutex_;  // guards everything below
   uint64_t observations_ = 0;

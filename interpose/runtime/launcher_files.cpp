@@ -91,7 +91,7 @@ std::string unseen_reason() {
 }
 
 std::string copy_for_launcher(const std::string& report_path, const std::string& json) {
-  struct stat st{};
+  struct stat st {};
   if (stat(report_path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return {};
   const std::string path = own_file(".json");
   return !path.empty() && write_file(path, json) ? path : std::string();

@@ -39,7 +39,8 @@ void stop_tracing_children() {
   if (!preload || !dladdr(reinterpret_cast<void*>(&stop_tracing_children), &self) || !self.dli_fname) return;
   std::string own = self.dli_fname, kept, entry;
   std::string list = preload;
-  for (char& c : list) if (c == ' ') c = ':';
+  for (char& c : list)
+    if (c == ' ') c = ':';
   std::stringstream in(list);
   while (std::getline(in, entry, ':')) {
     if (entry.empty() || entry == own || entry.ends_with("/" + own.substr(own.rfind('/') + 1))) continue;
@@ -89,8 +90,7 @@ void initialize() {
   if (options.limit_memory > 0) tracker::begin_window(uint64_t(options.limit_memory));
   fork_protocol::install();
   device_heap::start();  // before the program's first context: the Sanitizer API subscribes now
-  if (options.verbose)
-    log_message("preloaded; options in effect:\n%s", describe_options(options).c_str());
+  if (options.verbose) log_message("preloaded; options in effect:\n%s", describe_options(options).c_str());
 }
 
 }  // namespace

@@ -51,12 +51,13 @@ void context_limit_set(HookId api, CUlimit limit, tracker::Placement where) {
     size_t value = 0;
     if (!get || get(&value, limit) != CUDA_SUCCESS) return;
     const uint64_t sms = uint64_t(device_attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, where.device));
-    const uint64_t per_sm = uint64_t(device_attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, where.device));
+    const uint64_t per_sm = uint64_t(
+        device_attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, where.device));
     const uint64_t bytes = limit_reserved_bytes(limit, value, sms, per_sm);
     tracker::limit_set(api, int(limit), value, bytes, limit == CU_LIMIT_STACK_SIZE ? sms * per_sm : 0, where);
     std::string name = std::string(cudart_name(limit)) + " = " +
                        (limit == CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT ? std::to_string(value)
-                                                                            : format_bytes(value));
+                                                                           : format_bytes(value));
     if (bytes) name += ": " + format_bytes(bytes) + " reserved";
     runtime().mark(report::MarkType::Limit, name);
   } catch (...) {

@@ -92,7 +92,9 @@ std::map<int, std::vector<report::SiteGrowth>> Lines::snapshot() const {
       if (slot < a->stacks.size()) g.stack = a->stacks[slot];
       // CuPy's pool is one line of no stack: the arrays' own lines are those of
       // the pool's segments, which cudaleak records as sites.
-      g.where = !g.stack.empty() ? oom::where_of(g.stack, "") : a->view == "cupy" ? "cupy.get_default_memory_pool()" : "";
+      g.where = !g.stack.empty()    ? oom::where_of(g.stack, "")
+                : a->view == "cupy" ? "cupy.get_default_memory_pool()"
+                                    : "";
       g.steady = report::grew_steadily(g);
     }
     auto& device = out[a->device];

@@ -34,7 +34,7 @@ namespace {
 std::atomic<bool> g_started{false};
 std::atomic<int> g_listening{-1};
 constexpr size_t kGroupsSent = 40;  // the biggest live groups in a frame
-constexpr int kViewWaitMs = 2000;  // the longest a frame waits for a fresh view
+constexpr int kViewWaitMs = 2000;   // the longest a frame waits for a fresh view
 
 int listen_socket() {
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);

@@ -34,7 +34,8 @@ const Nvml& load() {
     auto sym = [&](const char* name) { return real_dlsym() ? real_dlsym()(lib, name) : nullptr; };
     auto init = reinterpret_cast<nvmlInit_v2_fn>(sym("nvmlInit_v2"));
     n.by_uuid = reinterpret_cast<nvmlDeviceGetHandleByUUID_fn>(sym("nvmlDeviceGetHandleByUUID"));
-    n.processes = reinterpret_cast<nvmlDeviceGetComputeRunningProcesses_v3_fn>(sym("nvmlDeviceGetComputeRunningProcesses_v3"));
+    n.processes = reinterpret_cast<nvmlDeviceGetComputeRunningProcesses_v3_fn>(
+        sym("nvmlDeviceGetComputeRunningProcesses_v3"));
     n.process_name = reinterpret_cast<nvmlSystemGetProcessName_fn>(sym("nvmlSystemGetProcessName"));
     if (!init || !n.by_uuid || !n.processes) {
       n.problem = "NVML lacks the functions needed";

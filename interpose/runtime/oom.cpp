@@ -90,7 +90,8 @@ void measure_process(RawEvent& raw, const report::RawSnapshot& snap) {
     e.tracked_bytes += r.bytes;
     e.tracked_by_kind[r.kind] += r.bytes;
     (r.time_ns + e.recent_window_ns >= e.time_ns ? e.recent_bytes : e.old_bytes) += r.bytes;
-    RawSite& s = sites.try_emplace({int(r.kind), r.stack_id}, RawSite{r.kind, r.stack_id, snap.hook_of(r)}).first->second;
+    RawSite& s =
+        sites.try_emplace({int(r.kind), r.stack_id}, RawSite{r.kind, r.stack_id, snap.hook_of(r)}).first->second;
     s.bytes += r.bytes;
     ++s.count;
     s.first_ns = std::min(s.first_ns, r.time_ns);
@@ -119,8 +120,8 @@ uint64_t failure_time(uint64_t observed_monotonic_ns) {
                                : tracker::elapsed_ns();
 }
 
-constexpr size_t kMaxAttempts = 16;   // the latest kept per failure
-constexpr size_t kMaxRecovered = 8;   // recovered calls kept; older ones dropped
+constexpr size_t kMaxAttempts = 16;  // the latest kept per failure
+constexpr size_t kMaxRecovered = 8;  // recovered calls kept; older ones dropped
 
 }  // namespace
 
@@ -189,8 +190,7 @@ bool Monitor::measure_and_keep(RawEvent raw) {
   }
   std::stable_sort(raw.attempts.begin(), raw.attempts.end(),
                    [](const RawAttempt& a, const RawAttempt& b) { return a.event.time_ns < b.event.time_ns; });
-  if (raw.attempts.size() > kMaxAttempts)
-    raw.attempts.erase(raw.attempts.begin(), raw.attempts.end() - kMaxAttempts);
+  if (raw.attempts.size() > kMaxAttempts) raw.attempts.erase(raw.attempts.begin(), raw.attempts.end() - kMaxAttempts);
   if (events_.size() >= kMaxEvents) drop_oldest_recovered();
   // A failure the program saw (PyTorch's, XLA's) is never lost to the held
   // calls of an allocator that kept failing (XLA's BFC allocator makes a
@@ -310,16 +310,15 @@ std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
   for (RawEvent& r : raw) {
     report::OomEvent e = r.event;
     e.stack = e.has_jax && !r.python_stack.empty() ? r.python_stack
-                                                    : report::resolve_stack(tracker::stack(r.stack_id), resolver);
+                                                   : report::resolve_stack(tracker::stack(r.stack_id), resolver);
     if (e.has_jax) {
       std::erase_if(e.stack, [](const report::Frame& f) {
         return f.python && report::basename(f.file).starts_with("cudaleak_");
       });
     } else if (e.has_pytorch) {
       // The observer's own frames (cudaleak_torch.py) are not the program's.
-      std::erase_if(e.stack, [](const report::Frame& f) {
-        return f.python && report::basename(f.file) == "cudaleak_torch.py";
-      });
+      std::erase_if(e.stack,
+                    [](const report::Frame& f) { return f.python && report::basename(f.file) == "cudaleak_torch.py"; });
     } else {
       e.api = report::outermost_api(e.stack, e.api);
     }
@@ -333,9 +332,8 @@ std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
       out_attempt.api = report::outermost_api(out_attempt.stack, out_attempt.api);
     }
     if (e.has_pytorch)
-      report::attribute_by_segment(e.pytorch, r.owned, [&](uint32_t id) {
-        return report::resolve_stack(tracker::stack(id), resolver);
-      });
+      report::attribute_by_segment(e.pytorch, r.owned,
+                                   [&](uint32_t id) { return report::resolve_stack(tracker::stack(id), resolver); });
     e.recovered = r.recovered;
     for (const RawSite& site : r.sites) {
       report::OomSite o;
@@ -350,7 +348,8 @@ std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
       e.top_sites.push_back(std::move(o));
     }
     for (const report::RawReservation& v : r.reservations)
-      e.reservations.push_back(report::resolve_reservation(v, report::resolve_stack(tracker::stack(v.stack_id), resolver)));
+      e.reservations.push_back(
+          report::resolve_reservation(v, report::resolve_stack(tracker::stack(v.stack_id), resolver)));
     e.diagnosis = diagnose(e);
     out.push_back(std::move(e));
   }

@@ -43,11 +43,11 @@ struct RawEvent {
   // come. Past it the call stays held (a failure the program saw) but no
   // longer costs the allocations that follow a look.
   bool awaiting_retry = false;
-  uint32_t thread = 0;     // kernel thread id of the failed call
+  uint32_t thread = 0;  // kernel thread id of the failed call
   std::vector<RawAttempt> attempts;
-  std::vector<report::OwnedBlocks> owned;  // PyTorch's live blocks by the allocation holding them
+  std::vector<report::OwnedBlocks> owned;            // PyTorch's live blocks by the allocation holding them
   std::vector<report::RawReservation> reservations;  // limits set on the failing device
-  std::vector<report::Frame> python_stack;  // JAX's failure: the Python frames it was raised in
+  std::vector<report::Frame> python_stack;           // JAX's failure: the Python frames it was raised in
 };
 
 // The events of this process; part of the runtime object (runtime.h).

@@ -72,7 +72,8 @@ void Views::keep(const report::PyTorchView& view) {
   const uint64_t at = seen_at(), requests = tracker::requests_counted();
   std::lock_guard lock(mutex_);
   latest_ = view;
-  for (const auto& [device, lines] : line_growth::lines_of(view)) lines_.observe("pytorch", device, lines, at, requests);
+  for (const auto& [device, lines] : line_growth::lines_of(view))
+    lines_.observe("pytorch", device, lines, at, requests);
 }
 bool Views::latest(report::PyTorchView& out) { return copy_kept(mutex_, latest_, out); }
 

@@ -9,7 +9,10 @@ bool hex(const char*& p, const char* end, uint64_t& value) {
   const char* start = p;
   for (; p < end; ++p) {
     char c = *p;
-    int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    int digit = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
     if (digit < 0 || p - start >= 16) break;
     value = value << 4 | uint64_t(digit);
   }

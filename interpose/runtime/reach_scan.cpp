@@ -5,10 +5,10 @@
 namespace cudaleak::reach {
 
 namespace {
-constexpr int kGranuleShift = 21;          // 2 MiB
+constexpr int kGranuleShift = 21;               // 2 MiB
 constexpr uint64_t kAddressSpace = 1ull << 47;  // user space of 4-level paging: a 16 MiB... 8 MiB bitmap
-constexpr size_t kChunk = 65536;           // scanned at a time
-constexpr size_t kMaxOverlapWalk = 64;     // targets looked at backwards for one word
+constexpr size_t kChunk = 65536;                // scanned at a time
+constexpr size_t kMaxOverlapWalk = 64;          // targets looked at backwards for one word
 }  // namespace
 
 bool Scan::prepare() {
@@ -40,8 +40,9 @@ bool Scan::maybe(uint64_t word) const {
 template <class F>
 size_t Scan::match_targets(uint64_t word, const F& found) const {
   // The last target starting at or before word, then back while one could still reach it.
-  size_t i = size_t(std::upper_bound(targets.begin(), targets.end(), word,
-                                     [](uint64_t w, const Target& t) { return w < t.begin; }) - targets.begin());
+  size_t i = size_t(
+      std::upper_bound(targets.begin(), targets.end(), word, [](uint64_t w, const Target& t) { return w < t.begin; }) -
+      targets.begin());
   size_t matched = 0;
   for (size_t walked = 0; i-- > 0 && walked < kMaxOverlapWalk && max_end_[i] > word; ++walked) {
     const Target& t = targets[i];
@@ -54,8 +55,9 @@ size_t Scan::match_targets(uint64_t word, const F& found) const {
 }
 
 bool Scan::overlaps_target(uint64_t begin, uint64_t end) const {
-  size_t i = size_t(std::lower_bound(targets.begin(), targets.end(), end,
-                                     [](const Target& t, uint64_t e) { return t.begin < e; }) - targets.begin());
+  size_t i = size_t(
+      std::lower_bound(targets.begin(), targets.end(), end, [](const Target& t, uint64_t e) { return t.begin < e; }) -
+      targets.begin());
   for (size_t walked = 0; i-- > 0 && walked < kMaxOverlapWalk && max_end_[i] > begin; ++walked)
     if (!targets[i].exact && targets[i].end > begin) return true;
   return false;

@@ -39,17 +39,17 @@ struct Region {
 // The first reference found to a target.
 struct Finding {
   bool found = false;
-  bool interior = false;  // it points inside the range, not at its start
-  bool via_heap = false;  // found in memory reached from the root, not in the root itself
-  uint32_t root = 0;      // the root's label
-  uint64_t root_word = 0; // the root's word that pointed at it, or at the first piece on the way
+  bool interior = false;   // it points inside the range, not at its start
+  bool via_heap = false;   // found in memory reached from the root, not in the root itself
+  uint32_t root = 0;       // the root's label
+  uint64_t root_word = 0;  // the root's word that pointed at it, or at the first piece on the way
 };
 
 class Scan {
  public:
-  MappedArray<Target> targets;   // filled by the caller, then sorted by prepare()
+  MappedArray<Target> targets;  // filled by the caller, then sorted by prepare()
   MappedArray<Root> roots;
-  MappedArray<Region> regions;   // sorted, not overlapping
+  MappedArray<Region> regions;  // sorted, not overlapping
   MappedArray<uint64_t> pieces;
   MappedArray<Finding> findings;  // by Target::index: sized by the caller
   uint64_t byte_limit = 0;        // 0: none

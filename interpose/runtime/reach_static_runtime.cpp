@@ -22,7 +22,8 @@ void collect(const unsigned char* file, size_t size, uint64_t bias, MappedArray<
   if (size < sizeof(Elf64_Ehdr) || std::memcmp(file, ELFMAG, SELFMAG) != 0 || file[EI_CLASS] != ELFCLASS64) return;
   Elf64_Ehdr eh;
   std::memcpy(&eh, file, sizeof eh);
-  if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > size || eh.e_shnum > (size - eh.e_shoff) / sizeof(Elf64_Shdr))
+  if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > size ||
+      eh.e_shnum > (size - eh.e_shoff) / sizeof(Elf64_Shdr))
     return;
   auto section = [&](size_t i) {
     Elf64_Shdr s;

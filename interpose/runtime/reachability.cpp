@@ -48,7 +48,7 @@ struct Work {
   Scan scan;
   MappedArray<Label> labels;
   MappedArray<Mapping> maps;
-  MappedArray<uint64_t> root_mappings;  // begins of mappings scanned as roots (stacks): never followed
+  MappedArray<uint64_t> root_mappings;    // begins of mappings scanned as roots (stacks): never followed
   MappedArray<uint64_t> excluded_blocks;  // heap blocks of excluded objects' thread-local storage
   MappedArray<Range> runtime_globals;
   // Every loaded object's writable segments: their .bss past the file's end
@@ -265,7 +265,7 @@ void add_threads(Work& w, uint64_t entry_sp) {
       auto* entry = reinterpret_cast<dirent64*>(buffer + at);
       at += entry->d_reclen;
       const auto tid = uint32_t(std::strtoul(entry->d_name, nullptr, 10));  // /proc's id: its files' names
-      const uint32_t own_tid = own_namespace_tid(tid, foreign_proc);         // gettid()'s
+      const uint32_t own_tid = own_namespace_tid(tid, foreign_proc);        // gettid()'s
       if (!tid || own_tid == self) continue;
       const uint64_t sp = stack_pointer_of(tid);
       if (own_tid == uint32_t(getpid())) main_seen = sp != 0;
@@ -305,8 +305,8 @@ void add_regions(Work& w, WindowReader& reader, size_t max_pieces) {
     // the program's, never a block to follow (a thread just started, not yet
     // seen in /proc, is pointed to by the thread list).
     const bool guarded = looks_like_stack(w, i, reader);
-    if (!m.readable || !m.writable || m.shared || (m.type != MapType::Anonymous && m.type != MapType::Heap &&
-                                                   m.type != MapType::Stack))
+    if (!m.readable || !m.writable || m.shared ||
+        (m.type != MapType::Anonymous && m.type != MapType::Heap && m.type != MapType::Stack))
       continue;
     Region r{m.begin, m.end, uint32_t(w.scan.pieces.size()), 0, false};
     uint64_t heap_end = 0;
@@ -350,8 +350,10 @@ void add_targets(Work& w, const report::RawSnapshot& snapshot) {
     const Record& r = snapshot.resources[i];
     if (r.torn_down()) continue;
     const Search how = search_of(r.kind);
-    if (how == Search::Range && r.handle) w.scan.targets.push_back(Target{r.handle, r.handle + std::max<uint64_t>(r.bytes, 1), uint32_t(i), false});
-    if (how == Search::Exact && r.handle >= kSmallestHandle) w.scan.targets.push_back(Target{r.handle, r.handle + 1, uint32_t(i), true});
+    if (how == Search::Range && r.handle)
+      w.scan.targets.push_back(Target{r.handle, r.handle + std::max<uint64_t>(r.bytes, 1), uint32_t(i), false});
+    if (how == Search::Exact && r.handle >= kSmallestHandle)
+      w.scan.targets.push_back(Target{r.handle, r.handle + 1, uint32_t(i), true});
   }
 }
 
@@ -398,7 +400,8 @@ void find_references(report::RawSnapshot& snapshot, uint64_t entry_sp, uint64_t 
   struct Closer {
     ~Closer() { close_reads(); }
   } closer;
-  bool ok = read_whole_file("/proc/self/maps", text, size_t(64) << 20) && parse_maps(text.begin(), text.size(), w->maps);
+  bool ok = read_whole_file("/proc/self/maps", text, size_t(64) << 20) &&
+            parse_maps(text.begin(), text.size(), w->maps);
   ssize_t n = readlink("/proc/self/exe", w->exe, sizeof w->exe - 1);
   w->exe[n > 0 ? n : 0] = '\0';
   static_runtime_globals(w->exe, 0, w->runtime_globals);  // file offsets; moved by the bias below
@@ -406,10 +409,12 @@ void find_references(report::RawSnapshot& snapshot, uint64_t entry_sp, uint64_t 
   if (ok) {
     // The executable's load bias: the first object dl_iterate_phdr names.
     uint64_t bias = 0;
-    dl_iterate_phdr([](dl_phdr_info* info, size_t, void* b) {
-      *static_cast<uint64_t*>(b) = info->dlpi_addr;
-      return 1;
-    }, &bias);
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* b) {
+          *static_cast<uint64_t*>(b) = info->dlpi_addr;
+          return 1;
+        },
+        &bias);
     for (Range& r : w->runtime_globals) r = Range{r.begin + bias, r.end + bias};
     dl_iterate_phdr(add_object, w.get());
     add_threads(*w, entry_sp);
@@ -424,7 +429,7 @@ void find_references(report::RawSnapshot& snapshot, uint64_t entry_sp, uint64_t 
     tracker::own_blocks([](const void* block, void* scan) { static_cast<Scan*>(scan)->exclude_piece(uint64_t(block)); },
                         &w->scan);
     w->scan.exclude_piece(uint64_t(w.get()));
-    w->scan.exclude_piece(uint64_t(&runtime()));  // the library's state, never the program's
+    w->scan.exclude_piece(uint64_t(&runtime()));                 // the library's state, never the program's
     w->scan.exclude_piece(uint64_t(snapshot.resources.data()));  // every handle, copied for the report
     for (uint64_t block : w->excluded_blocks) w->scan.exclude_piece(block);
     w->scan.run();

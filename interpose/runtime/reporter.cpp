@@ -94,9 +94,9 @@ std::string shown_path(const std::string& path) {
 
 // Symbols are looked up once per process: later reports reuse them.
 std::unique_ptr<report::FrameResolver> make_frame_resolver() {
-  return report::with_python_frames(
-      options().symbolize ? report::borrow(symbols::process_symbolizer()) : symbols::make_module_resolver(),
-      python_frames());
+  return report::with_python_frames(options().symbolize ? report::borrow(symbols::process_symbolizer())
+                                                        : symbols::make_module_resolver(),
+                                    python_frames());
 }
 
 namespace {
@@ -133,9 +133,10 @@ void find_references(report::RawSnapshot& snapshot, uint64_t entry_sp) {
   reachability::find_references(snapshot, entry_sp, uint64_t(options().reachability_limit));
   const report::ReachabilityScan& s = snapshot.reach_scan;
   log_verbose("reachability: %llu bytes scanned in %llu ms (%llu roots, %llu heap blocks, %llu thread stacks%s)",
-              static_cast<unsigned long long>(s.bytes_scanned), static_cast<unsigned long long>(s.duration_ns / 1000000),
-              static_cast<unsigned long long>(s.roots), static_cast<unsigned long long>(s.heap_blocks),
-              static_cast<unsigned long long>(s.threads), s.complete ? "" : ", incomplete");
+              static_cast<unsigned long long>(s.bytes_scanned),
+              static_cast<unsigned long long>(s.duration_ns / 1000000), static_cast<unsigned long long>(s.roots),
+              static_cast<unsigned long long>(s.heap_blocks), static_cast<unsigned long long>(s.threads),
+              s.complete ? "" : ", incomplete");
 }
 
 Written write_locked(Reason reason, const char* checkpoint, bool fresh_view, uint64_t entry_sp) {
@@ -165,8 +166,9 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view, uin
   if (report::JaxView view; runtime().python_view.latest_jax(view)) c.jax = std::move(view);
   if (report::CupyPool pool; runtime().python_view.latest_cupy(pool)) c.cupy = std::move(pool);
   pyframes::Status py = pyframes::report_status();
-  if (py.present) c.python = report::PythonInfo{py.version, py.frames && opt.python_frames,
-                                                opt.python_frames ? py.note : "python_frames=false"};
+  if (py.present)
+    c.python = report::PythonInfo{py.version, py.frames && opt.python_frames,
+                                  opt.python_frames ? py.note : "python_frames=false"};
   c.duration_ns = tracker::elapsed_ns();
   if (reason == Reason::Exit && unseen_memory::wanted()) c.gate_error = unseen_memory::check(c.snapshot);
   if ((reason == Reason::Exit || reason == Reason::Termination) && c.gate_error.empty())
@@ -179,7 +181,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view, uin
   report::AssembleSettings settings = settings_for_reports();
   settings.history = [fresh_view](report::Report& r) {
     line_growth::merge_into(r.timeline, runtime().python_view.line_growth());  // before the gate, which counts them
-    if (r.has_pytorch) runtime().growth.annotate_tensors(r.pytorch);  // against the earlier views
+    if (r.has_pytorch) runtime().growth.annotate_tensors(r.pytorch);           // against the earlier views
     if (r.has_pytorch && fresh_view) runtime().growth.observe_tensors(r.pytorch);
     runtime().growth.annotate(r);
   };
@@ -225,8 +227,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view, uin
     // `live` counts every live resource.
     log_message("%s of %llu live resource%s (%llu counted as leaks) written to %s",
                 reason == Reason::Signal ? "snapshot" : "checkpoint report", static_cast<unsigned long long>(live),
-                live == 1 ? "" : "s",
-                static_cast<unsigned long long>(r.summary.leaked_count), w.path.c_str());
+                live == 1 ? "" : "s", static_cast<unsigned long long>(r.summary.leaked_count), w.path.c_str());
     // A process that never ends says what grows when asked: the sites, their rise and stack.
     report::TextOptions text;
     text.max_groups = size_t(opt.summary_groups);
@@ -267,8 +268,7 @@ Written write_report(Reason reason, const char* checkpoint) {
     // Where Python can run, the program's allocator view is taken now, not
     // at the last out-of-memory; before the report lock, which the source's
     // own call takes no part in.
-    bool fresh_view = (reason == Reason::Signal || reason == Reason::Checkpoint) &&
-                      runtime().python_view.refresh();
+    bool fresh_view = (reason == Reason::Signal || reason == Reason::Checkpoint) && runtime().python_view.refresh();
     std::lock_guard lock(runtime().reports.mutex);
     w = write_locked(reason, checkpoint, fresh_view, entry_frame(uintptr_t(__builtin_frame_address(0))));
   } catch (const std::exception& e) {
@@ -356,16 +356,15 @@ int finish(Reason reason) {
   Written w;
   if (cuda_seen()) {
     w = write_report(reason);
-    if (internal_failure_happened())
-      problem = "tracking stopped after an internal error, so leaks may be missing";
+    if (internal_failure_happened()) problem = "tracking stopped after an internal error, so leaks may be missing";
     else if (!w.written)
       problem = "its report could not be written to " + w.path + (w.problem.empty() ? "" : ": " + w.problem);
-    else if (!w.gate.error.empty())
-      problem = w.gate.error;
+    else if (!w.gate.error.empty()) problem = w.gate.error;
   } else if (driver_loaded() && !cuda_inherited()) {
     // A leak gate that cannot see must not say green.
-    problem = "this process loaded libcuda.so.1 but none of its CUDA calls went through cudaleak (a driver "
-              "entry point obtained in a way cudaleak does not intercept, e.g. from the driver's ELF symbol table)";
+    problem =
+        "this process loaded libcuda.so.1 but none of its CUDA calls went through cudaleak (a driver "
+        "entry point obtained in a way cudaleak does not intercept, e.g. from the driver's ELF symbol table)";
     log_message("%s", problem.c_str());
   } else {
     return -1;  // no CUDA in this process: nothing to gate
@@ -374,13 +373,16 @@ int finish(Reason reason) {
   const std::string over_budget = problem.empty() ? memory_budget_failure() : "";
   std::string status = !problem.empty() ? "error" : w.gate.failed || !over_budget.empty() ? "fail" : "pass";
   descriptors::Headroom descriptors;  // a program out of descriptors still tells the launcher
-  launcher_files::record_verdict(status, !w.launcher_copy.empty() ? w.launcher_copy : w.written ? w.path : "",
+  launcher_files::record_verdict(status,
+                                 !w.launcher_copy.empty() ? w.launcher_copy
+                                 : w.written              ? w.path
+                                                          : "",
                                  problem, cuda_seen() && !w.written ? w.path : "");
   if (!over_budget.empty()) print("==" + std::to_string(getpid()) + "==cudaleak: " + over_budget);
   if (!runtime().gate.asked()) return -1;
   if (!problem.empty()) {
-    log_message("the leak gate cannot be evaluated: %s; exiting with status %d (gate_error_exitcode)",
-                problem.c_str(), opt.gate_error_exitcode);
+    log_message("the leak gate cannot be evaluated: %s; exiting with status %d (gate_error_exitcode)", problem.c_str(),
+                opt.gate_error_exitcode);
     return opt.gate_error_exitcode;
   }
   if (w.gate.failed) {
@@ -390,12 +392,14 @@ int finish(Reason reason) {
     if (w.gate.failing_growth_sites)
       tensors += ", of which " + count_of(w.gate.failing_growth_sites, "site", "sites") +
                  " grew steadily past fail_on_growth (" + opt.fail_on_growth + ")";
-    log_message("leak gate failed: %s (%s, %llu bytes) not suppressed%s%s; exiting with "
-                "status %d (error_exitcode)",
-                count_of(w.gate.failing_groups, "leak group", "leak groups").c_str(),
-                count_of(w.gate.failing_count, "resource", "resources").c_str(),
-                static_cast<unsigned long long>(w.gate.failing_bytes),
-                runtime().gate.get().baseline ? " and new or grown beyond the baseline" : "", tensors.c_str(), opt.error_exitcode);
+    log_message(
+        "leak gate failed: %s (%s, %llu bytes) not suppressed%s%s; exiting with "
+        "status %d (error_exitcode)",
+        count_of(w.gate.failing_groups, "leak group", "leak groups").c_str(),
+        count_of(w.gate.failing_count, "resource", "resources").c_str(),
+        static_cast<unsigned long long>(w.gate.failing_bytes),
+        runtime().gate.get().baseline ? " and new or grown beyond the baseline" : "", tensors.c_str(),
+        opt.error_exitcode);
     return opt.error_exitcode;
   }
   if (!over_budget.empty()) {

@@ -41,10 +41,10 @@ Totals totals(const report::RawSnapshot& raw);
 // (GoogleTest listener, pytest plugin): the same suppressions, fail_on,
 // min_bytes, baseline and caching-allocator rules as the exit gate.
 struct Verdict {
-  Totals alive;            // created since and still alive
-  Totals failing;          // of those, what the gate counts
-  std::string failures;    // the failing groups with their stacks (text)
-  std::string file;        // the program's frame of the biggest failing group
+  Totals alive;          // created since and still alive
+  Totals failing;        // of those, what the gate counts
+  std::string failures;  // the failing groups with their stacks (text)
+  std::string file;      // the program's frame of the biggest failing group
   int line = 0;
 };
 Verdict judge_since(uint64_t since, uint64_t until = UINT64_MAX);

@@ -45,9 +45,7 @@ void open_pipe() {
   fcntl(g_pipe[1], F_SETFL, O_NONBLOCK);  // a burst of signals must never block the handler
 }
 
-bool send(char byte) {
-  return g_pipe[1] >= 0 && write(g_pipe[1], &byte, 1) == 1;
-}
+bool send(char byte) { return g_pipe[1] >= 0 && write(g_pipe[1], &byte, 1) == 1; }
 
 void on_report_signal(int) {
   int saved = errno;
@@ -137,8 +135,7 @@ void on_crash(int sig, siginfo_t* info, void* context) {
 }
 
 bool is_default(int sig, struct sigaction* current) {
-  return sigaction(sig, nullptr, current) == 0 && !(current->sa_flags & SA_SIGINFO) &&
-         current->sa_handler == SIG_DFL;
+  return sigaction(sig, nullptr, current) == 0 && !(current->sa_flags & SA_SIGINFO) && current->sa_handler == SIG_DFL;
 }
 
 // Gives `sig` back its default action where cudaleak's handler is still the
@@ -152,7 +149,7 @@ void give_back(int sig, void (*ours)(int)) {
 void install_report_signal() {
   struct sigaction current;
   if (g_report_signal <= 0 || !is_default(g_report_signal, &current)) return;
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = on_report_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;
@@ -164,7 +161,7 @@ void install_termination_handlers() {
   for (int sig : kTerminationSignals) {
     struct sigaction current;
     if (!is_default(sig, &current)) continue;  // the program handles (or ignores) it
-    struct sigaction sa{};
+    struct sigaction sa {};
     sa.sa_handler = on_termination;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESTART;
@@ -202,7 +199,7 @@ void install() {
     give_alternate_stack();
     for (int sig : kCrashSignals) {
       if (!is_default(sig, &g_previous[sig])) continue;
-      struct sigaction sa{};
+      struct sigaction sa {};
       sa.sa_sigaction = on_crash;
       sigemptyset(&sa.sa_mask);
       sa.sa_flags = SA_SIGINFO | SA_ONSTACK;

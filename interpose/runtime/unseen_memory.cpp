@@ -108,10 +108,11 @@ bool stack_growth(int device, const report::RawSnapshot& raw, uint64_t* bytes) {
 // JAX, CuPy and Triton carry such libraries and JIT-compiled modules. On an
 // H100 a PyTorch process held 130-220 MiB that no seen call explains.
 bool loads_libraries_with_hidden_memory() {
-  static constexpr const char* kNames[] = {"libcublas", "libcudnn", "libnccl", "libcufft", "libcusparse",
-                                           "libcusolver", "libcurand", "libnvrtc", "libnvJitLink", "libcupti",
-                                           "libtorch_cuda", "libc10_cuda", "xla_extension", "jaxlib", "cupy",
-                                           "triton", "libnvinfer", "libonnxruntime"};
+  static constexpr const char* kNames[] = {"libcublas",     "libcudnn",      "libnccl",       "libcufft",
+                                           "libcusparse",   "libcusolver",   "libcurand",     "libnvrtc",
+                                           "libnvJitLink",  "libcupti",      "libtorch_cuda", "libc10_cuda",
+                                           "xla_extension", "jaxlib",        "cupy",          "triton",
+                                           "libnvinfer",    "libonnxruntime"};
   bool found = false;
   dl_iterate_phdr(
       [](dl_phdr_info* info, size_t, void* data) {
@@ -177,14 +178,17 @@ std::string check_now(const report::RawSnapshot& raw) {
         limits[v.limit] = v.bytes;
         heap |= v.limit == CU_LIMIT_MALLOC_HEAP_SIZE;
       }
-    for (const auto& [limit, bytes] : limits) explained += limit == CU_LIMIT_STACK_SIZE ? 0 : bytes;  // stacks: read above
+    for (const auto& [limit, bytes] : limits)
+      explained += limit == CU_LIMIT_STACK_SIZE ? 0 : bytes;  // stacks: read above
     // The first kernel that calls malloc sets up the heap beyond its size
     // (about 140 MiB more on an H100), at the default size too.
     if (heap || module_image::device_malloc_loaded()) explained += 256ull << 20;
     const uint64_t grown = now > g_baseline[size_t(d)] ? now - g_baseline[size_t(d)] : 0;
-    log_verbose("device %d: this process holds %llu bytes, %llu more than when its first context appeared; the seen "
-                "calls explain %llu", d, static_cast<unsigned long long>(now), static_cast<unsigned long long>(grown),
-                static_cast<unsigned long long>(explained));
+    log_verbose(
+        "device %d: this process holds %llu bytes, %llu more than when its first context appeared; the seen "
+        "calls explain %llu",
+        d, static_cast<unsigned long long>(now), static_cast<unsigned long long>(grown),
+        static_cast<unsigned long long>(explained));
     if (grown > explained) {
       const uint64_t unseen = grown - explained + slack;
       return "device " + std::to_string(d) + " holds about " + format_bytes(unseen) +
@@ -219,7 +223,8 @@ void measure_at_exit() {
 }  // namespace
 
 bool wanted() {
-  static const bool wanted = runtime().gate.asked() || (std::getenv("CUDALEAK_GATE_DIR") && *std::getenv("CUDALEAK_GATE_DIR"));
+  static const bool wanted = runtime().gate.asked() ||
+                             (std::getenv("CUDALEAK_GATE_DIR") && *std::getenv("CUDALEAK_GATE_DIR"));
   return wanted;
 }
 

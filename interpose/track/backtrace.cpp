@@ -24,9 +24,7 @@ constexpr int kOwnFrameAllowance = 8;  // hook + tracker frames above the caller
 // retired the thread, and the program dies of SIGSEGV at its first thread
 // exit. Under TSan (already a 5-15x slower program) glibc's backtrace, which
 // leaves nothing to destroy, takes its place.
-bool thread_sanitizer_present() {
-  return real_dlsym() && real_dlsym()(RTLD_DEFAULT, "__tsan_init") != nullptr;
-}
+bool thread_sanitizer_present() { return real_dlsym() && real_dlsym()(RTLD_DEFAULT, "__tsan_init") != nullptr; }
 
 LibUnwind load_libunwind() {
   LibUnwind api;

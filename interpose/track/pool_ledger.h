@@ -56,7 +56,7 @@ class PoolLedger {
     const char* threshold_hook = "";
   };
   void raise_high(Slot& s, uint64_t used);
-  Slot slots_[kSlots + 1];  // [0] unused
+  Slot slots_[kSlots + 1];      // [0] unused
   std::atomic<int> in_use_{0};  // slots handed out so far: scans stop there
   mutable std::mutex mutex_;    // add, remove, threshold, trim and snapshot
 };

@@ -13,7 +13,8 @@ RecordTable::~RecordTable() {
 CUDALEAK_HOT_PATH size_t RecordTable::probe(uint64_t handle, Space space, uint64_t mixed) const {
   const size_t mask = index_.size() - 1;
   const uint64_t tag = entry(0, mixed) >> 32;
-  for (size_t i = size_t(mixed) & mask;; i = (i + 1) & mask) {  // home: the low bits; the registry shards by the high ones
+  for (size_t i = size_t(mixed) & mask;;
+       i = (i + 1) & mask) {  // home: the low bits; the registry shards by the high ones
     uint64_t e = index_[i];
     if (e == 0) return i;
     if (e >> 32 != tag) continue;

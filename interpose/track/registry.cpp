@@ -45,7 +45,7 @@ CUDALEAK_HOT_PATH Registry::Window* Registry::own_window() {
 
 Registry::Window* Registry::acquire_window() {
   static const bool have_key = pthread_key_create(&g_window_key, &Registry::thread_ended) == 0;
-  if (!have_key) return nullptr;  // no way to hand it back: the shards alone
+  if (!have_key) return nullptr;                                            // no way to hand it back: the shards alone
   if (t_window) static_cast<Window*>(t_window)->registry->drain_windows();  // another registry's (tests)
   Window* w = nullptr;
   {

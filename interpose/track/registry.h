@@ -59,8 +59,8 @@ class Registry {
   template <typename F>
   bool update(Space space, uint64_t handle, F&& f) {
     if (windowed(space))
-      return update_windowed(space, handle, [](void* fn, Record& r) { (*static_cast<std::remove_reference_t<F>*>(fn))(r); },
-                             &f);
+      return update_windowed(
+          space, handle, [](void* fn, Record& r) { (*static_cast<std::remove_reference_t<F>*>(fn))(r); }, &f);
     Shard& s = shard(space, handle);
     std::lock_guard lock(s.mutex);
     Record* r = s.records.find(handle, space);
@@ -148,7 +148,9 @@ class Registry {
  private:
   // Records that wait in windows: of kinds made and destroyed often, by one
   // thread (stream-ordered memory, not cudaMalloc's, which programs keep).
-  static bool waits(const Record& r) { return r.kind == Kind::Event || r.kind == Kind::Stream || r.kind == Kind::Async; }
+  static bool waits(const Record& r) {
+    return r.kind == Kind::Event || r.kind == Kind::Stream || r.kind == Kind::Async;
+  }
   // Spaces where such records may wait: a release looks in its window first.
   static bool windowed(Space space) {
     return space == Space::Event || space == Space::Stream || space == Space::DevicePtr;

@@ -105,8 +105,7 @@ void SiteGrowthTable::compact() {
   interval_ns_ *= 2;
 }
 
-void SiteGrowthTable::close_span(uint64_t end_ns, uint64_t now_ns, std::span<const Sample> samples,
-                                 uint64_t requests) {
+void SiteGrowthTable::close_span(uint64_t end_ns, uint64_t now_ns, std::span<const Sample> samples, uint64_t requests) {
   if (!started_ || end_ns <= origin_ns_) return;
   uint64_t closed = (end_ns - origin_ns_ - 1) / interval_ns_;
   uint64_t open = now_ns > origin_ns_ ? (now_ns - origin_ns_) / interval_ns_ : 0;

@@ -68,13 +68,13 @@ class SiteGrowthTable {
  private:
   // Per timeline slot: the site's current rise.
   struct Rise {
-    int64_t level;     // lowest within the last span sampled
-    int64_t bytes;     // live at the end of the last span sampled
-    int64_t from;      // lowest when the rise began
+    int64_t level;  // lowest within the last span sampled
+    int64_t bytes;  // live at the end of the last span sampled
+    int64_t from;   // lowest when the rise began
     uint64_t since_ns;
     uint64_t last_rise_ns;
     uint32_t rises;
-    uint16_t kept;     // index in kept_ + 1; 0: no history kept
+    uint16_t kept;  // index in kept_ + 1; 0: no history kept
     bool seen;
   };
   struct Kept {

@@ -21,7 +21,7 @@ constexpr size_t kSets = 16, kWays = 4;
 
 struct Entry {  // its anchor, depth and library flag are its set's Tag
   uint16_t slots = 0;
-  StackMemo memo;  // the stack's interned id, kept by the caller
+  StackMemo memo;            // the stack's interned id, kept by the caller
   uint64_t emitted[2] = {};  // bit i: slot i's value is a recorded frame
   // When the recorded frames are one run of slots (no own frames among
   // them), they are value[first, first + frames): copied in one go.

@@ -30,7 +30,7 @@ struct Timeline::Series {
   // walks these instead of the whole table.
   uint32_t* taken = nullptr;  // kSiteSlots
   std::atomic<uint32_t> taken_count{0};
-  std::array<Site, kKindCount> overflow{};    // sites beyond kSiteSlots, per kind
+  std::array<Site, kKindCount> overflow{};  // sites beyond kSiteSlots, per kind
   // The window (begin_window): the highest device memory since the window
   // began (raised by compare and exchange), its start, and the total past
   // which the sites are recorded.
@@ -41,7 +41,7 @@ struct Timeline::Series {
   // or after it samples every site's lowest (sample_growth).
   std::atomic<uint64_t> growth_end{0};
 
-  std::mutex mutex;  // everything below
+  std::mutex mutex;           // everything below
   std::vector<Point> points;  // the last one is the open point
   report::Peak peak;
   std::array<int64_t, kKindCount> peak_by_kind{};
@@ -81,11 +81,14 @@ int64_t bump(A&& counter, int64_t delta) {
 // Timeline::add and device_memory leave out exactly these three).
 constexpr bool on_device_memory(Kind kind) {
   switch (kind) {
-    case Kind::Device: case Kind::Managed: case Kind::Async: case Kind::Vmm:
-    case Kind::Array: case Kind::GraphMemory: case Kind::DeviceHeap:
-      return true;
-    default:
-      return false;
+    case Kind::Device:
+    case Kind::Managed:
+    case Kind::Async:
+    case Kind::Vmm:
+    case Kind::Array:
+    case Kind::GraphMemory:
+    case Kind::DeviceHeap: return true;
+    default: return false;
   }
 }
 // Timeline::add takes device memory as the total less these three kinds.
@@ -219,8 +222,8 @@ void Timeline::start_window(Series& s, uint64_t limit) {
     for (uint32_t n = 0; n < taken; ++n)
       if (uint32_t at = atomic(s.taken[n]).load(std::memory_order_acquire)) {
         Site& site = s.sites[at - 1];
-        s.window_start_sites.push_back({atomic(site.key).load(std::memory_order_acquire),
-                                        atomic(site.bytes).load(std::memory_order_relaxed)});
+        s.window_start_sites.push_back(
+            {atomic(site.key).load(std::memory_order_acquire), atomic(site.bytes).load(std::memory_order_relaxed)});
       }
     for (Site& other : s.overflow) s.window_start_sites.push_back({other.key, atomic(other.bytes).load()});
     std::sort(s.window_start_sites.begin(), s.window_start_sites.end(),
@@ -249,8 +252,8 @@ void Timeline::record_over_limit(Series& s, int64_t on_device) {
                                   [](const SiteBytes& a, uint64_t k) { return a.key < k; });
     if (start != s.window_start_sites.end() && start->key == key) bytes -= start->bytes;
     if (bytes <= 0) return;
-    s.window_grown.push_back(PeakGroup{Kind((key >> 32) - 1), uint32_t(key), uint64_t(bytes),
-                                       uint64_t(std::max<int64_t>(count, 1))});
+    s.window_grown.push_back(
+        PeakGroup{Kind((key >> 32) - 1), uint32_t(key), uint64_t(bytes), uint64_t(std::max<int64_t>(count, 1))});
   };
   uint32_t taken = s.taken_count.load(std::memory_order_relaxed);
   for (uint32_t n = 0; n < taken; ++n)
@@ -319,7 +322,8 @@ void Timeline::record_peak(Series& s, int64_t total, uint64_t time_ns) {
   for (uint32_t n = 0; n < taken; ++n)
     if (uint32_t slot = atomic(s.taken[n]).load(std::memory_order_acquire)) take(s.sites[slot - 1]);
   for (Site& other : s.overflow) take(other);
-  std::sort(s.at_peak.begin(), s.at_peak.end(), [](const PeakGroup& a, const PeakGroup& b) { return a.bytes > b.bytes; });
+  std::sort(s.at_peak.begin(), s.at_peak.end(),
+            [](const PeakGroup& a, const PeakGroup& b) { return a.bytes > b.bytes; });
   if (s.at_peak.size() > kPeakGroups) s.at_peak.resize(kPeakGroups);
   s.at_peak_total = total;
 }

@@ -88,9 +88,9 @@ class Timeline {
   void begin_window(uint64_t limit);
   struct WindowPeak {
     int device;
-    uint64_t start;                 // device memory when the window began
-    uint64_t peak;                  // the highest since (>= start)
-    std::vector<PeakGroup> grown;   // over the limit: sites by their growth since the start, biggest first
+    uint64_t start;                // device memory when the window began
+    uint64_t peak;                 // the highest since (>= start)
+    std::vector<PeakGroup> grown;  // over the limit: sites by their growth since the start, biggest first
   };
   std::vector<WindowPeak> window_peaks() const;
 

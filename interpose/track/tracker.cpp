@@ -248,10 +248,8 @@ void check_placement(HookId api, Kind kind, const Placement& where) {
     add_note(report::NoteType::ContextUnseen, api, where.context, CUDA_SUCCESS);
   }
   std::optional<report::NoteType> wrong;
-  if (asked_context() != where.context)
-    wrong = report::NoteType::ContextMismatch;
-  else if (where.context && driver_device() != where.device)
-    wrong = report::NoteType::DeviceMismatch;
+  if (asked_context() != where.context) wrong = report::NoteType::ContextMismatch;
+  else if (where.context && driver_device() != where.device) wrong = report::NoteType::DeviceMismatch;
   if (!wrong) return;
   state().placements_wrong.fetch_add(1, std::memory_order_relaxed);
   add_note(*wrong, api, where.context, CUDA_SUCCESS);
@@ -260,7 +258,8 @@ void check_placement(HookId api, Kind kind, const Placement& where) {
 }  // namespace
 
 PlacementChecks placement_checks() {
-  return {state().placements_checked.load(std::memory_order_relaxed), state().placements_wrong.load(std::memory_order_relaxed),
+  return {state().placements_checked.load(std::memory_order_relaxed),
+          state().placements_wrong.load(std::memory_order_relaxed),
           state().contexts_unseen.load(std::memory_order_relaxed)};
 }
 
@@ -469,8 +468,7 @@ uint32_t device_stack(uint32_t launch_stack, uint32_t device_frame) {
 }
 }  // namespace
 
-void device_allocated(uint32_t launch_stack, uint32_t device_frame, uint64_t address, uint64_t bytes,
-                      Placement where) {
+void device_allocated(uint32_t launch_stack, uint32_t device_frame, uint64_t address, uint64_t bytes, Placement where) {
   guarded("recording a device-side allocation", [&] {
     Record r;
     r.stack_id = device_stack(launch_stack, device_frame);
@@ -589,8 +587,8 @@ void device_malloc_module(const std::string& name) {
   guarded("recording a module that calls malloc", [&] {
     State& s = state();
     std::lock_guard lock(s.side_mutex);
-    if (s.device_malloc_modules.size() < 16 &&
-        std::find(s.device_malloc_modules.begin(), s.device_malloc_modules.end(), name) == s.device_malloc_modules.end())
+    if (s.device_malloc_modules.size() < 16 && std::find(s.device_malloc_modules.begin(), s.device_malloc_modules.end(),
+                                                         name) == s.device_malloc_modules.end())
       s.device_malloc_modules.push_back(name);
   });
 }
@@ -641,9 +639,7 @@ std::vector<Timeline::WindowPeak> window_peaks() { return state().timeline.windo
 std::map<int, std::vector<report::SiteGrowth>> site_growth() { return state().timeline.growth(elapsed_ns()); }
 uint64_t elapsed_ns() { return monotonic_ns() - state().start_ns; }
 uint32_t calling_thread() { return thread_id(); }
-uint64_t elapsed_ns_at(uint64_t monotonic) {
-  return monotonic > state().start_ns ? monotonic - state().start_ns : 0;
-}
+uint64_t elapsed_ns_at(uint64_t monotonic) { return monotonic > state().start_ns ? monotonic - state().start_ns : 0; }
 uint64_t start_unix_ns() { return state().start_unix_ns; }
 const char* run_id() { return state().run_id; }
 uint64_t current_sequence() { return state().sequence.load(std::memory_order_relaxed); }

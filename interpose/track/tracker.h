@@ -20,7 +20,7 @@ struct Placement {
   uint64_t context = 0;
   int device = -1;
   bool context_asked = false;  // nothing learned named a context: the driver was asked (check_context counts these)
-  uint8_t pool = 0;  // stream-ordered memory from a pool the program created: its slot (pool_slot)
+  uint8_t pool = 0;            // stream-ordered memory from a pool the program created: its slot (pool_slot)
 };
 
 // The calling thread's current context and its device, as learned from the
@@ -53,8 +53,7 @@ Fn cached_driver_function(std::atomic<Fn>& slot, const char* name, int version) 
 // reporter thread on the first (the tracker knows nothing of the runtime).
 void set_creation_observer(void (*observer)());
 
-void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes, Placement where,
-             uint64_t stream = 0);
+void created(HookId api, Kind kind, Space space, uint64_t handle, uint64_t bytes, Placement where, uint64_t stream = 0);
 // A release in two steps around the real call. The record leaves the registry
 // before the driver frees the handle, so that another thread which gets the
 // same handle back from the driver in between never has its new record
@@ -139,8 +138,7 @@ void managed_prefetched(uint64_t dptr, uint64_t count, int device);
 // (pyframes::intern_device_frame) above the launch's stack. A device-side
 // free removes it; one never seen is ignored (made before tracking began, or
 // by a kernel of a module that was not patched).
-void device_allocated(uint32_t launch_stack, uint32_t device_frame, uint64_t address, uint64_t bytes,
-                      Placement where);
+void device_allocated(uint32_t launch_stack, uint32_t device_frame, uint64_t address, uint64_t bytes, Placement where);
 void device_freed(uint64_t address);
 // A module whose kernels call device-side malloc was loaded (`name`: its
 // file, or "" for an image in memory). Named at reports while device_heap

@@ -14,10 +14,10 @@ namespace cudaleak::report {
 std::string rank_ranges(std::vector<int> ranks);
 
 struct JobShape {
-  int world_size = 0;            // the largest any process stated; 0 unknown
-  std::vector<int> ranks;        // that reported, sorted, each once
-  std::vector<int> missing;      // below world_size, with no report
-  std::vector<int> repeated;     // claimed by more than one process (two jobs in one folder?)
+  int world_size = 0;         // the largest any process stated; 0 unknown
+  std::vector<int> ranks;     // that reported, sorted, each once
+  std::vector<int> missing;   // below world_size, with no report
+  std::vector<int> repeated;  // claimed by more than one process (two jobs in one folder?)
   std::vector<std::string> hosts;
   std::vector<std::string> launchers;
   bool any() const { return !ranks.empty(); }
@@ -30,8 +30,8 @@ JobShape job_shape(const Report& report);
 struct RankMoment {
   int rank = -1, pid = 0, device = -1;
   uint64_t bytes = 0;
-  bool known = false;  // its timeline covers the moment
-  bool failed = false; // it ran out of memory too (its own event)
+  bool known = false;   // its timeline covers the moment
+  bool failed = false;  // it ran out of memory too (its own event)
   uint64_t failed_ns = 0;
   bool ended = false;  // its process had ended (exit, termination, crash) before the moment
   uint64_t ended_ns = 0;

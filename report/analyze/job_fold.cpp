@@ -76,7 +76,9 @@ std::string rank_list(std::vector<int> ranks) {
   // Every other rank (the odd ones, every GPU 0 of eight): one step, and a few missing said as such.
   std::map<int, size_t> steps;
   for (size_t i = 1; i < ranks.size(); ++i) ++steps[ranks[i] - ranks[i - 1]];
-  const int step = std::max_element(steps.begin(), steps.end(), [](auto& a, auto& b) { return a.second < b.second; })->first;
+  const int step = std::max_element(steps.begin(), steps.end(), [](auto& a, auto& b) {
+                     return a.second < b.second;
+                   })->first;
   if (step >= 2) {
     const int first = ranks.front(), last = ranks.back();
     bool on_step = std::all_of(ranks.begin(), ranks.end(), [&](int r) { return (r - first) % step == 0; });
@@ -209,11 +211,11 @@ OthersSummary summarize_others(const std::vector<RankMoment>& others) {
     s.buckets[it->second].ranks.push_back(m.rank);
     if (m.known) held.push_back(m.bytes), known.push_back(m);
   }
-  std::stable_sort(s.buckets.begin(), s.buckets.end(), [](const MomentBucket& a, const MomentBucket& b) {
-    return a.ranks.size() > b.ranks.size();
-  });
+  std::stable_sort(s.buckets.begin(), s.buckets.end(),
+                   [](const MomentBucket& a, const MomentBucket& b) { return a.ranks.size() > b.ranks.size(); });
   s.held = spread_of(held);
-  for (const RankMoment* m : far_above(known, [](const RankMoment& x) { return x.bytes; })) s.standing_out.push_back(*m);
+  for (const RankMoment* m : far_above(known, [](const RankMoment& x) { return x.bytes; }))
+    s.standing_out.push_back(*m);
   return s;
 }
 
@@ -221,7 +223,7 @@ ViewMoment moment_of(const Report& r, int pid, int rank, ViewMoment stated) {
   if (r.processes.size() <= 1) return stated;
   for (const ProcessSummary& p : r.processes)
     if (p.process.pid == pid && p.process.rank == rank)
-      return p.reason == Reason::Oom ? ViewMoment::Oom
+      return p.reason == Reason::Oom                                        ? ViewMoment::Oom
              : p.reason == Reason::Signal || p.reason == Reason::Checkpoint ? ViewMoment::Snapshot
                                                                             : ViewMoment::Exit;
   return stated;
@@ -299,7 +301,8 @@ void grew(const Report& r, std::vector<OddRank>& out) {
     OddRank o;
     o.why = OddRank::Why::Grew;
     o.rank = k->process->rank, o.pid = k->process->pid, o.host = k->process->host, o.device = k->device;
-    o.bytes = k->peak, o.median_bytes = median, o.peak_ns = k->peak_ns, o.first_bytes = k->first, o.first_ns = k->first_ns;
+    o.bytes = k->peak, o.median_bytes = median, o.peak_ns = k->peak_ns, o.first_bytes = k->first,
+    o.first_ns = k->first_ns;
     out.push_back(o);
   }
 }
@@ -342,7 +345,8 @@ void own_leak(const Report& r, size_t ranked, std::vector<OddRank>& out) {
   std::set<int> owners;
   for (size_t i = 0; i < r.leaks.size(); ++i) {
     const LeakGroup& g = r.leaks[i];
-    if (!g.ranks.empty() || g.rank < 0 || !g.suppressed_by.empty() || !g.cached_by.empty() || !g.owner.empty()) continue;
+    if (!g.ranks.empty() || g.rank < 0 || !g.suppressed_by.empty() || !g.cached_by.empty() || !g.owner.empty())
+      continue;
     OddRank o;
     o.why = OddRank::Why::OwnLeak;
     o.rank = g.rank, o.pid = g.pid, o.device = g.device, o.bytes = g.bytes, o.group = i;
@@ -368,7 +372,8 @@ void held_arrays(const Report& r, std::vector<OddRank>& out) {
     const JaxDevice& d = r.jax.devices[*i];
     OddRank o;
     o.why = OddRank::Why::HeldArrays;
-    o.rank = d.rank, o.pid = d.pid, o.device = d.device, o.bytes = d.arrays_bytes, o.median_bytes = median, o.group = *i;
+    o.rank = d.rank, o.pid = d.pid, o.device = d.device, o.bytes = d.arrays_bytes, o.median_bytes = median,
+    o.group = *i;
     if (const Process* p = process_of(r, d.pid, d.rank)) o.host = p->host;
     out.push_back(o);
   }

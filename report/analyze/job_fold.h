@@ -64,8 +64,8 @@ struct RankDevice {
 std::optional<size_t> devices_among(const Report& merged, const std::vector<RankDevice>& members);
 
 struct OthersSummary {
-  std::vector<MomentBucket> buckets;   // most ranks first
-  Spread held;                         // of the ranks whose timeline covers the moment
+  std::vector<MomentBucket> buckets;     // most ranks first
+  Spread held;                           // of the ranks whose timeline covers the moment
   std::vector<RankMoment> standing_out;  // far above the rest, highest first (at most 3)
 };
 OthersSummary summarize_others(const std::vector<RankMoment>& others);
@@ -95,14 +95,15 @@ struct OddRank {
   int64_t pid = 0;
   std::string host;
   int device = -1;
-  uint64_t bytes = 0;         // its peak (Grew), the other process's (OtherProcess), the group's (OwnLeak), its arrays' (HeldArrays)
-  uint64_t median_bytes = 0;  // the median rank's peak (Grew) or arrays (HeldArrays)
+  uint64_t bytes =
+      0;  // its peak (Grew), the other process's (OtherProcess), the group's (OwnLeak), its arrays' (HeldArrays)
+  uint64_t median_bytes = 0;                            // the median rank's peak (Grew) or arrays (HeldArrays)
   uint64_t first_bytes = 0, first_ns = 0, peak_ns = 0;  // Grew: where its timeline started and peaked
-  std::vector<int> ranks;     // OtherProcess: the host's ranks that ran out of memory beside it
-  std::string other_name;     // OtherProcess: its name; OwnLeak: unused
+  std::vector<int> ranks;  // OtherProcess: the host's ranks that ran out of memory beside it
+  std::string other_name;  // OtherProcess: its name; OwnLeak: unused
   int other_pid = 0;
-  size_t group = 0;           // OwnLeak: in leaks; HeldArrays: in jax.devices
-  size_t hosts_without = 0;   // OtherProcess: hosts whose ranks ran out of memory without one
+  size_t group = 0;          // OwnLeak: in leaks; HeldArrays: in jax.devices
+  size_t hosts_without = 0;  // OtherProcess: hosts whose ranks ran out of memory without one
 };
 // At most a few of each, most telling first; none in a job of fewer than 3 ranks.
 std::vector<OddRank> odd_ranks(const Report& merged);

@@ -104,7 +104,8 @@ std::vector<Aggregate> aggregate(const Report& r, const std::string& by) {
       for (const RankShare& s : g.ranks) add("rank " + std::to_string(s.rank), g.kind, s.bytes, s.count);
       const int rank = g.rank >= 0 ? g.rank : r.processes.empty() ? r.process.rank : -1;
       const int pid = g.pid ? g.pid : r.process.pid;
-      if (g.ranks.empty()) add(rank >= 0 ? "rank " + std::to_string(rank) : "pid " + std::to_string(pid), g.kind, g.bytes, g.count);
+      if (g.ranks.empty())
+        add(rank >= 0 ? "rank " + std::to_string(rank) : "pid " + std::to_string(pid), g.kind, g.bytes, g.count);
       continue;
     }
     std::string key;
@@ -121,8 +122,9 @@ std::vector<Aggregate> aggregate(const Report& r, const std::string& by) {
   }
   std::vector<Aggregate> out;
   for (auto& [key, a] : folded) out.push_back(std::move(a));
-  std::stable_sort(out.begin(), out.end(),
-                   [](const Aggregate& a, const Aggregate& b) { return std::tie(a.bytes, a.count) > std::tie(b.bytes, b.count); });
+  std::stable_sort(out.begin(), out.end(), [](const Aggregate& a, const Aggregate& b) {
+    return std::tie(a.bytes, a.count) > std::tie(b.bytes, b.count);
+  });
   return out;
 }
 
@@ -165,12 +167,13 @@ std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const 
       c.old_ranks = it->second.ranks;
       c.change = (n.bytes > c.old_bytes || n.count > c.old_count)   ? Change::Grown
                  : (n.bytes < c.old_bytes || n.count < c.old_count) ? Change::Shrunk
-                                                                     : Change::Same;
+                                                                    : Change::Same;
     }
     changes.push_back(c);
   }
   for (const auto& [site, o] : before)
-    if (!after.count(site)) changes.push_back(SiteChange{site, o.kind, Change::Gone, o.bytes, 0, o.count, 0, o.ranks, {}});
+    if (!after.count(site))
+      changes.push_back(SiteChange{site, o.kind, Change::Gone, o.bytes, 0, o.count, 0, o.ranks, {}});
   // Change's values come in the order a diff lists them; biggest first within each.
   std::stable_sort(changes.begin(), changes.end(), [&](const SiteChange& a, const SiteChange& b) {
     return std::make_tuple(a.change, std::max(b.new_bytes, b.old_bytes)) <
@@ -180,8 +183,9 @@ std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const 
 }
 
 size_t new_or_grown(const std::vector<SiteChange>& changes) {
-  return size_t(std::count_if(changes.begin(), changes.end(),
-                              [](const SiteChange& c) { return c.change == Change::New || c.change == Change::Grown; }));
+  return size_t(std::count_if(changes.begin(), changes.end(), [](const SiteChange& c) {
+    return c.change == Change::New || c.change == Change::Grown;
+  }));
 }
 
 }  // namespace cudaleak::report

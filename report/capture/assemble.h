@@ -34,11 +34,11 @@ struct Capture {
   std::string tool_version;
   uint64_t duration_ns = 0;
 
-  Timeline timeline;                               // points and marks; sites named from the keys below
-  std::vector<std::vector<RawSite>> timeline_sites;  // per device of `timeline`, in DeviceTimeline::sites order
+  Timeline timeline;                                     // points and marks; sites named from the keys below
+  std::vector<std::vector<RawSite>> timeline_sites;      // per device of `timeline`, in DeviceTimeline::sites order
   std::map<int, std::vector<RawPeakGroup>> peak_groups;  // per device: what was live at its peak
-  std::vector<OomEvent> oom_events;                // resolved as they happened
-  std::optional<PyTorchView> pytorch;              // the program's allocator views
+  std::vector<OomEvent> oom_events;                      // resolved as they happened
+  std::optional<PyTorchView> pytorch;                    // the program's allocator views
   std::optional<JaxView> jax;
   std::optional<CupyPool> cupy;
   std::optional<PythonInfo> python;
@@ -46,7 +46,7 @@ struct Capture {
 };
 
 struct AssembleSettings {
-  size_t max_allocations = 16;  // per leak group; 0 = all
+  size_t max_allocations = 16;             // per leak group; 0 = all
   const gate::GateConfig* gate = nullptr;  // null: no verdict (report.gate empty)
   // What a process remembers of its earlier reports (growth of leak groups
   // and tensors), applied before the gate, which counts growing tensors.
@@ -54,8 +54,8 @@ struct AssembleSettings {
 };
 
 struct Assembled {
-  Report report;           // report.gate: the verdict as reported (gate::as_reported)
-  GateResult verdict;      // the verdict whether or not the run asked for one
+  Report report;       // report.gate: the verdict as reported (gate::as_reported)
+  GateResult verdict;  // the verdict whether or not the run asked for one
 };
 
 Assembled assemble(Capture capture, const AssembleSettings& settings);

@@ -80,7 +80,8 @@ std::vector<report::Module> modules_from_maps(const std::vector<std::string>& li
     // and reading one as a file fails or never ends.
     struct stat st;
     if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    modules.push_back(report::Module{path, start - symbols::file_first_load_address(path), symbols::file_build_id(path)});
+    modules.push_back(
+        report::Module{path, start - symbols::file_first_load_address(path), symbols::file_build_id(path)});
   }
   return modules;
 }
@@ -89,7 +90,9 @@ bool is_crash_capture(const std::string& text) {
   // The handler writes '{"format":"cudaleak-raw-capture"' with no space; a
   // capture pretty-printed since (jq .) is the same capture.
   size_t i = 0;
-  auto skip_space = [&] { while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i; };
+  auto skip_space = [&] {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+  };
   auto take = [&](std::string_view token) {
     skip_space();
     if (text.compare(i, token.size(), token) != 0) return false;
@@ -119,7 +122,9 @@ CrashCapture parse_crash_capture(const std::string& text) {
   const int version = int(version_value.get<int64_t>());
   CrashCapture c;
   // Positional records: each field read with its type and range checked.
-  auto field = [](const json& row, const Path& at, size_t i, auto& out) { read_value(row[i], Path{&at, nullptr, i}, out); };
+  auto field = [](const json& row, const Path& at, size_t i, auto& out) {
+    read_value(row[i], Path{&at, nullptr, i}, out);
+  };
   // Consecutive fields from index `first` on, each into the next variable.
   auto fields = [&](const json& row, const Path& at, size_t first, auto&... out) {
     size_t i = first;
@@ -135,8 +140,9 @@ CrashCapture parse_crash_capture(const std::string& text) {
       const json& row = list[i];
       if (!row.is_array() || row.size() < min_fields || row.size() > max_fields)
         report::schema::fail(row_at, "expected a list of " +
-                                         (min_fields == max_fields ? std::to_string(max_fields)
-                                                                   : std::to_string(min_fields) + " to " + std::to_string(max_fields)) +
+                                         (min_fields == max_fields
+                                              ? std::to_string(max_fields)
+                                              : std::to_string(min_fields) + " to " + std::to_string(max_fields)) +
                                          " fields, got " + (row.is_array() ? std::to_string(row.size()) : "no list"));
       each(row, row_at);
     }
@@ -237,7 +243,9 @@ CrashCapture parse_crash_capture(const std::string& text) {
       frames.resize(s.size() - 1);
       for (size_t i = 1; i < s.size(); ++i) field(s, at, i, frames[i - 1]);
     });
-    const size_t python_frames = j.contains("python_frames") && j["python_frames"].is_array() ? j["python_frames"].size() : 0;
+    const size_t python_frames = j.contains("python_frames") && j["python_frames"].is_array()
+                                     ? j["python_frames"].size()
+                                     : 0;
     using capture_columns::PythonFrame;
     named_rows(capture_columns::kPythonFrames, [&](const json&, const Path& at, auto&& read) {
       uint32_t id = 0;

@@ -22,14 +22,14 @@ struct CrashCapture {
   report::RawSnapshot snapshot;
   std::map<uint32_t, std::vector<uint64_t>> stacks;
   std::vector<report::Frame> python_frames;  // index = id - 1
-  std::vector<std::string> maps;  // /proc/PID/maps as captured; modules are found on build
+  std::vector<std::string> maps;             // /proc/PID/maps as captured; modules are found on build
   report::Process process;
   int signal = 0;
   int64_t timestamp = 0;
   uint64_t elapsed_ns = 0;
   std::string tool_version;
-  std::string options;  // CUDALEAK_OPTIONS of the crashed process
-  report::Timeline timeline;          // points without sites, and the marks
+  std::string options;               // CUDALEAK_OPTIONS of the crashed process
+  report::Timeline timeline;         // points without sites, and the marks
   std::vector<std::string> skipped;  // parts the handler could not read
   std::deque<std::string> names;     // storage for the snapshot's hook names
 };

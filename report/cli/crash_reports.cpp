@@ -45,8 +45,9 @@ std::optional<Built> build(const std::string& text, const std::string& path) {
       spdlog::warn("cudaleak: {}: option of the crashed process ignored: {}", path, p.message);
     for (const std::string& s : c.skipped)
       spdlog::warn("cudaleak: {}: the crash handler could not read {}; records may be missing", path, s);
-    gate::GateConfig gate = gate::make_gate_config(
-        gate::settings_from(b.options), [](const std::string& line) { spdlog::error("cudaleak: {}", line); });
+    gate::GateConfig gate = gate::make_gate_config(gate::settings_from(b.options), [](const std::string& line) {
+      spdlog::error("cudaleak: {}", line);
+    });
     b.report = capture::build_crash_report(c, {size_t(b.options.max_allocations)}, gate);
     b.aborted = c.signal == SIGABRT;
     if (b.aborted) leave_ungated(b.report);
@@ -96,9 +97,10 @@ std::string finish_capture(const std::string& path, int* rank) {
     (void)ignored;
   }
   if (b->aborted && b->report.gate.evaluated)
-    spdlog::warn("cudaleak: process {} ended by abort (SIGABRT): its report is written, and the leak gate does not "
-                 "count its leaks (a death test's child aborts with its memory outstanding on purpose)",
-                 b->report.process.pid);
+    spdlog::warn(
+        "cudaleak: process {} ended by abort (SIGABRT): its report is written, and the leak gate does not "
+        "count its leaks (a death test's child aborts with its memory outstanding on purpose)",
+        b->report.process.pid);
   if (!b->report.gate.error.empty()) return "error";
   return b->report.gate.failed ? "fail" : "pass";
 }

@@ -91,8 +91,7 @@ std::string why_escaped(pid_t pid, const std::string& preload_name) {
   if (!named)
     return "its environment has no LD_PRELOAD naming cudaleak's library: a command on the way (env -i, env -u "
            "LD_PRELOAD, sudo, a build sandbox) dropped it";
-  if (secure_exec(pid))
-    return "it runs set-uid, set-gid or with file capabilities, so the loader ignored LD_PRELOAD";
+  if (secure_exec(pid)) return "it runs set-uid, set-gid or with file capabilities, so the loader ignored LD_PRELOAD";
   return "the loader did not load cudaleak's library although LD_PRELOAD names it";
 }
 
@@ -180,7 +179,7 @@ std::string preload_dropped_from(const std::string& command) {
       }
     }
   }
-  struct stat st{};
+  struct stat st {};
   if (file.empty() || stat(file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "";
   std::string why;
   if ((st.st_mode & S_ISUID) && st.st_uid != geteuid())
@@ -190,8 +189,9 @@ std::string preload_dropped_from(const std::string& command) {
   else if (geteuid() != 0 && getxattr(file.c_str(), "security.capability", nullptr, 0) > 0)
     why = "has file capabilities";
   if (why.empty()) return "";
-  return file + " " + why + ": the loader will drop cudaleak's preload (LD_PRELOAD) from it, so whatever it does with "
-                            "CUDA is not seen; run a copy without set-id bits or capabilities under cudaleak";
+  return file + " " + why +
+         ": the loader will drop cudaleak's preload (LD_PRELOAD) from it, so whatever it does with "
+         "CUDA is not seen; run a copy without set-id bits or capabilities under cudaleak";
 }
 
 }  // namespace cudaleak::cli

@@ -89,8 +89,8 @@ std::vector<report::GpuUsage> gpu_usage() {
   auto count_of = reinterpret_cast<Return (*)(unsigned*)>(dlsym(nvml, "nvmlDeviceGetCount_v2"));
   auto handle_of = reinterpret_cast<Return (*)(unsigned, void**)>(dlsym(nvml, "nvmlDeviceGetHandleByIndex_v2"));
   auto memory_of = reinterpret_cast<Return (*)(void*, Memory*)>(dlsym(nvml, "nvmlDeviceGetMemoryInfo"));
-  auto processes_of =
-      reinterpret_cast<Return (*)(void*, unsigned*, ProcessInfo*)>(dlsym(nvml, "nvmlDeviceGetComputeRunningProcesses_v3"));
+  auto processes_of = reinterpret_cast<Return (*)(void*, unsigned*, ProcessInfo*)>(
+      dlsym(nvml, "nvmlDeviceGetComputeRunningProcesses_v3"));
   unsigned count = 0;
   if (!count_of || !handle_of || !memory_of || count_of(&count) != 0) return out;
   for (unsigned i = 0; i < count && i < 64; ++i) {

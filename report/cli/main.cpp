@@ -33,8 +33,9 @@ std::string flag_name(const std::string& key) {
 }
 
 int print_option_table() {
-  std::printf("Options (cudaleak run --FLAG VALUE, or CUDALEAK_OPTIONS=key=value:key=value;\n"
-              "a bool flag alone means true: --verbose, --verbose=false):\n\n");
+  std::printf(
+      "Options (cudaleak run --FLAG VALUE, or CUDALEAK_OPTIONS=key=value:key=value;\n"
+      "a bool flag alone means true: --verbose, --verbose=false):\n\n");
   // Columns as wide as their longest entry, so that no long name shifts a row.
   int key_width = 0, flag_width = 0, type_width = 0;
   for (const OptionInfo& o : option_table()) {
@@ -67,7 +68,8 @@ std::string make_report_directory(const std::string& pattern) {
   std::filesystem::path dir = std::filesystem::path(pattern).parent_path();
   std::error_code ec;
   if (dir.empty() || dir.string().find('%') != std::string::npos || std::filesystem::is_directory(dir, ec)) return "";
-  if (std::filesystem::exists(dir, ec)) return "cannot create the report directory " + dir.string() + ": not a directory";
+  if (std::filesystem::exists(dir, ec))
+    return "cannot create the report directory " + dir.string() + ": not a directory";
   std::filesystem::create_directories(dir, ec);
   return ec ? "cannot create the report directory " + dir.string() + ": " + ec.message() : "";
 }
@@ -130,8 +132,9 @@ int main(int argc, char** argv) {
   cli::RunSettings settings;
   run->add_flag("--simulated-gpu", settings.simulated_gpu,
                 "Run against the simulated CUDA driver and runtime (no GPU needed)");
-  CLI::Option* simulated_memory = run->add_option("--simulated-gpu-memory", settings.simulated_memory,
-                                                  "Device memory of the simulated GPU, e.g. 512MiB (allocations past it fail)");
+  CLI::Option* simulated_memory =
+      run->add_option("--simulated-gpu-memory", settings.simulated_memory,
+                      "Device memory of the simulated GPU, e.g. 512MiB (allocations past it fail)");
   // One flag per preload option, from the shared table: -o/--output, --stack-depth, ...
   // List options (suppressions, fail_on) may be given several times; others take the last value.
   std::vector<std::pair<const OptionInfo*, std::vector<std::string>>> values;
@@ -143,7 +146,8 @@ int main(int argc, char** argv) {
     bool list = std::string(o.type) == "list";
     CLI::Option* opt = run->add_option(names, values.back().second, o.help)
                            ->type_name(o.type)
-                           ->multi_option_policy(list ? CLI::MultiOptionPolicy::TakeAll : CLI::MultiOptionPolicy::TakeLast);
+                           ->multi_option_policy(list ? CLI::MultiOptionPolicy::TakeAll
+                                                      : CLI::MultiOptionPolicy::TakeLast);
     if (std::string(o.type) == "bool") opt->expected(0, 1);  // --verbose alone is --verbose true
   }
   bool no_default_suppressions = false;
@@ -166,7 +170,8 @@ int main(int argc, char** argv) {
 
   CLI::App* options = app.add_subcommand("options", "List every option with its default");
 
-  CLI::App* baseline = app.add_subcommand("baseline", "Write a baseline of the leak sites in REPORT...: cudaleak baseline REPORT... -o FILE");
+  CLI::App* baseline = app.add_subcommand(
+      "baseline", "Write a baseline of the leak sites in REPORT...: cudaleak baseline REPORT... -o FILE");
   std::vector<std::string> baseline_reports;
   std::string baseline_out;
   baseline->add_option("reports", baseline_reports, "Reports to take the leak sites from")->required();
@@ -191,7 +196,8 @@ int main(int argc, char** argv) {
     Options check;
     std::vector<std::string> problems;
     if (const char* inherited = std::getenv("CUDALEAK_OPTIONS"))
-      for (const OptionProblem& p : parse_options(inherited, check)) problems.push_back("CUDALEAK_OPTIONS: " + p.message);
+      for (const OptionProblem& p : parse_options(inherited, check))
+        problems.push_back("CUDALEAK_OPTIONS: " + p.message);
     // A refused value is named as the user wrote it: --fail-on for a flag,
     // fail_on for --option fail_on=... .
     auto add = [&](const std::string& key, std::string value, bool flag = false) {

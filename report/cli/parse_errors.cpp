@@ -67,7 +67,10 @@ int report_parse_error(CLI::App& app, const CLI::ParseError& error, int argc, ch
       } catch (const CLI::OptionNotFound&) {
         if (suggestion.empty()) suggestion = nearest(word, commands);
         spdlog::error("cudaleak: '{}' is not a cudaleak command{}; see cudaleak --help", word,
-                      suggestion.empty() ? "" : " (did you mean " + (suggestion.starts_with("-") ? suggestion : "'" + suggestion + "'") + "?)");
+                      suggestion.empty()
+                          ? ""
+                          : " (did you mean " + (suggestion.starts_with("-") ? suggestion : "'" + suggestion + "'") +
+                                "?)");
         return 2;
       }
       continue;

@@ -53,9 +53,9 @@ struct ReportArgs {
   std::vector<std::string> files;
   report::Filter filter;
   std::vector<std::string> kinds;  // names, checked as given
-  std::vector<int> device;  // 0 or 1 value
-  std::optional<size_t> top;  // unset: every group, or in a job of many ranks the first kJobGroups
-  std::string ranks;          // "all": a job's ranks each told apart
+  std::vector<int> device;         // 0 or 1 value
+  std::optional<size_t> top;       // unset: every group, or in a job of many ranks the first kJobGroups
+  std::string ranks;               // "all": a job's ranks each told apart
   std::string by = "stack";
   std::string format = "text";
   std::string output;
@@ -80,8 +80,8 @@ bool symbolize_in_place(std::vector<report::Report>& reports, const std::vector<
 
 // Where SARIF and annotation paths are relative to: --source-root, else the git work tree here.
 std::string source_root_of(const std::string& given) {
-  std::string root =
-      given.empty() ? render::find_source_root(".") : std::filesystem::absolute(given).lexically_normal().string();
+  std::string root = given.empty() ? render::find_source_root(".")
+                                   : std::filesystem::absolute(given).lexically_normal().string();
   while (root.size() > 1 && root.back() == '/') root.pop_back();
   return root;
 }
@@ -173,7 +173,8 @@ int run_diff(const std::vector<std::string>& old_files, const std::vector<std::s
 void add_report_commands(CLI::App& app, int& status) {
   auto args = std::make_shared<ReportArgs>();
   CLI::App* rep = app.add_subcommand("report", "Read reports: cudaleak report [options] FILE...");
-  rep->add_option("files", args->files, "Report files, or folders of them (a job's reports; several are merged)")->required();
+  rep->add_option("files", args->files, "Report files, or folders of them (a job's reports; several are merged)")
+      ->required();
   rep->add_option("--kind", args->kinds, "Only these kinds (repeatable)")
       ->check(CLI::Validator(
           [](std::string& kind) -> std::string {
@@ -191,7 +192,8 @@ void add_report_commands(CLI::App& app, int& status) {
   rep->add_option("--function", args->filter.function, "Only groups with a matching function in the stack (pattern)");
   rep->add_flag("--suppressed", args->filter.include_suppressed, "Include suppressed groups");
   rep->add_option("--top", args->top, "At most N groups (or rows)")->check(whole_number("N", "a count (from 0)"));
-  rep->add_option("--rank", args->filter.ranks, "Only these ranks of a job (repeatable), each told apart")->check(whole_number("RANK", "a rank (a number from 0)", 7));
+  rep->add_option("--rank", args->filter.ranks, "Only these ranks of a job (repeatable), each told apart")
+      ->check(whole_number("RANK", "a rank (a number from 0)", 7));
   rep->add_option("--ranks", args->ranks, "all: tell a job's ranks apart (default: what ranks share is told once)")
       ->check(CLI::IsMember({"all"}));
   rep->add_option("--by", args->by, "Group by stack, function, module, file, kind or rank")
@@ -204,14 +206,16 @@ void add_report_commands(CLI::App& app, int& status) {
                   "Instead of the text: the leaks the gate counts as GitHub workflow commands (github) or a "
                   "GitLab code-quality report (gitlab)")
       ->check(CLI::IsMember({"github", "gitlab"}));
-  rep->add_option("--source-root", args->source_root,
-                  "SARIF and annotation paths are relative to DIR (default: the git work tree of the current directory)");
+  rep->add_option(
+      "--source-root", args->source_root,
+      "SARIF and annotation paths are relative to DIR (default: the git work tree of the current directory)");
   rep->add_flag("--symbolize", args->symbolize, "Symbolize frames again from the modules' files (offline)");
   rep->add_flag("--full-stacks", args->full_stacks,
                 "Show every frame (runs inside CUDA libraries and the C runtime below main included)");
   rep->add_flag("--gen-suppressions", args->gen_suppressions,
                 "Print a suppression rule for each leak group shown (as cudaleak run --gen-suppressions)");
-  rep->add_option("--color", args->color, "Colour the text: auto (on a terminal, unless NO_COLOR is set), always, never")
+  rep->add_option("--color", args->color,
+                  "Colour the text: auto (on a terminal, unless NO_COLOR is set), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}));
   rep->add_option("--debug-dir", args->debug_dirs, "Where to look for modules and debug files (repeatable)");
   rep->callback([args, &status] { status = run_report(*args); });
@@ -219,7 +223,8 @@ void add_report_commands(CLI::App& app, int& status) {
   auto diff_old = std::make_shared<std::string>();
   auto diff_new = std::make_shared<std::string>();
   auto diff_format = std::make_shared<std::string>("text");
-  CLI::App* diff = app.add_subcommand("diff", "Leak sites new, gone, grown and shrunk: cudaleak diff OLD NEW (status 1 when any is new or grown)");
+  CLI::App* diff = app.add_subcommand(
+      "diff", "Leak sites new, gone, grown and shrunk: cudaleak diff OLD NEW (status 1 when any is new or grown)");
   diff->add_option("old", *diff_old, "Report, or folder of reports, of the earlier run")->required();
   diff->add_option("new", *diff_new, "Report, or folder of reports, of the later run")->required();
   auto diff_out = std::make_shared<std::string>();
@@ -246,7 +251,8 @@ void add_report_commands(CLI::App& app, int& status) {
   auto sym_file = std::make_shared<std::string>();
   auto sym_out = std::make_shared<std::string>();
   auto sym_dirs = std::make_shared<std::vector<std::string>>();
-  CLI::App* sym = app.add_subcommand("symbolize", "Symbolize a report written with symbolize=false: cudaleak symbolize FILE -o OUT");
+  CLI::App* sym = app.add_subcommand("symbolize",
+                                     "Symbolize a report written with symbolize=false: cudaleak symbolize FILE -o OUT");
   sym->add_option("file", *sym_file, "Report")->required();
   sym->add_option("-o,--output", *sym_out, "Symbolized report")->required();
   sym->add_option("--debug-dir", *sym_dirs, "Where to look for modules and debug files (repeatable)");

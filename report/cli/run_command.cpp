@@ -92,7 +92,8 @@ std::vector<std::pair<std::string, std::string>> fields_of(const std::filesystem
   std::vector<std::pair<std::string, std::string>> fields;
   std::ifstream in(path);
   for (std::string line; std::getline(in, line);)
-    if (const size_t eq = line.find('='); eq != std::string::npos) fields.emplace_back(line.substr(0, eq), line.substr(eq + 1));
+    if (const size_t eq = line.find('='); eq != std::string::npos)
+      fields.emplace_back(line.substr(0, eq), line.substr(eq + 1));
   return fields;
 }
 
@@ -175,8 +176,8 @@ void tell_job_verdict(const TreeOutcome& tree, int status) {
                         : (list.size() == 1 ? "rank " : "ranks ") + report::rank_list(list) + " " + what;
   };
   std::string line;
-  for (const std::string& piece : {part(by_verdict[1], "failed"), part(by_verdict[2], "could not be evaluated"),
-                                   part(by_verdict[0], "passed")})
+  for (const std::string& piece :
+       {part(by_verdict[1], "failed"), part(by_verdict[2], "could not be evaluated"), part(by_verdict[0], "passed")})
     if (!piece.empty()) line += (line.empty() ? "" : ", ") + piece;
   spdlog::warn("cudaleak: leak gate over the job's {} ranks: {}{}", ranks, line,
                status ? "; exiting with status " + std::to_string(status) : std::string());
@@ -195,8 +196,7 @@ void write_ci_files(const RunSettings& s, const TreeOutcome& tree, int exit_code
   render::Invocation invocation{s.command, exit_code};
   if (!s.sarif_path.empty())
     write_output(s.sarif_path, render::sarif_json(reports, s.source_root, tree.unjudged, &invocation));
-  if (s.annotations == "github")
-    write_output(s.annotations_path, render::github_annotations(reports, s.source_root));
+  if (s.annotations == "github") write_output(s.annotations_path, render::github_annotations(reports, s.source_root));
   else if (s.annotations == "gitlab")
     write_output(s.annotations_path.empty() ? "gl-code-quality-report.json" : s.annotations_path,
                  render::gitlab_code_quality(reports, s.source_root));
@@ -212,8 +212,8 @@ volatile sig_atomic_t g_forwarded = 0;  // the last signal passed on to it
 // that would end the launcher (USR1, ALRM, PIPE, ...) must not leave the
 // program running unwatched, and one the program waits for must reach it.
 std::vector<int> forwarded_signals() {
-  std::vector<int> signals = {SIGHUP,    SIGINT,  SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,   SIGALRM, SIGPIPE, SIGVTALRM,
-                              SIGPROF,   SIGXCPU, SIGXFSZ, SIGIO,   SIGPWR,  SIGSTKFLT, SIGWINCH, SIGURG};
+  std::vector<int> signals = {SIGHUP,  SIGINT,  SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2,   SIGALRM,  SIGPIPE, SIGVTALRM,
+                              SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,   SIGPWR,  SIGSTKFLT, SIGWINCH, SIGURG};
   for (int sig = SIGRTMIN; sig <= SIGRTMAX; ++sig) signals.push_back(sig);
   return signals;
 }
@@ -312,13 +312,15 @@ std::string make_gate_directory() {
   if (mkdtemp(gate.data())) return gate;
   const int err = errno;
   if (tmp && *tmp && std::strcmp(tmp, "/tmp") != 0) {
-    struct stat st{};
-    const std::string what =
-        stat(tmp, &st) != 0   ? "does not exist (" + std::string(std::strerror(errno)) + ")"
-        : !S_ISDIR(st.st_mode) ? std::string("is not a directory")
-                               : "cannot hold a new directory (" + std::string(std::strerror(err)) + ")";
-    spdlog::warn("cudaleak: TMPDIR={} {}; the run's temporary files go to /tmp instead (set TMPDIR to a writable "
-                 "directory, or unset it)", tmp, what);
+    struct stat st {};
+    const std::string what = stat(tmp, &st) != 0 ? "does not exist (" + std::string(std::strerror(errno)) + ")"
+                             : !S_ISDIR(st.st_mode)
+                                 ? std::string("is not a directory")
+                                 : "cannot hold a new directory (" + std::string(std::strerror(err)) + ")";
+    spdlog::warn(
+        "cudaleak: TMPDIR={} {}; the run's temporary files go to /tmp instead (set TMPDIR to a writable "
+        "directory, or unset it)",
+        tmp, what);
     gate = "/tmp/cudaleak-gate.XXXXXX";
     if (mkdtemp(gate.data())) return gate;
   }
@@ -334,7 +336,7 @@ std::string make_gate_directory() {
 // Not the run's start: a previous run may have ended within the 20 ms it
 // is set back by.
 void remove_stale_report(const std::string& path, int64_t told_ns) {
-  struct stat st{};
+  struct stat st {};
   if (path.empty() || lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
   const int64_t modified = int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
   if (told_ns == 0 || modified >= told_ns) return;
@@ -349,10 +351,9 @@ void remove_stale_report(const std::string& path, int64_t told_ns) {
 // and the same for JUnit and SARIF.
 void tell_unjudged(const RunSettings& s, TreeOutcome& tree, const ProcessEnds& ends,
                    const std::vector<EscapedProcess>& escaped) {
-  const std::string gate_note =
-      s.error_exitcode > 0
-          ? "; the leak gate cannot pass it (gate_error_exitcode " + std::to_string(s.gate_error_exitcode) + ")"
-          : std::string();
+  const std::string gate_note = s.error_exitcode > 0 ? "; the leak gate cannot pass it (gate_error_exitcode " +
+                                                           std::to_string(s.gate_error_exitcode) + ")"
+                                                     : std::string();
   for (const auto& process : tree.unreported) {
     const std::string why = "used CUDA and ended without its report: " + ends.without_report(process.pid);
     spdlog::warn("cudaleak: process {} {}; what it leaked is unknown{}", process.named(), why, gate_note);
@@ -364,7 +365,8 @@ void tell_unjudged(const RunSettings& s, TreeOutcome& tree, const ProcessEnds& e
     tree.unjudged.push_back({std::to_string(process.pid), process.problem});
   }
   for (const auto& process : escaped) {
-    const std::string name = std::to_string(process.pid) + (process.command.empty() ? "" : " (" + process.command + ")");
+    const std::string name = std::to_string(process.pid) +
+                             (process.command.empty() ? "" : " (" + process.command + ")");
     const std::string why = "used the GPU without cudaleak: " + process.why;
     spdlog::warn("cudaleak: process {} {}; what it leaked is not seen{}", name, why, gate_note);
     tree.unjudged.push_back({name, why});
@@ -377,7 +379,7 @@ void tell_unjudged(const RunSettings& s, TreeOutcome& tree, const ProcessEnds& e
 std::string parse_memory_size(const std::string& text, uint64_t& bytes) {
   size_t digits = text.find_first_not_of("0123456789.");
   std::string number = text.substr(0, digits), unit = digits == std::string::npos ? "" : text.substr(digits);
-  const std::pair<const char*, int> units[] = {{"", 0},   {"B", 0},   {"K", 10},  {"KiB", 10}, {"k", 10},
+  const std::pair<const char*, int> units[] = {{"", 0},   {"B", 0},    {"K", 10}, {"KiB", 10}, {"k", 10},
                                                {"M", 20}, {"MiB", 20}, {"G", 30}, {"GiB", 30}};
   auto known = std::find_if(std::begin(units), std::end(units), [&](const auto& u) { return unit == u.first; });
   bool decimal = !number.empty() && number.front() != '.' && number.back() != '.' &&
@@ -400,10 +402,12 @@ int run_program(const RunSettings& s) {
   // unless told of another.
   const std::string simulated_sanitizer = s.simcuda_dir + "/libsanitizer-public.so";
   if (s.simulated_gpu &&
-      std::none_of(s.options.begin(), s.options.end(), [](const auto& o) { return o.first == "device_heap_sanitizer"; }) &&
+      std::none_of(s.options.begin(), s.options.end(),
+                   [](const auto& o) { return o.first == "device_heap_sanitizer"; }) &&
       !std::strstr(std::getenv("CUDALEAK_OPTIONS") ? std::getenv("CUDALEAK_OPTIONS") : "", "device_heap_sanitizer=") &&
       access(simulated_sanitizer.c_str(), R_OK) == 0)
-    opts += (opts.empty() ? "" : ":") + std::string("device_heap_sanitizer=") + escape_option_value(simulated_sanitizer);
+    opts += (opts.empty() ? "" : ":") + std::string("device_heap_sanitizer=") +
+            escape_option_value(simulated_sanitizer);
   if (const char* existing = std::getenv("CUDALEAK_OPTIONS"); existing && *existing)
     opts = opts.empty() ? existing : std::string(existing) + ":" + opts;  // ours come last and win
   setenv("CUDALEAK_OPTIONS", opts.c_str(), 1);
@@ -443,7 +447,7 @@ int run_program(const RunSettings& s) {
   // (forward()); it outlives the program to finish the reports.
   const std::vector<int> signals = forwarded_signals();
   std::vector<struct sigaction> old(signals.size());
-  struct sigaction forwarding{};
+  struct sigaction forwarding {};
   forwarding.sa_sigaction = forward;
   forwarding.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&forwarding.sa_mask);
@@ -527,7 +531,7 @@ int run_program(const RunSettings& s) {
   if (WIFSIGNALED(status) && WTERMSIG(status) == g_forwarded)
     for (pid_t other : descendants()) kill(other, WTERMSIG(status));
   // Then the rest of the tree: background children and orphans of the program.
-  for (int other; ;) {
+  for (int other;;) {
     const pid_t ended = waitpid(-1, &other, 0);
     if (ended > 0) ends.record(ended, other);
     else if (errno != EINTR) break;
@@ -537,15 +541,20 @@ int run_program(const RunSettings& s) {
   TreeOutcome tree = collect(gate_dir);
   tell_unjudged(s, tree, ends, escaped);
   // The status the launcher ends with, for SARIF's invocation.
-  const int gate_verdict =
-      s.error_exitcode > 0 ? (tree.errors ? s.gate_error_exitcode : tree.failed ? s.error_exitcode : 0) : 0;
-  const int exit_code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : gate_verdict ? gate_verdict : WEXITSTATUS(status);
+  const int gate_verdict = s.error_exitcode > 0 ? (tree.errors   ? s.gate_error_exitcode
+                                                   : tree.failed ? s.error_exitcode
+                                                                 : 0)
+                                                : 0;
+  const int exit_code = WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+                        : gate_verdict      ? gate_verdict
+                                            : WEXITSTATUS(status);
   write_ci_files(s, tree, exit_code);  // before the gate directory goes: reports sent to /dev/null left a copy there
   std::filesystem::remove_all(gate_dir);
   if (tree.reports.empty() && tree.unreported.empty() && escaped.empty() && !exec_failed && !s.simulated_gpu &&
       !cuda_driver_present())
-    spdlog::warn("cudaleak: no process of the run used CUDA, and this machine has no CUDA driver (libcuda.so.1 "
-                 "not found); to try cudaleak without a GPU: cudaleak run --simulated-gpu -- PROGRAM");
+    spdlog::warn(
+        "cudaleak: no process of the run used CUDA, and this machine has no CUDA driver (libcuda.so.1 "
+        "not found); to try cudaleak without a GPU: cudaleak run --simulated-gpu -- PROGRAM");
   if (WIFSIGNALED(status)) {
     die_like(WTERMSIG(status));
     return 128 + WTERMSIG(status);  // only if the signal did not end us
@@ -555,10 +564,10 @@ int run_program(const RunSettings& s) {
     const int verdict = tree.errors ? s.gate_error_exitcode : tree.failed ? s.error_exitcode : 0;
     tell_job_verdict(tree, verdict);
     if (!tree.unjudged.empty() && tree.rank_verdicts.empty())
-      spdlog::warn("cudaleak: the leak gate cannot be evaluated: {} of the run could not be judged (named above); "
-                   "exiting with status {} (gate_error_exitcode)",
-                   tree.unjudged.size() == 1 ? "1 process" : std::to_string(tree.unjudged.size()) + " processes",
-                   verdict);
+      spdlog::warn(
+          "cudaleak: the leak gate cannot be evaluated: {} of the run could not be judged (named above); "
+          "exiting with status {} (gate_error_exitcode)",
+          tree.unjudged.size() == 1 ? "1 process" : std::to_string(tree.unjudged.size()) + " processes", verdict);
     if (verdict) return verdict;
   }
   return WEXITSTATUS(status);

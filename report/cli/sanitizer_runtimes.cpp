@@ -9,7 +9,7 @@ namespace {
 std::vector<std::string> preload_entries(const char* list) {
   std::vector<std::string> entries;
   std::string entry;
-  for (const char* p = list ? list : ""; ; ++p) {
+  for (const char* p = list ? list : "";; ++p) {
     if (*p == ':' || *p == ' ' || *p == '\0') {
       if (!entry.empty()) entries.push_back(entry);
       entry.clear();

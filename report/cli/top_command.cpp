@@ -48,7 +48,8 @@ void add_top_command(CLI::App& app, int& status) {
   top->add_option("pids", args->pids, "Processes to watch (default: every one serving a live view)");
   top->add_flag("--once", args->once, "Print one frame as plain text and exit");
   top->add_flag("--by-growth", args->by_growth, "Sort sites by growth rate (default: by live bytes)");
-  top->add_option("--interval-ms", args->interval_ms, "Refresh period of the interactive view")->check(CLI::Range(100, 60000));
+  top->add_option("--interval-ms", args->interval_ms, "Refresh period of the interactive view")
+      ->check(CLI::Range(100, 60000));
   top->add_option("--sites", args->sites, "Sites shown per process");
   top->callback([args, &status] { status = run_top(*args); });
 }

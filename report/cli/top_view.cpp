@@ -48,8 +48,12 @@ int run_top_view(const std::vector<int>& given, int interval_ms, report::TopText
     refresh();
     switch (getch()) {
       case 'q': running = false; break;
-      case 'j': case KEY_DOWN: ++options.selected; break;
-      case 'k': case KEY_UP: if (options.selected > 0) --options.selected; break;
+      case 'j':
+      case KEY_DOWN: ++options.selected; break;
+      case 'k':
+      case KEY_UP:
+        if (options.selected > 0) --options.selected;
+        break;
       case 'g': options.order = report::TopOrder::Growth; break;
       case 'b': options.order = report::TopOrder::Bytes; break;
       default: break;

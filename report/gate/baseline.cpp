@@ -70,7 +70,8 @@ Baseline parse_baseline(const std::string& text, const std::string& source) {
   if (!j.is_object() || !j.contains("format") || j["format"] != "cudaleak-baseline")
     throw BaselineError(source + ": not a cudaleak baseline (write one with `cudaleak baseline REPORT -o FILE`)");
   if (!j.contains("format_version") || j["format_version"] != 1)
-    throw BaselineError(source + ": baseline format_version " + (j.contains("format_version") ? j["format_version"].dump() : "(missing)") +
+    throw BaselineError(source + ": baseline format_version " +
+                        (j.contains("format_version") ? j["format_version"].dump() : "(missing)") +
                         " is not one this cudaleak reads (1)");
   BaselineFile file;
   try {

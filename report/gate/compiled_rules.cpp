@@ -115,7 +115,8 @@ std::string write_compiled_rules(const std::string& path, const std::string& key
   };
   static const char zeros[8] = {};
   bool ok = write_all(&h, sizeof h);
-  for (const Section& s : sections) ok = ok && write_all(s.data, s.bytes) && write_all(zeros, padded(s.bytes) - s.bytes);
+  for (const Section& s : sections)
+    ok = ok && write_all(s.data, s.bytes) && write_all(zeros, padded(s.bytes) - s.bytes);
   int err = errno;
   ok = ::close(fd) == 0 && ok;
   if (!ok) {
@@ -152,10 +153,12 @@ std::optional<CompiledRules> map_compiled_rules(const std::string& path, const s
   auto edges = take<IndexEdge>(base, at, h.edges, size);
   auto outputs = take<uint32_t>(base, at, h.outputs, size);
   auto pool = take<char>(base, at, h.pool, size);
-  if (!key_text || !problems || !rules || !sources || !unkeyed || !nodes || !edges || !outputs || !pool) return std::nullopt;
+  if (!key_text || !problems || !rules || !sources || !unkeyed || !nodes || !edges || !outputs || !pool)
+    return std::nullopt;
   if (std::string_view(key_text->data(), key_text->size()) != key) return std::nullopt;
 
-  RuleSetView view{*rules, *sources, *unkeyed, std::string_view(pool->data(), pool->size()), {*nodes, *edges, *outputs}};
+  RuleSetView view{
+      *rules, *sources, *unkeyed, std::string_view(pool->data(), pool->size()), {*nodes, *edges, *outputs}};
   if (!view.valid()) return std::nullopt;
   CompiledRules out{RuleSet(view, mapping), {}};
   std::string_view rest(problems->data(), problems->size());

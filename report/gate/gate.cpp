@@ -53,7 +53,8 @@ GateConfig make_gate_config(const GateSettings& s, void (*log)(const std::string
 namespace {
 // fail_on: the kinds the gate counts; empty, every kind.
 bool counts_kind(const GateConfig& config, Kind kind) {
-  return config.fail_on.empty() || std::find(config.fail_on.begin(), config.fail_on.end(), kind) != config.fail_on.end();
+  return config.fail_on.empty() ||
+         std::find(config.fail_on.begin(), config.fail_on.end(), kind) != config.fail_on.end();
 }
 }  // namespace
 
@@ -70,8 +71,8 @@ report::GateResult judge(report::Report& report, const GateConfig& config) {
   // A PyTorch process on an H200: a raw cudaMalloc whose pointer the program
   // dropped read as still reachable through a stale copy in the
   // interpreter's heap, and would have passed the gate.
-  const bool count_reachable =
-      config.count_reachable || (config.count_reachable_in_python && !report.python.version.empty());
+  const bool count_reachable = config.count_reachable ||
+                               (config.count_reachable_in_python && !report.python.version.empty());
   for (auto& g : report.leaks) {
     if (config.baseline) g.baseline = compare_with_baseline(*config.baseline, g);
     if (!g.suppressed_by.empty() || !g.cached_by.empty()) continue;

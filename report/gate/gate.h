@@ -28,8 +28,8 @@ struct GateSettings {
   bool count_live_tensors = false;
   bool count_growing_tensors = false;
   std::string leak_kinds = "auto";  // or "definite", "all"
-  std::string fail_on_growth;  // growth_gate.h's parse_growth_threshold
-  bool asked = true;  // a verdict was asked for (settings_from: verdict_asked)
+  std::string fail_on_growth;       // growth_gate.h's parse_growth_threshold
+  bool asked = true;                // a verdict was asked for (settings_from: verdict_asked)
 };
 GateConfig make_gate_config(const GateSettings& settings, void (*log)(const std::string& line));
 

@@ -18,19 +18,19 @@ struct GrowthThreshold {
 };
 
 struct GateConfig {
-  RuleSet rules;                     // default rules first when enabled
-  bool rules_compiled = false;       // mapped from the run's compiled file, not parsed here
+  RuleSet rules;                // default rules first when enabled
+  bool rules_compiled = false;  // mapped from the run's compiled file, not parsed here
   std::optional<Baseline> baseline;
-  std::vector<Kind> fail_on;         // kinds that count; empty = all
-  uint64_t min_bytes = 0;            // counted leaks must add up to at least this
-  bool count_cached = false;         // memory held by caching allocators counts as leaks
-  bool count_live_tensors = false;   // PyTorch's live tensors at exit count as leaks
-  bool count_growing_tensors = false;  // PyTorch's live-tensor groups that grew across snapshots count
-  bool count_reachable = false;      // leak_kinds=all: still reachable resources count too
+  std::vector<Kind> fail_on;               // kinds that count; empty = all
+  uint64_t min_bytes = 0;                  // counted leaks must add up to at least this
+  bool count_cached = false;               // memory held by caching allocators counts as leaks
+  bool count_live_tensors = false;         // PyTorch's live tensors at exit count as leaks
+  bool count_growing_tensors = false;      // PyTorch's live-tensor groups that grew across snapshots count
+  bool count_reachable = false;            // leak_kinds=all: still reachable resources count too
   bool count_reachable_in_python = false;  // leak_kinds=auto: so they do in a Python process's report
-  GrowthThreshold fail_on_growth;      // sites that grew steadily past it count (growth_gate.h: judge_growth)
-  bool asked = true;                 // the run asked for a verdict (verdict_asked); else the report carries none
-  std::string config_error;          // a suppression or baseline file could not be read
+  GrowthThreshold fail_on_growth;          // sites that grew steadily past it count (growth_gate.h: judge_growth)
+  bool asked = true;                       // the run asked for a verdict (verdict_asked); else the report carries none
+  std::string config_error;                // a suppression or baseline file could not be read
 };
 
 }  // namespace cudaleak::gate

@@ -29,7 +29,8 @@ std::string parse_growth_threshold(const std::string& text, GrowthThreshold& out
   if (suffix == "k" || suffix == "kib" || suffix == "kb") scale = 1ull << 10;
   else if (suffix == "m" || suffix == "mib" || suffix == "mb") scale = 1ull << 20;
   else if (suffix == "g" || suffix == "gib" || suffix == "gb") scale = 1ull << 30;
-  else if (!suffix.empty() && suffix != "b") return "'" + text + "': unknown unit '" + std::string(end) + "' (K, M, G, KiB, MiB, GiB)";
+  else if (!suffix.empty() && suffix != "b")
+    return "'" + text + "': unknown unit '" + std::string(end) + "' (K, M, G, KiB, MiB, GiB)";
   if (number == 0) return "'" + text + "': the threshold must be more than 0";
   if (number > UINT64_MAX / scale) return "'" + text + "' is too large";
   out.bytes = number * scale;
@@ -54,7 +55,8 @@ void judge_growth(report::Report& report, const GateConfig& config, report::Gate
     for (report::SiteGrowth& g : d.growth) {
       g.fails_gate = false;
       if (!g.steady) continue;
-      const double risen = config.fail_on_growth.per_minute ? report::rise_per_minute(g) : double(report::rise_bytes(g));
+      const double risen = config.fail_on_growth.per_minute ? report::rise_per_minute(g)
+                                                            : double(report::rise_bytes(g));
       if (risen < double(config.fail_on_growth.bytes)) continue;
       report::LeakGroup group = as_group(g);
       g.site = site_of(group, report.modules);

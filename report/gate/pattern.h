@@ -13,4 +13,4 @@ struct AnchoredPattern {
   bool start = false, end = false;
 };
 AnchoredPattern split_anchors(std::string_view pattern);
-}
+}  // namespace cudaleak::gate

@@ -63,7 +63,7 @@ std::string describe_reference(const RawReach& reach, FrameResolver* resolver) {
   if (reach.root == ReachRoot::Global) {
     std::vector<Frame> frames = resolver ? resolver->resolve(reach.root_address, false) : std::vector<Frame>{};
     std::string module = file_name(!frames.empty() && !frames.back().module.empty() ? frames.back().module.str()
-                                                                                     : reach.module);
+                                                                                    : reach.module);
     std::string symbol = frames.empty() ? "" : frames.back().function.str();
     root = symbol.empty() ? "a global variable of " + module : symbol + " (" + module + ")";
   } else if (reach.root == ReachRoot::Stack) {
@@ -72,7 +72,8 @@ std::string describe_reference(const RawReach& reach, FrameResolver* resolver) {
     root = "thread-local storage";
   }
   if (root.empty()) return "";
-  return (reach.via_heap ? "a heap block reached from " + root : root) + (reach.interior ? " (a pointer inside it)" : "");
+  return (reach.via_heap ? "a heap block reached from " + root : root) +
+         (reach.interior ? " (a pointer inside it)" : "");
 }
 
 // Each library-handle group's `holds`: what the driver made for its handles.
@@ -291,7 +292,8 @@ Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, Fram
     g.owner = std::get<4>(key);
     g.reachability = std::get<5>(key);
     if (g.reachability == Reachability::StillReachable)
-      if (const RawReach* reach = snapshot.reach_of(*members.front())) g.referenced_from = describe_reference(*reach, resolver);
+      if (const RawReach* reach = snapshot.reach_of(*members.front()))
+        g.referenced_from = describe_reference(*reach, resolver);
     for (const Record* r : members) {
       add_saturating(g.bytes, r->bytes);
       ++g.count;

@@ -97,8 +97,6 @@ bool is_runtime_own_load(const std::vector<Frame>& stack) {
   return true;
 }
 
-bool is_program_entry(const Frame& f) {
-  return f.python ? f.function == "<module>" : f.function == "main";
-}
+bool is_program_entry(const Frame& f) { return f.python ? f.function == "<module>" : f.function == "main"; }
 
 }  // namespace cudaleak::report

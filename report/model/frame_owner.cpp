@@ -16,7 +16,9 @@ bool starts_with_any(std::string_view text, std::initializer_list<std::string_vi
 
 // `file` with a '/' in front, so that a relative "thrust/fill.h" and an
 // absolute ".../include/thrust/fill.h" are searched alike for "/thrust/".
-bool has_segment(const std::string& rooted, std::string_view segment) { return rooted.find(segment) != std::string::npos; }
+bool has_segment(const std::string& rooted, std::string_view segment) {
+  return rooted.find(segment) != std::string::npos;
+}
 
 // ".../cuda/include/", ".../cuda-12.4/include/", ".../cuda13/include/": a
 // directory named for the toolkit holding an include directory.
@@ -69,9 +71,7 @@ FrameOwner python_owner(const Frame& f) {
   return FrameOwner::User;
 }
 
-bool is_interpreter(std::string_view module) {
-  return starts_with_any(module, {"python", "libpython", "_ctypes."});
-}
+bool is_interpreter(std::string_view module) { return starts_with_any(module, {"python", "libpython", "_ctypes."}); }
 
 // A framework's native code: its libraries by name, any extension module
 // installed under site-packages (torch's _C, CuPy's Cython modules, jaxlib),
@@ -102,9 +102,11 @@ bool in_cuda_headers(const std::string& file) {
   const std::string rooted = file.front() == '/' ? file : "/" + file;
   if (under_toolkit_include(rooted)) return true;
   // The toolkit's per-architecture layout (/usr/local/cuda/targets/x86_64-linux/include, conda's too).
-  if (auto targets = rooted.find("/targets/"); targets != std::string::npos && rooted.find("/include/", targets) != std::string::npos)
+  if (auto targets = rooted.find("/targets/");
+      targets != std::string::npos && rooted.find("/include/", targets) != std::string::npos)
     return true;
-  for (std::string_view segment : {"/thrust/", "/cub/", "/cuda/std/", "/cuda/__", "/nv/target", "/crt/", "/cooperative_groups/"})
+  for (std::string_view segment :
+       {"/thrust/", "/cub/", "/cuda/std/", "/cuda/__", "/nv/target", "/crt/", "/cooperative_groups/"})
     if (has_segment(rooted, segment)) return true;
   return is_runtime_header_name(basename(file));
 }
@@ -121,7 +123,8 @@ bool is_installed_python(const Frame& f) {
 bool is_system_frame(const Frame& f) {
   if (is_python_code(f)) return false;
   std::string m = basename(f.module);
-  if (starts_with_any(m, {"libc.so", "libm.so", "ld-linux", "libstdc++", "libgcc_s", "libpthread", "libdl.so", "libffi.so"}))
+  if (starts_with_any(m, {"libc.so", "libm.so", "ld-linux", "libstdc++", "libgcc_s", "libpthread", "libdl.so",
+                          "libffi.so"}))
     return true;
   // Code of the system's headers compiled into the program (std::function's
   // invoker, an inlined std::vector): the compiler's, not the program's, and

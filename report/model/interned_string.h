@@ -17,14 +17,14 @@ namespace cudaleak::report {
 class InternedString {
  public:
   InternedString() = default;
-  InternedString(std::string_view s) : text_(intern(s)) {}  // NOLINT: as a std::string converts
+  InternedString(std::string_view s) : text_(intern(s)) {}    // NOLINT: as a std::string converts
   InternedString(const std::string& s) : text_(intern(s)) {}  // NOLINT
-  InternedString(const char* s) : text_(intern(s)) {}  // NOLINT
+  InternedString(const char* s) : text_(intern(s)) {}         // NOLINT
 
   const std::string& str() const { return text_ ? *text_ : empty_text(); }
   void clear() { text_ = nullptr; }
   operator const std::string&() const { return str(); }  // NOLINT
-  operator std::string_view() const { return str(); }  // NOLINT
+  operator std::string_view() const { return str(); }    // NOLINT
 
   bool empty() const { return !text_; }
   size_t size() const { return str().size(); }

@@ -52,8 +52,9 @@ Report read_report_from(schema::Tokens& t) {
   if (r.format != kFormatName) throw FormatError("not a cudaleak report");
   if (r.format_version < 1) throw FormatError("report has no valid format_version");
   if (r.format_version > kFormatVersion)
-    throw FormatError("report format version " + std::to_string(r.format_version) + " is newer than this cudaleak reads (" +
-                      std::to_string(kFormatVersion) + "); use a newer cudaleak");
+    throw FormatError("report format version " + std::to_string(r.format_version) +
+                      " is newer than this cudaleak reads (" + std::to_string(kFormatVersion) +
+                      "); use a newer cudaleak");
   try {
     if (!malformed.empty()) throw FormatError(malformed);
     schema::finish_object(root, r, seen);

@@ -36,7 +36,7 @@ struct Present {
 
 template <class V>
 void fields(V& v, Frame& f) {
-  v("ip", Hex{f.ip});  // Python frames sent by cudaleak_torch have none
+  v("ip", Hex{f.ip});                        // Python frames sent by cudaleak_torch have none
   v("language", Language{f.python}, IfSet);  // "python", or absent for native frames
   v("module", f.module, IfSet);
   v("function", f.function, IfSet);
@@ -109,8 +109,8 @@ void fields(V& v, LeakGroup& g) {
   v("holds", g.holds, IfSet);
   v("attributed_by_stack", g.attributed_by_stack, IfSet);
   v("pool", Present<PoolHolding>{g.has_pool, g.pool});  // readers that predate it skip it: format_version stays 2
-  v("reachability", g.reachability, IfSet);  // the same; absent: not scanned
-  v("referenced_from", g.referenced_from, IfSet);  // readers that predate it skip it: format_version stays 2
+  v("reachability", g.reachability, IfSet);             // the same; absent: not scanned
+  v("referenced_from", g.referenced_from, IfSet);       // readers that predate it skip it: format_version stays 2
 }
 
 template <class V>
@@ -279,7 +279,8 @@ void fields(V& v, DeviceTimeline& d) {
   v("growth", d.growth, IfSet);
   if constexpr (V::after_read) {
     v.require(d.site_points.empty() || d.site_points.size() == d.points.size(), "site_points",
-              "has " + std::to_string(d.site_points.size()) + " lists for " + std::to_string(d.points.size()) + " points");
+              "has " + std::to_string(d.site_points.size()) + " lists for " + std::to_string(d.points.size()) +
+                  " points");
     for (const auto& point : d.site_points)
       for (const auto& [site, bytes] : point)
         v.require(site < d.sites.size(), "site_points",

@@ -10,7 +10,7 @@ namespace cudaleak::report::schema {
 
 namespace {
 
-constexpr size_t kMaxDepth = 512;        // deeper than any report; bounds the reader's recursion
+constexpr size_t kMaxDepth = 512;  // deeper than any report; bounds the reader's recursion
 constexpr size_t kMaxNumberLength = 1024;
 
 // Bytes a string may hold as they are: printable ASCII but the quote and the
@@ -81,8 +81,7 @@ int TextTokens::skip_space() {
 Token TextTokens::next() {
   int c = skip_space();
   switch (state_) {
-    case State::Done:
-      return token = Token::End;
+    case State::Done: return token = Token::End;
     case State::Start:
       state_ = State::Value;
       if (c == 0xEF) {  // a byte order mark
@@ -93,8 +92,7 @@ Token TextTokens::next() {
         c = skip_space();
       }
       return value(c);
-    case State::Value:
-      return value(c);
+    case State::Value: return value(c);
     case State::FirstElement:
       if (c != ']') return value(c);
       break;
@@ -174,7 +172,8 @@ Token TextTokens::value(int c) {
 Token TextTokens::literal(const char* word, Token t) {
   for (const char* w = word; *w; ++w) {
     int c = peek();
-    if (c != static_cast<unsigned char>(*w)) error(std::string("invalid literal (expected '") + word + "'), got " + show(c));
+    if (c != static_cast<unsigned char>(*w))
+      error(std::string("invalid literal (expected '") + word + "'), got " + show(c));
     ++p_;
   }
   state_ = State::AfterValue;
@@ -209,7 +208,10 @@ void TextTokens::escape() {
     uint32_t v = 0;
     for (int i = 0; i < 4; ++i) {
       int c = peek();
-      int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+      int d = c >= '0' && c <= '9'   ? c - '0'
+              : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                     : -1;
       if (d < 0) error("expected four hex digits after \\u, got " + show(c));
       ++p_;
       v = v << 4 | uint32_t(d);
@@ -243,9 +245,7 @@ void TextTokens::escape() {
       append_utf8(scratch_, cp);
       return;
     }
-    default:
-      --p_;
-      error("invalid escape \\" + show(c) + " in a string");
+    default: --p_; error("invalid escape \\" + show(c) + " in a string");
   }
 }
 
@@ -272,7 +272,9 @@ Token TextTokens::number() {
   // The characters a number may have, read where they lie when the number
   // ends inside the chunk, else gathered across chunks; then checked against
   // the grammar -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-  auto in_number = [](char c) { return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'; };
+  auto in_number = [](char c) {
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+  };
   const char* q = p_;
   while (q != end_ && in_number(*q)) ++q;
   if (q != end_ || !in_) {
@@ -367,11 +369,8 @@ Token TreeTokens::enter(const nlohmann::json& j) {
     case json::value_t::array:
       open_.push_back(Open{&j, j.begin()});
       return token = j.is_object() ? Token::BeginObject : Token::BeginArray;
-    case json::value_t::string:
-      text = j.get_ref<const std::string&>();
-      return token = Token::String;
-    case json::value_t::boolean:
-      return token = j.get<bool>() ? Token::True : Token::False;
+    case json::value_t::string: text = j.get_ref<const std::string&>(); return token = Token::String;
+    case json::value_t::boolean: return token = j.get<bool>() ? Token::True : Token::False;
     case json::value_t::number_unsigned:
       unsigned_value = j.get<uint64_t>();
       scratch_ = std::to_string(unsigned_value);
@@ -393,8 +392,7 @@ Token TreeTokens::enter(const nlohmann::json& j) {
       scratch_ = j.dump();
       text = scratch_;
       return token = Token::Double;
-    default:
-      return token = Token::Null;
+    default: return token = Token::Null;
   }
 }
 

@@ -20,7 +20,7 @@ enum class Token : uint8_t {
   EndObject,
   BeginArray,
   EndArray,
-  Key,       // a member name; the member's value follows
+  Key,  // a member name; the member's value follows
   String,
   Unsigned,  // an integer >= 0 that fits 64 bits
   Negative,  // an integer < 0 that fits 64 bits
@@ -28,7 +28,7 @@ enum class Token : uint8_t {
   True,
   False,
   Null,
-  End,       // after the document
+  End,  // after the document
 };
 
 class Tokens {
@@ -81,7 +81,7 @@ class TextTokens final : public Tokens {
   const char* base_ = nullptr;  // the start of what p_ walks: buffer_ or the text
   const char* p_ = nullptr;
   const char* end_ = nullptr;
-  uint64_t consumed_ = 0;  // bytes before base_
+  uint64_t consumed_ = 0;    // bytes before base_
   std::vector<bool> stack_;  // true: an object
   State state_ = State::Start;
   std::string scratch_;

@@ -23,7 +23,7 @@ namespace {
 [[noreturn]] void explain_parse_error(const json::exception& e, const char* hint) {
   std::string reason = e.what();
   if (auto id_end = reason.find("] "); reason.starts_with("[json.exception.") && id_end != std::string::npos)
-    reason = reason.substr(id_end + 2);  // drop nlohmann's exception id
+    reason = reason.substr(id_end + 2);                             // drop nlohmann's exception id
   if (reason.size() > 160) reason = reason.substr(0, 157) + "...";  // a huge number is quoted whole
   throw FormatError(std::string("not valid JSON") + hint + ": " + reason);
 }
@@ -49,7 +49,8 @@ std::string describe(const Tokens& t) {
       std::string text = json(std::string(t.text)).dump(-1, ' ', true, json::error_handler_t::replace);
       return "a string " + (text.size() > 40 ? text.substr(0, 37) + "..." : text);
     }
-    case Token::Double: return "a number out of integer range or with a fraction (" + std::string(t.text.substr(0, 40)) + ")";
+    case Token::Double:
+      return "a number out of integer range or with a fraction (" + std::string(t.text.substr(0, 40)) + ")";
     case Token::Unsigned:
     case Token::Negative: return std::string(t.text);
     default: return "the end of an object or array";
@@ -83,11 +84,15 @@ void read_value(Tokens& t, const Path& at, Hex v) {
   if (t.token != Token::String) fail(at, "expected a hex address such as \"0x7f00\", got " + describe(t));
   std::string_view s = t.text;
   size_t start = s.starts_with("0x") || s.starts_with("0X") ? 2 : 0;
-  if (s.size() == start || s.size() - start > 16) fail(at, "expected a hex address of 1 to 16 digits, got " + describe(t));
+  if (s.size() == start || s.size() - start > 16)
+    fail(at, "expected a hex address of 1 to 16 digits, got " + describe(t));
   uint64_t value = 0;
   for (size_t i = start; i < s.size(); ++i) {
     char c = s[i];
-    int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    int digit = c >= '0' && c <= '9'   ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                       : -1;
     if (digit < 0) fail(at, "expected a hex address, got " + describe(t));
     value = value << 4 | uint64_t(digit);
   }

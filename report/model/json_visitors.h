@@ -46,7 +46,9 @@ struct is_present<Present<T>> : std::true_type {};
 
 class Writer;
 template <class T>
-concept Described = requires(Writer& w, T& t) { fields(w, t); };
+concept Described = requires(Writer& w, T& t) {
+  fields(w, t);
+};
 
 std::string describe(const Tokens& t);  // "a string \"zz\"", "-1", "an object", ...
 
@@ -60,8 +62,7 @@ void read_value(Tokens& t, const Path& at, Language v);
 void read_value(Tokens& t, const Path& at, TimelinePoint& v);
 void read_value(Tokens& t, const Path& at, AllocatorSegment& v);
 template <std::integral T>
-  requires(!std::same_as<T, bool>)
-void read_value(Tokens& t, const Path& at, T& v);
+requires(!std::same_as<T, bool>) void read_value(Tokens& t, const Path& at, T& v);
 template <class A, class B>
 void read_value(Tokens& t, const Path& at, std::pair<A, B>& v);
 template <class T>
@@ -70,11 +71,12 @@ template <class K, class T>
 void read_value(Tokens& t, const Path& at, std::map<K, T>& v);
 // Enums, by the names of enum_names.h.
 template <class E>
-  requires std::is_enum_v<E>
+requires std::is_enum_v<E>
 void read_value(Tokens& t, const Path& at, E& v) {
   if (t.token != Token::String) fail(at, std::string("expected a ") + noun_of(E{}) + " name, got " + describe(t));
   if (!parse_name(t.text, v))
-    fail(at, std::string("unknown ") + noun_of(E{}) + " \"" + std::string(t.text) + "\" (docs/report-format.md lists them)");
+    fail(at, std::string("unknown ") + noun_of(E{}) + " \"" + std::string(t.text) +
+                 "\" (docs/report-format.md lists them)");
 }
 template <Described T>
 void read_value(Tokens& t, const Path& at, T& v);
@@ -106,7 +108,7 @@ void write_value(Emitter& e, const AllocatorSegment& v);
 inline void write_value(Emitter& e, const std::string& v) { e.string(v); }
 inline void write_value(Emitter& e, const InternedString& v) { e.string(v.str()); }
 template <class T>
-  requires std::is_arithmetic_v<T>
+requires std::is_arithmetic_v<T>
 void write_value(Emitter& e, const T& v) {
   static_assert(std::is_integral_v<T>, "the schema has no floating-point values");
   if constexpr (std::same_as<T, bool>) e.value(v);
@@ -120,10 +122,8 @@ void write_value(Emitter& e, const std::vector<T>& v);
 template <class K, class T>
 void write_value(Emitter& e, const std::map<K, T>& v);
 template <class E>
-  requires std::is_enum_v<E>
-void write_value(Emitter& e, E v) {
-  e.string(name_of(v));
-}
+requires std::is_enum_v<E>
+void write_value(Emitter& e, E v) { e.string(name_of(v)); }
 template <Described T>
 void write_value(Emitter& e, const T& v);
 // The whole value as JSON text (indent < 0: compact).
@@ -287,14 +287,15 @@ class Writer {
 };
 
 template <std::integral T>
-  requires(!std::same_as<T, bool>)
-void read_value(Tokens& t, const Path& at, T& v) {
+requires(!std::same_as<T, bool>) void read_value(Tokens& t, const Path& at, T& v) {
   if (t.token == Token::Unsigned) {
-    if (t.unsigned_value > static_cast<uint64_t>(std::numeric_limits<T>::max())) fail(at, "is out of range: " + describe(t));
+    if (t.unsigned_value > static_cast<uint64_t>(std::numeric_limits<T>::max()))
+      fail(at, "is out of range: " + describe(t));
     v = static_cast<T>(t.unsigned_value);
   } else if (t.token == Token::Negative) {
     if constexpr (std::is_unsigned_v<T>) fail(at, "must not be negative, got " + describe(t));
-    else if (t.negative_value < static_cast<int64_t>(std::numeric_limits<T>::min())) fail(at, "is out of range: " + describe(t));
+    else if (t.negative_value < static_cast<int64_t>(std::numeric_limits<T>::min()))
+      fail(at, "is out of range: " + describe(t));
     v = static_cast<T>(t.negative_value);
   } else {
     fail(at, std::string("expected ") + (std::is_unsigned_v<T> ? "an unsigned integer" : "an integer") + ", got " +

@@ -32,12 +32,30 @@ std::string object_name(std::string_view create_api) {
   return object ? std::string(object->object) : std::string(create_api) + " handle";
 }
 
-constexpr std::array<std::string_view, 24> kCreates{
-    "cublasCreate_v2", "cublasCreate", "cublasLtCreate", "cudnnCreate", "cufftCreate", "cufftPlan1d",
-    "cufftPlan2d", "cufftPlan3d", "cufftPlanMany", "cufftMakePlan1d", "cufftMakePlan2d", "cufftMakePlan3d",
-    "cufftMakePlanMany", "cufftMakePlanMany64", "cusparseCreate", "cusolverDnCreate", "cusolverSpCreate",
-    "curandCreateGenerator", "curandCreateGeneratorHost", "ncclCommInitRank", "ncclCommInitRankConfig",
-    "ncclCommInitRankScalable", "ncclCommInitAll", "ncclCommSplit"};
+constexpr std::array<std::string_view, 24> kCreates{"cublasCreate_v2",
+                                                    "cublasCreate",
+                                                    "cublasLtCreate",
+                                                    "cudnnCreate",
+                                                    "cufftCreate",
+                                                    "cufftPlan1d",
+                                                    "cufftPlan2d",
+                                                    "cufftPlan3d",
+                                                    "cufftPlanMany",
+                                                    "cufftMakePlan1d",
+                                                    "cufftMakePlan2d",
+                                                    "cufftMakePlan3d",
+                                                    "cufftMakePlanMany",
+                                                    "cufftMakePlanMany64",
+                                                    "cusparseCreate",
+                                                    "cusolverDnCreate",
+                                                    "cusolverSpCreate",
+                                                    "curandCreateGenerator",
+                                                    "curandCreateGeneratorHost",
+                                                    "ncclCommInitRank",
+                                                    "ncclCommInitRankConfig",
+                                                    "ncclCommInitRankScalable",
+                                                    "ncclCommInitAll",
+                                                    "ncclCommSplit"};
 }  // namespace
 
 std::string count_objects(std::string_view create_api, unsigned long long count) {

@@ -78,8 +78,8 @@ std::vector<Report> latest_of_each_process(std::vector<Report> reports, std::vec
       if (!p.process.run_id.empty()) merged_ids[i].insert(p.process.run_id);
   for (size_t j = 0; j < reports.size(); ++j)
     for (size_t i = 0; i < reports.size() && !merged_ids[j].empty() && !duplicate[j]; ++i)
-      if (i != j && !duplicate[i] && std::includes(merged_ids[i].begin(), merged_ids[i].end(), merged_ids[j].begin(),
-                                                   merged_ids[j].end()) &&
+      if (i != j && !duplicate[i] &&
+          std::includes(merged_ids[i].begin(), merged_ids[i].end(), merged_ids[j].begin(), merged_ids[j].end()) &&
           (merged_ids[i].size() > merged_ids[j].size() || i < j))
         duplicate[j] = true;
   for (size_t i = 0; i < reports.size(); ++i) {
@@ -121,8 +121,7 @@ void shift_times(OomEvent& e, uint64_t shift) {
 std::string site_key(const LeakGroup& g, const std::vector<Module>& modules) {
   std::string key = std::string(kind_name(g.kind)) + '\n' + g.api + '\n' + g.released_by + '\n' + g.owner + '\n' +
                     g.suppressed_by + '\n' + g.cached_by + '\n' + std::string(name_of(g.baseline)) + '\n' +
-                    std::string(name_of(g.reachability)) +
-                    (g.attributed_by_stack ? "\nby stack" : "") + '\n';
+                    std::string(name_of(g.reachability)) + (g.attributed_by_stack ? "\nby stack" : "") + '\n';
   for (const Frame& f : g.stack) {
     if (!f.function.empty()) {
       key += f.function.str() + '@' + f.file.str() + ':' + std::to_string(f.line) + (f.inlined ? "+" : "") + '\n';
@@ -152,10 +151,12 @@ void add_share(LeakGroup& into, LeakGroup& g) {
   into.count += g.count;
   for (size_t i = 0; i < g.allocations.size(); ++i)
     if (i == 0 || into.allocations.size() < cap) into.allocations.push_back(std::move(g.allocations[i]));
-  for (const auto& [kind, t] : g.holds) add_saturating(into.holds[kind].bytes, t.bytes), into.holds[kind].count += t.count;
+  for (const auto& [kind, t] : g.holds)
+    add_saturating(into.holds[kind].bytes, t.bytes), into.holds[kind].count += t.count;
   if (g.has_pool) {
-    if (!into.has_pool) into.pool.threshold_set = g.pool.threshold_set, into.pool.release_threshold = g.pool.release_threshold,
-                        into.pool.threshold_api = g.pool.threshold_api, into.pool.threshold_stack = g.pool.threshold_stack;
+    if (!into.has_pool)
+      into.pool.threshold_set = g.pool.threshold_set, into.pool.release_threshold = g.pool.release_threshold,
+      into.pool.threshold_api = g.pool.threshold_api, into.pool.threshold_stack = g.pool.threshold_stack;
     into.has_pool = true;
     add_saturating(into.pool.reserved, g.pool.reserved);
     add_saturating(into.pool.used, g.pool.used);
@@ -223,7 +224,8 @@ std::vector<LeakGroup> fold_by_rank(std::vector<LeakGroup> groups, const std::ve
       continue;
     }
     if (g.ranks.empty()) continue;
-    std::stable_sort(g.ranks.begin(), g.ranks.end(), [](const RankShare& a, const RankShare& b) { return a.rank < b.rank; });
+    std::stable_sort(g.ranks.begin(), g.ranks.end(),
+                     [](const RankShare& a, const RankShare& b) { return a.rank < b.rank; });
     g.pid = 0;
     g.rank = -1;
     g.device = g.ranks.front().device;
@@ -311,9 +313,9 @@ Report merge_reports(std::vector<Report> all) {
   Report m;
   m.reason = Reason::Merged;
   m.history = std::move(history);
-  std::vector<std::string> keys;         // of m.leaks, for folding by rank
-  std::vector<bool> gated;               // of m.leaks: counted by its process's gate
-  std::vector<std::string> event_hosts;  // of m.oom_events, for naming other ranks
+  std::vector<std::string> keys;                 // of m.leaks, for folding by rank
+  std::vector<bool> gated;                       // of m.leaks: counted by its process's gate
+  std::vector<std::string> event_hosts;          // of m.oom_events, for naming other ranks
   std::unordered_set<std::string> modules_seen;  // of m.modules
   std::vector<uint64_t> starts;
   for (const Report& r : reports) starts.push_back(start_of(r));
@@ -353,7 +355,8 @@ Report merge_reports(std::vector<Report> all) {
     for (const SuppressionUse& u : r.suppressions) {
       auto it = std::find_if(m.suppressions.begin(), m.suppressions.end(),
                              [&](const SuppressionUse& x) { return x.rule == u.rule && x.source == u.source; });
-      if (it == m.suppressions.end()) it = m.suppressions.insert(m.suppressions.end(), SuppressionUse{u.rule, u.source});
+      if (it == m.suppressions.end())
+        it = m.suppressions.insert(m.suppressions.end(), SuppressionUse{u.rule, u.source});
       it->count += u.count;
       add_saturating(it->bytes, u.bytes);
     }
@@ -362,7 +365,8 @@ Report merge_reports(std::vector<Report> all) {
     // Every process's PyTorch devices, each named by its process: a job's
     // ranks each have a device 0 of their own allocator.
     if (r.has_pytorch) {
-      if (!m.has_pytorch) m.has_pytorch = true, m.pytorch.when = r.pytorch.when, m.pytorch.settings = r.pytorch.settings;
+      if (!m.has_pytorch)
+        m.has_pytorch = true, m.pytorch.when = r.pytorch.when, m.pytorch.settings = r.pytorch.settings;
       for (AllocatorDevice& d : r.pytorch.devices) {
         if (r.processes.empty()) d.pid = r.process.pid, d.rank = r.process.rank;
         m.pytorch.devices.push_back(std::move(d));

@@ -32,6 +32,8 @@ uint64_t start_of(const Report& report);
 // order given; the superseded ones are appended to `history`. Reports already
 // merged are kept as they are; a process's own report beside a merge that
 // holds it is dropped (the same report twice).
-std::vector<Report> latest_of_each_process(std::vector<Report> reports, std::vector<ProcessSummary>& history);  // moved from: a million allocations are not copied
+std::vector<Report> latest_of_each_process(
+    std::vector<Report> reports,
+    std::vector<ProcessSummary>& history);  // moved from: a million allocations are not copied
 
 }  // namespace cudaleak::report

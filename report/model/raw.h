@@ -74,7 +74,7 @@ struct RawReach {
   uint64_t root_address = 0;  // the global's word that held the reference, or led to the heap block that did
   std::string module;         // a global's module, as the loader names it (the executable: its path)
   bool via_heap = false;
-  bool interior = false;      // a pointer inside the range, not to its start
+  bool interior = false;  // a pointer inside the range, not to its start
 };
 
 struct RawSnapshot {
@@ -87,7 +87,7 @@ struct RawSnapshot {
   uint64_t notes_total = 0;
   std::vector<PrimaryContext> primary_contexts;
   std::vector<RawReservation> reservations;
-  std::vector<RawPool> pools;  // pools alive, by what the tracker counted
+  std::vector<RawPool> pools;                      // pools alive, by what the tracker counted
   std::vector<std::string> device_malloc_modules;  // Report::device_malloc_modules
   // The reachability scan's findings, by record sequence (sorted), when it ran.
   std::vector<RawReach> reach;

@@ -15,12 +15,12 @@ namespace cudaleak {
 inline constexpr uint16_t kNoName = 0xffff;
 
 struct Record {
-  uint64_t handle = 0;    // device or host address, or handle ("address" in the report)
+  uint64_t handle = 0;  // device or host address, or handle ("address" in the report)
   uint64_t bytes = 0;
   uint64_t sequence = 0;  // order of creation across the process, from 1
   uint64_t time_ns = 0;   // since the tracker started
   uint64_t context = 0;
-  uint64_t stream = 0;    // graph_memory: the graph it belongs to
+  uint64_t stream = 0;  // graph_memory: the graph it belongs to
   uint32_t stack_id = 0;
   uint32_t thread = 0;    // kernel thread id of the creating thread
   uint32_t refcount = 1;  // vmm handles: cuMemRetainAllocationHandle adds one
@@ -31,7 +31,7 @@ struct Record {
   uint8_t pool = 0;  // async memory from a pool the program created: its slot in the tracker's pool ledger; 0 none
   Kind kind = Kind::Device;
   Space space = Space::DevicePtr;
-  uint16_t api = kNoName;          // the entry point that created it (the preload library's HookId)
+  uint16_t api = kNoName;       // the entry point that created it (the preload library's HookId)
   uint16_t teardown = kNoName;  // what tore it down with its context; kNoName while it lives
   bool torn_down() const { return teardown != kNoName; }
   bool operator==(const Record&) const = default;

@@ -64,9 +64,9 @@ struct RankShare {
 // max(used, min(high_water, threshold)) reserved; with no threshold set
 // (0), what is in use. Summed over the group's pools.
 struct PoolHolding {
-  uint64_t reserved = 0;    // kept reserved at most, as above
-  uint64_t used = 0;        // live stream-ordered allocations from them
-  uint64_t high_water = 0;  // the most in use since creation or the last cuMemPoolTrimTo
+  uint64_t reserved = 0;           // kept reserved at most, as above
+  uint64_t used = 0;               // live stream-ordered allocations from them
+  uint64_t high_water = 0;         // the most in use since creation or the last cuMemPoolTrimTo
   bool threshold_set = false;      // the program set a release threshold
   uint64_t release_threshold = 0;  // the latest it set (UINT64_MAX: unlimited)
   std::string threshold_api;       // cudaMemPoolSetAttribute or cuMemPoolSetAttribute
@@ -98,13 +98,13 @@ struct LeakGroup {
   PoolHolding pool;
 
   // Added by the CI gate (docs/ci.md); empty/false when it did not run.
-  std::string site;            // identity that survives ASLR and rebuilds
-  std::string suppressed_by;   // the rule that hid it, e.g. "leak:foo (supp.txt:3)"
-  std::string cached_by;       // the caching allocator that holds it, e.g. "PyTorch caching allocator"
+  std::string site;           // identity that survives ASLR and rebuilds
+  std::string suppressed_by;  // the rule that hid it, e.g. "leak:foo (supp.txt:3)"
+  std::string cached_by;      // the caching allocator that holds it, e.g. "PyTorch caching allocator"
   BaselineState baseline = BaselineState::None;  // set when a baseline was given
-  bool growing = false;        // its count rose at least twice over the observations and never fell
-  std::vector<uint64_t> count_history;  // counts at earlier checkpoints/snapshots, oldest first
-  bool fails_gate = false;     // counted by the gate
+  bool growing = false;                          // its count rose at least twice over the observations and never fell
+  std::vector<uint64_t> count_history;           // counts at earlier checkpoints/snapshots, oldest first
+  bool fails_gate = false;                       // counted by the gate
   // Whether its resources were still referenced from the program's memory
   // at the report (a group's resources share it), and from where, when
   // known: "g_cache (app)", "a heap block reached from g_cache (app)", "a
@@ -174,10 +174,11 @@ struct ReachabilityScan {
   std::string note;      // why not complete, or what it could not see
   uint64_t bytes_scanned = 0;
   uint64_t duration_ns = 0;
-  uint64_t roots = 0;           // ranges scanned first: globals and stacks
-  uint64_t threads = 0;         // stacks scanned from their thread's stack pointer
-  uint64_t threads_unseen = 0;  // running threads whose stack pointer was not known: every stack-like mapping scanned whole
-  uint64_t heap_blocks = 0;     // blocks of memory followed from the roots
+  uint64_t roots = 0;    // ranges scanned first: globals and stacks
+  uint64_t threads = 0;  // stacks scanned from their thread's stack pointer
+  uint64_t threads_unseen =
+      0;  // running threads whose stack pointer was not known: every stack-like mapping scanned whole
+  uint64_t heap_blocks = 0;  // blocks of memory followed from the roots
   bool operator==(const ReachabilityScan&) const = default;
 };
 
@@ -219,7 +220,7 @@ struct Note {
   NoteType type = NoteType::UnknownRelease;
   std::string api;
   uint64_t handle = 0;
-  int result = 0;    // CUresult of the real call
+  int result = 0;  // CUresult of the real call
   uint64_t count = 0;
   std::vector<Frame> stack;
   bool operator==(const Note&) const = default;
@@ -275,16 +276,16 @@ struct TimelineSite {
 struct SiteGrowth {
   Kind kind = Kind::Device;
   std::string api, where;
-  uint64_t bytes = 0;         // live at the report
-  uint64_t level = 0;         // the lowest within the last span sampled
-  uint64_t since_ns = 0;      // when its current rise began: its last fall, or when first sampled
-  uint64_t since_bytes = 0;   // its lowest then
-  uint64_t last_rise_ns = 0;  // the end of the last span whose lowest rose
-  uint64_t rises = 0;         // spans whose lowest rose since since_ns
-  uint64_t history_ns = 0;    // the start of history[0]'s span
-  uint64_t interval_ns = 0;   // the length of each span
+  uint64_t bytes = 0;             // live at the report
+  uint64_t level = 0;             // the lowest within the last span sampled
+  uint64_t since_ns = 0;          // when its current rise began: its last fall, or when first sampled
+  uint64_t since_bytes = 0;       // its lowest then
+  uint64_t last_rise_ns = 0;      // the end of the last span whose lowest rose
+  uint64_t rises = 0;             // spans whose lowest rose since since_ns
+  uint64_t history_ns = 0;        // the start of history[0]'s span
+  uint64_t interval_ns = 0;       // the length of each span
   std::vector<uint64_t> history;  // lowest live bytes within each span, oldest first
-  bool steady = false;  // grew steadily to now and never fell (report/model/site_growth.h)
+  bool steady = false;            // grew steadily to now and never fell (report/model/site_growth.h)
   // Requests the program counted (cudaleak_requests) over the rise; 0: none counted.
   uint64_t rise_requests = 0;
   // Not a CUDA call site but a line of a framework's view ("pytorch": live
@@ -314,7 +315,7 @@ struct DeviceTimeline {
   std::vector<TimelineSite> sites;
   std::vector<std::vector<std::pair<uint32_t, uint64_t>>> site_points;
   std::vector<SiteGrowth> growth;  // the sites whose histories were kept, biggest and rising first
-  int rank = -1;  // in merged reports, the rank of the process (pid)
+  int rank = -1;                   // in merged reports, the rank of the process (pid)
   // The device's UUID ("GPU-2f4d...", NVML's form): ordinals are per process
   // (CUDA_VISIBLE_DEVICES), so ranks that all say device 0 may be on many
   // GPUs. Empty where it was not read (crash captures, older reports).
@@ -399,7 +400,7 @@ struct AllocatorSegment {
 struct AllocatorDevice {
   int device = 0;
   uint64_t reserved = 0, allocated = 0, active = 0, segments = 0;
-  uint64_t free = 0;                     // free blocks inside reserved segments
+  uint64_t free = 0;  // free blocks inside reserved segments
   uint64_t largest_free_block = 0;
   uint64_t free_in_pinned_segments = 0;  // free bytes in segments that also hold live blocks
   uint64_t pinned_segments = 0;
@@ -428,10 +429,10 @@ struct PyTorchView {
 struct CupyPool {
   ViewMoment when = ViewMoment::Exit;
   int device = 0;
-  uint64_t used_bytes = 0;    // in blocks that live arrays hold
-  uint64_t total_bytes = 0;   // held by the pool: used plus its cache of free blocks
+  uint64_t used_bytes = 0;   // in blocks that live arrays hold
+  uint64_t total_bytes = 0;  // held by the pool: used plus its cache of free blocks
   uint64_t free_blocks = 0;
-  uint64_t limit_bytes = 0;   // set_limit; 0: none
+  uint64_t limit_bytes = 0;         // set_limit; 0: none
   uint64_t pinned_free_blocks = 0;  // the pinned-memory pool's cached blocks
   // In a merged report: the process whose pool it is (0 / -1: not said).
   int pid = 0;
@@ -459,20 +460,20 @@ struct JaxDevice {
   // XLA's pool as memory_stats() counts it (0: not reported).
   uint64_t bytes_in_use = 0, peak_bytes_in_use = 0, bytes_limit = 0, bytes_reserved = 0;
   uint64_t pool_bytes = 0, largest_free_block = 0, num_allocs = 0, largest_alloc_size = 0;
-  uint64_t arrays = 0, arrays_bytes = 0;  // every live array on the device that holds memory
+  uint64_t arrays = 0, arrays_bytes = 0;               // every live array on the device that holds memory
   uint64_t no_memory_arrays = 0, no_memory_bytes = 0;  // those whose failed computation left them none
-  std::vector<JaxArrayGroup> groups;      // biggest first, at most 64
-  int64_t pid = 0;  // in a merged report: the process whose device it is
+  std::vector<JaxArrayGroup> groups;                   // biggest first, at most 64
+  int64_t pid = 0;                                     // in a merged report: the process whose device it is
   int rank = -1;
   bool operator==(const JaxDevice&) const = default;
 };
 
 struct JaxView {
   ViewMoment when = ViewMoment::Exit;
-  std::string settings;  // the XLA_PYTHON_CLIENT_* variables set
-  std::string versions;  // "jax 0.6.0 jaxlib 0.6.0"
-  std::string source;    // "profile" (device_memory_profile) or "live_arrays" (no stacks)
-  std::string note;      // why the profile was not read
+  std::string settings;            // the XLA_PYTHON_CLIENT_* variables set
+  std::string versions;            // "jax 0.6.0 jaxlib 0.6.0"
+  std::string source;              // "profile" (device_memory_profile) or "live_arrays" (no stacks)
+  std::string note;                // why the profile was not read
   uint64_t executables_bytes = 0;  // compiled code, as the profile counts it
   std::vector<JaxDevice> devices;
   const JaxDevice* device(int d) const {
@@ -516,14 +517,14 @@ struct JaxOom {
 // limits (cuCtxSetLimit / cudaDeviceSetLimit): held while the context lives,
 // not a leak (docs/report-format.md#reservations).
 struct Reservation {
-  std::string limit;    // "stack_size", "malloc_heap_size", "printf_fifo_size", "dev_runtime_pending_launch_count", ...
-  uint64_t value = 0;   // the limit in effect after the call (the driver rounds some)
-  uint64_t bytes = 0;   // device memory it reserves; 0 where the driver's size for it is not known
-  uint64_t threads = 0; // stack_size: resident threads of the device that each get a stack
+  std::string limit;   // "stack_size", "malloc_heap_size", "printf_fifo_size", "dev_runtime_pending_launch_count", ...
+  uint64_t value = 0;  // the limit in effect after the call (the driver rounds some)
+  uint64_t bytes = 0;  // device memory it reserves; 0 where the driver's size for it is not known
+  uint64_t threads = 0;  // stack_size: resident threads of the device that each get a stack
   int device = -1;
   uint64_t context = 0;
   uint64_t time_ns = 0;
-  std::string api;      // cudaDeviceSetLimit or cuCtxSetLimit
+  std::string api;  // cudaDeviceSetLimit or cuCtxSetLimit
   std::vector<Frame> stack;
   int pid = 0;  // in merged reports
   bool operator==(const Reservation&) const = default;
@@ -531,7 +532,7 @@ struct Reservation {
 
 struct Diagnosis {
   Cause cause = Cause::Untracked;
-  uint64_t bytes = 0; // what it explains
+  uint64_t bytes = 0;  // what it explains
   std::string message;
   bool operator==(const Diagnosis&) const = default;
 };
@@ -566,7 +567,7 @@ struct OomEvent {
   std::vector<PoolUsage> pools;
   std::string nvml;  // "ok" or why other processes are unknown
   std::vector<OtherProcessUsage> other_processes;
-  uint64_t untracked_bytes = 0;  // used - this process - others (contexts, modules, workspaces...)
+  uint64_t untracked_bytes = 0;           // used - this process - others (contexts, modules, workspaces...)
   std::vector<Reservation> reservations;  // of this device when it failed
   std::vector<Diagnosis> diagnosis;
   // Set when PyTorch raised this out-of-memory (its observer ran): its view of
@@ -585,8 +586,8 @@ struct OomEvent {
   // saw no failure. Kept, not told as an out-of-memory.
   bool recovered = false;
   bool printed = false;  // shown on stderr when it happened (runtime only, not in the JSON)
-  int pid = 0;    // in merged reports: the process it happened in
-  int rank = -1;  // and that process's rank
+  int pid = 0;           // in merged reports: the process it happened in
+  int rank = -1;         // and that process's rank
   bool operator==(const OomEvent&) const = default;
 };
 
@@ -629,7 +630,7 @@ struct Report {
   std::vector<SuppressionUse> suppressions;
   GateResult gate;
   Timeline timeline;
-  uint64_t duration_ns = 0;  // from the tracker's start to this report
+  uint64_t duration_ns = 0;               // from the tracker's start to this report
   std::vector<ProcessSummary> processes;  // merged reports: every process merged in
   // Read reports: the earlier reports of those processes (snapshots,
   // checkpoints, out-of-memory reports), which their latest report supersedes

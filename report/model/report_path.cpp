@@ -25,7 +25,8 @@ struct Appender {
   void add_number(unsigned long long v) {
     char digits[24];
     size_t n = 0;
-    do digits[sizeof digits - 1 - n++] = char('0' + v % 10); while ((v /= 10) != 0);
+    do digits[sizeof digits - 1 - n++] = char('0' + v % 10);
+    while ((v /= 10) != 0);
     add(digits + sizeof digits - n, n);
   }
 };
@@ -41,15 +42,25 @@ size_t expand_report_path_into(char* out, size_t cap, const char* pattern, int p
   for (size_t i = 0; i < length; ++i) {
     if (pattern[i] == '%' && i + 1 < length) {
       char c = pattern[++i];
-      if (c == 'p') { a.add_number(unsigned(pid)); continue; }
-      if (c == 'n') { a.add_number(n); has_sequence = true; continue; }
+      if (c == 'p') {
+        a.add_number(unsigned(pid));
+        continue;
+      }
+      if (c == 'n') {
+        a.add_number(n);
+        has_sequence = true;
+        continue;
+      }
       if (c == 'h') {  // gethostname is uname(2): safe on the crash path
         char host[256] = "";
         if (gethostname(host, sizeof host - 1) != 0 || !host[0]) std::memcpy(host, "localhost", 10);
         a.add(host, std::strlen(host));
         continue;
       }
-      if (c == '%') { a.add("%", 1); continue; }
+      if (c == '%') {
+        a.add("%", 1);
+        continue;
+      }
       a.add("%", 1);
     }
     a.add(pattern + i, 1);

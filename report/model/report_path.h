@@ -10,4 +10,4 @@ std::string expand_report_path(const std::string& pattern, int pid, unsigned n);
 // The same into a caller's buffer, without allocating (for the crash path).
 // Returns the length, or 0 when the name does not fit.
 size_t expand_report_path_into(char* out, size_t cap, const char* pattern, int pid, unsigned n);
-}
+}  // namespace cudaleak::report

@@ -69,7 +69,8 @@ std::string tensor_groups_text(const std::vector<const report::TensorGroup*>& gr
       same->sum.count += g->count;
     }
   }
-  std::stable_sort(folded.begin(), folded.end(), [](const Folded& a, const Folded& b) { return a.sum.bytes > b.sum.bytes; });
+  std::stable_sort(folded.begin(), folded.end(),
+                   [](const Folded& a, const Folded& b) { return a.sum.bytes > b.sum.bytes; });
   std::string s;
   for (size_t i = 0; i < folded.size() && i < 3; ++i) s += (i ? "; " : "") + tensor_group_text(folded[i].sum);
   return s;
@@ -166,7 +167,8 @@ void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>&
   if (e.device_info && device_free >= request)
     out.push_back({report::Cause::AllocatorLimit, device_free,
                    "the device has " + format_bytes(device_free) + " free, more than the request (" +
-                       format_bytes(request) + "): PyTorch refused it itself, under a limit the program set "
+                       format_bytes(request) +
+                       "): PyTorch refused it itself, under a limit the program set "
                        "(torch.cuda.set_per_process_memory_fraction) or an allocator setting"});
   diagnose_fragmentation(e, out, after);
   if (p.allocated && !p.live_tensors.empty()) {
@@ -174,21 +176,23 @@ void diagnose_pytorch(const report::OomEvent& e, std::vector<report::Diagnosis>&
     for (const auto& g : p.live_tensors) groups.push_back(&g);
     out.push_back({report::Cause::LiveTensors, p.allocated,
                    held_by_live_tensors(p.allocated, p.live_tensors, "is held") + ": " + tensor_groups_text(groups) +
-                       (groups.front()->count >= 3 && !groups.front()->stack.empty() ? "; tensors from one line that stay alive accumulate (kept in a "
-                                                     "list, a traceback, or a closure)"
-                                                   : "")});
+                       (groups.front()->count >= 3 && !groups.front()->stack.empty()
+                            ? "; tensors from one line that stay alive accumulate (kept in a "
+                              "list, a traceback, or a closure)"
+                            : "")});
   }
   uint64_t unpinned = p.free > p.free_in_pinned_segments ? p.free - p.free_in_pinned_segments : 0;
   if (unpinned >= request)
     out.push_back({report::Cause::CachedFree, unpinned,
-                   "PyTorch keeps " + format_bytes(unpinned) + " cached in segments with no live tensor; "
-                   "torch.cuda.empty_cache() returns it"});
+                   "PyTorch keeps " + format_bytes(unpinned) +
+                       " cached in segments with no live tensor; "
+                       "torch.cuda.empty_cache() returns it"});
 }
 
 // What a limit reserves, in the user's words, and what to do about it.
 struct LimitWords {
-  const char* what;   // "the device heap"
-  const char* name;   // cudart's name of the limit
+  const char* what;  // "the device heap"
+  const char* name;  // cudart's name of the limit
   const char* fix;
 };
 LimitWords limit_words(const std::string& limit) {
@@ -210,7 +214,8 @@ LimitWords limit_words(const std::string& limit) {
 }
 
 std::string limit_value_text(const report::Reservation& v) {
-  if (v.limit == "dev_runtime_pending_launch_count" || v.limit == "dev_runtime_sync_depth") return std::to_string(v.value);
+  if (v.limit == "dev_runtime_pending_launch_count" || v.limit == "dev_runtime_sync_depth")
+    return std::to_string(v.value);
   return format_bytes(v.value);
 }
 
@@ -240,13 +245,16 @@ std::string tensor_origin(const report::TensorGroup& g) {
   if (!pick) return "from lines PyTorch did not record (run with --pytorch-stacks true to name them)";
   // PyTorch keeps the innermost frames of a tensor's stack: in a deep
   // library (transformers' KV cache) they may not reach the program's line.
-  const std::string library = report::is_library_frame(*pick) ? " (library code: no line of the program among the frames recorded)" : "";
+  const std::string library = report::is_library_frame(*pick)
+                                  ? " (library code: no line of the program among the frames recorded)"
+                                  : "";
   return (g.by_segment ? "in segments reserved by " : "from ") + frame_line(*pick) + library;
 }
 
 namespace {
 bool has_function(const std::vector<report::Frame>& stack, std::string_view prefix) {
-  return std::any_of(stack.begin(), stack.end(), [&](const report::Frame& f) { return f.function.str().starts_with(prefix); });
+  return std::any_of(stack.begin(), stack.end(),
+                     [&](const report::Frame& f) { return f.function.str().starts_with(prefix); });
 }
 }  // namespace
 
@@ -295,12 +303,16 @@ std::string tensor_group_text(const report::TensorGroup& g) {
   // counts as allocated; it is no tensor of the program's, and the line that
   // first needed it keeps nothing.
   if (is_cublas_workspace(g))
-    return format_bytes(g.bytes) + " in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; "
+    return format_bytes(g.bytes) +
+           " in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; "
            "CUBLAS_WORKSPACE_CONFIG sets its size)" +
-           (programs_line ? ", first needed by " + frame_line(*pick) : backward ? ", first needed by the backward pass" : "");
+           (programs_line ? ", first needed by " + frame_line(*pick)
+            : backward    ? ", first needed by the backward pass"
+                          : "");
   const std::string tensors = format_bytes(g.bytes) + " in " + count_of(g.count, "tensor", "tensors");
   if (backward)
-    return tensors + " in segments reserved by the backward pass (on autograd's own thread, which has no line of the program)";
+    return tensors +
+           " in segments reserved by the backward pass (on autograd's own thread, which has no line of the program)";
   return tensors + " " + tensor_origin(g);
 }
 
@@ -333,10 +345,11 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
     std::string who;
     for (size_t i = 0; i < sorted.size() && i < 2; ++i)
       who += (i ? ", " : "") + describe_other_process(sorted[i]) + " holds " + format_bytes(sorted[i].bytes);
-    out.push_back({report::Cause::OtherProcesses, others,
-                   (sorted.size() == 1 ? "another process holds " : std::to_string(sorted.size()) + " other processes hold ") +
-                       format_bytes(others) + " of the device: " + who +
-                       (decisive ? "; without them the request would fit" : "")});
+    out.push_back(
+        {report::Cause::OtherProcesses, others,
+         (sorted.size() == 1 ? "another process holds " : std::to_string(sorted.size()) + " other processes hold ") +
+             format_bytes(others) + " of the device: " + who +
+             (decisive ? "; without them the request would fit" : "")});
   }
 
   // A caching allocator's segments are never a leak. PyTorch's, when its
@@ -400,14 +413,17 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
   uint64_t cached = 0;
   for (const auto& p : e.pools) cached += p.reserved > p.used ? p.reserved - p.used : 0;
   if (cached && (cached >= request || cached >= noteworthy))
-    out.push_back({report::Cause::CachedInPools, cached,
-                   "stream-ordered memory pools keep " + format_bytes(cached) +
-                       " reserved but unused (cached); trim them (cudaMemPoolTrimTo) or lower their release threshold"});
+    out.push_back(
+        {report::Cause::CachedInPools, cached,
+         "stream-ordered memory pools keep " + format_bytes(cached) +
+             " reserved but unused (cached); trim them (cudaMemPoolTrimTo) or lower their release threshold"});
 
   if (e.device_info && e.untracked_bytes >= noteworthy && e.untracked_bytes >= request / 2)
     out.push_back({report::Cause::Untracked, e.untracked_bytes,
-                   format_bytes(e.untracked_bytes) + " of used memory is held by nothing cudaleak tracked in this process " +
-                       "or saw in others: CUDA contexts, loaded modules, library workspaces, or allocations made before cudaleak"});
+                   format_bytes(e.untracked_bytes) +
+                       " of used memory is held by nothing cudaleak tracked in this process " +
+                       "or saw in others: CUDA contexts, loaded modules, library workspaces, or allocations made "
+                       "before cudaleak"});
 
   std::stable_sort(out.begin(), out.end(), [](const report::Diagnosis& a, const report::Diagnosis& b) {
     return std::make_pair(weight(a.cause), a.bytes) > std::make_pair(weight(b.cause), b.bytes);
@@ -418,7 +434,8 @@ std::vector<report::Diagnosis> diagnose(const report::OomEvent& e) {
 
 std::string describe_reservation(const report::Reservation& v) {
   LimitWords w = limit_words(v.limit);
-  std::string s = v.bytes ? format_bytes(v.bytes) + " for " + w.what : std::string(w.what) + " (size the driver does not say)";
+  std::string s = v.bytes ? format_bytes(v.bytes) + " for " + w.what
+                          : std::string(w.what) + " (size the driver does not say)";
   s += " (" + (*w.name ? std::string(w.name) : v.limit) + " = " + limit_value_text(v);
   if (v.limit == "stack_size" && v.threads) s += " per thread x " + std::to_string(v.threads) + " resident threads";
   s += ") on device " + std::to_string(v.device) + ", " + set_where(v);
@@ -428,8 +445,7 @@ std::string describe_reservation(const report::Reservation& v) {
 std::string describe_heap_exhausted(const report::Note& n, const std::vector<report::Reservation>& reservations) {
   std::string kernel = n.stack.empty() ? std::string("a kernel") : n.stack.front().function.str();
   std::string s = "device heap exhausted: " + std::to_string(n.count) +
-                  (n.count == 1 ? " device-side malloc" : " device-side mallocs") + " in " + kernel +
-                  " returned NULL";
+                  (n.count == 1 ? " device-side malloc" : " device-side mallocs") + " in " + kernel + " returned NULL";
   if (n.stack.size() > 1) {
     // Above the device frame: the launch's stack, whose host side of the
     // kernel (a frame of the kernel's own name, nvcc's) is not the caller.
@@ -442,10 +458,8 @@ std::string describe_heap_exhausted(const report::Note& n, const std::vector<rep
   for (const report::Reservation& v : reservations)
     if (v.limit == "malloc_heap_size" && (v.context == n.handle || !heap)) heap = &v;
   if (heap)
-    s += "; the device heap limit (cudaLimitMallocHeapSize) is " + format_bytes(heap->value) + ", " +
-         set_where(*heap);
-  else
-    s += "; the device heap is at its default size, 8.0 MiB (cudaLimitMallocHeapSize was not set)";
+    s += "; the device heap limit (cudaLimitMallocHeapSize) is " + format_bytes(heap->value) + ", " + set_where(*heap);
+  else s += "; the device heap is at its default size, 8.0 MiB (cudaLimitMallocHeapSize was not set)";
   s += ": raise it with cudaDeviceSetLimit(cudaLimitMallocHeapSize, bytes) before the first kernel that allocates, "
        "or free device-side allocations (a leak there fills it)";
   return s;

@@ -63,23 +63,28 @@ void diagnose_compiled(const report::OomEvent& e, std::vector<report::Diagnosis>
                                                format_bytes(d.bytes_limit) + " pool";
   if (!c.peak_buffers.empty()) {
     msg += "; its biggest buffers: ";
-    for (size_t i = 0; i < c.peak_buffers.size() && i < 3; ++i) msg += (i ? "; " : "") + peak_buffer_text(c.peak_buffers[i]);
+    for (size_t i = 0; i < c.peak_buffers.size() && i < 3; ++i)
+      msg += (i ? "; " : "") + peak_buffer_text(c.peak_buffers[i]);
   }
-  msg += ". Fix: a smaller batch, donate the arguments it replaces (jax.jit(..., donate_argnums=...)), or recompute "
-         "activations in the backward pass (jax.checkpoint)";
+  msg +=
+      ". Fix: a smaller batch, donate the arguments it replaces (jax.jit(..., donate_argnums=...)), or recompute "
+      "activations in the backward pass (jax.checkpoint)";
   out.push_back({report::Cause::CompiledPeak, c.total_bytes, msg});
 }
 
-void diagnose_arrays(const report::OomEvent& e, const std::vector<JaxLine>& lines, std::vector<report::Diagnosis>& out) {
+void diagnose_arrays(const report::OomEvent& e, const std::vector<JaxLine>& lines,
+                     std::vector<report::Diagnosis>& out) {
   const report::JaxDevice& d = e.jax.device;
   if (!d.arrays_bytes || lines.empty()) return;
   const JaxLine* grower = growing_line(lines, d.arrays_bytes);
   if (!grower && d.bytes_limit && d.arrays_bytes * 10 < d.bytes_limit && d.arrays_bytes < e.request_bytes) return;
-  std::string msg = format_bytes(d.arrays_bytes) + " is held by " + count_of(d.arrays, "live array", "live arrays") + ": ";
+  std::string msg = format_bytes(d.arrays_bytes) + " is held by " + count_of(d.arrays, "live array", "live arrays") +
+                    ": ";
   for (size_t i = 0; i < lines.size() && i < 3; ++i) msg += (i ? "; " : "") + jax_line_text(lines[i]);
   if (grower)
-    msg += "; arrays from one line that stay alive accumulate (kept in a list, a dict of every step's results or "
-           "params, a closure): del them or keep only what later steps need (jax.device_get copies a result to the host)";
+    msg +=
+        "; arrays from one line that stay alive accumulate (kept in a list, a dict of every step's results or "
+        "params, a closure): del them or keep only what later steps need (jax.device_get copies a result to the host)";
   out.push_back({report::Cause::LiveTensors, d.arrays_bytes, msg});
 }
 
@@ -100,7 +105,8 @@ void diagnose_pool(const report::OomEvent& e, const std::vector<JaxLine>& lines,
   if (d.bytes_limit && request > d.bytes_limit && !e.jax.compiled.total_bytes) {
     out.push_back({report::Cause::PoolLimit, request,
                    "the request (" + format_bytes(request) + ") is larger than XLA's whole pool (" +
-                       format_bytes(d.bytes_limit) + (total ? ", " + percent(d.bytes_limit, total) + " of the device" : "") +
+                       format_bytes(d.bytes_limit) +
+                       (total ? ", " + percent(d.bytes_limit, total) + " of the device" : "") +
                        "): it cannot succeed under this limit. Fix: smaller arrays (a smaller batch, sharding over "
                        "devices), or XLA_PYTHON_CLIENT_MEM_FRACTION raised where the device is larger"});
     return;

@@ -18,7 +18,7 @@ namespace cudaleak::oom {
 // first; groups without a stack stay one per shape.
 struct JaxLine {
   uint64_t bytes = 0, count = 0, largest_bytes = 0;
-  std::string shape;                           // of the largest
+  std::string shape;                             // of the largest
   const report::JaxArrayGroup* group = nullptr;  // the biggest group folded in: its stack names the line
 };
 std::vector<JaxLine> jax_lines(const report::JaxDevice& device);

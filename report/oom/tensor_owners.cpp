@@ -15,15 +15,17 @@ namespace {
 // Kinds whose handle is the address of device memory the program can use.
 bool addressable(Kind kind) {
   switch (kind) {
-    case Kind::Device: case Kind::Managed: case Kind::Async: case Kind::Mapping: case Kind::GraphMemory:
-      return true;
-    default:
-      return false;
+    case Kind::Device:
+    case Kind::Managed:
+    case Kind::Async:
+    case Kind::Mapping:
+    case Kind::GraphMemory: return true;
+    default: return false;
   }
 }
 
-constexpr int kStateMask = 3;    // AllocatorSegment::blocks: free, allocated, other active
-constexpr int kHasFrames = 4;    // PyTorch recorded the block's stack
+constexpr int kStateMask = 3;  // AllocatorSegment::blocks: free, allocated, other active
+constexpr int kHasFrames = 4;  // PyTorch recorded the block's stack
 
 }  // namespace
 
@@ -60,7 +62,8 @@ std::vector<OwnedBlocks> blocks_by_owner(const AllocatorDevice& device, const st
   }
   std::vector<OwnedBlocks> out;
   for (auto& [id, o] : owners) out.push_back(o);
-  std::stable_sort(out.begin(), out.end(), [](const OwnedBlocks& a, const OwnedBlocks& b) { return a.bytes > b.bytes; });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const OwnedBlocks& a, const OwnedBlocks& b) { return a.bytes > b.bytes; });
   return out;
 }
 

@@ -107,12 +107,12 @@ std::string gitlab_code_quality(const std::vector<report::Report>& reports, cons
   for (const Finding& f : findings(reports, source_root)) {
     const std::string key = f.rule + "|" + f.file + "|" + f.site;
     const int n = seen[key]++;
-    nlohmann::json issue{{"description", f.message},
-                         {"check_name", f.rule},
-                         {"fingerprint", fingerprint(n ? key + "#" + std::to_string(n) : key)},
-                         {"severity", f.error ? "major" : "minor"},
-                         {"location", {{"path", f.file.empty() ? "unknown" : f.file},
-                                       {"lines", {{"begin", std::max(f.line, 1)}}}}}};
+    nlohmann::json issue{
+        {"description", f.message},
+        {"check_name", f.rule},
+        {"fingerprint", fingerprint(n ? key + "#" + std::to_string(n) : key)},
+        {"severity", f.error ? "major" : "minor"},
+        {"location", {{"path", f.file.empty() ? "unknown" : f.file}, {"lines", {{"begin", std::max(f.line, 1)}}}}}};
     issues.push_back(issue);
   }
   return issues.dump(1) + "\n";

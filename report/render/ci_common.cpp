@@ -8,7 +8,8 @@
 namespace cudaleak::render {
 
 std::string leak_headline(const report::LeakGroup& g) {
-  std::string s = report::text_of(g.kind) + " leak: " + std::to_string(g.count) + (g.count == 1 ? " resource" : " resources");
+  std::string s = report::text_of(g.kind) + " leak: " + std::to_string(g.count) +
+                  (g.count == 1 ? " resource" : " resources");
   if (g.bytes) s += ", " + cudaleak::format_bytes(g.bytes);
   s += ", created by " + g.api;
   // Lost or still reachable (docs/ci.md#lost-or-still-reachable), where the report's scan ran.
@@ -45,8 +46,8 @@ const report::Frame* leak_location(const std::vector<report::Frame>& stack) {
 std::string process_name(const report::Report& r) {
   return report::basename(r.process.exe) + " (" +
          (r.process.rank >= 0 ? "rank " + std::to_string(r.process.rank) + ", " : "") + "pid " +
-         std::to_string(r.process.pid) + (r.process.rank >= 0 && !r.process.host.empty() ? " on " + r.process.host : "") +
-         ")";
+         std::to_string(r.process.pid) +
+         (r.process.rank >= 0 && !r.process.host.empty() ? " on " + r.process.host : "") + ")";
 }
 
 std::string markup_escape(const std::string& s) {

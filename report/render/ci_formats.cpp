@@ -85,8 +85,7 @@ std::string uri_escape(const std::string& path) {
   for (unsigned char c : path) {
     if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == ':' || c == '@')
       out += static_cast<char>(c);
-    else
-      out += {'%', hex[c >> 4], hex[c & 15]};
+    else out += {'%', hex[c >> 4], hex[c & 15]};
   }
   return out;
 }
@@ -129,36 +128,38 @@ nlohmann::json leak_rule(const std::string& id, const std::string& kind) {
       {"name", kind + "Leak"},
       {"shortDescription", {{"text", "CUDA " + kind + " resource never released"}}},
       {"fullDescription",
-       {{"text", "A CUDA " + kind + " resource was still alive when the process ended (or at the report), and "
-                 "the leak gate counts it: no suppression, baseline or caching allocator accounts for it. The "
-                 "location is the program's own frame nearest the call that created it."}}},
+       {{"text", "A CUDA " + kind +
+                     " resource was still alive when the process ended (or at the report), and "
+                     "the leak gate counts it: no suppression, baseline or caching allocator accounts for it. The "
+                     "location is the program's own frame nearest the call that created it."}}},
       {"defaultConfiguration", {{"level", "error"}}}};
-  rule.update(help(
-      "Release the resource on every path (free, destroy or unload it), or, when it is kept on purpose for the "
-      "life of the process, add a suppression rule (cudaleak report --gen-suppressions) or a baseline.",
-      "Release the resource on every path (free, destroy or unload it). When it is kept on purpose for the life "
-      "of the process, add a suppression rule (`cudaleak report --gen-suppressions reports/*.json`) or a "
-      "baseline (`cudaleak baseline`). The message has the whole stack; the JSON report has every allocation.",
-      "ci.md#suppressions"));
+  rule.update(
+      help("Release the resource on every path (free, destroy or unload it), or, when it is kept on purpose for the "
+           "life of the process, add a suppression rule (cudaleak report --gen-suppressions) or a baseline.",
+           "Release the resource on every path (free, destroy or unload it). When it is kept on purpose for the life "
+           "of the process, add a suppression rule (`cudaleak report --gen-suppressions reports/*.json`) or a "
+           "baseline (`cudaleak baseline`). The message has the whole stack; the JSON report has every allocation.",
+           "ci.md#suppressions"));
   return rule;
 }
 
 nlohmann::json oom_rule(const std::string& id) {
-  nlohmann::json rule{
-      {"id", id},
-      {"name", "OutOfMemory"},
-      {"shortDescription", {{"text", "A CUDA allocation failed with out-of-memory"}}},
-      {"fullDescription",
-       {{"text", "A CUDA allocation returned out-of-memory and the program did not recover by retrying. The "
-                 "message says what held the device's memory at that moment: the program's own live "
-                 "allocations by site, caching allocators, other processes. It never fails the gate."}}},
-      {"defaultConfiguration", {{"level", "warning"}}}};
-  rule.update(help("Read the diagnosis in the message: free or reuse what is still held from earlier, lower "
-                   "the batch or workspace, or release the caching allocator's free blocks.",
-                   "Read the diagnosis in the message: free or reuse what is still held from earlier, lower the "
-                   "batch or workspace, or release the caching allocator's free blocks. "
-                   "`cudaleak report --format html` draws the memory over time.",
-                   "usage.md"));
+  nlohmann::json rule{{"id", id},
+                      {"name", "OutOfMemory"},
+                      {"shortDescription", {{"text", "A CUDA allocation failed with out-of-memory"}}},
+                      {"fullDescription",
+                       {{"text",
+                         "A CUDA allocation returned out-of-memory and the program did not recover by retrying. The "
+                         "message says what held the device's memory at that moment: the program's own live "
+                         "allocations by site, caching allocators, other processes. It never fails the gate."}}},
+                      {"defaultConfiguration", {{"level", "warning"}}}};
+  rule.update(
+      help("Read the diagnosis in the message: free or reuse what is still held from earlier, lower "
+           "the batch or workspace, or release the caching allocator's free blocks.",
+           "Read the diagnosis in the message: free or reuse what is still held from earlier, lower the "
+           "batch or workspace, or release the caching allocator's free blocks. "
+           "`cudaleak report --format html` draws the memory over time.",
+           "usage.md"));
   return rule;
 }
 
@@ -208,8 +209,8 @@ std::string junit_xml(const std::vector<report::Report>& reports, const std::vec
       } else if (!g.suppressed_by.empty() || !g.cached_by.empty() || g.baseline == report::BaselineState::Known ||
                  r.gate.evaluated || g.reachability == report::Reachability::StillReachable) {
         ++suite_skipped;
-        std::string why = !g.suppressed_by.empty() ? "suppressed by " + g.suppressed_by
-                          : !g.cached_by.empty()    ? "held by the " + g.cached_by + " (not a leak)"
+        std::string why = !g.suppressed_by.empty()                     ? "suppressed by " + g.suppressed_by
+                          : !g.cached_by.empty()                       ? "held by the " + g.cached_by + " (not a leak)"
                           : g.baseline == report::BaselineState::Known ? "in the baseline"
                           : g.reachability == report::Reachability::StillReachable
                               ? leak_headline(g) + "; not counted by the gate (leak_kinds=all counts it)"
@@ -235,18 +236,20 @@ std::string junit_xml(const std::vector<report::Report>& reports, const std::vec
     // A job's rank: JUnit's hostname attribute and properties, for CI views that show them.
     std::string properties;
     if (r.process.rank >= 0) {
-      properties = "    <properties>\n      <property name=\"rank\" value=\"" + std::to_string(r.process.rank) + "\"/>\n";
+      properties = "    <properties>\n      <property name=\"rank\" value=\"" + std::to_string(r.process.rank) +
+                   "\"/>\n";
       if (r.process.local_rank >= 0)
         properties += "      <property name=\"local_rank\" value=\"" + std::to_string(r.process.local_rank) + "\"/>\n";
       if (r.process.world_size > 0)
         properties += "      <property name=\"world_size\" value=\"" + std::to_string(r.process.world_size) + "\"/>\n";
-      properties += "      <property name=\"pid\" value=\"" + std::to_string(r.process.pid) + "\"/>\n    </properties>\n";
+      properties += "      <property name=\"pid\" value=\"" + std::to_string(r.process.pid) +
+                    "\"/>\n    </properties>\n";
     }
-    suites += "  <testsuite name=\"" + markup_escape(suite) + "\" tests=\"" +
-              std::to_string(suite_tests) + "\" failures=\"" + std::to_string(suite_failures) + "\" skipped=\"" +
-              std::to_string(suite_skipped) + "\" errors=\"" + std::to_string(suite_errors) + "\"" +
-              (r.process.host.empty() ? "" : " hostname=\"" + markup_escape(r.process.host) + "\"") + ">\n" + properties +
-              cases + "  </testsuite>\n";
+    suites += "  <testsuite name=\"" + markup_escape(suite) + "\" tests=\"" + std::to_string(suite_tests) +
+              "\" failures=\"" + std::to_string(suite_failures) + "\" skipped=\"" + std::to_string(suite_skipped) +
+              "\" errors=\"" + std::to_string(suite_errors) + "\"" +
+              (r.process.host.empty() ? "" : " hostname=\"" + markup_escape(r.process.host) + "\"") + ">\n" +
+              properties + cases + "  </testsuite>\n";
     tests += suite_tests, failures += suite_failures, skipped += suite_skipped, errors += suite_errors;
   }
   // A process the gate could not judge: one case in error, never a pass.
@@ -260,9 +263,10 @@ std::string junit_xml(const std::vector<report::Report>& reports, const std::vec
   const std::string cut = stacks_cut ? "<!-- cudaleak: the stacks of " + std::to_string(stacks_cut) +
                                            " failures left out past " + format_bytes(kStackBytes) + " of stacks -->\n"
                                      : "";
-  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + cut + "<testsuites name=\"cudaleak\" tests=\"" + std::to_string(tests) +
-         "\" failures=\"" + std::to_string(failures) + "\" skipped=\"" + std::to_string(skipped) +
-         (errors ? "\" errors=\"" + std::to_string(errors) : std::string()) + "\">\n" + suites + "</testsuites>\n";
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + cut + "<testsuites name=\"cudaleak\" tests=\"" +
+         std::to_string(tests) + "\" failures=\"" + std::to_string(failures) + "\" skipped=\"" +
+         std::to_string(skipped) + (errors ? "\" errors=\"" + std::to_string(errors) : std::string()) + "\">\n" +
+         suites + "</testsuites>\n";
 }
 
 std::string sarif_json(const std::vector<report::Report>& reports, const std::string& source_root,
@@ -351,22 +355,24 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
   // place in the code: a notification of the invocation, which then did not succeed.
   json notifications = json::array();
   for (const UnjudgedProcess& process : unjudged)
-    notifications.push_back(json{{"level", "error"},
-                                 {"message", {{"text", "process " + process.process + ": " + process.why +
-                                                           ": what it leaked is unknown"}}}});
+    notifications.push_back(
+        json{{"level", "error"},
+             {"message",
+              {{"text", "process " + process.process + ": " + process.why + ": what it leaked is unknown"}}}});
   // What the caps left out is said, not silently dropped.
   if (findings.size() > results.size() || cut_messages)
-    notifications.push_back(json{
-        {"level", "note"},
-        {"message", {{"text", "cudaleak: " +
-                                  (findings.size() > results.size()
-                                       ? std::to_string(findings.size() - results.size()) + " results left out past " +
-                                             std::to_string(kMaxResults) + "; "
-                                       : std::string()) +
-                                  (cut_messages ? std::to_string(cut_messages) + " messages cut to their first line past " +
-                                                      format_bytes(kMessageBytes) + " of messages; "
-                                                : std::string()) +
-                                  "cudaleak report REPORTS tells every one"}}}});
+    notifications.push_back(
+        json{{"level", "note"},
+             {"message",
+              {{"text", "cudaleak: " +
+                            (findings.size() > results.size()
+                                 ? std::to_string(findings.size() - results.size()) + " results left out past " +
+                                       std::to_string(kMaxResults) + "; "
+                                 : std::string()) +
+                            (cut_messages ? std::to_string(cut_messages) + " messages cut to their first line past " +
+                                                format_bytes(kMessageBytes) + " of messages; "
+                                          : std::string()) +
+                            "cudaleak report REPORTS tells every one"}}}});
   json invocation{{"executionSuccessful", unjudged.empty()}};
   if (run) {
     invocation["arguments"] = run->arguments;
@@ -375,13 +381,14 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
   if (!notifications.empty()) invocation["toolExecutionNotifications"] = notifications;
   json sarif{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
              {"version", "2.1.0"},
-             {"runs", json::array({json{{"tool", {{"driver", {{"name", "cudaleak"},
-                                                              {"version", CUDALEAK_VERSION},
-                                                              {"rules", rules}}}}},
-                                        {"invocations", json::array({invocation})},
-                                        {"results", results}}})}};
+             {"runs",
+              json::array(
+                  {json{{"tool", {{"driver", {{"name", "cudaleak"}, {"version", CUDALEAK_VERSION}, {"rules", rules}}}}},
+                        {"invocations", json::array({invocation})},
+                        {"results", results}}})}};
   if (!source_root.empty())
-    sarif["runs"][0]["originalUriBaseIds"] = {{"SRCROOT", {{"uri", "file://" + uri_escape(source_root == "/" ? "/" : source_root + "/")}}}};
+    sarif["runs"][0]["originalUriBaseIds"] = {
+        {"SRCROOT", {{"uri", "file://" + uri_escape(source_root == "/" ? "/" : source_root + "/")}}}};
   return sarif.dump(1) + "\n";
 }
 
@@ -393,7 +400,7 @@ std::string find_source_root(const std::string& dir) {
   std::error_code ec;
   std::filesystem::path start = std::filesystem::absolute(dir, ec);
   if (ec) return "";
-  std::string normal = start.lexically_normal().string();  // links kept: compilers record the same path
+  std::string normal = start.lexically_normal().string();               // links kept: compilers record the same path
   while (normal.size() > 1 && normal.back() == '/') normal.pop_back();  // "/repo/." -> "/repo/" -> "/repo"
   for (std::filesystem::path p = normal; !p.empty(); p = p.parent_path()) {
     if (std::filesystem::exists(p / ".git", ec)) return p.string();

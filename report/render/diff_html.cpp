@@ -33,8 +33,8 @@ std::string stack_html(const SiteStack* s) {
   for (const report::Frame& f : s->stack) {
     std::string where = f.file.empty() ? "" : std::string(f.file) + (f.line > 0 ? ":" + std::to_string(f.line) : "");
     out += "<li><span class=\"fn\">" +
-           markup_escape(f.function.empty() ? "??" : report::readable_function_name(std::string(f.function))) + "</span> " +
-           markup_escape(where.empty() ? report::basename(std::string(f.module)) : where) + "</li>";
+           markup_escape(f.function.empty() ? "??" : report::readable_function_name(std::string(f.function))) +
+           "</span> " + markup_escape(where.empty() ? report::basename(std::string(f.module)) : where) + "</li>";
   }
   return out + "</ol>";
 }
@@ -58,10 +58,12 @@ std::string diff_html(const std::vector<report::SiteChange>& changes, const std:
   std::map<std::string, SiteStack> later, earlier;
   add_stacks(later, new_runs);
   add_stacks(earlier, old_runs);
-  std::string out = std::string("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>cudaleak diff</title>"
-                                "<style>") + kStyle + "</style></head><body>\n<h1>cudaleak diff</h1>\n<p>" +
-                    markup_escape(count_of(report::new_or_grown(changes), "leak site new or grown",
-                                    "leak sites new or grown")) +
+  std::string out = std::string(
+                        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>cudaleak diff</title>"
+                        "<style>") +
+                    kStyle + "</style></head><body>\n<h1>cudaleak diff</h1>\n<p>" +
+                    markup_escape(
+                        count_of(report::new_or_grown(changes), "leak site new or grown", "leak sites new or grown")) +
                     ", " + std::to_string(changes.size()) + " compared.</p>\n";
   const std::pair<report::Change, const char*> sections[] = {{report::Change::Grown, "Grown"},
                                                              {report::Change::New, "New"},
@@ -78,18 +80,19 @@ std::string diff_html(const std::vector<report::SiteChange>& changes, const std:
       out += "<p>none</p></section>\n";
       continue;
     }
-    out += "<table><tr><th>kind</th><th>before</th><th>after</th><th>change</th><th>count</th>"
-           "<th>site and stack</th></tr>\n";
+    out +=
+        "<table><tr><th>kind</th><th>before</th><th>after</th><th>change</th><th>count</th>"
+        "<th>site and stack</th></tr>\n";
     for (const report::SiteChange* c : rows) {
       auto& from = c->change == report::Change::Gone ? earlier : later;
       auto it = from.find(c->site);
       const SiteStack* stack = it == from.end() ? nullptr : &it->second;
       const std::vector<int>& ranks = c->change == report::Change::Gone ? c->old_ranks : c->new_ranks;
-      out += "<tr><td>" + markup_escape(report::text_of(c->kind)) + "</td><td class=\"n\">" + format_bytes(c->old_bytes) +
-             "</td><td class=\"n\">" + format_bytes(c->new_bytes) + "</td><td class=\"n\">" +
-             delta(c->old_bytes, c->new_bytes) + "</td><td class=\"n\">" + std::to_string(c->old_count) + " &rarr; " +
-             std::to_string(c->new_count) + "</td><td><details><summary>" + markup_escape(c->site) +
-             (stack && !stack->api.empty() ? " (" + markup_escape(stack->api) + ")" : "") +
+      out += "<tr><td>" + markup_escape(report::text_of(c->kind)) + "</td><td class=\"n\">" +
+             format_bytes(c->old_bytes) + "</td><td class=\"n\">" + format_bytes(c->new_bytes) +
+             "</td><td class=\"n\">" + delta(c->old_bytes, c->new_bytes) + "</td><td class=\"n\">" +
+             std::to_string(c->old_count) + " &rarr; " + std::to_string(c->new_count) + "</td><td><details><summary>" +
+             markup_escape(c->site) + (stack && !stack->api.empty() ? " (" + markup_escape(stack->api) + ")" : "") +
              (ranks.empty() ? "" : " [ranks " + markup_escape(report::rank_ranges(ranks)) + "]") + "</summary>" +
              stack_html(stack) + "</details></td></tr>\n";
     }

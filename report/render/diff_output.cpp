@@ -25,7 +25,8 @@ std::string diff_text(const std::vector<report::SiteChange>& changes) {
     out += printable_name(c.site.c_str());  // a name with a newline would forge a row
     // Which ranks of a job leak there now (before, for a site gone).
     const std::vector<int>& ranks = c.change == report::Change::Gone ? c.old_ranks : c.new_ranks;
-    if (!ranks.empty()) out += std::string(ranks.size() == 1 ? "  [rank " : "  [ranks ") + report::rank_list(ranks) + "]";
+    if (!ranks.empty())
+      out += std::string(ranks.size() == 1 ? "  [rank " : "  [ranks ") + report::rank_list(ranks) + "]";
     out += '\n';
   }
   out += count_of(report::new_or_grown(changes), "leak site new or grown", "leak sites new or grown") + ", " +

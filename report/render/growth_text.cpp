@@ -15,8 +15,9 @@ std::vector<GrowingSite> growing_sites(const Report& r) {
   for (const DeviceTimeline& d : r.timeline.devices)
     for (const SiteGrowth& g : d.growth)
       if (g.steady) out.push_back({&g, &d});
-  std::stable_sort(out.begin(), out.end(),
-                   [](const GrowingSite& a, const GrowingSite& b) { return rise_bytes(*a.site) > rise_bytes(*b.site); });
+  std::stable_sort(out.begin(), out.end(), [](const GrowingSite& a, const GrowingSite& b) {
+    return rise_bytes(*a.site) > rise_bytes(*b.site);
+  });
   return out;
 }
 
@@ -51,7 +52,8 @@ std::string view_words(const std::string& view) {
 }
 
 std::string site_words(const SiteGrowth& g) {
-  std::string out = format_bytes(g.bytes) + " of " + (g.view.empty() ? text_of(g.kind) + " memory" : view_words(g.view));
+  std::string out = format_bytes(g.bytes) + " of " +
+                    (g.view.empty() ? text_of(g.kind) + " memory" : view_words(g.view));
   if (!g.api.empty()) out += " by " + g.api;
   if (!g.where.empty()) out += " at " + g.where;
   return out;
@@ -69,16 +71,16 @@ std::string sparkline(const std::vector<uint64_t>& values, size_t width) {
   }
   const auto [lo, hi] = std::minmax_element(columns.begin(), columns.end());
   std::string out;
-  for (uint64_t v : columns)
-    out += kBlocks[*hi == *lo ? 0 : size_t(double(v - *lo) * 7.0 / double(*hi - *lo) + 0.5)];
+  for (uint64_t v : columns) out += kBlocks[*hi == *lo ? 0 : size_t(double(v - *lo) * 7.0 / double(*hi - *lo) + 0.5)];
   return out;
 }
 
 std::string render_growth(const Report& r, const TextOptions& options) {
   const std::vector<GrowingSite> sites = growing_sites(r);
   if (sites.empty()) return "";
-  const size_t lines = size_t(std::count_if(sites.begin(), sites.end(), [](const GrowingSite& s) { return !s.site->view.empty(); }));
-  std::string counted = lines == 0            ? count_of(sites.size(), "site", "sites")
+  const size_t lines = size_t(
+      std::count_if(sites.begin(), sites.end(), [](const GrowingSite& s) { return !s.site->view.empty(); }));
+  std::string counted = lines == 0              ? count_of(sites.size(), "site", "sites")
                         : lines == sites.size() ? count_of(lines, "line of the program", "lines of the program")
                                                 : count_of(sites.size() - lines, "site", "sites") + " and " +
                                                       count_of(lines, "line of the program", "lines of the program");
@@ -95,7 +97,8 @@ std::string render_growth(const Report& r, const TextOptions& options) {
     const SiteGrowth& g = *s.site;
     std::string where = "device " + std::to_string(s.device->device);
     if (s.device->pid && r.processes.size() > 1)
-      where += s.device->rank >= 0 ? ", rank " + std::to_string(s.device->rank) : ", pid " + std::to_string(s.device->pid);
+      where += s.device->rank >= 0 ? ", rank " + std::to_string(s.device->rank)
+                                   : ", pid " + std::to_string(s.device->pid);
     out += "\n  " + where + ": " + site_words(g) + ": " + rise_words(g) +
            (g.fails_gate ? " [counted by the gate: fail_on_growth]" : "") +
            (g.suppressed_by.empty() ? "" : " [suppressed by " + g.suppressed_by + "]") + "\n";

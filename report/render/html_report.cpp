@@ -82,7 +82,10 @@ std::string job_view(report::Report& r) {
       e.jax.device.groups.clear();
       for (report::OomAttempt& a : e.attempts) a.stack.clear();
     }
-    stories.push_back({{"first", t.first}, {"members", t.members}, {"title", t.title}, {"across", trimmed(t.across)},
+    stories.push_back({{"first", t.first},
+                       {"members", t.members},
+                       {"title", t.title},
+                       {"across", trimmed(t.across)},
                        {"others", trimmed(t.others)}});
   }
   job["stories"] = std::move(stories);

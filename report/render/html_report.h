@@ -8,4 +8,4 @@
 namespace cudaleak::render {
 inline constexpr size_t kHtmlAllocationsPerGroup = 16;
 std::string html_report(report::Report report);
-}
+}  // namespace cudaleak::render

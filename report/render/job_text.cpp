@@ -85,7 +85,7 @@ std::string devices_phrase(const Report& r, const std::vector<RankDevice>& membe
   std::set<std::pair<int64_t, int>> ranks;
   for (const RankDevice& m : members) ranks.insert({m.pid, m.rank});
   return *gpus >= ranks.size() && *gpus == members.size() ? ", each on its own device"
-                                                            : ", on " + count_of(*gpus, "device", "devices");
+                                                          : ", on " + count_of(*gpus, "device", "devices");
 }
 
 // Each other rank, as a job of a few ranks reads (job.h's RankMoment).
@@ -121,13 +121,14 @@ std::string others_distribution(const Report& r, const std::vector<RankMoment>& 
       continue;
     }
     out += std::string(shown++ ? ";" : "") + " " + std::to_string(b.ranks.size()) +
-           (b.ended ? " had ended" : b.known ? " held " + format_bytes(b.bytes) : " had no timeline point yet") +
+           (b.ended   ? " had ended"
+            : b.known ? " held " + format_bytes(b.bytes)
+                      : " had no timeline point yet") +
            (b.failed ? " and ran out of memory themselves" : "") + " (" + ranks_word(b.ranks.size()) +
            rank_list(b.ranks) + ")";
   }
   if (rest) out += "; " + std::to_string(rest) + " held other amounts";
-  if (s.held.n > 1 && format_bytes(s.held.min) != format_bytes(s.held.max))
-    out += "; in all: " + bytes_spread(s.held);
+  if (s.held.n > 1 && format_bytes(s.held.min) != format_bytes(s.held.max)) out += "; in all: " + bytes_spread(s.held);
   out += "\n";
   for (const RankMoment& m : s.standing_out)
     out += "  Standing out: " + rank_label(r, m.pid, m.rank) + " held " + format_bytes(m.bytes) + " on device " +
@@ -156,7 +157,9 @@ std::string ratio(uint64_t a, uint64_t b) {
 std::string rank_moment_text(const RankMoment& m) {
   std::string out = m.device >= 0 ? " on device " + std::to_string(m.device) : "";
   if (m.ended) return out + " had ended at " + format_duration(m.ended_ns);
-  return out + (m.known ? " held " + format_bytes(m.bytes) : m.device >= 0 ? " had not allocated yet" : ": no timeline");
+  return out + (m.known         ? " held " + format_bytes(m.bytes)
+                : m.device >= 0 ? " had not allocated yet"
+                                : ": no timeline");
 }
 
 std::string job_line(const JobShape& job) {
@@ -184,30 +187,33 @@ std::string odd_ranks_text(const Report& r, const std::string& prefix) {
     switch (o.why) {
       case OddRank::Why::Grew:
         out += "  " + rank_label(r, o.pid, o.rank) + " grew to " + format_bytes(o.bytes) + " on device " +
-               std::to_string(o.device) + " (from " + format_bytes(o.first_bytes) + " at " + format_duration(o.first_ns) +
-               " to " + format_bytes(o.bytes) + " at " + format_duration(o.peak_ns) + "), while the median rank peaked at " +
-               format_bytes(o.median_bytes) + ratio(o.bytes, o.median_bytes) + "\n";
+               std::to_string(o.device) + " (from " + format_bytes(o.first_bytes) + " at " +
+               format_duration(o.first_ns) + " to " + format_bytes(o.bytes) + " at " + format_duration(o.peak_ns) +
+               "), while the median rank peaked at " + format_bytes(o.median_bytes) + ratio(o.bytes, o.median_bytes) +
+               "\n";
         break;
       case OddRank::Why::OtherProcess:
         out += "  host " + (o.host.empty() ? std::string("(unnamed)") : o.host) + ": another process (pid " +
                std::to_string(o.other_pid) + (o.other_name.empty() ? "" : ", " + o.other_name) + ") held " +
-               format_bytes(o.bytes) + " of device " + std::to_string(o.device) + " when " + ranks_word(o.ranks.size()) +
-               rank_list(o.ranks) + " ran out of memory there; the failing ranks of " +
+               format_bytes(o.bytes) + " of device " + std::to_string(o.device) + " when " +
+               ranks_word(o.ranks.size()) + rank_list(o.ranks) + " ran out of memory there; the failing ranks of " +
                count_of(o.hosts_without, "other host", "other hosts") + " saw none\n";
         break;
       case OddRank::Why::HeldArrays: {
         const JaxDevice& d = r.jax.devices[o.group];
         const std::vector<oom::JaxLine> lines = oom::jax_lines(d);
-        out += "  " + rank_label(r, o.pid, o.rank) + " held " + format_bytes(o.bytes) + " in JAX's live arrays on device " +
-               std::to_string(o.device) + " at " + text_of(moment_of(r, int(o.pid), o.rank, r.jax.when)) +
-               (lines.empty() ? "" : ", the most " + oom::jax_line_text(lines.front())) + ", while the median rank held " +
-               format_bytes(o.median_bytes) + ratio(o.bytes, o.median_bytes) + "\n";
+        out += "  " + rank_label(r, o.pid, o.rank) + " held " + format_bytes(o.bytes) +
+               " in JAX's live arrays on device " + std::to_string(o.device) + " at " +
+               text_of(moment_of(r, int(o.pid), o.rank, r.jax.when)) +
+               (lines.empty() ? "" : ", the most " + oom::jax_line_text(lines.front())) +
+               ", while the median rank held " + format_bytes(o.median_bytes) + ratio(o.bytes, o.median_bytes) + "\n";
         break;
       }
       case OddRank::Why::OwnLeak: {
         const LeakGroup& g = r.leaks[o.group];
         out += "  " + rank_label(r, o.pid, o.rank) + " alone leaked " + format_bytes(g.bytes) + " (" +
-               count_of(g.count, std::string(kind_name(g.kind)) + " resource", std::string(kind_name(g.kind)) + " resources") +
+               count_of(g.count, std::string(kind_name(g.kind)) + " resource",
+                        std::string(kind_name(g.kind)) + " resources") +
                ") in " + oom::where_of(g.stack, g.api) + ": no other rank has this leak group\n";
         break;
       }
@@ -238,13 +244,13 @@ std::string folded_ooms_text(const Report& r, const std::string& prefix, std::ve
   for (const Told& t : order) {
     const OomEvent& e = r.oom_events[t.event];
     if (!t.story)
-      out += "\n" + prefix + "rank " + std::to_string(e.rank) + " (pid " + std::to_string(e.pid) + ") ran out of memory" +
-             (first ? " first" : "") + ", at " + format_duration(e.time_ns) + own_time(r, e) + ":\n  " +
-             oom::render_event(e);
+      out += "\n" + prefix + "rank " + std::to_string(e.rank) + " (pid " + std::to_string(e.pid) +
+             ") ran out of memory" + (first ? " first" : "") + ", at " + format_duration(e.time_ns) + own_time(r, e) +
+             ":\n  " + oom::render_event(e);
     else
       out += "\n" + prefix + std::to_string(t.story->ranks.size()) + " ranks ran out of memory in " +
-             oom::where_of(e.stack, e.api) + ": " + ranks_word(t.story->ranks.size()) + rank_list(t.story->ranks) + "; " +
-             rank_label(r, e.pid, e.rank) + (first ? " first" : " the first of them") + ", at " +
+             oom::where_of(e.stack, e.api) + ": " + ranks_word(t.story->ranks.size()) + rank_list(t.story->ranks) +
+             "; " + rank_label(r, e.pid, e.rank) + (first ? " first" : " the first of them") + ", at " +
              format_duration(e.time_ns) + own_time(r, e) + ":\n  " + oom::render_event(e) + across_text(r, *t.story);
     first = false;
     const std::vector<RankMoment> others = others_at(r, t.event);
@@ -280,12 +286,15 @@ std::string folded_pytorch_text(const Report& r, const std::string& prefix, cons
     const bool one = f.members.size() == 1;
     out += "\n" + prefix + "PyTorch at " + text_of(f.when) +
            (one ? " on device " + std::to_string(d.device) + (d.pid ? " in " + process_label(r, d.pid, d.rank) : "")
-                : " on " + std::to_string(f.ranks.size()) + " " + ranks_word(f.ranks.size()) + "(" + rank_list(f.ranks) +
-                      ")" + devices_phrase(r, devices)) +
+                : " on " + std::to_string(f.ranks.size()) + " " + ranks_word(f.ranks.size()) + "(" +
+                      rank_list(f.ranks) + ")" + devices_phrase(r, devices)) +
            ": " + bytes_spread(spread_of(reserved)) + " reserved, " +
            (one ? oom::held_by_live_tensors(d.allocated, d.live_tensors)
                 : bytes_spread(spread_of(allocated)) + " allocated") +
-           gate_words + (d.live_tensors.empty() ? "\n" : one ? ":\n" : "; " + rank_label(r, d.pid, d.rank) + "'s tensors:\n");
+           gate_words +
+           (d.live_tensors.empty() ? "\n"
+            : one                  ? ":\n"
+                                   : "; " + rank_label(r, d.pid, d.rank) + "'s tensors:\n");
     out += oom::live_tensor_lines(d.live_tensors);
   }
   return out;
@@ -358,7 +367,8 @@ std::string folded_jax_fold(const Report& r, const ViewFold& f, const std::strin
   for (size_t k = 0; k < lines.size() && k < 5; ++k) {
     const LineAcross& l = lines[k];
     out += "    " + bytes_spread(spread_of(l.bytes)) + " in " + counts_text(l.counts) + oom::jax_line_origin(l.widest) +
-           (l.ranks.size() == f.ranks.size() ? "" : ", on " + ranks_word(l.ranks.size()) + rank_list(l.ranks) + " only") +
+           (l.ranks.size() == f.ranks.size() ? ""
+                                             : ", on " + ranks_word(l.ranks.size()) + rank_list(l.ranks) + " only") +
            "\n";
   }
   if (lines.size() > 5) out += "    ... " + count_of(lines.size() - 5, "more line", "more lines") + "\n";
@@ -411,8 +421,8 @@ std::string folded_cupy_text(const Report& r, const std::string& prefix) {
     const bool any_cached = spread_of(cached).max > 0;
     out += "\n" + prefix + "CuPy's memory pool at " + text_of(f.when) +
            (one ? " on device " + std::to_string(c.device) + (c.pid ? " in " + process_label(r, c.pid, c.rank) : "")
-                : " on " + std::to_string(f.ranks.size()) + " " + ranks_word(f.ranks.size()) + "(" + rank_list(f.ranks) +
-                      ")" + devices_phrase(r, devices)) +
+                : " on " + std::to_string(f.ranks.size()) + " " + ranks_word(f.ranks.size()) + "(" +
+                      rank_list(f.ranks) + ")" + devices_phrase(r, devices)) +
            ": " + bytes_spread(spread_of(total)) + " held, " + bytes_spread(spread_of(used)) + " by live arrays, " +
            bytes_spread(spread_of(cached)) + " cached in " + count_of(free_blocks, "free block", "free blocks") +
            (one ? "" : " in all") + " (not leaks" +

@@ -29,12 +29,10 @@ std::string render_event(const report::OomEvent& e) {
     out = head + "PyTorch could not allocate " + format_bytes(e.request_bytes) + " on device " +
           std::to_string(e.device);
   } else {
-    out = head + e.api + " of " + format_bytes(e.request_bytes) + " on device " +
-          std::to_string(e.device) + " failed";
+    out = head + e.api + " of " + format_bytes(e.request_bytes) + " on device " + std::to_string(e.device) + " failed";
   }
   if (const report::Frame* f = report::user_frame(e.stack)) out += " in " + frame_line(*f);
-  if (e.device_info)
-    out += " (free " + format_bytes(e.free_bytes) + " of " + format_bytes(e.total_bytes) + ")";
+  if (e.device_info) out += " (free " + format_bytes(e.free_bytes) + " of " + format_bytes(e.total_bytes) + ")";
   out += " at " + format_duration(e.time_ns) + "\n";
   // The failed calls before it; under JAX also the same failure raised
   // again, which is this one.
@@ -43,8 +41,8 @@ std::string render_event(const report::OomEvent& e) {
     if (!e.has_jax || a.api != e.api) calls.push_back(&a);
   if (!calls.empty()) {
     const report::OomAttempt& a = *calls.front();
-    out += "  Before it, " + std::to_string(calls.size()) + (calls.size() == 1 ? " call" : " calls") + " (" +
-           a.api + " of " + format_bytes(a.request_bytes) + ", from " + format_duration(a.time_ns) + ") failed and " +
+    out += "  Before it, " + std::to_string(calls.size()) + (calls.size() == 1 ? " call" : " calls") + " (" + a.api +
+           " of " + format_bytes(a.request_bytes) + ", from " + format_duration(a.time_ns) + ") failed and " +
            (calls.size() == 1 ? "was" : "were") + " retried after " + retry_cause(a) + " (attempts in the report).\n";
   }
   if (e.has_jax && e.jax.raised > 1)
@@ -60,9 +58,9 @@ std::string render_event(const report::OomEvent& e) {
   uint64_t others = 0;
   for (const auto& o : e.other_processes) others += o.bytes_known ? o.bytes : 0;
   out += "  This process: " + format_bytes(e.tracked_bytes) + " tracked (" + format_bytes(e.recent_bytes) +
-         " allocated in the last " + format_duration(e.recent_window_ns) + ", " + format_bytes(e.old_bytes) + " before); other processes: " +
-         (e.nvml == "ok" ? format_bytes(others) : "unknown (" + e.nvml + ")") + "; untracked: " +
-         format_bytes(e.untracked_bytes) + ".\n";
+         " allocated in the last " + format_duration(e.recent_window_ns) + ", " + format_bytes(e.old_bytes) +
+         " before); other processes: " + (e.nvml == "ok" ? format_bytes(others) : "unknown (" + e.nvml + ")") +
+         "; untracked: " + format_bytes(e.untracked_bytes) + ".\n";
   if (e.has_jax)
     out += "  JAX on device " + std::to_string(e.jax.device.device) + ": " + jax_pool_text(e.jax.device) +
            "; raised as " + e.jax.exception + ".\n";

@@ -46,12 +46,12 @@ std::string still_reachable_text(const Report& r, const TextOptions& options) {
       counted |= g.fails_gate;
     }
   if (groups.empty()) return "";
-  std::string out = "\nStill reachable at " + text_of(r.reason) +
-                    " (alive and referenced from the program's memory; " +
-                    (!counted                    ? "not counted by the gate: leak_kinds=all counts them"
-                     : r.python.version.empty() ? "counted by the gate: leak_kinds=all"
-                                                : "counted by the gate in a Python process: its heap keeps stale "
-                                                  "copies of freed objects' words; leak_kinds=definite leaves them out") +
+  std::string out = "\nStill reachable at " + text_of(r.reason) + " (alive and referenced from the program's memory; " +
+                    (!counted ? "not counted by the gate: leak_kinds=all counts them"
+                     : r.python.version.empty()
+                         ? "counted by the gate: leak_kinds=all"
+                         : "counted by the gate in a Python process: its heap keeps stale "
+                           "copies of freed objects' words; leak_kinds=definite leaves them out") +
                     "):\n";
   size_t shown = 0;
   for (const LeakGroup* g : groups) {

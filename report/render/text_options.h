@@ -8,9 +8,9 @@
 namespace cudaleak::report {
 
 struct TextOptions {
-  size_t max_groups = 10;   // 0 = all
-  size_t max_frames = 16;   // per stack
-  std::string report_path;  // named in the SUMMARY line when set
+  size_t max_groups = 10;         // 0 = all
+  size_t max_frames = 16;         // per stack
+  std::string report_path;        // named in the SUMMARY line when set
   bool gen_suppressions = false;  // print a rule for each unsuppressed group
   bool color = false;             // ANSI colours for a terminal: leaks red, headlines bold
   bool full_stacks = false;       // every frame; else runs inside one CUDA library are counted in a line,

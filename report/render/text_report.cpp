@@ -41,8 +41,7 @@ void append_frame(std::string& out, size_t index, const Frame& f, bool full_name
   char head[64];
   if (f.python)  // its "address" is an id, not a place in memory
     std::snprintf(head, sizeof head, "    #%zu [python] in ", index);
-  else
-    std::snprintf(head, sizeof head, "    #%zu 0x%" PRIx64 " in ", index, f.ip);
+  else std::snprintf(head, sizeof head, "    #%zu 0x%" PRIx64 " in ", index, f.ip);
   out += head;
   out += f.function.empty() ? "??"
                             : printable_name(full_names ? std::string(f.function) : readable_function_name(f.function));
@@ -58,8 +57,7 @@ std::string holdings(const std::map<Kind, KindTotal>& holds) {
   for (const auto& [kind, t] : holds) {
     if (kind_holds_memory(kind))
       memory += (memory.empty() ? "" : ", ") + format_bytes(t.bytes) + " of " + kind_memory_words(kind) + " memory";
-    else
-      handles += (handles.empty() ? "" : ", ") + std::to_string(t.count) + " " + kind_object_words(kind, t.count);
+    else handles += (handles.empty() ? "" : ", ") + std::to_string(t.count) + " " + kind_object_words(kind, t.count);
   }
   return memory + (!memory.empty() && !handles.empty() ? ", " : "") + handles;
 }
@@ -82,8 +80,7 @@ std::string device_malloc_note(const std::vector<std::string>& modules) {
   for (const std::string& m : modules)
     names.push_back(m.empty() ? "a module loaded from memory" : printable_name(basename(m)));
   std::string list;
-  for (size_t i = 0; i < names.size(); ++i)
-    list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  for (size_t i = 0; i < names.size(); ++i) list += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
   return "note: kernels of " + list + " call device-side malloc, which cudaleak tracks only with --device-heap (what " +
          "they leaked is not in this report)";
 }
@@ -104,8 +101,7 @@ std::string group_headline(const LeakGroup& g) {
           (g.has_pool ? pool_words(g.pool) : "");
     else if (g.bytes == 0 && kind == Kind::IpcMapping)  // imported: its size is known only where it is mapped
       s = allocations + " of " + memory + " of unknown size never freed";
-    else
-      s = format_bytes(g.bytes) + " of " + memory + " in " + allocations + " never freed";
+    else s = format_bytes(g.bytes) + " of " + memory + " in " + allocations + " never freed";
     if (kind == Kind::DeviceHeap && !g.stack.empty() && g.stack[0].module == "[device]") {
       // A kernel's malloc: the kernel, the line of the malloc where the
       // cubin has line information, and the launch the program made.
@@ -236,9 +232,9 @@ void append_stack(std::string& out, const std::vector<Frame>& stack, size_t firs
 // What begins the report's lines: one process's (a run's report, or one
 // file read back), LeakSanitizer's ==PID==; several merged, their count.
 std::string line_prefix(const Report& r) {
-  return r.processes.size() > 1 ? "cudaleak (" + count_of(r.processes.size(), "process", "processes") + " merged): "
-                                : "==" + std::to_string(r.processes.empty() ? r.process.pid : r.processes[0].process.pid) +
-                                      "==cudaleak: ";
+  return r.processes.size() > 1
+             ? "cudaleak (" + count_of(r.processes.size(), "process", "processes") + " merged): "
+             : "==" + std::to_string(r.processes.empty() ? r.process.pid : r.processes[0].process.pid) + "==cudaleak: ";
 }
 
 // "train (pid 12, rank 0)", or "pid 12" when the process's summary is absent.
@@ -268,8 +264,9 @@ std::string process_of(const Report& r, const LeakGroup& g, size_t of) {
 
 void append_group(std::string& out, const LeakGroup& g, const TextOptions& options, bool from_program = false,
                   const std::string& process = "") {
-  out += "\n" + paint(reach_mark(g) + group_headline(g) + (process.empty() ? "" : " in " + process) + ":", kBold,
-                      options.color) +
+  out += "\n" +
+         paint(reach_mark(g) + group_headline(g) + (process.empty() ? "" : " in " + process) + ":", kBold,
+               options.color) +
          "\n";
   size_t first = 0;
   if (auto own = program_frames(g.stack); from_program && !own.empty()) first = size_t(own.front() - g.stack.data());
@@ -344,14 +341,16 @@ std::string ranked_ooms(const Report& r, std::vector<bool>& told, ToldLines& lin
     for (const ProcessSummary& p : r.processes)
       if (p.process.pid == e.pid && p.process.rank == e.rank && job_start && p.process.start_unix_ns > job_start &&
           e.time_ns >= p.process.start_unix_ns - job_start)
-        return " of the job (" + format_duration(e.time_ns - (p.process.start_unix_ns - job_start)) + " into its own run)";
+        return " of the job (" + format_duration(e.time_ns - (p.process.start_unix_ns - job_start)) +
+               " into its own run)";
     return "";
   };
   bool first = true;
   for (const JobOom& j : job_ooms(r)) {
     const OomEvent& e = r.oom_events[j.event];
     out += "\n" + prefix + "rank " + std::to_string(e.rank) + " (pid " + std::to_string(e.pid) + ") ran out of memory" +
-           (first ? " first" : "") + ", at " + format_duration(e.time_ns) + own_time(e) + ":\n  " + oom::render_event(e);
+           (first ? " first" : "") + ", at " + format_duration(e.time_ns) + own_time(e) + ":\n  " +
+           oom::render_event(e);
     first = false;
     told[j.event] = true;
     if (j.others.empty()) continue;
@@ -468,8 +467,8 @@ std::string render_text(const Report& r, const TextOptions& options) {
   if (!r.summary.cached_by.empty()) {
     out += "\nHeld by caching allocators (not leaks: their caches are kept until exit by design):\n";
     for (const auto& [name, t] : r.summary.cached_by)
-      out += "  " + format_bytes(t.bytes) + " in " + std::to_string(t.count) + (t.count == 1 ? " block: " : " blocks: ") +
-             name + "\n";
+      out += "  " + format_bytes(t.bytes) + " in " + std::to_string(t.count) +
+             (t.count == 1 ? " block: " : " blocks: ") + name + "\n";
     // A cache that keeps growing over the observations holds something that is never freed.
     for (const LeakGroup& g : r.leaks) {
       if (g.cached_by.empty() || !g.growing) continue;
@@ -565,10 +564,12 @@ std::string render_text(const Report& r, const TextOptions& options) {
            " of the same processes (snapshots, checkpoints, out-of-memory) not counted: each process counts once, by "
            "its latest report (history in the report)\n";
   for (const Note& n : r.notes)
-    if (n.type == NoteType::DeviceHeapExhausted) out += "\n" + prefix + oom::describe_heap_exhausted(n, r.reservations) + "\n";
+    if (n.type == NoteType::DeviceHeapExhausted)
+      out += "\n" + prefix + oom::describe_heap_exhausted(n, r.reservations) + "\n";
   if (r.notes_total) {
     // check_context adds notes of its own (placements checked against the driver).
-    bool only_releases = std::all_of(r.notes.begin(), r.notes.end(), [](const Note& n) { return n.type == NoteType::UnknownRelease; });
+    bool only_releases = std::all_of(r.notes.begin(), r.notes.end(),
+                                     [](const Note& n) { return n.type == NoteType::UnknownRelease; });
     out += "\n" + prefix + std::to_string(r.notes_total) +
            (only_releases ? " release calls of resources it never saw" : " notes") + " (see notes in the report)\n";
   }
@@ -576,9 +577,9 @@ std::string render_text(const Report& r, const TextOptions& options) {
   out += render_growth(r, options);
   out += reach_totals_text(r, prefix);
   const bool not_clean = r.summary.leaked_count || !r.gate.error.empty();  // unseen calls are never green
-  out += "\n" + paint("SUMMARY:", not_clean ? kRed : kGreen, options.color) + " cudaleak: " +
-         format_bytes(r.summary.leaked_bytes) + " leaked in " +
-         std::to_string(r.summary.leaked_count) + (r.summary.leaked_count == 1 ? " resource" : " resources");
+  out += "\n" + paint("SUMMARY:", not_clean ? kRed : kGreen, options.color) +
+         " cudaleak: " + format_bytes(r.summary.leaked_bytes) + " leaked in " + std::to_string(r.summary.leaked_count) +
+         (r.summary.leaked_count == 1 ? " resource" : " resources");
   if (!r.summary.by_kind.empty()) {
     out += " (";
     bool first = true;
@@ -591,7 +592,8 @@ std::string render_text(const Report& r, const TextOptions& options) {
   }
   out += ".";
   if (r.summary.cached_count)
-    out += " Cached by allocators: " + std::to_string(r.summary.cached_count) + " / " + format_bytes(r.summary.cached_bytes) + ".";
+    out += " Cached by allocators: " + std::to_string(r.summary.cached_count) + " / " +
+           format_bytes(r.summary.cached_bytes) + ".";
   if (r.summary.pool_reserved_count)
     out += " Kept reserved by " + std::to_string(r.summary.pool_reserved_count) +
            (r.summary.pool_reserved_count == 1 ? " memory pool: " : " memory pools: ") +
@@ -600,7 +602,8 @@ std::string render_text(const Report& r, const TextOptions& options) {
     out += " Still reachable: " + std::to_string(r.summary.reachable_count) + " / " +
            format_bytes(r.summary.reachable_bytes) + ".";
   if (r.summary.suppressed_count)
-    out += " Suppressed: " + std::to_string(r.summary.suppressed_count) + " / " + format_bytes(r.summary.suppressed_bytes) + ".";
+    out += " Suppressed: " + std::to_string(r.summary.suppressed_count) + " / " +
+           format_bytes(r.summary.suppressed_bytes) + ".";
   if (!options.report_path.empty()) out += " Report: " + options.report_path;
   out += "\n";
   // The verdict the run's gate gave, as stored: a reader of the file sees
@@ -611,8 +614,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
   else if (r.gate.evaluated && r.gate.failed)
     out += prefix + "CI gate of the run: failed (" + count_of(r.gate.failing_groups, "leak group", "leak groups") +
            (r.gate.failing_bytes ? ", " + format_bytes(r.gate.failing_bytes) : "") + ")\n";
-  else if (r.gate.evaluated)
-    out += prefix + "CI gate of the run: passed\n";
+  else if (r.gate.evaluated) out += prefix + "CI gate of the run: passed\n";
   return out;
 }
 

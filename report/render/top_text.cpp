@@ -30,7 +30,8 @@ std::string ascii_sparkline(const std::vector<uint64_t>& values, size_t width) {
   std::string out;
   // The same columns as sparkline(): each block (3 bytes of UTF-8) becomes one level.
   const std::string blocks = sparkline(values, width);
-  for (size_t i = 0; i + 2 < blocks.size(); i += 3) out += kLevels[(static_cast<unsigned char>(blocks[i + 2]) - 0x81) & 7];
+  for (size_t i = 0; i + 2 < blocks.size(); i += 3)
+    out += kLevels[(static_cast<unsigned char>(blocks[i + 2]) - 0x81) & 7];
   return out;
 }
 
@@ -61,10 +62,10 @@ std::vector<TopSite> top_sites(const Report& frame, TopOrder order) {
   // (the live tensors by line under the allocator's segments).
   for (const DeviceTimeline& d : frame.timeline.devices)
     for (const SiteGrowth& growth : d.growth)
-      if (std::find(matched.begin(), matched.end(), &growth) == matched.end() && (growth.steady || !growth.view.empty()))
+      if (std::find(matched.begin(), matched.end(), &growth) == matched.end() &&
+          (growth.steady || !growth.view.empty()))
         out.push_back(TopSite{d.device, growth.kind, growth.view.empty() ? growth.api : view_words(growth.view),
-                              growth.where, "", growth.bytes, &growth,
-                              &growth.stack});
+                              growth.where, "", growth.bytes, &growth, &growth.stack});
   std::stable_sort(out.begin(), out.end(), [order](const TopSite& a, const TopSite& b) {
     if (order == TopOrder::Growth && per_minute(a) != per_minute(b)) return per_minute(a) > per_minute(b);
     return a.bytes > b.bytes;
@@ -78,7 +79,8 @@ std::string growth_cell(const TopSite& s) {
   if (g.steady && g.rise_requests)
     return "+" + format_bytes(uint64_t(double(rise_bytes(g)) * 1000.0 / double(g.rise_requests))) + "/1k req, +" +
            format_bytes(uint64_t(rise_per_minute(g))) + "/min";
-  if (g.steady) return "+" + format_bytes(uint64_t(rise_per_minute(g))) + "/min for " + rise_length(rise_duration_ns(g));
+  if (g.steady)
+    return "+" + format_bytes(uint64_t(rise_per_minute(g))) + "/min for " + rise_length(rise_duration_ns(g));
   if (g.rises == 0 && g.since_bytes == g.level && g.history.size() > 1 && g.history.front() > g.level) return "fell";
   return "flat";
 }
@@ -95,8 +97,8 @@ std::string render_top(const std::vector<LiveProcess>& processes, const std::vec
     for (const auto& [pid, bytes] : gpu.processes) {
       // A copy for the lambda: clang before 16 cannot capture a structured binding.
       const auto process_id = pid;
-      const bool watched =
-          std::any_of(processes.begin(), processes.end(), [&](const LiveProcess& p) { return p.pid == process_id; });
+      const bool watched = std::any_of(processes.begin(), processes.end(),
+                                       [&](const LiveProcess& p) { return p.pid == process_id; });
       others += (others.empty() ? "" : ", ") + std::to_string(pid) + (watched ? "*" : "") + " " +
                 (bytes == UINT64_MAX ? std::string("?") : format_bytes(bytes));
     }
@@ -149,12 +151,13 @@ std::string render_top(const std::vector<LiveProcess>& processes, const std::vec
       const TopSite& s = sites[size_t(options.selected)];
       out += "  stack of site " + std::to_string(options.selected) + ":\n";
       if (s.growth && !s.growth->history.empty())
-        out += "    " + (options.ascii ? ascii_sparkline(s.growth->history, 60) : sparkline(s.growth->history, 60)) + "  " +
-               format_bytes(s.growth->history.front()) + " -> " + format_bytes(s.growth->level) + "\n";
+        out += "    " + (options.ascii ? ascii_sparkline(s.growth->history, 60) : sparkline(s.growth->history, 60)) +
+               "  " + format_bytes(s.growth->history.front()) + " -> " + format_bytes(s.growth->level) + "\n";
       for (size_t i = 0; s.stack && i < s.stack->size() && i < 12; ++i) {
         const Frame& f = (*s.stack)[i];
         std::string where = f.file.empty() ? std::string(f.module) : std::string(f.file) + ":" + std::to_string(f.line);
-        out += "    #" + std::to_string(i) + " " + fit((f.function.empty() ? "?" : std::string(f.function)) + " " + where, options.width - 8) + "\n";
+        out += "    #" + std::to_string(i) + " " +
+               fit((f.function.empty() ? "?" : std::string(f.function)) + " " + where, options.width - 8) + "\n";
       }
     }
     first = false;

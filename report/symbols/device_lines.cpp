@@ -246,15 +246,16 @@ class LineProgramReader {
           uint64_t value = 0;
           std::string_view text;
           switch (form) {
-            case 0x08: text = u.string(); break;                  // DW_FORM_string
-            case 0x0e: case 0x1f: u.fixed(offset_size); break;    // DW_FORM_strp, DW_FORM_line_strp
-            case 0x0b: value = u.fixed(1); break;                  // DW_FORM_data1
-            case 0x05: value = u.fixed(2); break;                  // DW_FORM_data2
-            case 0x06: value = u.fixed(4); break;                  // DW_FORM_data4
-            case 0x07: value = u.fixed(8); break;                  // DW_FORM_data8
-            case 0x1e: u.skip(16); break;                          // DW_FORM_data16 (MD5)
-            case 0x0f: value = u.uleb(); break;                    // DW_FORM_udata
-            case 0x09: u.skip(u.uleb()); break;                    // DW_FORM_block
+            case 0x08: text = u.string(); break;  // DW_FORM_string
+            case 0x0e:
+            case 0x1f: u.fixed(offset_size); break;  // DW_FORM_strp, DW_FORM_line_strp
+            case 0x0b: value = u.fixed(1); break;    // DW_FORM_data1
+            case 0x05: value = u.fixed(2); break;    // DW_FORM_data2
+            case 0x06: value = u.fixed(4); break;    // DW_FORM_data4
+            case 0x07: value = u.fixed(8); break;    // DW_FORM_data8
+            case 0x1e: u.skip(16); break;            // DW_FORM_data16 (MD5)
+            case 0x0f: value = u.uleb(); break;      // DW_FORM_udata
+            case 0x09: u.skip(u.uleb()); break;      // DW_FORM_block
             default: return false;
           }
           if (type == 1) name = text;       // DW_LNCT_path
@@ -293,7 +294,8 @@ class LineProgramReader {
         return;
       }
       uint32_t f = file < files_.size() ? uint32_t(files_[file]) : 0;
-      function->rows.push_back({uint32_t(address), f, end ? -1 : int32_t(std::clamp<int64_t>(int64_t(line), 0, INT32_MAX))});
+      function->rows.push_back(
+          {uint32_t(address), f, end ? -1 : int32_t(std::clamp<int64_t>(int64_t(line), 0, INT32_MAX))});
       ++table_rows_;
     };
     while (u.ok && u.at < u.size) {
@@ -330,12 +332,12 @@ class LineProgramReader {
           u.at = next;
           break;
         }
-        case 1: emit(false); break;                                   // DW_LNS_copy
-        case 2: address += u.uleb() * min_instruction_; break;        // DW_LNS_advance_pc
-        case 3: line += uint64_t(u.sleb()); break;                    // DW_LNS_advance_line
-        case 4: file = u.uleb(); break;                               // DW_LNS_set_file
+        case 1: emit(false); break;                             // DW_LNS_copy
+        case 2: address += u.uleb() * min_instruction_; break;  // DW_LNS_advance_pc
+        case 3: line += uint64_t(u.sleb()); break;              // DW_LNS_advance_line
+        case 4: file = u.uleb(); break;                         // DW_LNS_set_file
         case 8: address += uint64_t((255 - opcode_base_) / line_range_) * min_instruction_; break;  // const_add_pc
-        case 9: address += u.fixed(2); break;                         // DW_LNS_fixed_advance_pc
+        case 9: address += u.fixed(2); break;  // DW_LNS_fixed_advance_pc
         default:  // column, flags, isa, and opcodes this reader does not know: their operands skipped
           for (unsigned i = 0; i < lengths_[op]; ++i) u.uleb();
       }

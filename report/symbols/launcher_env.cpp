@@ -102,8 +102,9 @@ int rank_of_process(int pid) {
   if (pid <= 0) return -1;
   const JobPlace theirs = job_place_of_environ(environ_of(pid));
   // Another job's rank (the same user's other run on this GPU) is not a rank here.
-  static const std::string mine =
-      job_place([](const char* name) { return static_cast<const char*>(std::getenv(name)); }).job_id;
+  static const std::string mine = job_place([](const char* name) {
+                                    return static_cast<const char*>(std::getenv(name));
+                                  }).job_id;
   if (!mine.empty() && !theirs.job_id.empty() && mine != theirs.job_id) return -1;
   return theirs.rank;
 }

@@ -11,9 +11,9 @@
 namespace cudaleak::symbols {
 
 struct JobPlace {
-  int rank = -1;        // in the job
-  int local_rank = -1;  // on its host
-  int world_size = 0;   // ranks in the job; 0 unknown
+  int rank = -1;         // in the job
+  int local_rank = -1;   // on its host
+  int world_size = 0;    // ranks in the job; 0 unknown
   std::string launcher;  // "torchrun", "openmpi", "pmi", "slurm"; "" when none said
   // The job's name where the launcher exports one ("TORCHELASTIC_RUN_ID=...",
   // Open MPI's job id, SLURM_JOB_ID, PMI_KVSNAME): tells two jobs apart.

@@ -24,7 +24,7 @@ bool bind(void* handle, const char* name, Fn& slot) {
 
 const Libdw* load_libdw() {
   static Libdw table;
-  static const Libdw* loaded = [] () -> const Libdw* {
+  static const Libdw* loaded = []() -> const Libdw* {
     void* h = open_libdw();
     if (!h) return nullptr;
     bool ok = bind(h, "dwfl_begin", table.begin) && bind(h, "dwfl_end", table.end) &&
@@ -41,9 +41,8 @@ const Libdw* load_libdw() {
               bind(h, "dwfl_report_begin", table.report_begin) && bind(h, "dwfl_report_elf", table.report_elf) &&
               bind(h, "dwfl_offline_section_address", table.offline_section_address) &&
               bind(h, "dwfl_build_id_find_elf", table.build_id_find_elf) &&
-              bind(h, "dwarf_getscopes_die", table.getscopes_die) &&
-              bind(h, "dwarf_tag", table.tag) && bind(h, "dwarf_diename", table.diename) &&
-              bind(h, "dwarf_attr_integrate", table.attr_integrate) &&
+              bind(h, "dwarf_getscopes_die", table.getscopes_die) && bind(h, "dwarf_tag", table.tag) &&
+              bind(h, "dwarf_diename", table.diename) && bind(h, "dwarf_attr_integrate", table.attr_integrate) &&
               bind(h, "dwarf_formstring", table.formstring) && bind(h, "dwarf_formudata", table.formudata) &&
               bind(h, "dwarf_getsrcfiles", table.getsrcfiles) && bind(h, "dwarf_filesrc", table.filesrc);
     return ok ? &table : nullptr;

@@ -61,7 +61,7 @@ std::vector<report::Module> loaded_modules() {
         auto* list = static_cast<std::vector<report::Module>*>(out);
         std::string path = info->dlpi_name ? info->dlpi_name : "";
         if (path.empty() && list->empty()) path = self_exe();  // the main program has no name here
-        if (path.empty()) return 0;                             // vdso and anonymous objects
+        if (path.empty()) return 0;                            // vdso and anonymous objects
         list->push_back(report::Module{path, info->dlpi_addr, build_id_of(info)});
         return 0;
       },
@@ -118,7 +118,7 @@ class ElfFile {
 
   const std::vector<ElfW(Phdr)>& segments() const { return segments_; }
   // A segment's bytes, when it is small enough to be a note.
-  std::vector<char> contents(const ElfW(Phdr)& segment) const {
+  std::vector<char> contents(const ElfW(Phdr) & segment) const {
     constexpr uint64_t kMaxNotes = 1 << 20;
     std::vector<char> bytes(segment.p_filesz <= kMaxNotes ? segment.p_filesz : 0);
     if (!read_at(segment.p_offset, bytes.data(), bytes.size())) bytes.clear();
@@ -145,7 +145,7 @@ class ElfFile {
 
 std::string file_build_id(const std::string& path) {
   ElfFile file(path);
-  for (const ElfW(Phdr)& segment : file.segments()) {
+  for (const ElfW(Phdr) & segment : file.segments()) {
     if (segment.p_type != PT_NOTE) continue;
     std::vector<char> notes = file.contents(segment);
     const char* p = notes.data();
@@ -166,7 +166,7 @@ std::string file_build_id(const std::string& path) {
 uint64_t file_first_load_address(const std::string& path) {
   uint64_t lowest = UINT64_MAX;
   const ElfFile file(path);  // named: a temporary's segments() would die before the loop ran
-  for (const ElfW(Phdr)& segment : file.segments())
+  for (const ElfW(Phdr) & segment : file.segments())
     if (segment.p_type == PT_LOAD && segment.p_vaddr < lowest) lowest = segment.p_vaddr;
   return lowest == UINT64_MAX ? 0 : lowest & ~uint64_t(0xfff);
 }

@@ -16,9 +16,7 @@ namespace cudaleak::symbols {
 namespace {
 
 // A section's bytes, when they lie inside the mapping.
-bool inside(size_t map_size, uint64_t offset, uint64_t size) {
-  return offset <= map_size && size <= map_size - offset;
-}
+bool inside(size_t map_size, uint64_t offset, uint64_t size) { return offset <= map_size && size <= map_size - offset; }
 
 // libdw's preference among symbols at one address: global, weak, local.
 uint8_t rank_of(const Elf64_Sym& s) {

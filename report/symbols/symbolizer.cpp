@@ -47,7 +47,8 @@ class ModuleResolver : public report::FrameResolver {
   std::vector<report::Frame> resolve(uint64_t ip, bool return_address) override {
     report::Frame f;
     Dl_info info{};
-    if (dladdr(reinterpret_cast<void*>(return_address ? ip - 1 : ip), &info) && info.dli_fname) f.module = info.dli_fname;
+    if (dladdr(reinterpret_cast<void*>(return_address ? ip - 1 : ip), &info) && info.dli_fname)
+      f.module = info.dli_fname;
     return {f};
   }
 };
@@ -191,7 +192,8 @@ class DwflSymbolizer : public report::FrameResolver {
           call_file < file_count)
         if (const char* name = dw_->filesrc(files, call_file, nullptr, nullptr)) f.file = name;
       f.line = dw_->attr_integrate(&die, DW_AT_call_line, &attr) && dw_->formudata(&attr, &call_line) == 0
-                   ? int(call_line) : 0;
+                   ? int(call_line)
+                   : 0;
       Dwarf_Die* chain = nullptr;
       int m = dw_->getscopes_die(&die, &chain);
       bool next = false;
@@ -300,8 +302,8 @@ SymbolizerCounts process_symbolizer_counts() { return remembering().counts; }
 std::unique_ptr<report::FrameResolver> make_module_resolver() { return std::make_unique<ModuleResolver>(); }
 
 std::unique_ptr<report::FrameResolver> make_offline_symbolizer(const std::vector<report::Module>& modules,
-                                                                const std::vector<std::string>& debug_dirs,
-                                                                std::vector<std::string>* missing) {
+                                                               const std::vector<std::string>& debug_dirs,
+                                                               std::vector<std::string>* missing) {
   std::vector<std::pair<std::string, uint64_t>> files;
   for (const auto& m : modules) {
     // The kernel's vDSO is in every process and never in a file: nothing to find, nothing to warn about.

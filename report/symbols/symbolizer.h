@@ -30,8 +30,8 @@ std::unique_ptr<report::FrameResolver> make_module_resolver();
 // and used only when its GNU build-id matches the recorded one. Modules not
 // found are listed in `missing`.
 std::unique_ptr<report::FrameResolver> make_offline_symbolizer(const std::vector<report::Module>& modules,
-                                                                const std::vector<std::string>& debug_dirs,
-                                                                std::vector<std::string>* missing);
+                                                               const std::vector<std::string>& debug_dirs,
+                                                               std::vector<std::string>* missing);
 
 // Resolves again every frame of the report (groups, notes, the timeline's
 // sites, out-of-memory events, reservations; inline frames expand) and marks

@@ -124,7 +124,8 @@ int main(int argc, char** argv) {
   if (threads == 1 && std::getenv("BENCH_ALTERNATE"))
     g_set_tracking = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "cudaleak_phase_tracking"));
   auto report = [&](const char* name, double ns) {
-    if (g_set_tracking) std::printf("%-28s %3d %10.0f %10.0f %8.0f\n", name, depth, ns, g_passthrough, ns - g_passthrough);
+    if (g_set_tracking)
+      std::printf("%-28s %3d %10.0f %10.0f %8.0f\n", name, depth, ns, g_passthrough, ns - g_passthrough);
     else std::printf("%-28s %3d %10.0f\n", name, depth, ns);
   };
   double r;

@@ -33,7 +33,8 @@ __attribute__((noinline)) void outer(void** p, long i) {
   kMiddles[(i / 10) % 10](p, i);
   asm volatile("");
 }
-constexpr Level kOuters[] = {outer<0>, outer<1>, outer<2>, outer<3>, outer<4>, outer<5>, outer<6>, outer<7>, outer<8>, outer<9>};
+constexpr Level kOuters[] = {outer<0>, outer<1>, outer<2>, outer<3>, outer<4>,
+                             outer<5>, outer<6>, outer<7>, outer<8>, outer<9>};
 
 int main(int argc, char** argv) {
   long n = argc > 1 ? std::atol(argv[1]) : 1000000;

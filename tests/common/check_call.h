@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define CHECK(call)                                                                  \
-  do {                                                                               \
-    if (int r_ = int(call); r_ != 0) {                                               \
-      std::fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, r_);      \
-      std::exit(3);                                                                  \
-    }                                                                                \
+#define CHECK(call)                                                             \
+  do {                                                                          \
+    if (int r_ = int(call); r_ != 0) {                                          \
+      std::fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, r_); \
+      std::exit(3);                                                             \
+    }                                                                           \
   } while (0)

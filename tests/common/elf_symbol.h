@@ -29,4 +29,3 @@ inline void* find_in_elf(void* handle, const char* name) {
   }
   return nullptr;
 }
-

@@ -107,7 +107,8 @@ bool stack_has(const cudaleak::report::LeakGroup& g, const std::string& function
 const cudaleak::report::LeakGroup* find_group(const cudaleak::report::Report& r, const std::string& kind,
                                               const std::string& function_in_stack) {
   for (const auto& g : r.leaks)
-    if (cudaleak::report::text_of(g.kind) == kind && (function_in_stack.empty() || stack_has(g, function_in_stack))) return &g;
+    if (cudaleak::report::text_of(g.kind) == kind && (function_in_stack.empty() || stack_has(g, function_in_stack)))
+      return &g;
   return nullptr;
 }
 

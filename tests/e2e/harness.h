@@ -24,9 +24,9 @@ struct Result {
 Result run(const std::vector<std::string>& argv, const std::vector<std::string>& env = {});
 
 std::string build_dir();
-std::string cudaleak_tool();           // build/bin/cudaleak
-std::string sample(const std::string& name);  // build/samples/sample_<name>_shared
-std::string program(const std::string& name); // test program
+std::string cudaleak_tool();                   // build/bin/cudaleak
+std::string sample(const std::string& name);   // build/samples/sample_<name>_shared
+std::string program(const std::string& name);  // test program
 
 // A fresh empty directory for one test's reports.
 std::string fresh_dir(const std::string& name);

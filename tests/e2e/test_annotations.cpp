@@ -20,8 +20,9 @@ TEST_CASE("annotations: github workflow commands at the leak's line from run and
   CHECK(res.exit_code == 1);
   // One command per leak group the gate counts: file and line of the
   // program's frame, the title's ':' escaped, the stack on escaped newlines.
-  CHECK(has(res.out, ",line=8,title=cudaleak%3A device leak::device leak: 50 resources, 800.0 KiB, created by "
-                     "cudaMalloc, definitely lost in sample_loop_leak_shared (pid "));
+  CHECK(has(res.out,
+            ",line=8,title=cudaleak%3A device leak::device leak: 50 resources, 800.0 KiB, created by "
+            "cudaMalloc, definitely lost in sample_loop_leak_shared (pid "));
   CHECK(has(res.out, "::error file="));
   CHECK(has(res.out, "samples/loop_leak.cu,line=8"));
   CHECK(has(res.out, "%0A#2 step "));
@@ -82,8 +83,9 @@ TEST_CASE("diff: --format html shows the sites grown and new and gone with their
   CHECK(grown.exit_code == 1);  // as the text: a site grew
   std::string html = read_file(page);
   CHECK(has(html, "<h2>Grown (1)</h2>"));
-  CHECK(has(html, "<td class=\"n\">80.0 KiB</td><td class=\"n\">144.0 KiB</td><td class=\"n\">+64.0 KiB</td>"
-                  "<td class=\"n\">5 &rarr; 9</td>"));
+  CHECK(has(html,
+            "<td class=\"n\">80.0 KiB</td><td class=\"n\">144.0 KiB</td><td class=\"n\">+64.0 KiB</td>"
+            "<td class=\"n\">5 &rarr; 9</td>"));
   CHECK(has(html, "<span class=\"fn\">step</span> "));  // the site's stack
   CHECK(has(html, "loop_leak.cu:8</li>"));
   Result changed = run({cudaleak_tool(), "diff", "--format", "html", "-o", page, other, more});

@@ -40,7 +40,8 @@ TEST_CASE("cli: a mistyped option or command exits 2 with one line naming the ne
   CHECK(run({cudaleak_tool(), "--help"}).exit_code == 0);
 }
 
-TEST_CASE("cli: a boolean flag alone is true, and given an empty value it is refused as --option key= is", "[e2e][cli]") {
+TEST_CASE("cli: a boolean flag alone is true, and given an empty value it is refused as --option key= is",
+          "[e2e][cli]") {
   for (std::vector<std::string> flags : std::vector<std::vector<std::string>>{
            {"--crash-report", ""}, {"--crash-report="}, {"--verbose", ""}, {"--option", "crash_report="}}) {
     INFO(flags[0]);
@@ -54,7 +55,8 @@ TEST_CASE("cli: a boolean flag alone is true, and given an empty value it is ref
     CHECK(std::count(res.err.begin(), res.err.end(), '\n') == 1);
   }
   auto dir = fresh_dir("cli_bare_flag");
-  Result bare = run({cudaleak_tool(), "run", "--simulated-gpu", "--verbose", "-o", dir + "/r.json", "--", sample("clean")});
+  Result bare = run(
+      {cudaleak_tool(), "run", "--simulated-gpu", "--verbose", "-o", dir + "/r.json", "--", sample("clean")});
   CHECK(bare.exit_code == 0);
   CHECK(bare.err.find("verbose=true") != std::string::npos);
   // An empty argument after the program's `--` is the program's.
@@ -79,13 +81,14 @@ TEST_CASE("cli: --simulated-gpu-memory refuses a size it cannot read exactly", "
     CHECK(res.err.find("--simulated-gpu-memory: expected a size such as 512MiB or 2GiB") != std::string::npos);
     CHECK(res.err.find("got '" + bad + "'") != std::string::npos);
   }
-  Result huge = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "99999999999GiB", "--",
-                     sample("clean")});
+  Result huge = run(
+      {cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "99999999999GiB", "--", sample("clean")});
   CHECK(huge.exit_code == 2);
   CHECK(huge.err.find("'99999999999GiB' is out of range") != std::string::npos);
   for (const std::string none : {"0", "0GiB", "0.5"}) {  // no device, or half a byte
     INFO(none);
-    Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", none, "--", sample("clean")});
+    Result res = run(
+        {cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", none, "--", sample("clean")});
     CHECK(res.exit_code == 2);
     CHECK(res.out.empty());
   }
@@ -137,8 +140,9 @@ TEST_CASE("cli: the default report path is the launcher's too, and the summary n
   CHECK(res.err.find("Report: " + files[0]) != std::string::npos);
   // Run where it is written, the summary shows the short name.
   auto here = fresh_dir("cli_default_path_here");
-  Result short_name = run({"/bin/sh", "-c", "cd '" + here + "' && '" + cudaleak_tool() +
-                                                "' run --simulated-gpu -- '" + sample("pinned_leak") + "'"});
+  Result short_name = run(
+      {"/bin/sh", "-c",
+       "cd '" + here + "' && '" + cudaleak_tool() + "' run --simulated-gpu -- '" + sample("pinned_leak") + "'"});
   auto written = files_in(here);
   REQUIRE(written.size() == 1);
   CHECK(short_name.err.find("Report: " + fs::path(written[0]).filename().string()) != std::string::npos);
@@ -182,8 +186,9 @@ TEST_CASE("cli: without a GPU and without --simulated-gpu the launcher says what
   if (driver) dlclose(driver);
   Result res = run({cudaleak_tool(), "run", "-o", dir + "/r.json", "--", "/bin/true"});
   CHECK(res.exit_code == 0);
-  bool hint = res.err.find("no CUDA driver (libcuda.so.1 not found); to try cudaleak without a GPU: "
-                           "cudaleak run --simulated-gpu -- PROGRAM") != std::string::npos;
+  bool hint = res.err.find(
+                  "no CUDA driver (libcuda.so.1 not found); to try cudaleak without a GPU: "
+                  "cudaleak run --simulated-gpu -- PROGRAM") != std::string::npos;
   CHECK(hint == (driver == nullptr));
   // With the simulated GPU there is a driver: no hint.
   Result sim = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/s.json", "--", "/bin/true"});

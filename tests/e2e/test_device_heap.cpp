@@ -40,7 +40,8 @@ std::string write_text(const std::string& path, const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("device_heap: kernels' leaks are counted exactly, grouped by kernel above the launch's stack", "[e2e][device_heap]") {
+TEST_CASE("device_heap: kernels' leaks are counted exactly, grouped by kernel above the launch's stack",
+          "[e2e][device_heap]") {
   auto dir = fresh_dir("device_heap_leaks");
   Result res = run_sim(dir, kernels("leaks"), {"--device-heap"});
   INFO(res.err);
@@ -76,7 +77,8 @@ TEST_CASE("device_heap: off by default, and a kernel that frees everything leave
   CHECK(device_heap_count(only_report(clean)) == 0);
 }
 
-TEST_CASE("device_heap: the gate, a suppression naming the kernel, JUnit, SARIF and report --kind", "[e2e][device_heap]") {
+TEST_CASE("device_heap: the gate, a suppression naming the kernel, JUnit, SARIF and report --kind",
+          "[e2e][device_heap]") {
   auto dir = fresh_dir("device_heap_gate");
   std::string junit = dir + "/../device_heap.junit.xml", sarif = dir + "/../device_heap.sarif";
   Result gated = run_sim(dir, kernels("leaks"),
@@ -114,12 +116,14 @@ TEST_CASE("device_heap: the gate, a suppression naming the kernel, JUnit, SARIF 
   CHECK(r.summary.suppressed_count == 64);
   CHECK(r.summary.suppressed_bytes == 64 * 4096);
   auto both = fresh_dir("device_heap_suppress_both");
-  auto supp_both = write_text(both + "/../device_heap_both.supp", "leak:keep_rows* kind:device_heap\nleak:odd_sizes*\n");
+  auto supp_both = write_text(both + "/../device_heap_both.supp",
+                              "leak:keep_rows* kind:device_heap\nleak:odd_sizes*\n");
   CHECK(run_sim(both, kernels("leaks"), {"--device-heap", "--error-exitcode", "23", "--suppressions", supp_both})
             .exit_code == 0);
 }
 
-TEST_CASE("device_heap: mallocs that find the heap full are counted per kernel, with the heap limit named", "[e2e][device_heap]") {
+TEST_CASE("device_heap: mallocs that find the heap full are counted per kernel, with the heap limit named",
+          "[e2e][device_heap]") {
   auto dir = fresh_dir("device_heap_exhaust");
   Result res = run_sim(dir, kernels("exhaust"), {"--device-heap"});
   INFO(res.err);
@@ -173,8 +177,8 @@ TEST_CASE("device_heap: a kernel built with -lineinfo names its malloc's source 
   const LeakGroup* odd = kernel_group(r, "odd_sizes()");
   REQUIRE(odd);
   CHECK(odd->stack[0].line == source_line("char* kept = static_cast<char*>(malloc(1000));"));
-  const std::string at =
-      "made by malloc in keep_rows(int) at device_heap_kernels.cu:" + std::to_string(rows_line) + " on device 0";
+  const std::string at = "made by malloc in keep_rows(int) at device_heap_kernels.cu:" + std::to_string(rows_line) +
+                         " on device 0";
   CHECK(res.err.find(at) != std::string::npos);
   // SARIF's location is the first program frame with a file: the device line.
   const std::string sarif_text = read_file(sarif);
@@ -207,9 +211,10 @@ TEST_CASE("device_heap: off, a loaded module whose kernels call malloc is named 
   Result res = run_sim(dir, {program("module_globals"), "clean", cubin, cubin});
   INFO(res.err);
   REQUIRE(res.exit_code == 0);
-  const std::string note = "note: kernels of device_heap_kernels.cubin and a module loaded from memory call "
-                           "device-side malloc, which cudaleak tracks only with --device-heap (what they leaked is "
-                           "not in this report)";
+  const std::string note =
+      "note: kernels of device_heap_kernels.cubin and a module loaded from memory call "
+      "device-side malloc, which cudaleak tracks only with --device-heap (what they leaked is "
+      "not in this report)";
   CHECK(res.err.find(note) != std::string::npos);
   CHECK(res.err.find(note, res.err.find(note) + 1) == std::string::npos);  // once
   Report r = only_report(dir);

@@ -21,7 +21,8 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 }  // namespace
 
 #ifdef CUDALEAK_HAVE_GTEST
-TEST_CASE("GoogleTest: the listener fails exactly the leaking test at its line with kind and stack", "[e2e][frameworks]") {
+TEST_CASE("GoogleTest: the listener fails exactly the leaking test at its line with kind and stack",
+          "[e2e][frameworks]") {
   auto dir = fresh_dir("gtest");
   Result res = run_sim(dir, {program("gtest_cuda"), "--gtest_filter=Cuda.*"});
   CHECK(res.exit_code == 1);
@@ -54,8 +55,9 @@ TEST_CASE("GoogleTest: the listener fails exactly the leaking test at its line w
 TEST_CASE("GoogleTest: the listener applies the gate's suppressions fail_on and min_bytes", "[e2e][frameworks]") {
   auto dir = fresh_dir("gtest_gate");
   std::string supp = written(dir + "/tests.supp", "leak:Cuda_ForgetsABuffer_Test::TestBody\n");
-  for (const std::vector<std::string>& flags : std::vector<std::vector<std::string>>{
-           {"--suppressions", supp}, {"--fail-on", "stream"}, {"--min-bytes", "16384"}}) {
+  for (const std::vector<std::string>& flags : std::vector<std::vector<std::string>>{{"--suppressions", supp},
+                                                                                     {"--fail-on", "stream"},
+                                                                                     {"--min-bytes", "16384"}}) {
     Result res = run_sim(dir, {program("gtest_cuda"), "--gtest_filter=Cuda.*"}, flags);
     INFO(flags.front() << "\n" << res.out);
     CHECK(res.exit_code == 0);
@@ -73,8 +75,9 @@ TEST_CASE("GoogleTest: CUDALEAK_LIMIT_MEMORY fails the test over its peak budget
   CHECK(has(res.out, "[       OK ] Budget.LeakWithinBudget"));
   CHECK(has(res.out, "[  FAILED  ] Budget.PeakOverBudget"));
   CHECK(has(res.out, "gtest_cuda.cpp:30: Failure"));  // the allocation that went over, in the test
-  CHECK(has(res.out, "cudaleak: this test used 28.0 MiB of device memory at its peak on device 0, over its budget "
-                     "of 24.0 MiB (CUDALEAK_LIMIT_MEMORY)"));
+  CHECK(has(res.out,
+            "cudaleak: this test used 28.0 MiB of device memory at its peak on device 0, over its budget "
+            "of 24.0 MiB (CUDALEAK_LIMIT_MEMORY)"));
   CHECK(has(res.out, "20.0 MiB of device memory more than at the start, created by cudaMalloc on device 0:"));
   CHECK(has(res.out, "in Budget_PeakOverBudget_Test::TestBody()"));
   CHECK_FALSE(has(res.out, "testing::internal"));
@@ -88,11 +91,13 @@ TEST_CASE("Catch2: cudaleak_catch2.h fails the tests over their budgets and pass
   INFO(res.out);
   CHECK(res.exit_code == 2);
   CHECK(has(res.out, "4 | 2 passed | 2 failed"));
-  CHECK(has(res.out, "cudaleak: this test used 28.0 MiB of device memory at its peak on device 0, over its budget "
-                     "of 24.0 MiB (CUDALEAK_LIMIT_MEMORY)"));
+  CHECK(has(res.out,
+            "cudaleak: this test used 28.0 MiB of device memory at its peak on device 0, over its budget "
+            "of 24.0 MiB (CUDALEAK_LIMIT_MEMORY)"));
   CHECK(has(res.out, "catch2_cuda.cpp:47: FAILED"));  // the allocation that went over
-  CHECK(has(res.out, "cudaleak: 1 CUDA resource (2097152 bytes) created by this test is still alive, over its "
-                     "budget of 1.0 MiB (CUDALEAK_LIMIT_LEAKS)"));
+  CHECK(has(res.out,
+            "cudaleak: 1 CUDA resource (2097152 bytes) created by this test is still alive, over its "
+            "budget of 1.0 MiB (CUDALEAK_LIMIT_LEAKS)"));
   CHECK(has(res.out, "catch2_cuda.cpp:55: FAILED"));
   CHECK(has(res.out, "(the rest of the stack is in the report)"));  // cut at the test case
   CHECK_FALSE(has(res.out, "Catch::RunContext"));
@@ -114,8 +119,9 @@ TEST_CASE("limit_memory: a run whose device memory peaks over its budget fails t
   auto dir = fresh_dir("limit_memory");
   Result over = run_sim(dir, {sample("clean")}, {"--limit-memory", "65536", "--error-exitcode", "3"});
   CHECK(over.exit_code == 3);
-  CHECK(has(over.err, "cudaleak: device memory peaked at 256.0 KiB above the start on device 0, over the budget of "
-                      "64.0 KiB (limit_memory) at "));
+  CHECK(has(over.err,
+            "cudaleak: device memory peaked at 256.0 KiB above the start on device 0, over the budget of "
+            "64.0 KiB (limit_memory) at "));
   CHECK(has(over.err, "256.0 KiB of device memory more than at the start, created by cudaMalloc on device 0:"));
   CHECK(has(over.err, "in main "));
   Result within = run_sim(dir, {sample("clean")}, {"--limit-memory", "1048576", "--error-exitcode", "3"});
@@ -198,18 +204,24 @@ TEST_CASE("pytest: cuda_limit_memory and cuda_limit_leaks fail exactly the tests
   CHECK(summary_says(res.out, "FAILED", "test_leak_over_budget"));
   CHECK(summary_says(res.out, "PASSED", "test_uses_a_tidy_fixture"));
   // The peak: the budget, the peak, the test's own line and the sites that grew.
-  CHECK(has(res.out, "cudaleak: test_peak_over_budget used 28.0 MiB of device memory at its peak on device 0, over "
-                     "its budget of 24.0 MiB (@pytest.mark.cuda_limit_memory)\nat " + file + ":25\n"));
+  CHECK(has(res.out,
+            "cudaleak: test_peak_over_budget used 28.0 MiB of device memory at its peak on device 0, over "
+            "its budget of 24.0 MiB (@pytest.mark.cuda_limit_memory)\nat " +
+                file + ":25\n"));
   CHECK(has(res.out, "20.0 MiB of device memory more than at the start, created by cudaMalloc on device 0:"));
   CHECK(has(res.out, "[python] in test_peak_over_budget " + file + ":25"));
-  CHECK(has(res.out, "cudaleak: 1 CUDA resource (2097152 bytes) created by this test is still alive, over its budget "
-                     "of 1.0 MiB (@pytest.mark.cuda_limit_leaks)\nat " + file + ":41\n"));
+  CHECK(has(res.out,
+            "cudaleak: 1 CUDA resource (2097152 bytes) created by this test is still alive, over its budget "
+            "of 1.0 MiB (@pytest.mark.cuda_limit_leaks)\nat " +
+                file + ":41\n"));
   // A function-scoped fixture that never frees fails its test at teardown,
   // at the fixture's line.
   CHECK(summary_says(res.out, "ERROR", "test_uses_a_leaky_fixture"));
-  CHECK(has(res.out, "cudaleak: fixture 'leaky_buffer' (function scope, set up for " + file.substr(file.find("tests/")) +
-                     "::test_uses_a_leaky_fixture) left 1 CUDA resource (3145728 bytes) alive after its teardown\n"
-                     "at " + file + ":46\n"));
+  CHECK(has(res.out, "cudaleak: fixture 'leaky_buffer' (function scope, set up for " +
+                         file.substr(file.find("tests/")) +
+                         "::test_uses_a_leaky_fixture) left 1 CUDA resource (3145728 bytes) alive after its teardown\n"
+                         "at " +
+                         file + ":46\n"));
   CHECK_FALSE(has(res.out, "pluggy"));
   // The session's tables.
   CHECK(has(res.out, "cudaleak: the tests that used the most device memory (peak)"));

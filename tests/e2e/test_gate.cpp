@@ -112,7 +112,8 @@ TEST_CASE("suppressions: matching rules hide leaks, stay visible in the report, 
 
 TEST_CASE("suppressions: a rule for another kind or api does not match", "[e2e][gate]") {
   auto dir = fresh_dir("gate_suppressions_miss");
-  auto supp = write_text(dir + "/../gate_miss.supp", "leak:process_batch kind:pinned\nleak:process_batch api:cudaMallocHost\n");
+  auto supp = write_text(dir + "/../gate_miss.supp",
+                         "leak:process_batch kind:pinned\nleak:process_batch api:cudaMallocHost\n");
   CHECK(gated(dir, {sample("exception_leak")}, {"--suppressions", supp}).exit_code == 23);
 }
 
@@ -183,7 +184,8 @@ TEST_CASE("default suppressions hide by-design library handles, never the progra
   for (const auto& g : r2.leaks) CHECK(g.suppressed_by.empty());
 }
 
-TEST_CASE("bad suppression or baseline files: the launcher refuses them at start, plain preload fails closed", "[e2e][gate]") {
+TEST_CASE("bad suppression or baseline files: the launcher refuses them at start, plain preload fails closed",
+          "[e2e][gate]") {
   auto dir = fresh_dir("gate_bad_input");
   auto supp = write_text(dir + "/../bad.supp", "leak:fine\n\nleak:process_batch kind:devise\n");
   // Through the launcher, as LeakSanitizer and Valgrind: one line naming file and line, the program never starts.
@@ -194,7 +196,9 @@ TEST_CASE("bad suppression or baseline files: the launcher refuses them at start
   Result missing = run_sim(dir, {sample("clean")}, {"--suppressions", dir + "/../missing.supp"});
   CHECK(missing.exit_code == 2);
   CHECK(missing.err.find(dir + "/../missing.supp") != std::string::npos);
-  auto baseline = write_text(dir + "/../bad.baseline", "{\"format\": \"cudaleak-baseline\", \"format_version\": 1, \"sites\": [{\"site\": \"x\"}]}");
+  auto baseline =
+      write_text(dir + "/../bad.baseline",
+                 "{\"format\": \"cudaleak-baseline\", \"format_version\": 1, \"sites\": [{\"site\": \"x\"}]}");
   Result bad_baseline = gated(dir, {sample("clean")}, {"--baseline", baseline});
   CHECK(bad_baseline.exit_code == 2);
   CHECK(bad_baseline.out.empty());
@@ -207,9 +211,12 @@ TEST_CASE("bad suppression or baseline files: the launcher refuses them at start
   Result res = run_preloaded({sample("clean")}, "error_exitcode=23:output=" + dir + "/c.json:suppressions=" + supp);
   CHECK(res.exit_code == 125);
   CHECK(res.err.find("the leak gate cannot be evaluated") != std::string::npos);
-  CHECK(run_preloaded({sample("clean")}, "error_exitcode=23:output=" + dir + "/b.json:baseline=" + baseline).exit_code == 125);
-  CHECK(run_preloaded({sample("clean")}, "error_exitcode=23:gate_error_exitcode=99:output=" + dir +
-                                             "/g.json:suppressions=" + supp).exit_code == 99);
+  CHECK(
+      run_preloaded({sample("clean")}, "error_exitcode=23:output=" + dir + "/b.json:baseline=" + baseline).exit_code ==
+      125);
+  CHECK(run_preloaded({sample("clean")},
+                      "error_exitcode=23:gate_error_exitcode=99:output=" + dir + "/g.json:suppressions=" + supp)
+            .exit_code == 99);
   // The launcher creates a missing report directory; one it cannot create stops the run at once.
   Result no_dir = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", baseline + "/r.json", "--", sample("clean")});
   CHECK(no_dir.exit_code == 2);
@@ -222,7 +229,8 @@ TEST_CASE("bad suppression or baseline files: the launcher refuses them at start
                            "--", "/bin/sh", "-c", "rmdir '" + gone + "' && exec '" + sample("clean") + "'"});
   CHECK(unwritable.exit_code == 125);
   CHECK(unwritable.err.find("cannot write the report to " + gone +
-                            "/r.json: cannot create a file in its directory (No such file or directory)") != std::string::npos);
+                            "/r.json: cannot create a file in its directory (No such file or directory)") !=
+        std::string::npos);
 }
 
 TEST_CASE("baselines: known sites pass, grown and new sites fail", "[e2e][gate]") {
@@ -239,7 +247,8 @@ TEST_CASE("baselines: known sites pass, grown and new sites fail", "[e2e][gate]"
   Result grown = gated(runs, {sample("loop_leak"), "60"}, {"--baseline", baseline});
   CHECK(grown.exit_code == 23);
   CHECK(grown.err.find("[grown beyond the baseline]") != std::string::npos);
-  CHECK(grown.err.find("not suppressed and new or grown beyond the baseline; exiting with status 23") != std::string::npos);
+  CHECK(grown.err.find("not suppressed and new or grown beyond the baseline; exiting with status 23") !=
+        std::string::npos);
   Result fresh = gated(runs, {sample("exception_leak")}, {"--baseline", baseline});
   CHECK(fresh.exit_code == 23);
   CHECK(fresh.err.find("[new: not in the baseline]") != std::string::npos);
@@ -326,7 +335,8 @@ TEST_CASE("memory allocated past cudaleak by a process whose other calls it saw 
                 {"--error-exitcode", "9", "--junit", junit})
             .exit_code == 125);
   const std::string xml = read_file(junit);
-  CHECK(xml.find("<error message=\"the leak gate cannot be evaluated: device 0 holds about 100.0 MiB") != std::string::npos);
+  CHECK(xml.find("<error message=\"the leak gate cannot be evaluated: device 0 holds about 100.0 MiB") !=
+        std::string::npos);
   CHECK(xml.find("no CUDA resources leaked") == std::string::npos);
   // Nothing past cudaleak, or less than the slack: the verdict is the gate's own.
   auto clean = fresh_dir("gate_unseen_memory_clean");
@@ -346,11 +356,12 @@ TEST_CASE("loader: the driver found through dlvsym or through a fetched real dls
   REQUIRE(files.size() == 1);
   auto r = load(files.front());
   CHECK(r.summary.leaked_count == 4);
-  CHECK(r.summary.leaked_bytes == (10u << 20));  // 1 + 2 + 3 + 4 MiB, one through each way
+  CHECK(r.summary.leaked_bytes == (10u << 20));                     // 1 + 2 + 3 + 4 MiB, one through each way
   CHECK(run_sim(dir, {program("loader_lookups")}).out == res.out);  // the program's own behaviour
 }
 
-TEST_CASE("caching allocators: their blocks are reported as cached, a real leak next to them still fails", "[e2e][gate]") {
+TEST_CASE("caching allocators: their blocks are reported as cached, a real leak next to them still fails",
+          "[e2e][gate]") {
   auto dir = fresh_dir("cached");
   Result res = gated(dir, {program("framework_cache")});
   CHECK(res.exit_code == 23);  // the extension's raw cudaMalloc
@@ -368,8 +379,8 @@ TEST_CASE("caching allocators: their blocks are reported as cached, a real leak 
   auto growing = fresh_dir("cached_growing");
   Result grow = gated(growing, {program("framework_cache"), "grow"});
   CHECK(grow.exit_code == 0);  // cached, not a leak...
-  CHECK(grow.err.find("growing across observations: 0 -> 1 -> 2 -> 3 -> 4 blocks (80.0 MiB) cached by the PyTorch caching allocator") !=
-        std::string::npos);  // ...but its growth is shown
+  CHECK(grow.err.find("growing across observations: 0 -> 1 -> 2 -> 3 -> 4 blocks (80.0 MiB) cached by the PyTorch "
+                      "caching allocator") != std::string::npos);  // ...but its growth is shown
 
   auto only_cache = fresh_dir("cached_only");
   CHECK(gated(only_cache, {program("framework_cache"), "no-extension-run"}).exit_code == 0);
@@ -377,28 +388,33 @@ TEST_CASE("caching allocators: their blocks are reported as cached, a real leak 
   CHECK(gated(counted, {program("framework_cache"), "no-extension-run"}, {"--gate-cached", "true"}).exit_code == 23);
 }
 
-TEST_CASE("suppressions: the launcher parses the files once and every process of the run maps the result", "[e2e][gate]") {
+TEST_CASE("suppressions: the launcher parses the files once and every process of the run maps the result",
+          "[e2e][gate]") {
   auto dir = fresh_dir("gate_compiled");
   std::string text;
   for (int i = 0; i < 20000; ++i) text += "leak:unrelated_function_" + std::to_string(i) + " kind:device\n";
   text += "leak:main kind:pinned\n";  // the child's pinned buffer (fork_child)
   auto supp = write_text(dir + "/../many.supp", text);
-  Result res = run_sim(dir, {program("fork_child")}, {"--suppressions", supp, "--verbose", "--no-default-suppressions"});
+  Result res = run_sim(dir, {program("fork_child")},
+                       {"--suppressions", supp, "--verbose", "--no-default-suppressions"});
   CHECK(res.exit_code == 0);
   // Both processes (the child forked before either read the rules) map the
   // launcher's file, with the 20,001 rules of the file.
   size_t mapped = 0;
-  for (size_t at = 0; (at = res.err.find("suppression rules: 20001, mapped from the run's compiled file", at)) != std::string::npos; ++at)
+  for (size_t at = 0;
+       (at = res.err.find("suppression rules: 20001, mapped from the run's compiled file", at)) != std::string::npos;
+       ++at)
     ++mapped;
   CHECK(mapped == 2);
   CHECK(res.err.find("parsed from the files") == std::string::npos);
   int suppressed = 0;
   for (const auto& path : files_in(dir))
-    for (const auto& g : load(path).leaks) suppressed += g.suppressed_by == "leak:main kind:pinned (" + supp + ":20001)";
+    for (const auto& g : load(path).leaks)
+      suppressed += g.suppressed_by == "leak:main kind:pinned (" + supp + ":20001)";
   CHECK(suppressed == 1);
   // Under plain LD_PRELOAD, the process parses the files itself, with the same result.
-  Result plain = run_preloaded({program("fork_child")},
-                              "verbose=1:default_suppressions=0:output=" + dir + "/plain.%p.json:suppressions=" + supp);
+  Result plain = run_preloaded({program("fork_child")}, "verbose=1:default_suppressions=0:output=" + dir +
+                                                            "/plain.%p.json:suppressions=" + supp);
   CHECK(plain.exit_code == 0);
   CHECK(plain.err.find("suppression rules: 20001, parsed from the files") != std::string::npos);
 }

@@ -54,8 +54,8 @@ size_t stories(const std::string& err) {
 
 Result run_jax(const std::string& dir, const std::string& python, const std::vector<std::string>& args,
                const std::vector<std::string>& env = {}, const std::vector<std::string>& flags = {}) {
-  std::vector<std::string> argv = {cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "256MiB", "-o",
-                                   dir + "/report.%p.%n.json"};
+  std::vector<std::string> argv = {cudaleak_tool(), "run", "--simulated-gpu",         "--simulated-gpu-memory",
+                                   "256MiB",        "-o",  dir + "/report.%p.%n.json"};
   argv.insert(argv.end(), flags.begin(), flags.end());
   argv.push_back("--");
   argv.push_back(python);
@@ -87,19 +87,22 @@ TEST_CASE("jax: XLA's out-of-memory that the program catches is one story that n
     // XLA's pool: 0.75 of 256 MiB; 4 KiB of params, then 11 arrays of 16 MiB.
     CHECK(res.out == "out of memory after 11 steps\n");
     CHECK(stories(res.err) == 1);
-    CHECK(res.err.find("out of memory: JAX (XLA) could not allocate 16.0 MiB on device 0 in " + line) != std::string::npos);
+    CHECK(res.err.find("out of memory: JAX (XLA) could not allocate 16.0 MiB on device 0 in " + line) !=
+          std::string::npos);
     CHECK(res.err.find("1. 176.0 MiB is held by 12 live arrays: 176.0 MiB in 11 arrays from " + line +
                        ", the largest float32[4096,1024] (16.0 MiB)") != std::string::npos);
     CHECK(res.err.find("arrays from one line that stay alive accumulate") != std::string::npos);
     // The pool's share of the device is told after, as what only delays it.
-    CHECK(res.err.find("XLA's pool is limited to 192.0 MiB, 75% of the device's 256.0 MiB (XLA_PYTHON_CLIENT_MEM_FRACTION "
-                       "0.75 by default)") != std::string::npos);
+    CHECK(res.err.find(
+              "XLA's pool is limited to 192.0 MiB, 75% of the device's 256.0 MiB (XLA_PYTHON_CLIENT_MEM_FRACTION "
+              "0.75 by default)") != std::string::npos);
     CHECK(res.err.find("while the arrays from " + line + " keep growing, a bigger pool only delays the failure") !=
           std::string::npos);
     CHECK(res.err.find("JAX on device 0: XLA's pool 176.0 MiB in use of its 192.0 MiB limit") != std::string::npos);
     CHECK(res.err.find("raised as jax.errors.JaxRuntimeError") != std::string::npos);
     // At exit the same arrays, by the same line; JAX's own frames skipped.
-    CHECK(res.err.find("JAX at exit on device 0: XLA's pool 176.0 MiB in use of its 192.0 MiB limit") != std::string::npos);
+    CHECK(res.err.find("JAX at exit on device 0: XLA's pool 176.0 MiB in use of its 192.0 MiB limit") !=
+          std::string::npos);
     CHECK(res.err.find("    176.0 MiB in 11 arrays from " + line) != std::string::npos);
     CHECK(res.err.find("array_creation.py") == std::string::npos);
     auto r = last_report(dir, 2);  // at the failure, at exit
@@ -134,10 +137,11 @@ TEST_CASE("jax: an uncaught failure is told under every interpreter and the prog
                            {std::string("CUDALEAK_JAX_WATCH=") + watch});
       CHECK(res.exit_code == 1);  // Python's own status for an uncaught exception
       CHECK(res.err.find("Traceback (most recent call last)") != std::string::npos);
-      CHECK(res.err.find("JaxRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 16.00MiB with allocator GPU_0_bfc on device 0.") !=
-            std::string::npos);
+      CHECK(res.err.find("JaxRuntimeError: RESOURCE_EXHAUSTED: Out of memory while trying to allocate 16.00MiB with "
+                         "allocator GPU_0_bfc on device 0.") != std::string::npos);
       CHECK(stories(res.err) == 1);
-      CHECK(res.err.find("out of memory: JAX (XLA) could not allocate 16.0 MiB on device 0 in " + line) != std::string::npos);
+      CHECK(res.err.find("out of memory: JAX (XLA) could not allocate 16.0 MiB on device 0 in " + line) !=
+            std::string::npos);
       CHECK(res.err.find("176.0 MiB in 11 arrays from " + line) != std::string::npos);
       auto r = last_report(dir, 2);
       REQUIRE(r.oom_events.size() == 1);
@@ -146,20 +150,23 @@ TEST_CASE("jax: an uncaught failure is told under every interpreter and the prog
   }
 }
 
-TEST_CASE("jax: with preallocation off and with the platform allocator the failed cudaMalloc calls are attempts of XLA's failure",
-          "[e2e][python][jax][oom]") {
+TEST_CASE(
+    "jax: with preallocation off and with the platform allocator the failed cudaMalloc calls are attempts of XLA's "
+    "failure",
+    "[e2e][python][jax][oom]") {
   const auto pythons = monitoring_interpreters();
   const std::string python = pythons.empty() ? interpreters().front() : pythons.front();
   const std::vector<std::string> args = {kPrograms + "/jax_list_oom.py", "uncaught"};
   const std::string line = "fill (jax_list_oom.py:" + std::to_string(line_of("jax_list_oom.py", "keep")) + ")";
   SECTION("XLA_PYTHON_CLIENT_PREALLOCATE=false") {
     auto dir = fresh_dir("jax_on_demand");
-    Result res = run_jax(dir, python, args, // A pool limit above the device's size (the stand-in takes it): the
-    // device fills first, and cudaMalloc fails before XLA raises.
+    Result res = run_jax(dir, python, args,  // A pool limit above the device's size (the stand-in takes it): the
+                                             // device fills first, and cudaMalloc fails before XLA raises.
                          {"XLA_PYTHON_CLIENT_PREALLOCATE=false", "XLA_PYTHON_CLIENT_MEM_FRACTION=1.5"});
     CHECK(res.exit_code == 1);
     CHECK(stories(res.err) == 1);  // the failed calls are not stories of their own
-    CHECK(res.err.find("out of memory: JAX (XLA) could not allocate 16.0 MiB on device 0 in " + line) != std::string::npos);
+    CHECK(res.err.find("out of memory: JAX (XLA) could not allocate 16.0 MiB on device 0 in " + line) !=
+          std::string::npos);
     // XLA's BFC allocator grows its pool in three rounds of 14 regions, from
     // 4x the request down: the latest 16 failed calls are kept.
     CHECK(res.err.find("Before it, 16 calls (cudaMalloc of ") != std::string::npos);
@@ -178,7 +185,8 @@ TEST_CASE("jax: with preallocation off and with the platform allocator the faile
     Result res = run_jax(dir, python, args, {"XLA_PYTHON_CLIENT_ALLOCATOR=platform"});
     CHECK(res.exit_code == 1);
     CHECK(stories(res.err) == 1);
-    CHECK(res.err.find("out of memory: JAX (XLA) could not allocate 16.0 MiB on device 0 in " + line) != std::string::npos);
+    CHECK(res.err.find("out of memory: JAX (XLA) could not allocate 16.0 MiB on device 0 in " + line) !=
+          std::string::npos);
     CHECK(res.err.find("arrays from " + line) != std::string::npos);
     auto r = last_report(dir, 2);
     REQUIRE(r.oom_events.size() == 1);
@@ -202,7 +210,8 @@ TEST_CASE("jax: XLA raising 10 s after its allocator's first failed call is one 
                         "FAKE_JAX_RAISE_DELAY_S=10.5"});
   CHECK(res.exit_code == 1);
   CHECK(stories(res.err) == 1);
-  CHECK(res.err.find("out of memory: JAX (XLA) could not allocate 16.0 MiB on device 0 in " + line) != std::string::npos);
+  CHECK(res.err.find("out of memory: JAX (XLA) could not allocate 16.0 MiB on device 0 in " + line) !=
+        std::string::npos);
   CHECK(res.err.find("failed in Pool._cuda_malloc") == std::string::npos);
   CHECK(res.err.find("more out-of-memory events") == std::string::npos);
   auto r = last_report(dir, 2);
@@ -234,7 +243,8 @@ TEST_CASE("jax: arrays whose computation failed without raising are told apart f
   CHECK(r.jax.devices[0].no_memory_bytes == 448u << 20);
 }
 
-TEST_CASE("jax: a jitted function whose own buffers do not fit is named with XLA's biggest buffer", "[e2e][python][jax][oom]") {
+TEST_CASE("jax: a jitted function whose own buffers do not fit is named with XLA's biggest buffer",
+          "[e2e][python][jax][oom]") {
   const auto pythons = monitoring_interpreters();
   if (pythons.empty()) {
     WARN("no Python 3.12+ found: a caught failure needs sys.monitoring");
@@ -247,8 +257,10 @@ TEST_CASE("jax: a jitted function whose own buffers do not fit is named with XLA
   CHECK(stories(res.err) == 1);
   const std::string step = "jax_jit_oom.py:" + std::to_string(line_of("jax_jit_oom.py", "step"));
   CHECK(res.err.find("1. the jitted function's own buffers need") != std::string::npos);
-  CHECK(res.err.find("more than XLA's whole pool (192.0 MiB); its biggest buffers: 200.0 MiB f32[4096,65536] for dot_general at " +
-                     step) != std::string::npos);
+  CHECK(
+      res.err.find(
+          "more than XLA's whole pool (192.0 MiB); its biggest buffers: 200.0 MiB f32[4096,65536] for dot_general at " +
+          step) != std::string::npos);
   CHECK(res.err.find("donate_argnums") != std::string::npos);
   auto r = last_report(dir, 2);
   // jax raised XLA's error again as a new one of the same text: one failure,
@@ -302,7 +314,8 @@ TEST_CASE("jax: the profile read gzipped or not and without it the live arrays b
 TEST_CASE("jax: two processes' devices merged and each named by its process", "[e2e][python][jax]") {
   auto dir = fresh_dir("jax_two");
   const std::string python = interpreters().front(), script = kPrograms + "/jax_list_oom.py";
-  Result res = run_jax(dir, "/bin/sh", {"-c", "'" + python + "' '" + script + "' & '" + python + "' '" + script + "'; wait"});
+  Result res = run_jax(dir, "/bin/sh",
+                       {"-c", "'" + python + "' '" + script + "' & '" + python + "' '" + script + "'; wait"});
   REQUIRE(res.exit_code == 0);
   std::vector<std::string> reports;
   for (const std::string& f : files_in(dir))
@@ -362,22 +375,27 @@ TEST_CASE("jax: a snapshot carries JAX's view of that moment beside PyTorch's", 
   }
 }
 
-TEST_CASE("jax: one process with two devices: the failing device and each device's holders", "[e2e][python][jax][oom]") {
+TEST_CASE("jax: one process with two devices: the failing device and each device's holders",
+          "[e2e][python][jax][oom]") {
   const auto pythons = monitoring_interpreters();
   const std::string python = pythons.empty() ? interpreters().front() : pythons.front();
   auto dir = fresh_dir("jax_two_devices");
-  Result res = run_jax(dir, python, {kPrograms + "/jax_two_devices.py"}, {"FAKE_JAX_DEVICES=2", "CUDALEAK_SIM_DEVICES=2"});
+  Result res = run_jax(dir, python, {kPrograms + "/jax_two_devices.py"},
+                       {"FAKE_JAX_DEVICES=2", "CUDALEAK_SIM_DEVICES=2"});
   CHECK(res.exit_code == 0);
   CHECK(res.out == "device 1 full after 12\n");
-  const std::string keep = "<module> (jax_two_devices.py:" + std::to_string(line_of("jax_two_devices.py", "keep")) + ")";
-  const std::string params = "<module> (jax_two_devices.py:" + std::to_string(line_of("jax_two_devices.py", "params")) + ")";
+  const std::string keep = "<module> (jax_two_devices.py:" + std::to_string(line_of("jax_two_devices.py", "keep")) +
+                           ")";
+  const std::string params = "<module> (jax_two_devices.py:" + std::to_string(line_of("jax_two_devices.py", "params")) +
+                             ")";
   CHECK(res.err.find("JAX at exit on device 0: XLA's pool 4.0 MiB in use") != std::string::npos);
   CHECK(res.err.find("    4.0 MiB in 1 array from " + params) != std::string::npos);
   CHECK(res.err.find("JAX at exit on device 1: XLA's pool 192.0 MiB in use") != std::string::npos);
   CHECK(res.err.find("    192.0 MiB in 12 arrays from " + keep) != std::string::npos);
   if (!pythons.empty()) {
     // The fullest device is the failing one: XLA's message names none.
-    CHECK(res.err.find("out of memory: JAX (XLA) could not allocate 16.0 MiB on device 1 in " + keep) != std::string::npos);
+    CHECK(res.err.find("out of memory: JAX (XLA) could not allocate 16.0 MiB on device 1 in " + keep) !=
+          std::string::npos);
     auto r = last_report(dir, 2);
     REQUIRE(r.oom_events.size() == 1);
     CHECK(r.oom_events[0].device == 1);

@@ -19,8 +19,13 @@ namespace {
 
 std::string make_job(const std::string& name, const std::vector<std::string>& plants) {
   const std::string dir = fresh_dir(name);
-  std::vector<std::string> argv = {"/usr/bin/python3", std::string(CUDALEAK_SOURCE_DIR) + "/scripts/make-job.py", dir,
-                                   "--ranks", "64", "--hosts", "8"};
+  std::vector<std::string> argv = {"/usr/bin/python3",
+                                   std::string(CUDALEAK_SOURCE_DIR) + "/scripts/make-job.py",
+                                   dir,
+                                   "--ranks",
+                                   "64",
+                                   "--hosts",
+                                   "8"};
   argv.insert(argv.end(), plants.begin(), plants.end());
   Result made = run(argv);
   REQUIRE(made.exit_code == 0);
@@ -66,12 +71,14 @@ TEST_CASE("job view: 64 ranks fold into one screen, the odd ranks first", "[e2e]
   CHECK(t.find("  rank 4 (pid 4004 on node000) grew to 2.5 GiB on device 4 (from ") != std::string::npos);
   CHECK(t.find("while the median rank peaked at 320.0 MiB (8.0x)") != std::string::npos);
   CHECK(t.find("  host node001: another process (pid 90001, /usr/bin/python3 eval.py) held 40.0 GiB of device 7 when "
-               "ranks 9,11,13,15 ran out of memory there; the failing ranks of 7 other hosts saw none") != std::string::npos);
+               "ranks 9,11,13,15 ran out of memory there; the failing ranks of 7 other hosts saw none") !=
+        std::string::npos);
   CHECK(t.find("  rank 4 (pid 4004 on node000) alone leaked 5.0 GiB (10 device resources) in keep_activations "
                "(scenario_exceptions.py:109): no other rank has this leak group") != std::string::npos);
   // One story per failing line and causes: 28 odd ranks, and the 4 beside the other process.
-  CHECK(t.find("28 ranks ran out of memory in <module> (scenario_fraction.py:7): ranks 1-63 odd but 9,11,13,15; rank ") !=
-        std::string::npos);
+  CHECK(
+      t.find("28 ranks ran out of memory in <module> (scenario_fraction.py:7): ranks 1-63 odd but 9,11,13,15; rank ") !=
+      std::string::npos);
   CHECK(t.find("4 ranks ran out of memory in <module> (scenario_fraction.py:7): ranks 9,11,13,15; rank 15 (pid 4007 on "
                "node001) the first of them") != std::string::npos);
   CHECK(count(t, "Likely causes, most likely first:") == 2);
@@ -83,9 +90,11 @@ TEST_CASE("job view: 64 ranks fold into one screen, the odd ranks first", "[e2e]
   CHECK(t.find("The other ranks at that moment: rank 0") == std::string::npos);
   // The frameworks' views folded: the 32 even ranks' PyTorch at exit is one.
   CHECK(count(t, "PyTorch at exit") == 1);
-  CHECK(t.find("PyTorch at exit on 32 ranks (0-62 even), each on its own device: 320.0 MiB reserved, 320.0 MiB allocated "
-               "(not leaks, not gated); rank 0 (pid 4000 on node000)'s tensors:\n"
-               "    320.0 MiB in 10 tensors in segments reserved by work (scenario_exceptions.py:9)\n") != std::string::npos);
+  CHECK(
+      t.find("PyTorch at exit on 32 ranks (0-62 even), each on its own device: 320.0 MiB reserved, 320.0 MiB allocated "
+             "(not leaks, not gated); rank 0 (pid 4000 on node000)'s tensors:\n"
+             "    320.0 MiB in 10 tensors in segments reserved by work (scenario_exceptions.py:9)\n") !=
+      std::string::npos);
   CHECK(t.find("SUMMARY: cudaleak: 5.0 GiB leaked in 10 resources") != std::string::npos);
 
   SECTION("--ranks all and --rank N tell the ranks apart") {
@@ -145,7 +154,8 @@ TEST_CASE("job view: -o %h.%p.%n.json names each report by its host, and per-hos
   REQUIRE(gethostname(host, sizeof host - 1) == 0);
   const auto written = files_in(dir);
   REQUIRE(written.size() == 2);
-  for (const auto& f : written) CHECK(std::filesystem::path(f).filename().string().rfind(std::string(host) + ".", 0) == 0);
+  for (const auto& f : written)
+    CHECK(std::filesystem::path(f).filename().string().rfind(std::string(host) + ".", 0) == 0);
 
   // Each host's folder gathered apart (equal pids on every host): passed together, one job.
   const std::string job = make_job("job_view_hosts_all", {"--grow", "4"});
@@ -213,7 +223,9 @@ TEST_CASE("job view: 64 JAX ranks fold as PyTorch's: one story, each user line o
   const size_t odd = t.find("a rank unlike the others:\n");
   REQUIRE(odd != std::string::npos);
   CHECK(t.find("  rank 4 (pid 4004 on node000) held 1.4 GiB in JAX's live arrays on device 4 at exit, the most 1.4 GiB "
-               "in 88 arrays from " + keep + ", the largest float32[4096,1024] (16.0 MiB), while the median rank held "
+               "in 88 arrays from " +
+               keep +
+               ", the largest float32[4096,1024] (16.0 MiB), while the median rank held "
                "176.0 MiB (8.0x)\n") != std::string::npos);
   // XLA's failure of 32 ranks: one story with the ranks, told once.
   CHECK(count(t, "ran out of memory in") == 1);
@@ -224,9 +236,12 @@ TEST_CASE("job view: 64 JAX ranks fold as PyTorch's: one story, each user line o
   CHECK(odd < t.find("ran out of memory in"));
   // JAX at exit: one view of the 64 ranks, each line once with the bytes across them.
   CHECK(count(t, "JAX at exit") == 1);
-  CHECK(t.find("JAX at exit on 64 ranks (0-63), each on its own device: XLA's pool median 176.0 MiB (176.0 MiB-1.4 GiB) in "
-               "use of its median 192.0 MiB (192.0 MiB-1.5 GiB) limit; live arrays median 176.0 MiB (176.0 MiB-1.4 GiB) in 12-96 (not leaks, not "
-               "gated), by the user's line:\n") != std::string::npos);
+  CHECK(
+      t.find(
+          "JAX at exit on 64 ranks (0-63), each on its own device: XLA's pool median 176.0 MiB (176.0 MiB-1.4 GiB) in "
+          "use of its median 192.0 MiB (192.0 MiB-1.5 GiB) limit; live arrays median 176.0 MiB (176.0 MiB-1.4 GiB) in "
+          "12-96 (not leaks, not "
+          "gated), by the user's line:\n") != std::string::npos);
   CHECK(t.find("    median 176.0 MiB (176.0 MiB-1.4 GiB) in 11-88 arrays from " + keep +
                ", the largest float32[4096,1024] (16.0 MiB)\n") != std::string::npos);
   CHECK(t.find("    median 4.0 KiB (4.0 KiB-32.0 KiB) in 1-8 arrays from " + params +

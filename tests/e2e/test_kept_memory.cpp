@@ -73,7 +73,7 @@ TEST_CASE("pools: a pool without a threshold keeps what is in use, and its alloc
     if (!g.pool.threshold_set) CHECK(g.pool.used == 8 * MiB);
   }
   CHECK(pools == 2);
-  CHECK(reserved == 72 * MiB);  // 64 kept by the first, 8 in use in the second
+  CHECK(reserved == 72 * MiB);                        // 64 kept by the first, 8 in use in the second
   CHECK(run.report.summary.leaked_bytes == 8 * MiB);  // the allocation, once
   CHECK(run.result.err.find("1 memory pool never destroyed (8.0 MiB in use)") != std::string::npos);
   CHECK(run.result.err.find("8.0 MiB of async memory in 1 allocation never freed") != std::string::npos);

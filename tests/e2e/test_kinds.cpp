@@ -51,15 +51,21 @@ TEST_CASE("every kind: each leaked resource is found once, with its API and the 
   CHECK(count_of(r, "texture") == 1);
   CHECK(count_of(r, "surface") == 1);
   CHECK(count_of(r, "ipc_mapping") == 3);  // IPC handle, pool pointer, shareable VMM handle
-  CHECK(count_of(r, "pool") == 1);  // imported from another process's export
+  CHECK(count_of(r, "pool") == 1);         // imported from another process's export
   CHECK(count_of(r, "external_memory") == 1);
   CHECK(count_of(r, "external_semaphore") == 1);
-  for (auto [kind, api] : {std::pair{"graph", "cuGraphCreate"}, {"graph", "cuGraphClone"},
-                           {"graph", "cuStreamEndCapture"}, {"graph_exec", "cuGraphInstantiateWithFlags"},
-                           {"module", "cuModuleLoadData"}, {"library", "cuLibraryLoadData"},
-                           {"texture", "cuTexObjectCreate"}, {"surface", "cuSurfObjectCreate"},
-                           {"ipc_mapping", "cuIpcOpenMemHandle_v2"}, {"ipc_mapping", "cuMemPoolImportPointer"},
-                           {"ipc_mapping", "cuMemImportFromShareableHandle"}, {"pool", "cuMemPoolImportFromShareableHandle"},
+  for (auto [kind, api] : {std::pair{"graph", "cuGraphCreate"},
+                           {"graph", "cuGraphClone"},
+                           {"graph", "cuStreamEndCapture"},
+                           {"graph_exec", "cuGraphInstantiateWithFlags"},
+                           {"module", "cuModuleLoadData"},
+                           {"library", "cuLibraryLoadData"},
+                           {"texture", "cuTexObjectCreate"},
+                           {"surface", "cuSurfObjectCreate"},
+                           {"ipc_mapping", "cuIpcOpenMemHandle_v2"},
+                           {"ipc_mapping", "cuMemPoolImportPointer"},
+                           {"ipc_mapping", "cuMemImportFromShareableHandle"},
+                           {"pool", "cuMemPoolImportFromShareableHandle"},
                            {"external_semaphore", "cuImportExternalSemaphore"}}) {
     INFO(kind << " " << api);
     const LeakGroup* g = group_by_api(r, kind, api);
@@ -146,7 +152,7 @@ TEST_CASE("static libraries: handles are found by the stack of what their creati
   const LeakGroup* blas = group_by_api(r, "library_handle", "cublasCreate_v2");
   REQUIRE(blas);
   CHECK(blas->attributed_by_stack);
-  CHECK(blas->count == 0);  // not known: nothing saw the creates
+  CHECK(blas->count == 0);                             // not known: nothing saw the creates
   CHECK(blas->stack.at(0).function == "open_blas()");  // the caller of the create, as for an interposed one
   // Two handles alive: their resources, not the destroyed third's.
   CHECK(blas->holds.at(Kind::Device).count == 6);
@@ -231,8 +237,9 @@ TEST_CASE("runtime API: graphs, executable graphs, textures, surfaces and arrays
   CHECK(count_of(r, "graph_memory") == 0);  // its free node gave it back
   CHECK(count_of(r, "stream") == 0);
   CHECK(count_of(r, "device") == 0);
-  for (const char* api : {"cudaGraphCreate", "cudaStreamEndCapture", "cudaGraphInstantiate", "cudaCreateTextureObject",
-                          "cudaCreateSurfaceObject", "cudaMallocArray", "cudaMalloc3DArray", "cudaMallocMipmappedArray"}) {
+  for (const char* api :
+       {"cudaGraphCreate", "cudaStreamEndCapture", "cudaGraphInstantiate", "cudaCreateTextureObject",
+        "cudaCreateSurfaceObject", "cudaMallocArray", "cudaMalloc3DArray", "cudaMallocMipmappedArray"}) {
     bool found = false;
     // cudaGraphInstantiate may reach the driver through cudaGraphInstantiateWithFlags (a tail call).
     for (const LeakGroup& g : r.leaks) found |= g.api.starts_with(api);

@@ -35,18 +35,20 @@ TEST_CASE("launcher: a process that drops the preload and uses the GPU is not se
                            {"--error-exitcode", "9", "--junit", dir + "/j.xml", "--sarif", dir + "/s.sarif"});
   CHECK(dropped.exit_code == 125);
   CHECK(has(dropped.err, "used the GPU without cudaleak: its environment has no LD_PRELOAD"));
-  CHECK(has(dropped.err, "launcher_edges linger 500"));  // its command line
+  CHECK(has(dropped.err, "launcher_edges linger 500"));                      // its command line
   CHECK(has(dropped.err, "exiting with status 125 (gate_error_exitcode)"));  // the closing verdict
   CHECK(has(read_file(dir + "/j.xml"), "errors=\"1\""));
   CHECK(has(read_file(dir + "/s.sarif"), "\"executionSuccessful\": false"));
   // env -i drops the whole environment; the program is given just its libraries.
   Result cleared = run_sim(fresh_dir("escape_env_i"),
-                           {"env", "-i", "LD_LIBRARY_PATH=" + simcuda_dir(), program("launcher_edges"), "linger", "500"},
+                           {"env", "-i", "LD_LIBRARY_PATH=" + simcuda_dir(), program("launcher_edges"), "linger",
+                            "500"},
                            {"--error-exitcode", "9"});
   CHECK(cleared.exit_code == 125);
   CHECK(has(cleared.err, "used the GPU without cudaleak"));
   // No gate asked: the program's own status, with the same line.
-  Result plain = run_sim(fresh_dir("escape_plain"), {"env", "-u", "LD_PRELOAD", program("launcher_edges"), "linger", "500"});
+  Result plain = run_sim(fresh_dir("escape_plain"),
+                         {"env", "-u", "LD_PRELOAD", program("launcher_edges"), "linger", "500"});
   CHECK(plain.exit_code == 0);
   CHECK(has(plain.err, "used the GPU without cudaleak"));
   // --trace-children false leaves children without the preload on purpose: no escape either.
@@ -54,8 +56,9 @@ TEST_CASE("launcher: a process that drops the preload and uses the GPU is not se
                             {"--error-exitcode", "9", "--trace-children", "false"});
   CHECK(untraced.exit_code == 0);
   CHECK(!has(untraced.err, "without cudaleak"));
-    // A command that drops the preload and uses no GPU is no escape.
-  Result harmless = run_sim(fresh_dir("escape_harmless"), {"env", "-u", "LD_PRELOAD", "sleep", "0.2"}, {"--error-exitcode", "9"});
+  // A command that drops the preload and uses no GPU is no escape.
+  Result harmless = run_sim(fresh_dir("escape_harmless"), {"env", "-u", "LD_PRELOAD", "sleep", "0.2"},
+                            {"--error-exitcode", "9"});
   CHECK(harmless.exit_code == 0);
   CHECK(harmless.err.empty());
 }
@@ -83,10 +86,9 @@ TEST_CASE("launcher: a report that cannot be written fails JUnit and SARIF, and 
   REQUIRE(fs::exists(report));  // the previous run's
   // A file size limit stands for a full disk: the report's write fails (EFBIG, SIGXFSZ ignored).
   // The program's stderr goes elsewhere: the limit holds for the test's output file too.
-  Result full = run_sim(dir,
-                        {"/bin/sh", "-c",
-                         "trap '' XFSZ; ulimit -f 1; exec " + program("launcher_edges") + " linger 0 2>/dev/null"},
-                        {"-o", report, "--error-exitcode", "9", "--junit", dir + "/j.xml", "--sarif", dir + "/s.sarif"});
+  Result full = run_sim(
+      dir, {"/bin/sh", "-c", "trap '' XFSZ; ulimit -f 1; exec " + program("launcher_edges") + " linger 0 2>/dev/null"},
+      {"-o", report, "--error-exitcode", "9", "--junit", dir + "/j.xml", "--sarif", dir + "/s.sarif"});
   CHECK(full.exit_code == 125);
   CHECK(!fs::exists(report));
   CHECK(has(full.err, "removed " + report + ", a previous run's report"));
@@ -119,7 +121,7 @@ TEST_CASE("launcher: a process with few descriptors, or none left, still writes 
   // Root may raise the hard limit for the report; others have the soft one raised up to it.
   const std::string limit = geteuid() == 0 ? "ulimit -n 10" : "ulimit -Sn 10";
   for (const std::string& how : {limit + "; exec " + program("launcher_edges") + " linger 0",
-                                "exec " + program("launcher_edges") + " no-descriptors"}) {
+                                 "exec " + program("launcher_edges") + " no-descriptors"}) {
     INFO(how);
     auto dir = fresh_dir("few_descriptors");
     Result res = run_sim(dir, {"/bin/sh", "-c", how}, {"--error-exitcode", "9"});
@@ -137,8 +139,8 @@ TEST_CASE("launcher: runs in two PID namespaces writing one %p name keep both re
   }
   auto dir = fresh_dir("pid_namespaces");
   // In each namespace the launcher is pid 1 and the program pid 2: both ask for r.2.json.
-  std::string one = "unshare --pid --fork '" + cudaleak_tool() + "' run --simulated-gpu -o '" + dir + "/r.%p.json' -- '" +
-                    program("launcher_edges") + "' linger 200";
+  std::string one = "unshare --pid --fork '" + cudaleak_tool() + "' run --simulated-gpu -o '" + dir +
+                    "/r.%p.json' -- '" + program("launcher_edges") + "' linger 200";
   Result both = run({"/bin/sh", "-c", one + " & " + one + " & " + one + " & wait"});
   const auto files = files_in(dir);
   CHECK(files.size() == 3);
@@ -170,8 +172,8 @@ TEST_CASE("launcher: a TMPDIR that is missing or a file is named, and the run go
   for (const auto& [tmpdir, what] : {std::pair<std::string, std::string>{dir + "/missing", "does not exist"},
                                      {dir + "/file", "is not a directory"}}) {
     INFO(tmpdir);
-    Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "9", "-o", dir + "/r.%p.json", "--",
-                      program("launcher_edges"), "linger", "0"},
+    Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "9", "-o", dir + "/r.%p.json",
+                      "--", program("launcher_edges"), "linger", "0"},
                      {"TMPDIR=" + tmpdir});
     CHECK(res.exit_code == 9);  // the gate ran, on the leak
     CHECK(has(res.err, "cudaleak: TMPDIR=" + tmpdir + " " + what));

@@ -40,7 +40,8 @@ TEST_CASE("crash: a report of live resources, then death by the same signal", "[
   const auto& device = r.timeline.devices[0];
   CHECK(device.peak.bytes == (1u << 20));
   REQUIRE_FALSE(device.points.empty());
-  auto device_kind = std::find(r.timeline.kinds.begin(), r.timeline.kinds.end(), Kind::Device) - r.timeline.kinds.begin();
+  auto device_kind = std::find(r.timeline.kinds.begin(), r.timeline.kinds.end(), Kind::Device) -
+                     r.timeline.kinds.begin();
   REQUIRE(size_t(device_kind) < r.timeline.kinds.size());
   CHECK(device.points.back().bytes.at(size_t(device_kind)) == (1u << 20));
   REQUIRE(r.timeline.marks.size() == 1);
@@ -58,8 +59,8 @@ TEST_CASE("crash reports can be turned off", "[e2e][lifecycle]") {
 TEST_CASE("signal: SIGUSR1 writes a snapshot, the exit report follows", "[e2e][lifecycle]") {
   auto dir = fresh_dir("signal");
   // The program waits for its snapshot file: report.<pid>.0.json.
-  std::vector<std::string> argv = {cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/report.%n.json", "--",
-                                   program("signal_snapshot"), dir + "/report.0.json"};
+  std::vector<std::string> argv = {cudaleak_tool(),         "run", "--simulated-gpu",          "-o",
+                                   dir + "/report.%n.json", "--",  program("signal_snapshot"), dir + "/report.0.json"};
   Result res = run(argv);
   CHECK(res.exit_code == 0);
   CHECK(res.out == "snapshot seen\n");
@@ -194,13 +195,14 @@ TEST_CASE("CUDALEAK_OPTIONS problems are reported by the library and the program
 
 TEST_CASE("a bad gate option stops the launcher and fails the gate under plain preload", "[e2e][launcher]") {
   auto dir = fresh_dir("bad_gate_options");
-  for (const auto& [value, problem] : std::vector<std::pair<std::string, std::string>>{
-           {"256", "'256' is not between 0 and 255"},
-           {"-1", "'-1' is not between 0 and 255"},
-           {"abc", "expected an integer, got 'abc'"},
-           {"1e999", "expected an integer, got '1e999'"}}) {
+  for (const auto& [value, problem] :
+       std::vector<std::pair<std::string, std::string>>{{"256", "'256' is not between 0 and 255"},
+                                                        {"-1", "'-1' is not between 0 and 255"},
+                                                        {"abc", "expected an integer, got 'abc'"},
+                                                        {"1e999", "expected an integer, got '1e999'"}}) {
     INFO("error_exitcode=" << value);
-    Result launched = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/r.json", "--", sample("pinned_leak")},
+    Result launched = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/r.json", "--",
+                           sample("pinned_leak")},
                           {"CUDALEAK_OPTIONS=error_exitcode=" + value});
     CHECK(launched.exit_code == 2);
     CHECK(launched.out.empty());  // the program never started
@@ -215,7 +217,8 @@ TEST_CASE("a bad gate option stops the launcher and fails the gate under plain p
   Result kind = run_preloaded({sample("clean")}, "output=" + dir + "/k.json:error_exitcode=23:fail_on=devic");
   CHECK(kind.exit_code == 125);
   CHECK(kind.err.find("fail_on: 'devic' holds 'devic', which is not a kind") != std::string::npos);
-  Result status = run_preloaded({sample("clean")}, "output=" + dir + "/s.json:error_exitcode=23:gate_error_exitcode=300");
+  Result status = run_preloaded({sample("clean")},
+                                "output=" + dir + "/s.json:error_exitcode=23:gate_error_exitcode=300");
   CHECK(status.exit_code == 125);
   // Without error_exitcode no gate was asked for: the program's status stays.
   Result ungated = run_preloaded({sample("pinned_leak")}, "output=" + dir + "/u.json:min_bytes=-1");
@@ -254,8 +257,8 @@ TEST_CASE("crash: a crash report that cannot be written says so, and concurrent 
   auto shared = fresh_dir("crash_shared_name");
   std::string many;
   for (int i = 0; i < 8; ++i) many += program("crash_after_leak") + " & ";
-  Result all = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", shared + "/crash.json", "--", "/bin/sh", "-c",
-                    many + "wait"});
+  Result all = run(
+      {cudaleak_tool(), "run", "--simulated-gpu", "-o", shared + "/crash.json", "--", "/bin/sh", "-c", many + "wait"});
   size_t reports = 0;
   for (const auto& f : files_in(shared)) reports += load(f).reason == Reason::Crash;
   CHECK(reports == 8);
@@ -285,8 +288,7 @@ TEST_CASE("_exit and _Exit: the exit report and the gate as at exit, and nothing
   CHECK(load(files[0]).leaks.empty());
 }
 
-TEST_CASE("a process killed before its report: named by the launcher, and the gate is not green",
-          "[e2e][lifecycle]") {
+TEST_CASE("a process killed before its report: named by the launcher, and the gate is not green", "[e2e][lifecycle]") {
   auto dir = fresh_dir("exit_paths_killed");
   Result gated = run_sim(dir, {program("exit_paths"), "killed-child"},
                          {"--error-exitcode", "23", "--junit", dir + "/../exit_paths_killed.xml"});
@@ -294,10 +296,11 @@ TEST_CASE("a process killed before its report: named by the launcher, and the ga
   CHECK(gated.exit_code == 125);  // gate_error_exitcode: what it leaked is unknown
   CHECK(gated.err.find("used CUDA and ended without its report") != std::string::npos);
   CHECK(gated.err.find("exit_paths killed-child") != std::string::npos);  // its command line
-  CHECK(files_in(dir).empty());  // the child wrote no report
+  CHECK(files_in(dir).empty());                                           // the child wrote no report
   const std::string xml = read_file(dir + "/../exit_paths_killed.xml");
   CHECK(xml.find("errors=\"1\"") != std::string::npos);
-  CHECK(xml.find("exit_paths killed-child)\" tests=\"1\" failures=\"0\" skipped=\"0\" errors=\"1\"") != std::string::npos);
+  CHECK(xml.find("exit_paths killed-child)\" tests=\"1\" failures=\"0\" skipped=\"0\" errors=\"1\"") !=
+        std::string::npos);
   CHECK(xml.find("<error message=\"used CUDA and ended without its report") != std::string::npos);
   Result plain = run_sim(fresh_dir("exit_paths_killed_plain"), {program("exit_paths"), "killed-child"});
   CHECK(plain.exit_code == 0);  // no gate asked: the program's own status, and the same warning

@@ -78,7 +78,9 @@ TEST_CASE("oom: another process holding the device is named, from NVML", "[e2e][
   CHECK(e.free_bytes == (112u << 20));
   REQUIRE_FALSE(e.diagnosis.empty());
   CHECK(e.diagnosis[0].cause == Cause::OtherProcesses);
-  CHECK(e.diagnosis[0].message == "another process holds 400.0 MiB of the device: pid 4242 (python) holds 400.0 MiB; without them the request would fit");
+  CHECK(e.diagnosis[0].message ==
+        "another process holds 400.0 MiB of the device: pid 4242 (python) holds 400.0 MiB; without them the request "
+        "would fit");
 }
 
 TEST_CASE("oom: a request larger than the device says so first", "[e2e][oom]") {
@@ -89,7 +91,8 @@ TEST_CASE("oom: a request larger than the device says so first", "[e2e][oom]") {
   REQUIRE_FALSE(e.diagnosis.empty());
   CHECK(e.diagnosis[0].cause == Cause::RequestTooLarge);
   CHECK(e.diagnosis[0].message ==
-        "the request (1.0 GiB) is larger than the device's total memory (512.0 MiB): it can never succeed on this device");
+        "the request (1.0 GiB) is larger than the device's total memory (512.0 MiB): it can never succeed on this "
+        "device");
 }
 
 TEST_CASE("oom: memory cached in pools and free-but-fragmented memory are diagnosed", "[e2e][oom]") {
@@ -151,7 +154,8 @@ TEST_CASE("oom: a caching allocator's retries are one failure, told once with it
   CHECK_FALSE(e.recovered);
   REQUIRE_FALSE(e.diagnosis.empty());
   CHECK(e.diagnosis[0].cause == Cause::HeldByCache);
-  std::string fill = "fill_with_arrays (caching_retry.cpp:" + std::to_string(source_line("caching_retry.cpp", "fill")) + ")";
+  std::string fill = "fill_with_arrays (caching_retry.cpp:" + std::to_string(source_line("caching_retry.cpp", "fill")) +
+                     ")";
   CHECK(e.diagnosis[0].message.find("the CuPy memory pool holds 256.0 MiB") == 0);
   CHECK(e.diagnosis[0].message.find(fill) != std::string::npos);
   CHECK(res.err.find("Before it, 2 calls (cudaMalloc of 16.0 MiB") != std::string::npos);
@@ -170,12 +174,13 @@ TEST_CASE("oom: memory XLA preallocated is named with JAX's settings when the pr
   CHECK(e.attempts.empty());
   REQUIRE_FALSE(e.diagnosis.empty());
   CHECK(e.diagnosis[0].cause == Cause::HeldByCache);
-  std::string where = "warm_up_jax (caching_retry.cpp:" + std::to_string(source_line("caching_retry.cpp", "preallocate")) + ")";
+  std::string where = "warm_up_jax (caching_retry.cpp:" +
+                      std::to_string(source_line("caching_retry.cpp", "preallocate")) + ")";
   CHECK(e.diagnosis[0].message.find("the XLA BFC allocator holds 192.0 MiB") == 0);
   CHECK(e.diagnosis[0].message.find(where) != std::string::npos);
   CHECK(e.diagnosis[0].message.find("XLA_PYTHON_CLIENT_PREALLOCATE=false") != std::string::npos);
-  CHECK(res.err.find("in own_buffer (caching_retry.cpp:" + std::to_string(source_line("caching_retry.cpp", "own")) + ")") !=
-        std::string::npos);
+  CHECK(res.err.find("in own_buffer (caching_retry.cpp:" + std::to_string(source_line("caching_retry.cpp", "own")) +
+                     ")") != std::string::npos);
 }
 
 TEST_CASE("oom: a failed call whose retry succeeds is kept as recovered and never told as a failure", "[e2e][oom]") {
@@ -185,8 +190,7 @@ TEST_CASE("oom: a failed call whose retry succeeds is kept as recovered and neve
   CHECK(res.out == "big array: allocated\n");
   CHECK(occurrences(res.err, "out of memory:") == 0);
   CHECK(res.err.find("1 allocation failed with out-of-memory and succeeded when the allocator retried after releasing "
-                     "memory it held") !=
-        std::string::npos);
+                     "memory it held") != std::string::npos);
   auto files = files_in(dir);
   REQUIRE(files.size() == 1);  // no out-of-memory report: nothing failed for the program
   auto r = load(files[0]);
@@ -195,7 +199,8 @@ TEST_CASE("oom: a failed call whose retry succeeds is kept as recovered and neve
   CHECK(r.oom_events[0].request_bytes == (32u << 20));
 }
 
-TEST_CASE("oom: a per-thread stack size that reserves the device is named as the cause, with its line", "[e2e][oom][limits]") {
+TEST_CASE("oom: a per-thread stack size that reserves the device is named as the cause, with its line",
+          "[e2e][oom][limits]") {
   // 8 KiB for each of the simulated device's 8192 resident threads: 64 MiB
   // of 512 MiB reserved, and a 480 MiB request no longer fits.
   auto dir = fresh_dir("oom_stack_limit");

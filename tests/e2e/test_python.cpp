@@ -86,9 +86,9 @@ TEST_CASE("python: leaks name the Python function and line under every interpret
       for (const Frame* f : python_frames(g)) CHECK(f->file == kScript);
       // The site is the Python code, up to the module level.
       CHECK(g.site == "device | allocate @ python_ctypes.py:" + std::to_string(line_of("allocate")) + " | " + step +
-                          " @ python_ctypes.py:" + std::to_string(line_of("step")) + " | leak_in_loop @ python_ctypes.py:" +
-                          std::to_string(line_of("loop")) + " | <module> @ python_ctypes.py:" +
-                          std::to_string(line_of("module")));
+                          " @ python_ctypes.py:" + std::to_string(line_of("step")) +
+                          " | leak_in_loop @ python_ctypes.py:" + std::to_string(line_of("loop")) +
+                          " | <module> @ python_ctypes.py:" + std::to_string(line_of("module")));
     }
     // The text shows the Python frames in place of the interpreter's.
     CHECK(res.err.find("[python] in allocate " + kScript + ":" + std::to_string(line_of("allocate"))) !=
@@ -167,8 +167,9 @@ TEST_CASE("python: a thread's own Python frames, and frames in crash reports", "
   REQUIRE(run_sim(dir, {interpreters().front(), kScript, "thread"}).exit_code == 0);
   auto r = only_report(dir);
   REQUIRE(r.leaks.size() == 1);
-  CHECK(python_trace(r.leaks[0]).find("allocate:" + std::to_string(line_of("allocate")) + " in_thread.<locals>.<lambda>:" +
-                                      std::to_string(line_of("thread")) + " Thread.run:") == 0);
+  CHECK(python_trace(r.leaks[0])
+            .find("allocate:" + std::to_string(line_of("allocate")) +
+                  " in_thread.<locals>.<lambda>:" + std::to_string(line_of("thread")) + " Thread.run:") == 0);
 
   auto crash = fresh_dir("python_crash");
   Result res = run_sim(crash, {interpreters().front(), kScript, "crash"});
@@ -199,13 +200,14 @@ TEST_CASE("python: frames off, and an interpreter of an unknown version, leave n
   CHECK(stack_has(f.leaks[0], "main"));
 }
 
-TEST_CASE("python: the PyTorch view comes through sitecustomize and a backend that refuses it leaves the program alone", "[e2e][python]") {
+TEST_CASE("python: the PyTorch view comes through sitecustomize and a backend that refuses it leaves the program alone",
+          "[e2e][python]") {
   // tests/e2e/programs/fake_torch stands in for PyTorch: its snapshot holds
   // one 2 MiB segment with one live 1 MiB block from train.py:7.
   const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
   auto run_torch = [&](const std::string& dir, const std::string& backend) {
-    return run({cudaleak_tool(), "run", "--simulated-gpu", "--pytorch-stacks", "true", "-o", dir + "/report.%p.%n.json", "--",
-                interpreters().front(), programs + "/python_torch.py"},
+    return run({cudaleak_tool(), "run", "--simulated-gpu", "--pytorch-stacks", "true", "-o", dir + "/report.%p.%n.json",
+                "--", interpreters().front(), programs + "/python_torch.py"},
                {"FAKE_TORCH_BACKEND=" + backend, "PYTHONPATH=" + programs + "/fake_torch"});
   };
   auto native = fresh_dir("python_torch_native");
@@ -236,7 +238,7 @@ TEST_CASE("python: the PyTorch view comes through sitecustomize and a backend th
 TEST_CASE("python: gate_live_tensors fails the gate on the tensors PyTorch holds at exit", "[e2e][python][gate]") {
   const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
   auto run_gated = [&](const std::string& dir, std::vector<std::string> flags, const std::string& how = "") {
-    std::vector<std::string> argv = {cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "7", "-o",
+    std::vector<std::string> argv = {cudaleak_tool(),           "run", "--simulated-gpu", "--error-exitcode", "7", "-o",
                                      dir + "/report.%p.%n.json"};
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), {"--", interpreters().front(), programs + "/python_torch.py"});
@@ -272,10 +274,13 @@ TEST_CASE("python: gate_live_tensors fails the gate on the tensors PyTorch holds
   CHECK(run_gated(pinned_only, {"--gate-live-tensors", "true", "--fail-on", "pinned"}).exit_code == 0);
 }
 
-TEST_CASE("python: snapshots and reports the program asks for carry a fresh PyTorch view and growing tensors fail gate_growing_tensors", "[e2e][python][gate]") {
+TEST_CASE(
+    "python: snapshots and reports the program asks for carry a fresh PyTorch view and growing tensors fail "
+    "gate_growing_tensors",
+    "[e2e][python][gate]") {
   const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
   auto run_growth = [&](const std::string& dir, std::vector<std::string> flags, const std::string& mode = "") {
-    std::vector<std::string> argv = {cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "7", "-o",
+    std::vector<std::string> argv = {cudaleak_tool(),        "run", "--simulated-gpu", "--error-exitcode", "7", "-o",
                                      dir + "/report.%n.json"};
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), {"--", interpreters().front(), programs + "/python_torch_growth.py"});
@@ -292,7 +297,8 @@ TEST_CASE("python: snapshots and reports the program asks for carry a fresh PyTo
   auto dir = fresh_dir("python_growth");
   Result res = run_growth(dir, {"--gate-growing-tensors", "true"});
   CHECK(res.exit_code == 7);
-  CHECK(res.err.find("keep_loss (train.py:12) [growing: 1.0 MiB -> 2.0 MiB -> 3.0 MiB -> 4.0 MiB -> 5.0 MiB -> 5.0 MiB]") !=
+  CHECK(res.err.find(
+            "keep_loss (train.py:12) [growing: 1.0 MiB -> 2.0 MiB -> 3.0 MiB -> 4.0 MiB -> 5.0 MiB -> 5.0 MiB]") !=
         std::string::npos);
   CHECK(res.err.find("(the growing ones counted by the gate: gate_growing_tensors)") != std::string::npos);
   // Reports 0-3: the program's, one per step; 4: the signal's; 5: exit.
@@ -326,13 +332,14 @@ TEST_CASE("python: snapshots and reports the program asks for carry a fresh PyTo
   CHECK(keep_loss(load(held + "/report.5.json")).first == 5);
 }
 
-TEST_CASE("python: CuPy's pool numbers at exit and its segments as cached memory with the Python line", "[e2e][python]") {
+TEST_CASE("python: CuPy's pool numbers at exit and its segments as cached memory with the Python line",
+          "[e2e][python]") {
   // tests/e2e/programs/fake_cupy stands in for CuPy: one 1 MiB array alive at
   // exit, one 2 MiB array freed into the pool's cache.
   const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
   auto dir = fresh_dir("python_cupy");
-  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "9", "-o", dir + "/report.%p.json", "--",
-                    interpreters().front(), programs + "/python_cupy.py"},
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "9", "-o", dir + "/report.%p.json",
+                    "--", interpreters().front(), programs + "/python_cupy.py"},
                    {"PYTHONPATH=" + programs + "/fake_cupy"});
   CHECK(res.exit_code == 0);  // a pool's cache is not a leak
   CHECK(res.out == "arrays made\n");
@@ -343,8 +350,8 @@ TEST_CASE("python: CuPy's pool numbers at exit and its segments as cached memory
   CHECK(r.cupy.used_bytes == 1u << 20);
   CHECK(r.cupy.total_bytes == 3u << 20);
   CHECK(r.cupy.free_blocks == 1);
-  CHECK(res.err.find("CuPy's memory pool at exit on device 0: 3.0 MiB held, 1.0 MiB by live arrays, 2.0 MiB cached in 1 free block") !=
-        std::string::npos);
+  CHECK(res.err.find("CuPy's memory pool at exit on device 0: 3.0 MiB held, 1.0 MiB by live arrays, 2.0 MiB cached in "
+                     "1 free block") != std::string::npos);
   REQUIRE(r.leaks.size() == 2);
   for (const auto& g : r.leaks) {
     CHECK(g.cached_by == "CuPy memory pool");
@@ -352,8 +359,8 @@ TEST_CASE("python: CuPy's pool numbers at exit and its segments as cached memory
   }
   // Under the same run with the views turned off, no numbers are claimed.
   auto off = fresh_dir("python_cupy_off");
-  Result quiet = run({cudaleak_tool(), "run", "--simulated-gpu", "--pytorch-view", "false", "-o", off + "/report.%p.json", "--",
-                      interpreters().front(), programs + "/python_cupy.py"},
+  Result quiet = run({cudaleak_tool(), "run", "--simulated-gpu", "--pytorch-view", "false", "-o",
+                      off + "/report.%p.json", "--", interpreters().front(), programs + "/python_cupy.py"},
                      {"PYTHONPATH=" + programs + "/fake_cupy"});
   CHECK(quiet.exit_code == 0);
   CHECK_FALSE(only_report(off).has_cupy);
@@ -379,7 +386,8 @@ TEST_CASE("python: two processes' CuPy pools, merged, each named by its process"
   Result text = run({cudaleak_tool(), "report", dir + "/merged.json"});
   CHECK(text.out.find("CuPy's memory pool at exit on device 0 in python") != std::string::npos);
   for (const auto& pool : m.cupy_processes)
-    CHECK(text.out.find("(pid " + std::to_string(pool.pid) + "): 3.0 MiB held, 1.0 MiB by live arrays") != std::string::npos);
+    CHECK(text.out.find("(pid " + std::to_string(pool.pid) + "): 3.0 MiB held, 1.0 MiB by live arrays") !=
+          std::string::npos);
 }
 
 TEST_CASE("python: PyTorch's out-of-memory is one story that names the user's line, with and without per-tensor stacks",
@@ -410,9 +418,12 @@ TEST_CASE("python: PyTorch's out-of-memory is one story that names the user's li
     CHECK(res.out == "out of memory after 24 steps\n");
     // Told once, when PyTorch raised, naming the line that filled the device.
     size_t told = 0;
-    for (size_t at = res.err.find("out of memory:"); at != std::string::npos; at = res.err.find("out of memory:", at + 1)) ++told;
+    for (size_t at = res.err.find("out of memory:"); at != std::string::npos;
+         at = res.err.find("out of memory:", at + 1))
+      ++told;
     CHECK(told == 1);
-    CHECK(res.err.find("out of memory: PyTorch could not allocate 20.0 MiB on device 0 in " + line) != std::string::npos);
+    CHECK(res.err.find("out of memory: PyTorch could not allocate 20.0 MiB on device 0 in " + line) !=
+          std::string::npos);
     const std::string origin = stacks ? "from " + line : "in segments reserved by " + line;
     CHECK(res.err.find("1. 241.0 MiB is held by live tensors: 240.0 MiB in 24 tensors " + origin) != std::string::npos);
     CHECK(res.err.find("lines PyTorch did not record") == std::string::npos);
@@ -443,8 +454,9 @@ TEST_CASE("python: per-tensor stacks start once PyTorch's reservation reaches py
   std::remove((dir + ".snapshots.log").c_str());
   // 24 steps of 10 MiB, 0.1 s apart, on 256 MiB: half the device is reserved
   // after about 13 steps; the watch looks every 0.05 s here.
-  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "256MiB", "--pytorch-stacks-at",
-                    "50", "-o", dir + "/report.%p.%n.json", "--", interpreters().front(), programs + "/python_torch_oom.py"},
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--simulated-gpu-memory", "256MiB",
+                    "--pytorch-stacks-at", "50", "-o", dir + "/report.%p.%n.json", "--", interpreters().front(),
+                    programs + "/python_torch_oom.py"},
                    {"PYTHONPATH=" + programs + "/fake_torch", "STEP_SECONDS=0.1", "CUDALEAK_PYTORCH_STACKS_POLL=0.05",
                     "FAKE_C10=" + std::string(CUDALEAK_BUILD_DIR) + "/tests/e2e/libfake_c10.so",
                     "FAKE_TORCH_SNAPSHOT_LOG=" + dir + ".snapshots.log"});
@@ -463,13 +475,11 @@ TEST_CASE("python: per-tensor stacks start once PyTorch's reservation reaches py
   REQUIRE(d);
   uint64_t own = 0, by_segment = 0;
   for (const auto& g : d->live_tensors) {
-    if (g.by_segment)
-      by_segment += g.count;
-    else if (!g.stack.empty() && g.stack[0].file.find("python_torch_oom.py") != std::string::npos)
-      own += g.count;
+    if (g.by_segment) by_segment += g.count;
+    else if (!g.stack.empty() && g.stack[0].file.find("python_torch_oom.py") != std::string::npos) own += g.count;
   }
-  CHECK(own >= 1);             // made after the watch started: their own stacks
-  CHECK(own <= 12);            // not before half the device was reserved
+  CHECK(own >= 1);                // made after the watch started: their own stacks
+  CHECK(own <= 12);               // not before half the device was reserved
   CHECK(own + by_segment == 24);  // the rest named by their segments
 }
 
@@ -501,8 +511,8 @@ TEST_CASE("text: control characters in names and paths reach the terminal escape
   // The JSON keeps the names as they are.
   auto r = load(report);
   REQUIRE(find_group(r, "device", "hostile\nleak:* kind:device"));
-  for (const std::vector<std::string>& how : {std::vector<std::string>{}, {"--by", "function"}, {"--by", "file"},
-                                              {"--gen-suppressions"}}) {
+  for (const std::vector<std::string>& how :
+       {std::vector<std::string>{}, {"--by", "function"}, {"--by", "file"}, {"--gen-suppressions"}}) {
     std::vector<std::string> argv = {cudaleak_tool(), "report", report};
     argv.insert(argv.end(), how.begin(), how.end());
     Result shown = run(argv);
@@ -515,7 +525,8 @@ TEST_CASE("text: control characters in names and paths reach the terminal escape
   }
 }
 
-TEST_CASE("python: a live tensor made 24 frames deep in an installed package is the program's line's", "[e2e][python]") {
+TEST_CASE("python: a live tensor made 24 frames deep in an installed package is the program's line's",
+          "[e2e][python]") {
   const std::string programs = std::string(CUDALEAK_SOURCE_DIR) + "/tests/e2e/programs";
   auto dir = fresh_dir("python_torch_deep");
   Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--pytorch-stacks", "true", "-o",

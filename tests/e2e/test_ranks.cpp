@@ -79,16 +79,16 @@ TEST_CASE("ranks: each report records its rank, local rank, world size, launcher
 
 TEST_CASE("ranks: a leak on 7 of 8 ranks is one line in report and merge, a folder reads as one job", "[e2e][ranks]") {
   auto dir = fresh_dir("ranks_fold");
-  Result res = run_job(dir, {"--nproc-per-node", "8"}, {"--leak-on", "0,1,2,3,5,6,7"}, {},
-                       {"CUDALEAK_SIM_DEVICES=8"});
+  Result res = run_job(dir, {"--nproc-per-node", "8"}, {"--leak-on", "0,1,2,3,5,6,7"}, {}, {"CUDALEAK_SIM_DEVICES=8"});
   CHECK(res.exit_code == 0);
   REQUIRE(files_in(dir).size() == 8);
   Result text = run({cudaleak_tool(), "report", dir});
   CHECK(text.exit_code == 0);
   CHECK(text.out.find("cudaleak (8 processes merged): detected CUDA resource leaks") != std::string::npos);
   CHECK(text.out.find("job: ranks 0-7 of 8 (torchrun) on host " + host_name()) != std::string::npos);
-  CHECK(text.out.find("14.0 MiB of device memory in 7 allocations never freed, created by cudaMalloc on devices 0-3,5-7 "
-                      "in rank_worker on ranks 0-3,5-7 (7 of 8):") != std::string::npos);
+  CHECK(
+      text.out.find("14.0 MiB of device memory in 7 allocations never freed, created by cudaMalloc on devices 0-3,5-7 "
+                    "in rank_worker on ranks 0-3,5-7 (7 of 8):") != std::string::npos);
   CHECK(text.out.find("rank0_only_event") != std::string::npos);
   CHECK(text.out.find("rank_worker (pid ") != std::string::npos);  // the event of rank 0 alone
   // One line per site: leak_gradients is named in exactly one group.
@@ -118,8 +118,8 @@ TEST_CASE("ranks: a leak on 7 of 8 ranks is one line in report and merge, a fold
                       "rank_worker (pid ") != std::string::npos);
   CHECK(five.out.find("SUMMARY: cudaleak: 2.0 MiB leaked in 1 resource") != std::string::npos);
   // Its JSON lists rank 5's allocation only, on device 5.
-  Result five_json = run({cudaleak_tool(), "report", dir, "--rank", "5", "--format", "json", "-o",
-                          dir + "/../ranks_fold.5.json"});
+  Result five_json = run(
+      {cudaleak_tool(), "report", dir, "--rank", "5", "--format", "json", "-o", dir + "/../ranks_fold.5.json"});
   REQUIRE(five_json.exit_code == 0);
   auto only5 = load(dir + "/../ranks_fold.5.json");
   uint64_t own_address = 0;  // in rank 5's own report
@@ -314,7 +314,8 @@ TEST_CASE("ranks: diff of two jobs' folders names the ranks of each changed site
 
 TEST_CASE("ranks: a rank that crashed is named by its crash report", "[e2e][ranks]") {
   auto dir = fresh_dir("ranks_crash");
-  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/rank.%p.json", "--", program("crash_after_leak")},
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/rank.%p.json", "--",
+                    program("crash_after_leak")},
                    {"OMPI_COMM_WORLD_RANK=5", "OMPI_COMM_WORLD_LOCAL_RANK=1", "OMPI_COMM_WORLD_SIZE=6"});
   CHECK(res.signal == SIGSEGV);
   auto files = files_in(dir);
@@ -330,14 +331,16 @@ TEST_CASE("ranks: a rank that crashed is named by its crash report", "[e2e][rank
 
 TEST_CASE("ranks: the job's gate names a rank that crashed", "[e2e][ranks]") {
   auto dir = fresh_dir("ranks_crash_gate");
-  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "9", "-o", dir + "/rank.%p.json", "--",
-                    "/usr/bin/python3", fake_torchrun(), "--nproc-per-node", "2", "--", program("crash_after_leak")});
+  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "9", "-o", dir + "/rank.%p.json",
+                    "--", "/usr/bin/python3", fake_torchrun(), "--nproc-per-node", "2", "--",
+                    program("crash_after_leak")});
   CHECK(res.exit_code == 9);  // the launcher exited 1 (its ranks died); the gate's status wins
   CHECK(res.err.find("leak gate over the job's 2 ranks: ranks 0,1 failed; exiting with status 9") != std::string::npos);
   CHECK(files_in(dir).size() == 2);
 }
 
-TEST_CASE("ranks: a process a rank forked is not the rank, a shell between launcher and rank changes nothing", "[e2e][ranks]") {
+TEST_CASE("ranks: a process a rank forked is not the rank, a shell between launcher and rank changes nothing",
+          "[e2e][ranks]") {
   // fork_child: the rank leaks 1 MiB, then forks a child that leaks its own
   // pinned buffer; the child inherits RANK but its parent, the rank, has the
   // driver loaded.
@@ -401,8 +404,9 @@ TEST_CASE("ranks: peer access and managed memory prefetched across devices keep 
     }
   CHECK(last[1] == 12u << 20);
   CHECK(last[0] == 0);
-  CHECK(res.err.find("6.0 MiB of managed memory in 1 allocation never freed, created by cudaMallocManaged on device 1") !=
-        std::string::npos);
+  CHECK(
+      res.err.find("6.0 MiB of managed memory in 1 allocation never freed, created by cudaMallocManaged on device 1") !=
+      std::string::npos);
   CHECK(res.err.find("7.0 MiB of managed memory in 1 allocation never freed, created by cudaMallocManaged, prefetched "
                      "to the host:") != std::string::npos);
 }

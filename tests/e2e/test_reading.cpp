@@ -31,7 +31,8 @@ TEST_CASE("report: text like LeakSanitizer, filters, top, regrouping, formats", 
   auto file = one_report("read_driver", {sample("driver_context_leak")});
   Result text = run({cudaleak_tool(), "report", file});
   CHECK(text.exit_code == 0);
-  CHECK(text.out.find("4.0 MiB of vmm memory in 1 allocation never freed, created by cuMemCreate") != std::string::npos);
+  CHECK(text.out.find("4.0 MiB of vmm memory in 1 allocation never freed, created by cuMemCreate") !=
+        std::string::npos);
   CHECK(text.out.find("SUMMARY: cudaleak: 7.2 MiB leaked in 6 resources") != std::string::npos);
   // One process read back speaks as its run did: ==PID==, no process named per group.
   const std::string pid = std::to_string(load(file).process.pid);
@@ -81,7 +82,9 @@ TEST_CASE("report: text like LeakSanitizer, filters, top, regrouping, formats", 
   const auto edited = fs::path(file).parent_path() / "hostile.json";
   std::ofstream(edited) << doc.dump();
   const auto hostile_html = fs::path(file).parent_path() / "hostile.html";
-  REQUIRE(run({cudaleak_tool(), "report", edited.string(), "--format", "html", "-o", hostile_html.string()}).exit_code == 0);
+  REQUIRE(
+      run({cudaleak_tool(), "report", edited.string(), "--format", "html", "-o", hostile_html.string()}).exit_code ==
+      0);
   const std::string hostile_page = read_file(hostile_html.string());
   const std::string open_tag = "<script id=\"cudaleak-data\" type=\"application/json\">";
   const size_t data_at = hostile_page.find(open_tag);
@@ -93,7 +96,8 @@ TEST_CASE("report: text like LeakSanitizer, filters, top, regrouping, formats", 
   CHECK(nlohmann::json::parse(data)["leaks"][0]["stack"][0]["function"] == hostile);
 }
 
-TEST_CASE("report: filters that match nothing, the run's gate, and a listing that cannot be written", "[e2e][reading]") {
+TEST_CASE("report: filters that match nothing, the run's gate, and a listing that cannot be written",
+          "[e2e][reading]") {
   auto file = one_report("read_gate", {sample("exception_leak")}, {"--error-exitcode", "23"});
   // A filter that leaves every group out says so, not "nothing leaked".
   Result none = run({cudaleak_tool(), "report", file, "--kind", "event"});
@@ -107,8 +111,8 @@ TEST_CASE("report: filters that match nothing, the run's gate, and a listing tha
   doc["gate"]["error"] = "memory cudaleak did not see";
   const auto unseen = fs::path(file).parent_path() / "unseen.json";
   std::ofstream(unseen) << doc.dump();
-  CHECK(run({cudaleak_tool(), "report", unseen.string()}).out.find(
-            "CI gate of the run: not evaluated: memory cudaleak did not see") != std::string::npos);
+  CHECK(run({cudaleak_tool(), "report", unseen.string()})
+            .out.find("CI gate of the run: not evaluated: memory cudaleak did not see") != std::string::npos);
   // A listing to a full device fails as a file that cannot be written does.
   for (const std::vector<std::string>& words :
        {std::vector<std::string>{"report", file}, {"diff", file, file}, {"options"}}) {
@@ -143,9 +147,11 @@ TEST_CASE("report: unreadable, truncated, foreign or newer files get one line an
       {"/dev/zero", "not a regular file"},
       {write("truncated.json", full.substr(0, full.size() / 2)), "not valid JSON (truncated or corrupt?)"},
       {write("other.json", "{\"name\": \"not ours\"}"), "not a cudaleak report"},
-      {write("newer.json", "{\"format\": \"cudaleak-report\", \"format_version\": 7}"), "newer than this cudaleak reads"},
+      {write("newer.json", "{\"format\": \"cudaleak-report\", \"format_version\": 7}"),
+       "newer than this cudaleak reads"},
       {write("empty.json", ""), "not valid JSON"},
-      {write("version_string.json", "{\"format\": \"cudaleak-report\", \"format_version\": \"1\"}"), "no valid format_version"},
+      {write("version_string.json", "{\"format\": \"cudaleak-report\", \"format_version\": \"1\"}"),
+       "no valid format_version"},
   };
   // Values of the wrong type or range: the error names the JSON path.
   auto mutant = [&](const std::string& name, const std::function<void(nlohmann::json&)>& change) {
@@ -159,19 +165,40 @@ TEST_CASE("report: unreadable, truncated, foreign or newer files get one line an
        "malformed report: $.summary.leaked_bytes: must not be negative, got -1"},
       {mutant("pid_string.json", [](auto& j) { j["process"]["pid"] = "12"; }),
        "$.process.pid: expected an integer, got a string \"12\""},
-      {mutant("kind.json", [&](auto& j) { j["leaks"] = {leak}; j["leaks"][0]["kind"] = "devic"; }),
+      {mutant("kind.json",
+              [&](auto& j) {
+                j["leaks"] = {leak};
+                j["leaks"][0]["kind"] = "devic";
+              }),
        "$.leaks[0].kind: unknown kind \"devic\""},
-      {mutant("address.json", [&](auto& j) { j["leaks"] = {leak}; j["leaks"][0]["allocations"] = {{{"address", "zz"}, {"bytes", 1}}}; }),
+      {mutant("address.json",
+              [&](auto& j) {
+                j["leaks"] = {leak};
+                j["leaks"][0]["allocations"] = {{{"address", "zz"}, {"bytes", 1}}};
+              }),
        "$.leaks[0].allocations[0].address: expected a hex address"},
-      {mutant("long_hex.json", [&](auto& j) { j["leaks"] = {leak}; j["leaks"][0]["allocations"] = {{{"address", "0x11112222333344445"}, {"bytes", 1}}}; }),
+      {mutant("long_hex.json",
+              [&](auto& j) {
+                j["leaks"] = {leak};
+                j["leaks"][0]["allocations"] = {{{"address", "0x11112222333344445"}, {"bytes", 1}}};
+              }),
        "$.leaks[0].allocations[0].address: expected a hex address of 1 to 16 digits"},
-      {mutant("missing_bytes.json", [&](auto& j) { j["leaks"] = {leak}; j["leaks"][0].erase("bytes"); }),
+      {mutant("missing_bytes.json",
+              [&](auto& j) {
+                j["leaks"] = {leak};
+                j["leaks"][0].erase("bytes");
+              }),
        "$.leaks[0].bytes: is missing"},
-      {mutant("device_range.json", [&](auto& j) { j["leaks"] = {leak}; j["leaks"][0]["device"] = 4294967296; }),
+      {mutant("device_range.json",
+              [&](auto& j) {
+                j["leaks"] = {leak};
+                j["leaks"][0]["device"] = 4294967296;
+              }),
        "$.leaks[0].device: is out of range"},
       {write("huge.json", std::regex_replace(full, std::regex("\"duration_ns\": *[0-9]+"), "\"duration_ns\": 1e999")),
        "not valid JSON (truncated or corrupt?): number overflow parsing '1e999'"},
-      {write("big_integer.json", std::regex_replace(full, std::regex("\"duration_ns\": *[0-9]+"), "\"duration_ns\": 1" + std::string(400, '0'))),
+      {write("big_integer.json", std::regex_replace(full, std::regex("\"duration_ns\": *[0-9]+"),
+                                                    "\"duration_ns\": 1" + std::string(400, '0'))),
        "number overflow parsing"},
   };
   for (const auto& c : typed) {
@@ -292,8 +319,8 @@ TEST_CASE("symbolize: raw reports resolved offline, also from a debug directory"
   CHECK(plain.symbolized);
   CHECK(stack_has(plain.leaks[0], "main"));  // symbol table only: no lines
 
-  Result with_debug = run({cudaleak_tool(), "symbolize", dir + "/raw.json", "-o", dir + "/full.json",
-                           "--debug-dir", dir + "/debug"});
+  Result with_debug = run(
+      {cudaleak_tool(), "symbolize", dir + "/raw.json", "-o", dir + "/full.json", "--debug-dir", dir + "/debug"});
   CHECK(with_debug.exit_code == 0);
   auto full = load(dir + "/full.json");
   bool step_line = false, inlined = false;
@@ -364,7 +391,8 @@ TEST_CASE("frames: a program started by a relative path is named by one absolute
   CHECK(names.begin()->front() == '/');
 }
 
-TEST_CASE("outputs: -o, --junit and --sarif take regular files only, never a link, a FIFO or a directory", "[e2e][reading]") {
+TEST_CASE("outputs: -o, --junit and --sarif take regular files only, never a link, a FIFO or a directory",
+          "[e2e][reading]") {
   auto file = one_report("outputs", {sample("pinned_leak")});
   std::string dir = fs::path(file).parent_path().string();
   std::ofstream(dir + "/victim") << "precious\n";
@@ -374,9 +402,9 @@ TEST_CASE("outputs: -o, --junit and --sarif take regular files only, never a lin
   for (const std::string& target : {dir + "/link", dir + "/fifo", dir + "/sub"}) {
     INFO(target);
     for (const auto& command : std::vector<std::vector<std::string>>{{"report", file, "-o", target},
-                                                                    {"merge", file, "-o", target},
-                                                                    {"baseline", file, "-o", target},
-                                                                    {"symbolize", file, "-o", target}}) {
+                                                                     {"merge", file, "-o", target},
+                                                                     {"baseline", file, "-o", target},
+                                                                     {"symbolize", file, "-o", target}}) {
       std::vector<std::string> argv = {cudaleak_tool()};
       argv.insert(argv.end(), command.begin(), command.end());
       Result res = run(argv);
@@ -426,7 +454,9 @@ TEST_CASE("reports from a real H100 read, regroup and render", "[e2e][reading]")
   Result blas = run({cudaleak_tool(), "report", fixtures + "cublas_no_destroy.json", "--kind", "device"});
   CHECK(blas.out.find("SUMMARY: cudaleak: 64.1 MiB leaked in 3 resources") != std::string::npos);
   auto dir = fresh_dir("fixture_html");
-  CHECK(run({cudaleak_tool(), "report", fixtures + "torch_small.json", "--format", "html", "-o", dir + "/t.html"}).exit_code == 0);
-  Result diff = run({cudaleak_tool(), "diff", fixtures + "exception_leak_static.json", fixtures + "cublas_no_destroy.json"});
+  CHECK(run({cudaleak_tool(), "report", fixtures + "torch_small.json", "--format", "html", "-o", dir + "/t.html"})
+            .exit_code == 0);
+  Result diff = run(
+      {cudaleak_tool(), "diff", fixtures + "exception_leak_static.json", fixtures + "cublas_no_destroy.json"});
   CHECK(diff.exit_code == 1);
 }

@@ -163,7 +163,8 @@ TEST_CASE("output: devices are written into, links and directories refused, no t
 
 TEST_CASE("output: processes sharing a report name each keep their report", "[e2e][runtime]") {
   auto dir = fresh_dir("shared_name");
-  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/shared.json", "--", program("fork_child")});
+  Result res = run(
+      {cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/shared.json", "--", program("fork_child")});
   CHECK(res.exit_code == 0);
   auto files = files_in(dir);
   REQUIRE(files.size() == 2);
@@ -173,16 +174,18 @@ TEST_CASE("output: processes sharing a report name each keep their report", "[e2
   CHECK(a.process.pid != b.process.pid);
 }
 
-TEST_CASE("blind gate: unreadable or malformed inputs stop the launcher, and give 125 under plain preload", "[e2e][runtime]") {
+TEST_CASE("blind gate: unreadable or malformed inputs stop the launcher, and give 125 under plain preload",
+          "[e2e][runtime]") {
   auto dir = fresh_dir("blind_gate");
   auto refused = [&](const std::string& key, const std::string& path, const std::string& problem) {
     INFO(key << " " << path);
-    Result launched = run({cudaleak_tool(), "run", "--simulated-gpu", "--" + key, path, "-o", dir + "/r.%p.json", "--",
-                           sample("clean")});
+    Result launched = run(
+        {cudaleak_tool(), "run", "--simulated-gpu", "--" + key, path, "-o", dir + "/r.%p.json", "--", sample("clean")});
     CHECK(launched.exit_code == 2);
     CHECK(launched.out.empty());
     CHECK(launched.err.find(path + problem) != std::string::npos);
-    Result plain = run_preloaded({sample("clean")}, "error_exitcode=23:output=" + dir + "/p.%p.json:" + key + "=" + path);
+    Result plain = run_preloaded({sample("clean")},
+                                 "error_exitcode=23:output=" + dir + "/p.%p.json:" + key + "=" + path);
     CHECK(plain.exit_code == 125);
     CHECK(plain.out == "clean run finished\n");
     CHECK(plain.err.find(path + problem) != std::string::npos);
@@ -202,8 +205,8 @@ TEST_CASE("blind gate: unreadable or malformed inputs stop the launcher, and giv
   CHECK(wrap.err.find("'4294967296' is out of range") != std::string::npos);
   // A suppressions file whose name holds a comma is one file.
   auto supp = write_text(dir + "/../a,b.supp", "leak:main\n");
-  Result comma = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "23", "--suppressions", supp,
-                      "-o", dir + "/comma.json", "--", sample("pinned_leak")});
+  Result comma = run({cudaleak_tool(), "run", "--simulated-gpu", "--error-exitcode", "23", "--suppressions", supp, "-o",
+                      dir + "/comma.json", "--", sample("pinned_leak")});
   CHECK(comma.exit_code == 0);
 }
 
@@ -223,7 +226,8 @@ TEST_CASE("signals: SIGTERM to the program writes the final report, then it dies
   CHECK(r.summary.reachable_bytes == (1u << 20));  // the waiting program still holds it
 }
 
-TEST_CASE("signals: any catchable signal to the launcher reaches the program, which never outlives it", "[e2e][runtime]") {
+TEST_CASE("signals: any catchable signal to the launcher reaches the program, which never outlives it",
+          "[e2e][runtime]") {
   auto dir = fresh_dir("launcher_signals");
   std::string tmp = dir + "/../launcher_signals_tmp";
   std::filesystem::remove_all(tmp);
@@ -236,7 +240,8 @@ TEST_CASE("signals: any catchable signal to the launcher reaches the program, wh
     return shell("TMPDIR=" + quote(tmp) + " " + quote(cudaleak_tool()) + " run --simulated-gpu -o " +
                  quote(dir + "/r.%p.json") + " -- " + quote(program("wait_for_signal")) + " " + quote(pid_file) +
                  " & L=$!; while [ ! -s " + quote(pid_file) + " ]; do sleep 0.05; done; P=$(cat " + quote(pid_file) +
-                 "); for s in " + signals + "; do kill -$s $L; sleep 0.3; done; wait $L; echo status=$?; "
+                 "); for s in " + signals +
+                 "; do kill -$s $L; sleep 0.3; done; wait $L; echo status=$?; "
                  "i=0; while kill -0 $P 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done; "
                  "kill -0 $P 2>/dev/null && echo orphan; true");
   };
@@ -278,9 +283,10 @@ TEST_CASE("signals: a signal the program dies of reaches the rest of its tree, s
   auto dir = fresh_dir("launcher_signal_tree");
   const std::string pid_file = dir + "/../launcher_signal_tree.pid";
   std::filesystem::remove(pid_file);
-  Result res = shell(quote(cudaleak_tool()) + " run --simulated-gpu -o " + quote(dir + "/r.%p.json") +
-                     " -- sh -c " + quote(quote(program("wait_for_signal")) + " " + quote(pid_file) + "; sleep 20") +
-                     " & L=$!; while [ ! -s " + quote(pid_file) + " ]; do sleep 0.05; done; S=$(date +%s); "
+  Result res = shell(quote(cudaleak_tool()) + " run --simulated-gpu -o " + quote(dir + "/r.%p.json") + " -- sh -c " +
+                     quote(quote(program("wait_for_signal")) + " " + quote(pid_file) + "; sleep 20") +
+                     " & L=$!; while [ ! -s " + quote(pid_file) +
+                     " ]; do sleep 0.05; done; S=$(date +%s); "
                      "kill -TERM $L; wait $L; echo status=$? seconds=$(( $(date +%s) - S ))");
   CHECK(res.out.rfind("status=143 seconds=", 0) == 0);
   CHECK(std::atoi(res.out.c_str() + res.out.find("seconds=") + 8) < 10);
@@ -288,7 +294,8 @@ TEST_CASE("signals: a signal the program dies of reaches the rest of its tree, s
   CHECK(load(files_in(dir)[0]).reason == Reason::Termination);
 }
 
-TEST_CASE("cudaleak's text goes to the stderr the process started with, not to a file that took fd 2", "[e2e][runtime]") {
+TEST_CASE("cudaleak's text goes to the stderr the process started with, not to a file that took fd 2",
+          "[e2e][runtime]") {
   auto dir = fresh_dir("reuse_stderr");
   std::string data = dir + "/../reuse_stderr.data";
   Result res = run_sim(dir, {program("reuse_stderr"), data});
@@ -320,15 +327,18 @@ TEST_CASE("stacks: twin call paths at the same stack pointer are never mixed up 
   unsigned long long hits = 0, misses = 0, learned = 0, refused = 0;
   auto at = res.err.find("stack cache of the reporting thread: ");
   REQUIRE(at != std::string::npos);
-  REQUIRE(std::sscanf(res.err.c_str() + at, "stack cache of the reporting thread: %llu hits, %llu misses, %llu learned, %llu refused",
-                      &hits, &misses, &learned, &refused) == 4);
+  REQUIRE(std::sscanf(res.err.c_str() + at,
+                      "stack cache of the reporting thread: %llu hits, %llu misses, %llu learned, %llu refused", &hits,
+                      &misses, &learned, &refused) == 4);
   CHECK(hits > 700);  // of 800 main-thread allocations, all but the first sightings
   CHECK(learned >= 4);
   auto r = load(files_in(dir).at(0));
   // Each site allocates its own size: a group with another site's stack
   // would have bytes that are not count times that size.
-  const std::vector<std::pair<std::string, uint64_t>> sites = {
-      {"site_a", 256}, {"site_b", 512}, {"via_left", 768}, {"via_right", 1024}};
+  const std::vector<std::pair<std::string, uint64_t>> sites = {{"site_a", 256},
+                                                               {"site_b", 512},
+                                                               {"via_left", 768},
+                                                               {"via_right", 1024}};
   for (const auto& [function, size] : sites) {
     uint64_t count = 0;
     for (const auto& g : r.leaks) {
@@ -382,7 +392,8 @@ Result run_context_calls(const std::string& dir, const std::vector<std::string>&
 
 }  // namespace
 
-TEST_CASE("runtime: faults injected on cuCtxGetCurrent or cuCtxGetDevice reach the program as without cudaleak", "[e2e][runtime]") {
+TEST_CASE("runtime: faults injected on cuCtxGetCurrent or cuCtxGetDevice reach the program as without cudaleak",
+          "[e2e][runtime]") {
   // The program itself makes 9 calls to each; a count that cudaleak's own
   // calls advanced would move the fault to another line.
   for (const char* api : {"cuCtxGetCurrent", "cuCtxGetDevice"}) {
@@ -400,7 +411,8 @@ TEST_CASE("runtime: faults injected on cuCtxGetCurrent or cuCtxGetDevice reach t
   }
 }
 
-TEST_CASE("runtime: resources are placed on the context set by create push pop set and destroy on each thread", "[e2e][runtime]") {
+TEST_CASE("runtime: resources are placed on the context set by create push pop set and destroy on each thread",
+          "[e2e][runtime]") {
   auto dir = fresh_dir("context_calls_placement");
   Result res = run_context_calls(dir, {}, true, {"--check-context"});
   REQUIRE(res.exit_code == 0);
@@ -431,7 +443,8 @@ TEST_CASE("runtime: check_context notes a context bound where cudaleak cannot se
   auto r = load(dir + "/report.json");
   std::map<std::string, uint64_t> notes;
   for (const auto& n : r.notes) notes[cudaleak::report::text_of(n.type) + " " + n.api] += n.count;
-  CHECK(notes == std::map<std::string, uint64_t>{{"context_mismatch cuMemAlloc_v2", 1}, {"context_unseen cuMemAlloc_v2", 1}});
+  CHECK(notes ==
+        std::map<std::string, uint64_t>{{"context_mismatch cuMemAlloc_v2", 1}, {"context_unseen cuMemAlloc_v2", 1}});
   std::map<uint64_t, int> device_by_mib;
   for (const auto& g : r.leaks)
     if (g.kind == Kind::Device) device_by_mib[g.bytes >> 20] = g.device;
@@ -459,7 +472,8 @@ TEST_CASE("runtime: a process that replaces its image keeps each image's report 
   // Same pid, two images: the second is another writer of the run, never
   // the first one rewriting its own report.
   auto dir = fresh_dir("exec_images");
-  Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/report.json", "--", program("exec_after_report")});
+  Result res = run(
+      {cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/report.json", "--", program("exec_after_report")});
   CHECK(res.exit_code == 0);
   CHECK(res.out == "second image\n");
   auto files = files_in(dir);
@@ -476,14 +490,15 @@ TEST_CASE("runtime: a process that replaces its image keeps each image's report 
   CHECK(gated.err.find("ended without its report") == std::string::npos);
 }
 
-TEST_CASE("runtime: three images of one process each write a report of their own, with -o NAME and with -o NAME.%p", "[e2e][runtime]") {
+TEST_CASE("runtime: three images of one process each write a report of their own, with -o NAME and with -o NAME.%p",
+          "[e2e][runtime]") {
   // Each later image takes the next free name: NAME.PID, NAME.PID-2; where
   // the pattern already says the pid, NAME.PID-2, NAME.PID-3 (never the pid twice).
   for (const std::string pattern : {"report.json", "report.%p.json"}) {
     INFO(pattern);
     auto dir = fresh_dir("exec_three_images");
-    Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/" + pattern, "--", program("exec_after_report"),
-                      "1", "3"});
+    Result res = run({cudaleak_tool(), "run", "--simulated-gpu", "-o", dir + "/" + pattern, "--",
+                      program("exec_after_report"), "1", "3"});
     REQUIRE(res.exit_code == 0);
     CHECK(res.out == "image 3\n");
     auto files = files_in(dir);

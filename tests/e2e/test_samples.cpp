@@ -40,7 +40,9 @@ TEST_CASE("exception_leak: the buffer of the failing batch, exit status 3 kept",
   CHECK(stack_has(g, "process_batch"));  // inlined into main: expanded from DWARF
   CHECK(stack_has(g, "main"));
   bool line_of_malloc = false;
-  for (const auto& f : g.stack) line_of_malloc |= f.function == "process_batch" && f.file.find("exception_leak.cu") != std::string::npos && f.line == 10;
+  for (const auto& f : g.stack)
+    line_of_malloc |= f.function == "process_batch" && f.file.find("exception_leak.cu") != std::string::npos &&
+                      f.line == 10;
   CHECK(line_of_malloc);
   CHECK(r.summary.leaked_bytes == (1u << 20));
   CHECK(r.process.pid > 0);
@@ -193,8 +195,8 @@ TEST_CASE("oom_leak: the out-of-memory is blamed on the activations kept from ea
 }
 
 TEST_CASE("cudaleak changes neither output nor exit status of any sample", "[e2e][samples]") {
-  for (std::string name : {"exception_leak", "library_leak", "pinned_leak", "stream_event_leak",
-                           "driver_context_leak", "async_pool_leak", "loop_leak", "clean", "oom_leak"}) {
+  for (std::string name : {"exception_leak", "library_leak", "pinned_leak", "stream_event_leak", "driver_context_leak",
+                           "async_pool_leak", "loop_leak", "clean", "oom_leak"}) {
     INFO(name);
     auto dir = fresh_dir("passthrough_" + name);
     Result plain = run({sample(name)}, {"LD_LIBRARY_PATH=" + build_dir() + "/lib/cudaleak/simcuda"});

@@ -74,7 +74,8 @@ TEST_CASE("sanitizers: plain LD_PRELOAD after the ASan runtime, as docs/usage.md
   reports_the_leak(dir);
 }
 
-TEST_CASE("sanitizers: _exit still reaches the sanitizer's own _exit, status and leak check kept", "[e2e][sanitizers]") {
+TEST_CASE("sanitizers: _exit still reaches the sanitizer's own _exit, status and leak check kept",
+          "[e2e][sanitizers]") {
   for (const std::string prog : {"sanitized_leak_address", "sanitized_leak_thread"}) {
     INFO(prog);
     Result alone = plain(prog, {"_exit"});

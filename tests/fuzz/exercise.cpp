@@ -85,7 +85,8 @@ void exercise_tokens(const std::string& text) {
     // nlohmann's lexer takes a NUL byte for the end of the input and ignores
     // what follows; the tokenizer refuses it, as JSON does outside strings.
     if (text.find('\0') == std::string::npos) {
-      expect(read.has_value() == tree.has_value(), "the tokenizer and nlohmann's parser disagree on whether this is JSON");
+      expect(read.has_value() == tree.has_value(),
+             "the tokenizer and nlohmann's parser disagree on whether this is JSON");
       if (tree) expect(*read == *tree, "the tokenizer reads other values than nlohmann's parser");
     }
     for (size_t chunk : {1, 3, 64}) {
@@ -175,8 +176,9 @@ void exercise_lz4(const std::string& bytes) {
   if (declared > (1u << 20)) return;
   std::vector<unsigned char> out(declared);
   const auto result = decompress::lz4_block(reinterpret_cast<const unsigned char*>(bytes.data()) + 4, bytes.size() - 4,
-                                           out.data(), out.size());
-  expect(result == decompress::Result::ok || result == decompress::Result::malformed, "an LZ4 block is ok or malformed");
+                                            out.data(), out.size());
+  expect(result == decompress::Result::ok || result == decompress::Result::malformed,
+         "an LZ4 block is ok or malformed");
 }
 
 Exercise exercise_for(const std::string& target) {

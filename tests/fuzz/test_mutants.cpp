@@ -29,9 +29,28 @@ std::vector<std::pair<size_t, size_t>> tokens(const std::string& text) {
 }
 
 const char* const kReplacements[] = {
-    "-1", "1e999", "18446744073709551616", "4294967296", "2147483648", "-2147483649", "0.5", "0",
-    "\"zz\"", "\"0xzz\"", "\"0x11112222333344445\"", "\"\"", "\"devic\"", "null", "[]", "{}", "[[]]", "true",
-    "\"\\u0000\"", "[1]", "{\"a\":1}", "\"0x\"",
+    "-1",
+    "1e999",
+    "18446744073709551616",
+    "4294967296",
+    "2147483648",
+    "-2147483649",
+    "0.5",
+    "0",
+    "\"zz\"",
+    "\"0xzz\"",
+    "\"0x11112222333344445\"",
+    "\"\"",
+    "\"devic\"",
+    "null",
+    "[]",
+    "{}",
+    "[[]]",
+    "true",
+    "\"\\u0000\"",
+    "[1]",
+    "{\"a\":1}",
+    "\"0x\"",
 };
 
 std::string mutate(const std::string& seed, const std::vector<std::pair<size_t, size_t>>& spans, std::mt19937_64& rng) {
@@ -96,15 +115,9 @@ TEST_CASE("fuzz mutants: the crash capture reader survives 1000 mutants", "[fuzz
 TEST_CASE("fuzz mutants: the suppression parser survives 1000 mutants", "[fuzz]") {
   survive_mutants("suppressions", 1000);
 }
-TEST_CASE("fuzz mutants: the baseline parser survives 1000 mutants", "[fuzz]") {
-  survive_mutants("baseline", 1000);
-}
-TEST_CASE("fuzz mutants: the option parser survives 1000 mutants", "[fuzz]") {
-  survive_mutants("options", 500);
-}
+TEST_CASE("fuzz mutants: the baseline parser survives 1000 mutants", "[fuzz]") { survive_mutants("baseline", 1000); }
+TEST_CASE("fuzz mutants: the option parser survives 1000 mutants", "[fuzz]") { survive_mutants("options", 500); }
 TEST_CASE("fuzz mutants: the device line table reader survives 1000 mutants", "[fuzz]") {
   survive_mutants("device_lines", 1000);
 }
-TEST_CASE("fuzz mutants: the LZ4 block decoder survives 2000 mutants", "[fuzz]") {
-  survive_mutants("lz4", 1000);
-}
+TEST_CASE("fuzz mutants: the LZ4 block decoder survives 2000 mutants", "[fuzz]") { survive_mutants("lz4", 1000); }

@@ -57,7 +57,8 @@ TEST_CASE("bound context: a stack deeper than the model keeps becomes unknown on
   on_new_thread([] { CHECK(bound::current().known); });  // other threads unaffected
 }
 
-TEST_CASE("bound context: the device of a context is learned once and overwritten when its address is reused", "[bound]") {
+TEST_CASE("bound context: the device of a context is learned once and overwritten when its address is reused",
+          "[bound]") {
   CHECK(bound::device_of(0xabc000) == -1);
   bound::learn_device(0xabc000, 1);
   CHECK(bound::device_of(0xabc000) == 1);

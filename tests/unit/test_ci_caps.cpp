@@ -48,15 +48,16 @@ size_t count(const std::string& text, const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("JUnit of 6,000 unlike ranks: a suite each, the stacks cut past 4 MiB with a line that says so", "[views][ci]") {
+TEST_CASE("JUnit of 6,000 unlike ranks: a suite each, the stacks cut past 4 MiB with a line that says so",
+          "[views][ci]") {
   const std::string xml = cudaleak::render::junit_xml(unlike_ranks(6000));
   CHECK(count(xml, "<testsuite ") == 6000);
   CHECK(count(xml, "<failure ") == 6000);
   const size_t cut = count(xml, "Stack left out: the stacks of this file reached 4.0 MiB");
   CHECK(cut > 4000);
   CHECK(cut < 6000);
-  CHECK(xml.find("<!-- cudaleak: the stacks of " + std::to_string(cut) + " failures left out past 4.0 MiB of stacks -->") !=
-        std::string::npos);
+  CHECK(xml.find("<!-- cudaleak: the stacks of " + std::to_string(cut) +
+                 " failures left out past 4.0 MiB of stacks -->") != std::string::npos);
   CHECK(xml.size() < (4u << 20) + 6000 * 1024);  // the stacks' budget and about 1 KiB a rank
 }
 

@@ -35,10 +35,11 @@ std::vector<unsigned char> elf_with_line_section(const std::vector<unsigned char
 // `count` entries: each entry takes no bytes.
 std::vector<unsigned char> v5_unit_with_formatless_entries(uint64_t count) {
   std::vector<unsigned char> after_length = {5, 0, 8, 0};  // version 5, address size 8, selector size 0
-  std::vector<unsigned char> header = {1, 1, 1, uint8_t(-5), 14, 13};  // min inst, max ops, is_stmt, base, range, opcode base
-  for (int i = 1; i < 13; ++i) header.push_back(0);                   // standard opcode lengths
-  header.push_back(0);                                                 // directory entry formats: none
-  for (uint64_t v = count;;) {                                         // directories: ULEB count
+  std::vector<unsigned char> header = {1,           1,  1,
+                                       uint8_t(-5), 14, 13};  // min inst, max ops, is_stmt, base, range, opcode base
+  for (int i = 1; i < 13; ++i) header.push_back(0);           // standard opcode lengths
+  header.push_back(0);                                        // directory entry formats: none
+  for (uint64_t v = count;;) {                                // directories: ULEB count
     uint8_t b = v & 0x7f;
     v >>= 7;
     header.push_back(v ? b | 0x80 : b);

@@ -37,7 +37,9 @@ TEST_CASE("diagnosis ranks the causes by what they explain", "[oom]") {
   auto d = diagnose(e);
   REQUIRE(d.size() == 3);
   CHECK(d[0].cause == Cause::OtherProcesses);
-  CHECK(d[0].message == "2 other processes hold 63.0 GiB of the device: pid 4242 (python) holds 60.0 GiB, pid 77 holds 3.0 GiB; without them the request would fit");
+  CHECK(d[0].message ==
+        "2 other processes hold 63.0 GiB of the device: pid 4242 (python) holds 60.0 GiB, pid 77 holds 3.0 GiB; "
+        "without them the request would fit");
   CHECK(d[1].cause == Cause::AccumulatingLeak);
   CHECK(d[1].message.find("48 allocations made between 1.00 s and 9.00 s (about 256.0 MiB each)") != std::string::npos);
   CHECK(d[2].cause == Cause::CachedInPools);
@@ -79,12 +81,14 @@ TEST_CASE("memory a caching allocator holds is named as its cache and never as a
   auto d = diagnose(e);
   REQUIRE(!d.empty());
   CHECK(d[0].cause == Cause::HeldByCache);
-  CHECK(d[0].message.find("the CuPy memory pool holds 78.0 GiB of device memory in 314 segments it reserved for make_batch (train.py:9)") == 0);
+  CHECK(d[0].message.find("the CuPy memory pool holds 78.0 GiB of device memory in 314 segments it reserved for "
+                          "make_batch (train.py:9)") == 0);
   CHECK(d[0].message.find("free_all_blocks()") != std::string::npos);
   for (const auto& x : d) CHECK(x.cause != Cause::AccumulatingLeak);
 
   // PyTorch's expandable segments: cuMemCreate from its allocator, without its view.
-  std::vector<Frame> torch = {{0x2, "/x/libc10_cuda.so", "c10::cuda::CUDACachingAllocator::Native::ExpandableSegment::map(...)", "", 0}};
+  std::vector<Frame> torch = {
+      {0x2, "/x/libc10_cuda.so", "c10::cuda::CUDACachingAllocator::Native::ExpandableSegment::map(...)", "", 0}};
   e.top_sites = {{Kind::Vmm, "cuMemCreate", "train_step (train.py:14)", 20 * GiB, 1071, 1000000, 500000000, torch}};
   d = diagnose(e);
   REQUIRE(!d.empty());
@@ -96,11 +100,11 @@ TEST_CASE("numba's arrays are the program's memory at an out-of-memory, not a ca
   // numba empties its deallocation queue before it lets an allocation fail:
   // what it still holds then is arrays the program keeps.
   OomEvent e = base(GiB, 654 << 20, 80 * GiB);
-  std::vector<Frame> numba = {
-      {0, "", "HostOnlyCUDAMemoryManager._attempt_allocation", "/v/site-packages/numba_cuda/numba/cuda/cudadrv/driver.py", 735,
-       false, true},
-      {0, "", "load_shard", "/app/train.py", 23, false, true}};
-  e.top_sites = {{Kind::Device, "cuMemAlloc_v2", "load_shard (train.py:23)", 78 * GiB, 78, 1040000000, 1050000000, numba}};
+  std::vector<Frame> numba = {{0, "", "HostOnlyCUDAMemoryManager._attempt_allocation",
+                               "/v/site-packages/numba_cuda/numba/cuda/cudadrv/driver.py", 735, false, true},
+                              {0, "", "load_shard", "/app/train.py", 23, false, true}};
+  e.top_sites = {
+      {Kind::Device, "cuMemAlloc_v2", "load_shard (train.py:23)", 78 * GiB, 78, 1040000000, 1050000000, numba}};
   auto d = diagnose(e);
   REQUIRE(!d.empty());
   CHECK(d[0].cause == Cause::AccumulatingLeak);
@@ -128,8 +132,8 @@ TEST_CASE("H100 Python runs: each OOM first cause is found again from the event 
       CHECK(d[0].message.rfind(recorded, 0) == 0);
       uint64_t others = 0;
       for (const auto& o : e.other_processes) others += o.bytes_known ? o.bytes : 0;
-      const bool would_fit = d[0].cause == Cause::OtherProcesses && e.device_info &&
-                             e.free_bytes < e.request_bytes && e.free_bytes + others >= e.request_bytes;
+      const bool would_fit = d[0].cause == Cause::OtherProcesses && e.device_info && e.free_bytes < e.request_bytes &&
+                             e.free_bytes + others >= e.request_bytes;
       const bool recorded_with_clause = recorded.ends_with(clause);
       CHECK(d[0].message == recorded + (would_fit && !recorded_with_clause ? clause : ""));
     }
@@ -161,9 +165,10 @@ TEST_CASE("a limit the program raised is named with its line where it explains t
   REQUIRE_FALSE(d.empty());
   CHECK(d[0].cause == Cause::ContextReservation);
   CHECK(d[0].bytes == stack.bytes);
-  CHECK(d[0].message.find("the thread stack size limit set in enlarge_stack (app.cu:10) reserves 16.5 GiB (64.0 KiB per "
-                          "thread for each of the 270336 threads the device can run at once), without it the request "
-                          "would fit; fix: ") == 0);
+  CHECK(
+      d[0].message.find("the thread stack size limit set in enlarge_stack (app.cu:10) reserves 16.5 GiB (64.0 KiB per "
+                        "thread for each of the 270336 threads the device can run at once), without it the request "
+                        "would fit; fix: ") == 0);
   for (const auto& x : d) CHECK(x.bytes != small.bytes);
   CHECK(cudaleak::oom::describe_reservation(stack) ==
         "16.5 GiB for thread stacks (cudaLimitStackSize = 64.0 KiB per thread x 270336 resident threads) on device 0, "

@@ -165,9 +165,11 @@ TEST_CASE("enum names: a crash capture's note and mark types are read by name, u
                     Catch::Contains("$.marks[0][0]: unknown mark type \"checkpoints\""));
   const std::string notes = "\"notes\":[]";
   REQUIRE(text.find(notes) != std::string::npos);
-  auto noted = capture::parse_crash_capture(with(text, notes, "\"notes\":[[\"unknown_release\",\"cuMemFree_v2\",4660,1,1,3]]"));
+  auto noted = capture::parse_crash_capture(
+      with(text, notes, "\"notes\":[[\"unknown_release\",\"cuMemFree_v2\",4660,1,1,3]]"));
   REQUIRE(noted.snapshot.notes.size() == 1);
   CHECK(noted.snapshot.notes[0].type == NoteType::UnknownRelease);
-  CHECK_THROWS_WITH(capture::parse_crash_capture(with(text, notes, "\"notes\":[[\"released\",\"cuMemFree_v2\",4660,1,1,3]]")),
+  CHECK_THROWS_WITH(capture::parse_crash_capture(
+                        with(text, notes, "\"notes\":[[\"released\",\"cuMemFree_v2\",4660,1,1,3]]")),
                     Catch::Contains("$.notes[0][0]: unknown note type \"released\""));
 }

@@ -51,8 +51,7 @@ Frame tensor_frame(const std::string& function, const std::string& file, int lin
 
 }  // namespace
 
-TEST_CASE("frames: CUDA's template wrapper in cuda_runtime.h is the toolkit's, wherever it is installed",
-          "[frames]") {
+TEST_CASE("frames: CUDA's template wrapper in cuda_runtime.h is the toolkit's, wherever it is installed", "[frames]") {
   const auto stack = through_the_wrapper("fill_buffers(int)", "/home/u/app.cu", 12);
   CHECK(owner_of(stack[0]) == FrameOwner::Cuda);
   CHECK(owner_of(stack[1]) == FrameOwner::CudaHeaders);
@@ -70,10 +69,11 @@ TEST_CASE("frames: CUDA's template wrapper in cuda_runtime.h is the toolkit's, w
   CHECK(user_frame(stack) == &stack[2]);
 }
 
-TEST_CASE("frames: installed Python, the standard library, libffi and the interpreter are library frames",
-          "[frames]") {
-  const Frame cache = python_frame("DynamicCache.update", "/usr/lib/python3/dist-packages/transformers/cache_utils.py", 147);
-  const Frame site = python_frame("Linear.forward", "/venv/lib/python3.12/site-packages/torch/nn/modules/linear.py", 125);
+TEST_CASE("frames: installed Python, the standard library, libffi and the interpreter are library frames", "[frames]") {
+  const Frame cache = python_frame("DynamicCache.update", "/usr/lib/python3/dist-packages/transformers/cache_utils.py",
+                                   147);
+  const Frame site = python_frame("Linear.forward", "/venv/lib/python3.12/site-packages/torch/nn/modules/linear.py",
+                                  125);
   const Frame stdlib = python_frame("Thread.run", "/usr/lib/python3.12/threading.py", 1010);
   const Frame frozen = python_frame("_run_module_as_main", "<frozen runpy>", 198);
   const Frame user = python_frame("serve_request", "/srv/app/server.py", 31);
@@ -85,7 +85,8 @@ TEST_CASE("frames: installed Python, the standard library, libffi and the interp
   CHECK(owner_of(user) == FrameOwner::User);
   CHECK(owner_of(ffi) == FrameOwner::System);
   CHECK(owner_of(native_frame("_PyEval_EvalFrameDefault", "/usr/bin/python3.12")) == FrameOwner::Interpreter);
-  CHECK(owner_of(native_frame("at::native::empty_cuda", "/venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so")) ==
+  CHECK(owner_of(
+            native_frame("at::native::empty_cuda", "/venv/lib/python3.12/site-packages/torch/lib/libtorch_cuda.so")) ==
         FrameOwner::Framework);
   // PyTorch's per-tensor stacks carry no language: the file says Python.
   CHECK(owner_of(tensor_frame("update", "/usr/lib/python3/dist-packages/transformers/cache_utils.py", 147)) ==

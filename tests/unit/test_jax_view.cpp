@@ -44,13 +44,16 @@ OomEvent jax_event(uint64_t request) {
 }
 }  // namespace
 
-TEST_CASE("jax: arrays of one line that filled the pool come first and the pool's share of the device after", "[jax][oom]") {
+TEST_CASE("jax: arrays of one line that filled the pool come first and the pool's share of the device after",
+          "[jax][oom]") {
   OomEvent e = jax_event(GiB);
   // Two groups of one line told apart by a deeper frame, and JAX's own frame innermost.
   e.jax.device.groups = {
-      group(40 * GiB, 40, {kJaxFrame, python_frame("step", "/app/train.py", 12), python_frame("main", "/app/train.py", 30)},
+      group(40 * GiB, 40,
+            {kJaxFrame, python_frame("step", "/app/train.py", 12), python_frame("main", "/app/train.py", 30)},
             "float32[16384,16384]"),
-      group(19 * GiB, 19, {kJaxFrame, python_frame("step", "/app/train.py", 12), python_frame("main", "/app/train.py", 33)},
+      group(19 * GiB, 19,
+            {kJaxFrame, python_frame("step", "/app/train.py", 12), python_frame("main", "/app/train.py", 33)},
             "float32[16384,16384]"),
       group(GiB / 2, 1, {kJaxFrame, python_frame("init", "/app/train.py", 5)}, "float32[8192,16384]")};
   e.jax.device.arrays = 60;
@@ -58,9 +61,10 @@ TEST_CASE("jax: arrays of one line that filled the pool come first and the pool'
   auto d = cudaleak::oom::diagnose(e);
   REQUIRE(d.size() == 2);
   CHECK(d[0].cause == Cause::LiveTensors);
-  CHECK(d[0].message.find("59.5 GiB is held by 60 live arrays: 59.0 GiB in 59 arrays from step (train.py:12), the largest "
-                          "float32[16384,16384] (1.0 GiB); 512.0 MiB in 1 array from init (train.py:5), "
-                          "float32[8192,16384]; arrays from one line that stay alive accumulate") == 0);
+  CHECK(d[0].message.find(
+            "59.5 GiB is held by 60 live arrays: 59.0 GiB in 59 arrays from step (train.py:12), the largest "
+            "float32[16384,16384] (1.0 GiB); 512.0 MiB in 1 array from init (train.py:5), "
+            "float32[8192,16384]; arrays from one line that stay alive accumulate") == 0);
   CHECK(d[1].cause == Cause::PoolLimit);
   CHECK(d[1].message.find("XLA's pool is limited to 60.0 GiB, 75% of the device's 80.0 GiB") == 0);
   CHECK(d[1].message.find("a bigger pool only delays the failure") != std::string::npos);
@@ -96,8 +100,9 @@ TEST_CASE("jax: the room beyond the pool is the device's free memory, and the fr
   std::string told;
   for (const auto& cause : cudaleak::oom::diagnose(e))
     if (cause.cause == Cause::PoolLimit) told = cause.message;
-  CHECK(told.find("the device has 43.0 GiB free beyond it (other processes and this one's other memory hold the rest)") !=
-        std::string::npos);
+  CHECK(
+      told.find("the device has 43.0 GiB free beyond it (other processes and this one's other memory hold the rest)") !=
+      std::string::npos);
   CHECK(told.find("XLA_PYTHON_CLIENT_MEM_FRACTION=0.53 gives XLA more of the device") != std::string::npos);
   CHECK(told.find("108") == std::string::npos);
   // No room beyond the pool once the others took it: the limit is not the cause.
@@ -132,14 +137,26 @@ TEST_CASE("jax: a jitted function's own buffers beside other frameworks and othe
   e.jax.compiled.parameter_bytes = 2 * GiB;
   e.jax.compiled.temp_bytes = 50 * GiB;
   e.jax.compiled.total_bytes = 54 * GiB;
-  e.jax.compiled.peak_buffers = {{50 * GiB, "f32[120000,120000]", "jit(loss)/jit(main)/dot_general[dimension_numbers=...]",
-                                  "/app/train.py", 10}};
+  e.jax.compiled.peak_buffers = {
+      {50 * GiB, "f32[120000,120000]", "jit(loss)/jit(main)/dot_general[dimension_numbers=...]", "/app/train.py", 10}};
   // PyTorch's cache in the same process, and XLA's own pool (not a cause: its view tells it).
-  e.top_sites = {
-      {Kind::Device, "cudaMalloc", "main (train.py:3)", 20 * GiB, 1, 1, 1,
-       {native_frame("c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc(...)", "/x/libc10_cuda.so")}},
-      {Kind::Device, "cuMemAlloc", "main (train.py:4)", 40 * GiB, 1, 1, 1,
-       {native_frame("tsl::BFCAllocator::Extend(unsigned long, unsigned long)", "/x/xla_extension.so")}}};
+  e.top_sites = {{Kind::Device,
+                  "cudaMalloc",
+                  "main (train.py:3)",
+                  20 * GiB,
+                  1,
+                  1,
+                  1,
+                  {native_frame("c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc(...)",
+                                "/x/libc10_cuda.so")}},
+                 {Kind::Device,
+                  "cuMemAlloc",
+                  "main (train.py:4)",
+                  40 * GiB,
+                  1,
+                  1,
+                  1,
+                  {native_frame("tsl::BFCAllocator::Extend(unsigned long, unsigned long)", "/x/xla_extension.so")}}};
   e.other_processes = {{812, "python", 10 * GiB, true, 1}};
   auto d = cudaleak::oom::diagnose(e);
   REQUIRE(d.size() >= 3);
@@ -150,7 +167,8 @@ TEST_CASE("jax: a jitted function's own buffers beside other frameworks and othe
   bool torch = false, others = false;
   for (const auto& x : d) {
     torch |= x.cause == Cause::HeldByCache && x.message.find("the PyTorch caching allocator holds 20.0 GiB") == 0;
-    others |= x.cause == Cause::OtherProcesses && x.message.find("pid 812 (rank 1, python) holds 10.0 GiB") != std::string::npos;
+    others |= x.cause == Cause::OtherProcesses &&
+              x.message.find("pid 812 (rank 1, python) holds 10.0 GiB") != std::string::npos;
     CHECK(x.message.find("XLA BFC") == std::string::npos);
   }
   CHECK(torch);

@@ -37,7 +37,8 @@ TEST_CASE("job fold: rank lists are ranges, steps, or their ends, never every na
 TEST_CASE("job fold: host lists in SLURM's notation, cut past a line", "[ranks][job]") {
   CHECK(host_list({"b", "a"}) == "a, b");
   std::vector<std::string> nodes;
-  for (int i = 0; i < 128; ++i) nodes.push_back("node" + std::string(i < 10 ? "00" : i < 100 ? "0" : "") + std::to_string(i));
+  for (int i = 0; i < 128; ++i)
+    nodes.push_back("node" + std::string(i < 10 ? "00" : i < 100 ? "0" : "") + std::to_string(i));
   CHECK(host_list(nodes) == "node[000-127]");
   nodes.erase(nodes.begin() + 1);
   CHECK(host_list(nodes) == "node[000,002-127]");
@@ -60,7 +61,8 @@ TEST_CASE("job fold: a spread's median and ends", "[ranks][job]") {
 
 TEST_CASE("job fold: the other ranks at a moment as amounts, the far one standing out", "[ranks][job]") {
   std::vector<RankMoment> others;
-  for (int r = 1; r < 64; ++r) others.push_back(RankMoment{r, 100 + r, r % 8, uint64_t(320) << 20, true, r % 2 == 1, 0});
+  for (int r = 1; r < 64; ++r)
+    others.push_back(RankMoment{r, 100 + r, r % 8, uint64_t(320) << 20, true, r % 2 == 1, 0});
   others[3].bytes = uint64_t(5) << 30;  // rank 4
   const OthersSummary s = summarize_others(others);
   REQUIRE(s.buckets.size() == 3);

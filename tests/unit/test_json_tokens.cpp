@@ -32,14 +32,58 @@ std::string error_of(const std::string& text) {
 
 TEST_CASE("json tokens: valid and invalid texts are read as nlohmann reads them", "[json]") {
   const char* texts[] = {
-      "{}", "[]", "0", "-0", "1.5", "-1.25e-3", "1E+2", "18446744073709551615", "18446744073709551616",
-      "-9223372036854775808", "-9223372036854775809", "1e-999", "1e999", "true", "false", "null", " \t\r\n[1, 2]\n",
-      "{\"a\": {\"b\": [1, {\"c\": null}]}, \"a\": 2}", "\"\\u00e9\\ud83d\\ude00\\n\\\"\\\\\\/\\b\\f\\r\\t\"",
-      "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"", "\xef\xbb\xbf{\"bom\": 1}",
+      "{}",
+      "[]",
+      "0",
+      "-0",
+      "1.5",
+      "-1.25e-3",
+      "1E+2",
+      "18446744073709551615",
+      "18446744073709551616",
+      "-9223372036854775808",
+      "-9223372036854775809",
+      "1e-999",
+      "1e999",
+      "true",
+      "false",
+      "null",
+      " \t\r\n[1, 2]\n",
+      "{\"a\": {\"b\": [1, {\"c\": null}]}, \"a\": 2}",
+      "\"\\u00e9\\ud83d\\ude00\\n\\\"\\\\\\/\\b\\f\\r\\t\"",
+      "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"",
+      "\xef\xbb\xbf{\"bom\": 1}",
       // refused
-      "", "{", "[1,]", "{\"a\" 1}", "{\"a\":1,}", "{a:1}", "01", "1.", ".5", "+1", "-", "1e", "nul", "tru", "[1] 2",
-      "\"\\x\"", "\"\\u12\"", "\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\xc0\xaf\"", "\"\xed\xa0\x80\"",
-      "\"\xf4\x90\x80\x80\"", "\"\xff\"", "\"a\x01\"", "\"unterminated", "[1 2]", "{\"a\":1 \"b\":2}", "}", "]",
+      "",
+      "{",
+      "[1,]",
+      "{\"a\" 1}",
+      "{\"a\":1,}",
+      "{a:1}",
+      "01",
+      "1.",
+      ".5",
+      "+1",
+      "-",
+      "1e",
+      "nul",
+      "tru",
+      "[1] 2",
+      "\"\\x\"",
+      "\"\\u12\"",
+      "\"\\ud800\"",
+      "\"\\udc00\"",
+      "\"\\ud800\\u0041\"",
+      "\"\xc0\xaf\"",
+      "\"\xed\xa0\x80\"",
+      "\"\xf4\x90\x80\x80\"",
+      "\"\xff\"",
+      "\"a\x01\"",
+      "\"unterminated",
+      "[1 2]",
+      "{\"a\":1 \"b\":2}",
+      "}",
+      "]",
   };
   for (const char* text : texts) {
     INFO(text);
@@ -90,7 +134,8 @@ TEST_CASE("json tokens: a stream is read in chunks and its progress told", "[jso
   std::string text = "[\"" + std::string(5000, 'x') + "\", 12345, true]";
   std::stringbuf in(text);
   std::vector<uint64_t> told;
-  TextTokens t(&in, [&](uint64_t n) { told.push_back(n); }, 1000);
+  TextTokens t(
+      &in, [&](uint64_t n) { told.push_back(n); }, 1000);
   CHECK(t.next() == Token::BeginArray);
   CHECK(t.next() == Token::String);
   CHECK(t.text.size() == 5000);

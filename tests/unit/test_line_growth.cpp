@@ -30,7 +30,8 @@ const report::SiteGrowth* line(const std::vector<report::SiteGrowth>& lines, con
 TEST_CASE("line growth: a view's leaking line grew steadily, its churning and loaded lines did not", "[growth]") {
   line_growth::Lines lines;
   lines.configure(1000 * kMs);
-  const auto leak = stack_at("keep_for_debugging", 12), churn = stack_at("serve_batch", 7), weights = stack_at("load", 3);
+  const auto leak = stack_at("keep_for_debugging", 12), churn = stack_at("serve_batch", 7),
+             weights = stack_at("load", 3);
   // Two minutes of views every 250 ms: the kept list gains 1 MiB every second
   // (a request every 10 ms), the batch's tensor is there in every other view.
   for (uint64_t view = 0; view < 480; ++view) {
@@ -56,9 +57,11 @@ TEST_CASE("line growth: a view's leaking line grew steadily, its churning and lo
   // 1 MiB a second is 60 MiB a minute; 100 requests a second: 10 MiB per 1,000.
   CHECK(report::rise_per_minute(*leaking) == Approx(60.0 * kMiB).epsilon(0.05));
   REQUIRE(leaking->rise_requests > 0);
-  CHECK(double(report::rise_bytes(*leaking)) * 1000 / double(leaking->rise_requests) == Approx(10.0 * kMiB).epsilon(0.05));
+  CHECK(double(report::rise_bytes(*leaking)) * 1000 / double(leaking->rise_requests) ==
+        Approx(10.0 * kMiB).epsilon(0.05));
   CHECK_THAT(report::rise_words(*leaking), Catch::Contains("per 1,000 requests"));
-  CHECK_THAT(report::site_words(*leaking), Catch::StartsWith("120.0 MiB of PyTorch's live tensors at keep_for_debugging"));
+  CHECK_THAT(report::site_words(*leaking),
+             Catch::StartsWith("120.0 MiB of PyTorch's live tensors at keep_for_debugging"));
   CHECK(leaking->history.size() <= SiteGrowthTable::kPoints);
 }
 
@@ -66,8 +69,7 @@ TEST_CASE("line growth: a line the view stops listing fell and nothing is follow
   line_growth::Lines lines;
   lines.configure(100 * kMs);
   const auto leak = stack_at("keep", 1);
-  for (uint64_t view = 0; view < 20; ++view)
-    lines.observe("jax", 1, {{&leak, (view + 1) * kMiB}}, view * 100 * kMs, 0);
+  for (uint64_t view = 0; view < 20; ++view) lines.observe("jax", 1, {{&leak, (view + 1) * kMiB}}, view * 100 * kMs, 0);
   auto grown = lines.snapshot();
   REQUIRE(grown.count(1));
   REQUIRE(line(grown[1], "keep"));
@@ -79,7 +81,8 @@ TEST_CASE("line growth: a line the view stops listing fell and nothing is follow
 
   line_growth::Lines off;
   off.configure(0);
-  for (uint64_t view = 0; view < 20; ++view) off.observe("pytorch", 0, {{&leak, (view + 1) * kMiB}}, view * 100 * kMs, 0);
+  for (uint64_t view = 0; view < 20; ++view)
+    off.observe("pytorch", 0, {{&leak, (view + 1) * kMiB}}, view * 100 * kMs, 0);
   CHECK(off.snapshot().empty());
 }
 

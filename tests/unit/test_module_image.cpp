@@ -36,8 +36,8 @@ std::vector<unsigned char> cubin(const std::vector<std::pair<std::string, uint64
   table.sh_size = names.size();
   headers.push_back(table);
 
-  const Elf64_Ehdr eh =
-      elf_header(uint16_t(headers.size()), uint16_t(headers.size() - 1), sizeof(Elf64_Ehdr) + names.size());
+  const Elf64_Ehdr eh = elf_header(uint16_t(headers.size()), uint16_t(headers.size() - 1),
+                                   sizeof(Elf64_Ehdr) + names.size());
   // Sized once and copied into: g++ 12 warns wrongly about inserts here.
   std::vector<unsigned char> out(sizeof eh + names.size() + headers.size() * sizeof(Elf64_Shdr));
   std::memcpy(out.data(), &eh, sizeof eh);
@@ -83,15 +83,20 @@ std::vector<unsigned char> fatbin(const std::vector<std::pair<uint64_t, std::vec
 }  // namespace
 
 TEST_CASE("module images: a cubin's global sections are its device globals, constants are not") {
-  auto image = cubin({{".text.touch", 512}, {".nv.global", 1 << 20}, {".nv.global.init", 4096},
-                      {".nv.constant3", 1024}, {".nv.shared.touch", 256}});
+  auto image = cubin({{".text.touch", 512},
+                      {".nv.global", 1 << 20},
+                      {".nv.global.init", 4096},
+                      {".nv.constant3", 1024},
+                      {".nv.shared.touch", 256}});
   CHECK(device_global_bytes(image.data(), image.size()) == (1 << 20) + 4096);
   CHECK(device_global_bytes(image.data()) == (1 << 20) + 4096);  // bounded by its own headers
   auto none = cubin({{".text.touch", 512}});
   CHECK(device_global_bytes(none.data(), none.size()) == 0);
 }
 
-TEST_CASE("module images: a fatbin's first readable cubin counts, one marked compressed that does not decode is passed over") {
+TEST_CASE(
+    "module images: a fatbin's first readable cubin counts, one marked compressed that does not decode is passed "
+    "over") {
   auto globals = cubin({{".nv.global", 8192}});
   auto plain = fatbin({{0x11, globals}});
   CHECK(device_global_bytes(plain.data(), plain.size()) == 8192);

@@ -63,9 +63,11 @@ TEST_CASE("tensors without stacks take the user's line of the segment that holds
   auto stack_of = [](uint32_t id) {
     // Both segments were reserved from train_step, through different paths
     // inside the allocator: one group.
-    return std::vector<Frame>{native_frame(id == 7 ? "c10::cuda::CUDACachingAllocator::malloc" : "c10::cuda::retry", "libc10_cuda.so"),
+    return std::vector<Frame>{native_frame(id == 7 ? "c10::cuda::CUDACachingAllocator::malloc" : "c10::cuda::retry",
+                                           "libc10_cuda.so"),
                               python_frame("empty", "/usr/lib/python3/dist-packages/torch/cuda/memory.py", 3),
-                              python_frame("train_step", "/src/train.py", 11), python_frame("<module>", "/src/train.py", 20)};
+                              python_frame("train_step", "/src/train.py", 11),
+                              python_frame("<module>", "/src/train.py", 20)};
   };
   attribute_by_segment(d, blocks_by_owner(d, ranges), stack_of);
   REQUIRE(d.live_tensors.size() == 1);
@@ -90,33 +92,40 @@ TEST_CASE("a segment PyTorch reserved for itself or on autograd's thread is said
   workspace.bytes = 32 * MiB;
   workspace.count = 1;
   workspace.stack = {native_frame("cudaMalloc", "libcudart.so.13"),
-                     native_frame("c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::alloc_block", "libc10_cuda.so"),
-                     native_frame("at::cuda::setWorkspaceForHandle(cublasContext*, c10::cuda::CUDAStream)", "libtorch_cuda.so"),
+                     native_frame("c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::alloc_block",
+                                  "libc10_cuda.so"),
+                     native_frame("at::cuda::setWorkspaceForHandle(cublasContext*, c10::cuda::CUDAStream)",
+                                  "libtorch_cuda.so"),
                      native_frame("at::cuda::getCurrentCUDABlasHandle()", "libtorch_cuda.so"),
                      python_frame("forward", "/usr/lib/python3/dist-packages/torch/nn/modules/linear.py", 134),
                      python_frame("<module>", "/src/train.py", 22)};
   CHECK(tensor_group_text(workspace) ==
-        "32.0 MiB in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; CUBLAS_WORKSPACE_CONFIG "
+        "32.0 MiB in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; "
+        "CUBLAS_WORKSPACE_CONFIG "
         "sets its size), first needed by <module> (train.py:22)");
   // The backward pass: the same workspace on autograd's thread, where no line is.
   TensorGroup backward = workspace;
-  backward.stack = {workspace.stack[0], workspace.stack[1], native_frame("at::cuda::getCUDABlasLtWorkspace()", "libtorch_cuda.so"),
-                    native_frame("torch::autograd::Engine::thread_main(std::shared_ptr<torch::autograd::GraphTask> const&)",
-                           "libtorch_cpu.so")};
+  backward.stack = {
+      workspace.stack[0], workspace.stack[1], native_frame("at::cuda::getCUDABlasLtWorkspace()", "libtorch_cuda.so"),
+      native_frame("torch::autograd::Engine::thread_main(std::shared_ptr<torch::autograd::GraphTask> const&)",
+                   "libtorch_cpu.so")};
   CHECK(tensor_group_text(backward) ==
-        "32.0 MiB in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; CUBLAS_WORKSPACE_CONFIG "
+        "32.0 MiB in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; "
+        "CUBLAS_WORKSPACE_CONFIG "
         "sets its size), first needed by the backward pass");
   TensorGroup nowhere = backward;  // neither a line nor autograd's thread: said without an origin
   nowhere.stack.pop_back();
   CHECK(tensor_group_text(nowhere) ==
-        "32.0 MiB in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; CUBLAS_WORKSPACE_CONFIG "
+        "32.0 MiB in PyTorch's cuBLAS workspace (one per handle and stream, kept while they live; "
+        "CUBLAS_WORKSPACE_CONFIG "
         "sets its size)");
   TensorGroup grads = backward;  // a gradient made on autograd's thread
   grads.count = 2;
-  grads.stack = {workspace.stack[0], workspace.stack[1], native_frame("at::native::empty_strided_cuda", "libtorch_cuda.so"),
-                 backward.stack[3]};
-  CHECK(tensor_group_text(grads) == "32.0 MiB in 2 tensors in segments reserved by the backward pass (on autograd's own "
-                                    "thread, which has no line of the program)");
+  grads.stack = {workspace.stack[0], workspace.stack[1],
+                 native_frame("at::native::empty_strided_cuda", "libtorch_cuda.so"), backward.stack[3]};
+  CHECK(tensor_group_text(grads) ==
+        "32.0 MiB in 2 tensors in segments reserved by the backward pass (on autograd's own "
+        "thread, which has no line of the program)");
   // The program's own line stays the answer, on autograd's thread or not.
   grads.stack.push_back(python_frame("train_step", "/src/train.py", 9));
   CHECK(tensor_group_text(grads) == "32.0 MiB in 2 tensors in segments reserved by train_step (train.py:9)");
@@ -128,7 +137,8 @@ TEST_CASE("what PyTorch has allocated is said apart: live tensors, and its cuBLA
   workspace.by_segment = true;
   workspace.bytes = 32 * MiB;
   workspace.count = 1;
-  workspace.stack = {native_frame("at::cuda::setWorkspaceForHandle(cublasContext*, c10::cuda::CUDAStream)", "libtorch_cuda.so")};
+  workspace.stack = {
+      native_frame("at::cuda::setWorkspaceForHandle(cublasContext*, c10::cuda::CUDAStream)", "libtorch_cuda.so")};
   TensorGroup lt = workspace;
   lt.stack = {native_frame("at::cuda::getCUDABlasLtWorkspace()", "libtorch_cuda.so")};
   TensorGroup tensors;
@@ -165,8 +175,10 @@ TEST_CASE("tensors with their own stacks keep them and what no range holds stays
   CHECK(cudaleak::oom::tensor_origin(d.live_tensors[1]).find("lines PyTorch did not record") != std::string::npos);
 }
 
-TEST_CASE("failed calls of PyTorch's allocator are attempts of its out-of-memory and a retry of the same size ends the one before",
-          "[oom][story]") {
+TEST_CASE(
+    "failed calls of PyTorch's allocator are attempts of its out-of-memory and a retry of the same size ends the one "
+    "before",
+    "[oom][story]") {
   using cudaleak::oom::is_attempt;
   OomEvent failed;
   failed.api = "cudaMalloc";
@@ -240,7 +252,8 @@ TEST_CASE("another allocator's reservation is named beside PyTorch's own view, w
   xla.where = "warm_up_jax (script.py:4)";
   xla.bytes = 59 * GiB;
   xla.count = 1;
-  xla.stack = {native_frame("stream_executor::gpu::GpuDriver::VmmAllocate", "libjax.so"), python_frame("warm_up_jax", "/s/script.py", 4)};
+  xla.stack = {native_frame("stream_executor::gpu::GpuDriver::VmmAllocate", "libjax.so"),
+               python_frame("warm_up_jax", "/s/script.py", 4)};
   OomSite torch_segments = xla;
   torch_segments.kind = Kind::Device;
   torch_segments.where = "step (script.py:9)";
@@ -253,14 +266,16 @@ TEST_CASE("another allocator's reservation is named beside PyTorch's own view, w
   CHECK(d[0].message.find("the XLA BFC allocator holds 59.0 GiB of vmm memory in 1 segment it reserved for warm_up_jax "
                           "(script.py:4)") == 0);
   CHECK(d[0].message.find("XLA_PYTHON_CLIENT_MEM_FRACTION") != std::string::npos);
-  for (const auto& x : d) CHECK(x.message.find("PyTorch caching allocator holds") == std::string::npos);  // its view explains it
+  for (const auto& x : d)
+    CHECK(x.message.find("PyTorch caching allocator holds") == std::string::npos);  // its view explains it
 }
 
 TEST_CASE("Triton's kernels are a cache and Inductor's generated code is not the user's line", "[oom][story]") {
-  std::vector<Frame> load = {native_frame("cuModuleLoad", "libcuda.so.1"),
-                             python_frame("StaticallyLaunchedTritonKernel.load_kernel",
-                                    "/v/lib/python3.12/site-packages/torch/_inductor/runtime/static_triton_launcher.py", 144),
-                             python_frame("step", "/src/train.py", 15)};
+  std::vector<Frame> load = {
+      native_frame("cuModuleLoad", "libcuda.so.1"),
+      python_frame("StaticallyLaunchedTritonKernel.load_kernel",
+                   "/v/lib/python3.12/site-packages/torch/_inductor/runtime/static_triton_launcher.py", 144),
+      python_frame("step", "/src/train.py", 15)};
   CHECK(cudaleak::gate::caching_allocator_of(load) == "Triton kernel cache");
   std::vector<Frame> segment = {python_frame("Runner.call", "/tmp/torchinductor_root/cp/cpexli.py", 102),
                                 python_frame("step", "/src/train.py", 15)};
@@ -335,8 +350,14 @@ TEST_CASE("a line whose tensors grew until the device was full comes before the 
   CHECK(d[1].message.find("(76 so far); expandable_segments would only delay the failure") != std::string::npos);
   CHECK(d[1].message.find("Fix: PYTORCH_CUDA_ALLOC_CONF") == std::string::npos);
   // With the pace of PyTorch's reservations known, the time it would have bought.
-  OomSite segments{Kind::Device, "cudaMalloc", "serve_request (server.py:31)", e.pytorch.reserved, 150,
-                   1'000'000'000, 79'400'000'000, {python_frame("malloc", "/x/torch/cuda/memory.py", 1)}};
+  OomSite segments{Kind::Device,
+                   "cudaMalloc",
+                   "serve_request (server.py:31)",
+                   e.pytorch.reserved,
+                   150,
+                   1'000'000'000,
+                   79'400'000'000,
+                   {python_frame("malloc", "/x/torch/cuda/memory.py", 1)}};
   segments.stack.front().function = "c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc";
   segments.stack.front().python = false;
   e.top_sites = {segments};
@@ -372,7 +393,8 @@ TEST_CASE("live-tensor groups of one line, told apart only by deeper frames, are
   TensorGroup a, b;
   a.bytes = b.bytes = 6 * GiB;
   a.count = b.count = 34;
-  a.stack = {python_frame("serve_request", "/srv/app/server.py", 16), python_frame("<module>", "/srv/app/server.py", 40)};
+  a.stack = {python_frame("serve_request", "/srv/app/server.py", 16),
+             python_frame("<module>", "/srv/app/server.py", 40)};
   b.stack = {python_frame("serve_request", "/srv/app/server.py", 16), python_frame("main", "/srv/app/server.py", 44)};
   e.pytorch.live_tensors = {a, b};
   auto d = cudaleak::oom::diagnose(e);

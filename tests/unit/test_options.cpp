@@ -46,21 +46,18 @@ TEST_CASE("every refused value is named with its key and the value as given", "[
                                               "color=blue:report_signal=SIGKILL:output=:trace_children=maybe",
                                               o))
     messages.push_back(p.message);
-  CHECK(messages == std::vector<std::string>{
-                        "error_exitcode: '256' is not between 0 and 255",
-                        "error_exitcode: '-1' is not between 0 and 255",
-                        "error_exitcode: expected an integer, got 'abc'",
-                        "error_exitcode: expected an integer, got '1e999'",
-                        "error_exitcode: '99999999999999999999' is out of range",
-                        "stack_depth: '0' is not between 1 and 256",
-                        "min_bytes: '-5' is below 0",
-                        "gate_error_exitcode: '0' is not between 1 and 255",
-                        "fail_on: 'devic' holds 'devic', which is not a kind (did you mean device?) (docs/report-format.md lists them)",
-                        "color: 'blue' is not auto, always or never",
-                        "report_signal: 'SIGKILL' is not SIGUSR1, SIGUSR2 or SIGRTMIN+N (signals that end or crash a "
-                        "process cannot be used)",
-                        "output: '' must not be empty",
-                        "trace_children: expected true/false (or 1/0), got 'maybe'"});
+  CHECK(messages ==
+        std::vector<std::string>{
+            "error_exitcode: '256' is not between 0 and 255", "error_exitcode: '-1' is not between 0 and 255",
+            "error_exitcode: expected an integer, got 'abc'", "error_exitcode: expected an integer, got '1e999'",
+            "error_exitcode: '99999999999999999999' is out of range", "stack_depth: '0' is not between 1 and 256",
+            "min_bytes: '-5' is below 0", "gate_error_exitcode: '0' is not between 1 and 255",
+            "fail_on: 'devic' holds 'devic', which is not a kind (did you mean device?) (docs/report-format.md lists "
+            "them)",
+            "color: 'blue' is not auto, always or never",
+            "report_signal: 'SIGKILL' is not SIGUSR1, SIGUSR2 or SIGRTMIN+N (signals that end or crash a "
+            "process cannot be used)",
+            "output: '' must not be empty", "trace_children: expected true/false (or 1/0), got 'maybe'"});
   CHECK(o.error_exitcode == 0);  // none applied
 }
 
@@ -88,9 +85,9 @@ TEST_CASE("describe_options lists every option in effect", "[options]") {
 
 TEST_CASE("commas, semicolons and blanks separate options where another key= follows, as the sanitizers' do",
           "[options]") {
-  for (const std::string text : {"output=a.json,error_exitcode=7", "output=a.json;error_exitcode=7",
-                                 "output=a.json error_exitcode=7", "output=a.json, error_exitcode=7",
-                                 " output=a.json\terror_exitcode=7 ", "output=a.json:error_exitcode=7"}) {
+  for (const std::string text :
+       {"output=a.json,error_exitcode=7", "output=a.json;error_exitcode=7", "output=a.json error_exitcode=7",
+        "output=a.json, error_exitcode=7", " output=a.json\terror_exitcode=7 ", "output=a.json:error_exitcode=7"}) {
     INFO(text);
     Options o;
     CHECK(parse_options(text, o).empty());

@@ -56,7 +56,8 @@ TEST_CASE("a fill loop's growth comes before the fragmentation it left in PyTorc
   for (const auto& x : r.oom_events) plain += !x.has_pytorch;
   CHECK(plain == 2);
   // The event's header names the user's line, not PyTorch's.
-  CHECK(oom::render_event(e).find("PyTorch could not allocate 20.0 MiB on device 0 in fill (scenario_fragmentation.py:10)") !=
+  CHECK(oom::render_event(e).find(
+            "PyTorch could not allocate 20.0 MiB on device 0 in fill (scenario_fragmentation.py:10)") !=
         std::string::npos);
 }
 
@@ -87,7 +88,8 @@ TEST_CASE("a ctypes leak's site is the Python code", "[pytorch]") {
   Report r = load_python_fixture("scenario_ctypes.537.0.json");
   CHECK(r.python.frames);
   REQUIRE(r.leaks.size() == 1);
-  CHECK(gate::site_of(r.leaks[0]) == "device | leaky_buffer @ scenario_ctypes.py:22 | <module> @ scenario_ctypes.py:26");
+  CHECK(gate::site_of(r.leaks[0]) ==
+        "device | leaky_buffer @ scenario_ctypes.py:22 | <module> @ scenario_ctypes.py:26");
 }
 
 TEST_CASE("a PyTorch view survives the JSON round trip", "[pytorch]") {
@@ -116,5 +118,6 @@ TEST_CASE("without per-tensor stacks the tensors of stored exceptions are named 
   CHECK(g.count == 10);
   CHECK(oom::tensor_origin(g) == "in segments reserved by work (scenario_exceptions.py:9)");
   std::string text = render_text(r, TextOptions{});
-  CHECK(text.find("320.0 MiB in 10 tensors in segments reserved by work (scenario_exceptions.py:9)") != std::string::npos);
+  CHECK(text.find("320.0 MiB in 10 tensors in segments reserved by work (scenario_exceptions.py:9)") !=
+        std::string::npos);
 }

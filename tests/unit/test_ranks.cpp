@@ -75,10 +75,15 @@ TEST_CASE("ranks: each launcher's variables, innermost first, bad values ignored
   CHECK(place_of({{"OMPI_COMM_WORLD_RANK", "5"}, {"OMPI_COMM_WORLD_LOCAL_RANK", "1"}, {"OMPI_COMM_WORLD_SIZE", "6"}}) ==
         JobPlace{5, 1, 6, "openmpi"});
   CHECK(place_of({{"PMI_RANK", "2"}, {"MPI_LOCALRANKID", "0"}, {"PMI_SIZE", "4"}}) == JobPlace{2, 0, 4, "pmi"});
-  CHECK(place_of({{"SLURM_PROCID", "7"}, {"SLURM_LOCALID", "3"}, {"SLURM_NTASKS", "16"}}) == JobPlace{7, 3, 16, "slurm"});
+  CHECK(place_of({{"SLURM_PROCID", "7"}, {"SLURM_LOCALID", "3"}, {"SLURM_NTASKS", "16"}}) ==
+        JobPlace{7, 3, 16, "slurm"});
   // torchrun started by srun: the worker's rank is torchrun's, not the node's task id.
-  CHECK(place_of({{"SLURM_PROCID", "1"}, {"SLURM_LOCALID", "0"}, {"SLURM_NTASKS", "2"}, {"RANK", "6"},
-                  {"LOCAL_RANK", "2"}, {"WORLD_SIZE", "8"}}) == JobPlace{6, 2, 8, "torchrun"});
+  CHECK(place_of({{"SLURM_PROCID", "1"},
+                  {"SLURM_LOCALID", "0"},
+                  {"SLURM_NTASKS", "2"},
+                  {"RANK", "6"},
+                  {"LOCAL_RANK", "2"},
+                  {"WORLD_SIZE", "8"}}) == JobPlace{6, 2, 8, "torchrun"});
   // Not a number: passed over, the next launcher's rank counts.
   CHECK(place_of({{"RANK", "abc"}, {"SLURM_PROCID", "4"}}) == JobPlace{4, -1, 0, "slurm"});
   CHECK(place_of({{"RANK", "-1"}}) == JobPlace{});
@@ -111,8 +116,8 @@ TEST_CASE("ranks: a site leaking on 7 of 8 ranks is one group, from several host
   for (int rank = 0; rank < 8; ++rank) {
     if (rank == 4) continue;
     // Two hosts, the same pids on both (containers), other load addresses.
-    reports.push_back(rank_report(100 + rank % 4, rank, rank < 4 ? "node-a" : "node-b", "leak_gradients",
-                                  0x1000 * (rank + 1)));
+    reports.push_back(
+        rank_report(100 + rank % 4, rank, rank < 4 ? "node-a" : "node-b", "leak_gradients", 0x1000 * (rank + 1)));
   }
   reports.push_back(rank_report(100, 4, "node-b", "other_site"));
   Report m = merge_reports(reports);
@@ -218,7 +223,8 @@ TEST_CASE("ranks: unsymbolized frames fold when the frame names its library by a
     Report r = rank_report(100 + rank, rank, "h", "leak_gradients", 0x1000 * (rank + 1));
     const uint64_t base = 0x7f0000000000ull + 0x100000000ull * uint64_t(rank);
     r.modules.push_back({"/usr/local/cuda/lib64/libcudart.so.13", base, ""});
-    r.leaks[0].stack[0] = {base + 0x50cc3, "/usr/local/cuda-13.0/targets/x86_64-linux/lib/libcudart.so.13.0.96", "", "", 0};
+    r.leaks[0].stack[0] = {base + 0x50cc3, "/usr/local/cuda-13.0/targets/x86_64-linux/lib/libcudart.so.13.0.96", "", "",
+                           0};
     reports.push_back(r);
   }
   Report m = merge_reports(reports);
@@ -227,7 +233,8 @@ TEST_CASE("ranks: unsymbolized frames fold when the frame names its library by a
 }
 
 TEST_CASE("ranks: the job's shape names missing and repeated ranks", "[ranks]") {
-  Report m = merge_reports({rank_report(1, 0, "h"), rank_report(2, 1, "h"), rank_report(3, 1, "h"), rank_report(4, 3, "h")});
+  Report m = merge_reports(
+      {rank_report(1, 0, "h"), rank_report(2, 1, "h"), rank_report(3, 1, "h"), rank_report(4, 3, "h")});
   JobShape job = job_shape(m);
   CHECK(job.world_size == 8);
   CHECK(job.ranks == std::vector<int>{0, 1, 3});
@@ -252,7 +259,8 @@ TEST_CASE("ranks: the failing rank's out-of-memory comes first, with the others 
   e.api = "cuMemAlloc_v2";
   e.request_bytes = 64 << 20;
   e.device = 2;
-  e.other_processes = {OtherProcessUsage{100, "train", 30 << 20, true}, OtherProcessUsage{4242, "viewer", 1 << 20, true}};
+  e.other_processes = {OtherProcessUsage{100, "train", 30 << 20, true},
+                       OtherProcessUsage{4242, "viewer", 1 << 20, true}};
   r2.oom_events = {e};
   OomEvent later = e;
   later.time_ns = 3000;
@@ -364,7 +372,8 @@ TEST_CASE("ranks: the diff says which ranks leak at a site", "[ranks]") {
   after[2].duration_ns = 10;
   after.push_back(snapshot);
   auto changes = diff_reports(before, after);
-  auto grown = std::find_if(changes.begin(), changes.end(), [](const SiteChange& c) { return c.change == Change::Grown; });
+  auto grown = std::find_if(changes.begin(), changes.end(),
+                            [](const SiteChange& c) { return c.change == Change::Grown; });
   REQUIRE(grown != changes.end());
   CHECK(grown->old_ranks == std::vector<int>{0});
   CHECK(grown->new_ranks == std::vector<int>{0, 1, 2});
@@ -456,8 +465,10 @@ TEST_CASE("ranks: a merge keeps every process's CuPy pool, each named by its pro
   Report back = from_json(to_json(m));
   CHECK(back.cupy_processes == m.cupy_processes);  // pid and rank written and read back
   std::string text = render_text(m, {});
-  CHECK(text.find("CuPy's memory pool at exit on device 0 in train (pid 100, rank 0): 1.0 MiB held") != std::string::npos);
-  CHECK(text.find("CuPy's memory pool at exit on device 0 in train (pid 101, rank 1): 2.0 MiB held") != std::string::npos);
+  CHECK(text.find("CuPy's memory pool at exit on device 0 in train (pid 100, rank 0): 1.0 MiB held") !=
+        std::string::npos);
+  CHECK(text.find("CuPy's memory pool at exit on device 0 in train (pid 101, rank 1): 2.0 MiB held") !=
+        std::string::npos);
   // Merging merged reports keeps them all, once each.
   Report again = merge_reports({m, rank_report(103, 3, "h")});
   CHECK(again.cupy_processes == m.cupy_processes);

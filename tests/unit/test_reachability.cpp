@@ -68,10 +68,11 @@ TEST_CASE("reachability maps: anonymous memory, the heap, stacks and files told 
   CHECK(mapping_at(maps, 0x7ffc00000008) == &maps[7]);
 }
 
-TEST_CASE("reachability heap: chunks walked, in use told by the next chunk, nonsense stops the walk", "[reachability]") {
+TEST_CASE("reachability heap: chunks walked, in use told by the next chunk, nonsense stops the walk",
+          "[reachability]") {
   Memory m(4096);
-  m.chunk(0x000, 0x30 | 1);   // in use: the next chunk's PREV_INUSE is set
-  m.chunk(0x030, 0x40 | 1);   // free: the next one's PREV_INUSE is clear
+  m.chunk(0x000, 0x30 | 1);  // in use: the next chunk's PREV_INUSE is set
+  m.chunk(0x030, 0x40 | 1);  // free: the next one's PREV_INUSE is clear
   m.chunk(0x070, 0x20 | 0);
   m.chunk(0x090, 4096 - 0x90 | 1);  // the top, to the end
   WindowReader reader;
@@ -127,7 +128,8 @@ TEST_CASE("reachability heap: chunks mmapped on their own, adjacent ones read as
   CHECK(none.empty());
 }
 
-TEST_CASE("reachability scan: a global, a heap block reached from it, a handle, and what nothing holds", "[reachability]") {
+TEST_CASE("reachability scan: a global, a heap block reached from it, a handle, and what nothing holds",
+          "[reachability]") {
   Memory heap(4096);
   heap.chunk(0x000, 0x40 | 1);  // holds the device pointer; in use
   heap.chunk(0x040, 0x40 | 1);  // another, overlapping a target: never followed
@@ -194,9 +196,9 @@ TEST_CASE("reachability scan: a global, a heap block reached from it, a handle, 
 
 TEST_CASE("reachability: what is searched for, and whose globals are no roots", "[reachability]") {
   using cudaleak::Kind;
+  using cudaleak::reachability::excluded_object;
   using cudaleak::reachability::Search;
   using cudaleak::reachability::search_of;
-  using cudaleak::reachability::excluded_object;
   CHECK(search_of(Kind::Device) == Search::Range);
   CHECK(search_of(Kind::Pinned) == Search::Range);
   CHECK(search_of(Kind::Stream) == Search::Exact);

@@ -147,7 +147,8 @@ TEST_CASE("the shard lock excludes: threads adding under it lose no update", "[r
   CHECK(counter == 400000);
 }
 
-TEST_CASE("the shard lock: waiters past spinning and yielding still get it when a slow holder lets go", "[registry][spin_lock]") {
+TEST_CASE("the shard lock: waiters past spinning and yielding still get it when a slow holder lets go",
+          "[registry][spin_lock]") {
   SpinLock lock;
   std::atomic<int> entered{0};
   lock.lock();
@@ -164,7 +165,8 @@ TEST_CASE("the shard lock: waiters past spinning and yielding still get it when 
   CHECK(entered.load() == 3);
 }
 
-TEST_CASE("the shard lock: try_lock fails while held and try_lock_briefly gives up on a holder that never lets go", "[registry][spin_lock]") {
+TEST_CASE("the shard lock: try_lock fails while held and try_lock_briefly gives up on a holder that never lets go",
+          "[registry][spin_lock]") {
   SpinLock lock;
   REQUIRE(lock.try_lock());
   CHECK_FALSE(lock.try_lock());
@@ -207,7 +209,10 @@ static Record event(uint64_t handle, uint64_t sequence) {
   return r;
 }
 
-TEST_CASE("windowed records: events, streams and stream-ordered memory wait in their thread's window, the rest goes to the shards", "[registry][window]") {
+TEST_CASE(
+    "windowed records: events, streams and stream-ordered memory wait in their thread's window, the rest goes to the "
+    "shards",
+    "[registry][window]") {
   Registry reg;
   reg.insert(event(0xE0, 1));
   reg.insert(make(0x5, Kind::Stream, Space::Stream, 0));
@@ -253,7 +258,8 @@ std::vector<Record> g_lost;
 void note_lost(const Record& r) { g_lost.push_back(r); }
 }  // namespace
 
-TEST_CASE("windowed records: the observer hears of memory found released unseen when a window spills", "[registry][window]") {
+TEST_CASE("windowed records: the observer hears of memory found released unseen when a window spills",
+          "[registry][window]") {
   g_lost.clear();
   Registry reg;
   reg.set_replaced_observer(&note_lost);
@@ -278,11 +284,12 @@ TEST_CASE("windowed records: the observer hears of memory found released unseen 
   CHECK(reg2.snapshot()[0].bytes == 200);
 }
 
-TEST_CASE("windowed records: more than a window's worth made and released on one thread are all found", "[registry][window]") {
+TEST_CASE("windowed records: more than a window's worth made and released on one thread are all found",
+          "[registry][window]") {
   Registry reg;
   for (uint64_t i = 1; i <= 50; ++i) reg.insert(event(i * 64, i));
   CHECK(reg.waiting_in_windows() == 8);  // the newest, oldest spilled first
-  for (uint64_t i = 50; i >= 1; --i) {  // the newest from the window, the rest from their shards
+  for (uint64_t i = 50; i >= 1; --i) {   // the newest from the window, the rest from their shards
     Record removed;
     REQUIRE(reg.erase(Space::Event, i * 64, &removed));
     CHECK(removed.sequence == i);
@@ -292,7 +299,8 @@ TEST_CASE("windowed records: more than a window's worth made and released on one
   CHECK_FALSE(reg.erase(Space::Event, 64));  // released twice: unknown
 }
 
-TEST_CASE("windowed records: one made on a thread that has ended is still live, and released elsewhere", "[registry][window]") {
+TEST_CASE("windowed records: one made on a thread that has ended is still live, and released elsewhere",
+          "[registry][window]") {
   Registry reg;
   std::thread([&] { reg.insert(event(0xE1, 1)); }).join();  // the thread's end spills its window
   std::thread([&] {
@@ -308,7 +316,10 @@ TEST_CASE("windowed records: one made on a thread that has ended is still live, 
   CHECK(reg.size() == 0);
 }
 
-TEST_CASE("windowed records: a record waiting in a live thread's window is released by another thread, seen by snapshots and the crash path", "[registry][window]") {
+TEST_CASE(
+    "windowed records: a record waiting in a live thread's window is released by another thread, seen by snapshots and "
+    "the crash path",
+    "[registry][window]") {
   Registry reg;
   Stages stages;
   std::thread maker([&] {
@@ -338,7 +349,8 @@ TEST_CASE("windowed records: a record waiting in a live thread's window is relea
   CHECK(reg.erase(Space::Event, 0xA1));
 }
 
-TEST_CASE("windowed records: where one handle has two records, the newer one is kept wherever each waits", "[registry][window]") {
+TEST_CASE("windowed records: where one handle has two records, the newer one is kept wherever each waits",
+          "[registry][window]") {
   Registry reg;
   // Handed out twice (released by a path the registry never saw): by thread
   // A first, then by thread B. Both wait in their windows until the threads end.
@@ -372,12 +384,14 @@ TEST_CASE("windowed records: a full window spills its oldest record", "[registry
   std::thread([&] {  // another thread finds 1 in its shard
     Record removed;
     if (reg.erase(Space::Event, 1, &removed) && removed.sequence == 1) ++from_shard;
-  }).join();
+  })
+      .join();
   CHECK(from_shard == 1);
   CHECK(reg.waiting_in_windows() == 8);  // 1 was not among them
 }
 
-TEST_CASE("windowed records: a release looking beyond its window takes the newest record of the handle", "[registry][window]") {
+TEST_CASE("windowed records: a release looking beyond its window takes the newest record of the handle",
+          "[registry][window]") {
   g_lost.clear();
   Registry reg;
   reg.set_replaced_observer(&note_lost);
@@ -410,7 +424,8 @@ TEST_CASE("windowed records: a release looking beyond its window takes the newes
   CHECK(reg.size() == 0);
 }
 
-TEST_CASE("windowed records: threads making events that other threads release keep exact counts", "[registry][window]") {
+TEST_CASE("windowed records: threads making events that other threads release keep exact counts",
+          "[registry][window]") {
   Registry reg;
   constexpr int kMakers = 4, kPerMaker = 20000;
   std::atomic<int> unknown{0};

@@ -128,7 +128,8 @@ TEST_CASE("the api is the outermost CUDA API frame before the program's own code
   CHECK(outermost_api(templated, "cuMemAlloc_v2") == "cudaMalloc");
   std::vector<Frame> nccl = {{1, "/x/libnccl.so.2", "ncclCommInitRank", "", 0}, {2, "/app/prog", "main", "", 0}};
   CHECK(outermost_api(nccl, "cuMemCreate") == "ncclCommInitRank");
-  std::vector<Frame> lookalikes = {{1, "/app/prog", "cuda", "", 0}, {2, "/app/prog", "curious", "", 0},
+  std::vector<Frame> lookalikes = {{1, "/app/prog", "cuda", "", 0},
+                                   {2, "/app/prog", "curious", "", 0},
                                    {3, "/app/prog", "cu_Foo", "", 0}};
   CHECK(outermost_api(lookalikes, "cuMemAlloc_v2") == "cuMemAlloc_v2");
 }
@@ -244,7 +245,8 @@ TEST_CASE("the reader takes no more stack frames or timeline points than cudalea
   r.timeline.kinds = {Kind::Device};
   DeviceTimeline& lane = r.timeline.devices.emplace_back();
   lane.points.assign(1025, TimelinePoint{5, {300}, 300});
-  CHECK_THROWS_WITH(from_json(to_json(r)), Catch::Contains("$.timeline.devices[0].points: has more than 1024 elements"));
+  CHECK_THROWS_WITH(from_json(to_json(r)),
+                    Catch::Contains("$.timeline.devices[0].points: has more than 1024 elements"));
 }
 
 TEST_CASE("the reader refuses what is not a report it understands", "[report][json]") {
@@ -267,7 +269,8 @@ TEST_CASE("text summary: groups with stacks and one SUMMARY line", "[report][tex
   r.process.pid = 7;
   std::string text = render_text(r, TextOptions{10, 16, "out.json"});
   CHECK(text.find("==7==cudaleak: detected CUDA resource leaks") != std::string::npos);
-  CHECK(text.find("3.0 MiB of device memory in 1 allocation never freed, created by cuMemAlloc_v2") != std::string::npos);
+  CHECK(text.find("3.0 MiB of device memory in 1 allocation never freed, created by cuMemAlloc_v2") !=
+        std::string::npos);
   CHECK(text.find("in train_step(int)") != std::string::npos);
   CHECK(text.find("SUMMARY: cudaleak: 3.0 MiB leaked in 1 resource (device: 1 / 3.0 MiB). Report: out.json\n") !=
         std::string::npos);
@@ -283,7 +286,8 @@ TEST_CASE("text summary: with no leak, what is alive beside is named as what it 
   r.leaks = {cached};
   r.summary = cudaleak::report::summarize(r.leaks);
   std::string text = render_text(r, {});
-  CHECK(text.find("no CUDA resources leaked (apart from what caching allocators hold, listed below)\n") != std::string::npos);
+  CHECK(text.find("no CUDA resources leaked (apart from what caching allocators hold, listed below)\n") !=
+        std::string::npos);
   CHECK(text.find("6.0 MiB in 6 blocks: numba memory manager") != std::string::npos);
   CHECK(text.find("suppressed") == std::string::npos);
 
@@ -360,7 +364,8 @@ TEST_CASE("the simulated GPU's libraries are known by their directory, as CUDA's
 TEST_CASE("caching allocators are recognised by their own frames only", "[report][caching]") {
   LeakGroup torch;
   torch.stack = {{1, "/x/libcudart.so.13", "cudaMalloc", "", 0},
-                 {2, "/x/libc10_cuda.so", "c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc(int)", "", 0}};
+                 {2, "/x/libc10_cuda.so",
+                  "c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc(int)", "", 0}};
   CHECK(cudaleak::gate::caching_allocator_of(torch) == "PyTorch caching allocator");
   LeakGroup cupy;
   cupy.stack = {{1, "/x/memory.so", "__pyx_f_4cupy_4cuda_6memory_10SingleDeviceMemoryPool__malloc", "", 0}};
@@ -390,15 +395,16 @@ TEST_CASE("model: a module or library the CUDA runtime loads for its own code is
   Frame static_cudart{0x40, "/opt/app/solver", "libcudart_static_4f3a", "", 0};
   Frame explicit_api{0x50, "/opt/app/solver", "cudaLibraryLoadData", "", 0};
   Frame cublas{0x60, "/usr/lib/libcublasLt.so.13", "", "", 0};
-  CHECK_FALSE(is_runtime_own_load({program, main_frame}));               // cuModuleLoadData by the program
-  CHECK(is_runtime_own_load({shared_cudart, program, main_frame}));      // lazy loading inside a launch
+  CHECK_FALSE(is_runtime_own_load({program, main_frame}));           // cuModuleLoadData by the program
+  CHECK(is_runtime_own_load({shared_cudart, program, main_frame}));  // lazy loading inside a launch
   CHECK(is_runtime_own_load({static_cudart, program, main_frame}));
-  CHECK(is_runtime_own_load({cublas, program, main_frame}));             // a library's embedded runtime
+  CHECK(is_runtime_own_load({cublas, program, main_frame}));                    // a library's embedded runtime
   CHECK_FALSE(is_runtime_own_load({static_cudart, explicit_api, main_frame}));  // cudaLibraryLoadData
   CHECK_FALSE(is_runtime_own_load({}));
 }
 
-TEST_CASE("text stacks: a template instance's name past 160 characters keeps its scope and function", "[report][text]") {
+TEST_CASE("text stacks: a template instance's name past 160 characters keeps its scope and function",
+          "[report][text]") {
   using cudaleak::report::readable_function_name;
   CHECK(readable_function_name("std::vector<int, std::allocator<int> >::push_back(int const&)") ==
         "std::vector<int, std::allocator<int> >::push_back(int const&)");  // short: as it is
@@ -406,15 +412,19 @@ TEST_CASE("text stacks: a template instance's name past 160 characters keeps its
   const std::string collective =
       "c10::intrusive_ptr<c10d::Work, c10::detail::intrusive_target_default_null_type<c10d::Work> > "
       "c10d::ProcessGroupNCCL::collective<c10d::ProcessGroupNCCL::allreduce_impl(at::Tensor&, char const*, "
-      "c10d::AllreduceOptions const&)::" + lambda + ">(at::Tensor&, at::Tensor&, c10d::OpType, bool, char const*, bool) "
+      "c10d::AllreduceOptions const&)::" +
+      lambda +
+      ">(at::Tensor&, at::Tensor&, c10d::OpType, bool, char const*, bool) "
       "[clone .constprop.0]";
   CHECK(readable_function_name(collective) ==
         "c10::intrusive_ptr<...> c10d::ProcessGroupNCCL::collective<...>(...) [clone .constprop.0]");
-  const std::string ops = "c10d::ops::(anonymous namespace)::allreduce_CUDA(c10::ArrayRef<at::Tensor>, "
-                          "c10::intrusive_ptr<c10d::ProcessGroup, c10::detail::intrusive_target_default_null_type<"
-                          "c10d::ProcessGroup> > const&, bool, long)";
+  const std::string ops =
+      "c10d::ops::(anonymous namespace)::allreduce_CUDA(c10::ArrayRef<at::Tensor>, "
+      "c10::intrusive_ptr<c10d::ProcessGroup, c10::detail::intrusive_target_default_null_type<"
+      "c10d::ProcessGroup> > const&, bool, long)";
   CHECK(readable_function_name(ops, 60) == "c10d::ops::(anonymous namespace)::allreduce_CUDA(...)");
-  CHECK(readable_function_name("ns::Matrix<float, 4>::operator()(int, int) const", 20) == "ns::Matrix<...>::operator()(...) const");
+  CHECK(readable_function_name("ns::Matrix<float, 4>::operator()(int, int) const", 20) ==
+        "ns::Matrix<...>::operator()(...) const");
   CHECK(readable_function_name("ns::Stream& ns::operator<<(ns::Stream&, std::vector<int> const&)", 20) ==
         "ns::Stream& ns::operator<<(...)");
   CHECK(readable_function_name("f(std::function<void (int)> g, decltype(x->y) z)", 10) == "f(...)");
@@ -423,7 +433,8 @@ TEST_CASE("text stacks: a template instance's name past 160 characters keeps its
   CHECK(readable_function_name("std::enable_if<((3)>(0)), int>::type ns::pos<3>(int)", 10) ==
         "std::enable_if<...>::type ns::pos<...>(...)");
   // A bracket that opens the name itself is kept, its inside shortened.
-  CHECK(readable_function_name("void (*ns::get_handler<int>(int))(int)", 10) == "void (*ns::get_handler<...>(...))(...)");
+  CHECK(readable_function_name("void (*ns::get_handler<int>(int))(int)", 10) ==
+        "void (*ns::get_handler<...>(...))(...)");
   CHECK(readable_function_name("<ns::Foo<u8> as core::ops::drop::Drop>::drop", 10) ==
         "<ns::Foo<...> as core::ops::drop::Drop>::drop");
   // An operator's characters are its name, and only the word operator makes one.
@@ -438,8 +449,9 @@ TEST_CASE("text stacks: a template instance's name past 160 characters keeps its
   g.stack = {{0x10, "/v/libtorch_cuda.so", collective, "", 0}, {0x20, "/app/train", "main", "train.cc", 9}};
   r.leaks = {g};
   std::string text = render_text(r, {});
-  CHECK(text.find("#0 0x10 in c10::intrusive_ptr<...> c10d::ProcessGroupNCCL::collective<...>(...) [clone .constprop.0] "
-                  "(libtorch_cuda.so)\n") != std::string::npos);
+  CHECK(
+      text.find("#0 0x10 in c10::intrusive_ptr<...> c10d::ProcessGroupNCCL::collective<...>(...) [clone .constprop.0] "
+                "(libtorch_cuda.so)\n") != std::string::npos);
   TextOptions full;
   full.full_stacks = true;
   CHECK(render_text(r, full).find(lambda) != std::string::npos);
@@ -451,7 +463,8 @@ TEST_CASE("text stacks: the program's own line is shown even past the frame limi
   LeakGroup g = cudaleak::test::group_of(Kind::Event, "cudaEventCreateWithFlags", 2);
   for (int i = 0; i < 20; ++i)
     g.stack.push_back({uint64_t(0x100 + i), "/v/libtorch_cpu.so", "c10d::Reducer::step" + std::to_string(i), "", 0});
-  g.stack.push_back(python_frame("DistributedDataParallel.__init__", "/v/site-packages/torch/nn/parallel/distributed.py", 881));
+  g.stack.push_back(
+      python_frame("DistributedDataParallel.__init__", "/v/site-packages/torch/nn/parallel/distributed.py", 881));
   g.stack.push_back(python_frame("<module>", "/work/ddp_job.py", 19));
   r.leaks = {g};
   TextOptions options;
@@ -476,15 +489,20 @@ TEST_CASE("text stacks: the program's own line is shown even past the frame limi
   CHECK(text.find("#5 [python] in <module> /work/ddp_job.py:19") != std::string::npos);
 }
 
-TEST_CASE("text stacks: runs inside a CUDA library become one line and the C runtime below main is left out", "[report]") {
+TEST_CASE("text stacks: runs inside a CUDA library become one line and the C runtime below main is left out",
+          "[report]") {
   Report r;
   r.process.pid = 1;
   LeakGroup g = cudaleak::test::group_of(Kind::LibraryHandle, "cublasCreate_v2", 1);
   const std::string cublas = "/usr/local/cuda/lib64/libcublas.so.13";
-  g.stack = {{0x10, cublas, "cublasLtInternal", "", 0}, {0x11, cublas + ".0.96", "cublasInit", "", 0},
-             {0x12, cublas, "cublasSetup", "", 0},     {0x13, cublas, "cublasCreate_v2", "", 0},
-             {0x20, "/app/solver", "open_solver", "solver.cu", 4}, {0x21, "/app/solver", "main", "solver.cu", 9},
-             {0x30, "/lib/x86_64-linux-gnu/libc.so.6", "__libc_start_main", "", 0}, {0x31, "/app/solver", "_start", "", 0}};
+  g.stack = {{0x10, cublas, "cublasLtInternal", "", 0},
+             {0x11, cublas + ".0.96", "cublasInit", "", 0},
+             {0x12, cublas, "cublasSetup", "", 0},
+             {0x13, cublas, "cublasCreate_v2", "", 0},
+             {0x20, "/app/solver", "open_solver", "solver.cu", 4},
+             {0x21, "/app/solver", "main", "solver.cu", 9},
+             {0x30, "/lib/x86_64-linux-gnu/libc.so.6", "__libc_start_main", "", 0},
+             {0x31, "/app/solver", "_start", "", 0}};
   r.leaks = {g};
   std::string text = render_text(r, {});
   CHECK(text.find("    ... 3 frames in libcublas.so.13 ...\n    #3 0x13 in cublasCreate_v2 (libcublas.so.13)\n") !=
@@ -511,8 +529,11 @@ TEST_CASE("text stacks: runs inside a CUDA library become one line and the C run
   step.python = true;
   Frame module{2, "", "<module>", "train.py", 12};
   module.python = true;
-  p.stack = {{0x40, "/usr/lib/libcudart.so.13", "cudaMalloc", "", 0}, step, module,
-             {0x50, "/usr/bin/python3.12", "Py_RunMain", "", 0}, {0x51, "/usr/bin/python3.12", "main", "", 0}};
+  p.stack = {{0x40, "/usr/lib/libcudart.so.13", "cudaMalloc", "", 0},
+             step,
+             module,
+             {0x50, "/usr/bin/python3.12", "Py_RunMain", "", 0},
+             {0x51, "/usr/bin/python3.12", "main", "", 0}};
   r.leaks = {p};
   std::string py = render_text(r, {});
   CHECK(py.find("<module> train.py:12") != std::string::npos);
@@ -521,13 +542,13 @@ TEST_CASE("text stacks: runs inside a CUDA library become one line and the C run
 
 TEST_CASE("library handles: every interposed create function names its object and is found in stacks") {
   int creates = 0;
-#define CHECK_CREATE(symbol, library, pfn, role, space)        \
-  if (std::string_view(#role) == "Create") {                    \
-    INFO(#symbol);                                              \
-    ++creates;                                                  \
-    CHECK(cudaleak::report::is_library_create(#symbol));        \
+#define CHECK_CREATE(symbol, library, pfn, role, space)           \
+  if (std::string_view(#role) == "Create") {                      \
+    INFO(#symbol);                                                \
+    ++creates;                                                    \
+    CHECK(cudaleak::report::is_library_create(#symbol));          \
     CHECK(cudaleak::report::library_object(#symbol).has_value()); \
-    CHECK(cudaleak::report::is_library_api_name(#symbol));      \
+    CHECK(cudaleak::report::is_library_api_name(#symbol));        \
   }
   CUDALEAK_LIBRARY_HOOKS(CHECK_CREATE)
 #undef CHECK_CREATE
@@ -585,13 +606,15 @@ TEST_CASE("crash captures of version 1 (no column names) still read, with and wi
 TEST_CASE("crash captures name their columns: any order, unknown ones skipped, newer versions refused",
           "[report][json]") {
   std::string v1 = corpus_capture("crash_after_leak.json");
-  const std::string row = "[\"device\",\"cuMemAlloc_v2\",139651220131856,1048576,1,770005,93958644348656,0,1,4532,0,\"\",0]";
+  const std::string row =
+      "[\"device\",\"cuMemAlloc_v2\",139651220131856,1048576,1,770005,93958644348656,0,1,4532,0,\"\",0]";
   REQUIRE(v1.find(row) != std::string::npos);
   // Version 2 with the resource columns reversed and one this reader does not know.
   std::string v2 = v1;
   v2.replace(v2.find("\"format_version\":1"), 18, "\"format_version\":2");
-  v2.replace(v2.find(row), row.size(),
-             "[\"later\",0,\"\",0,4532,1,0,93958644348656,770005,1,1048576,139651220131856,\"cuMemAlloc_v2\",\"device\"]");
+  v2.replace(
+      v2.find(row), row.size(),
+      "[\"later\",0,\"\",0,4532,1,0,93958644348656,770005,1,1048576,139651220131856,\"cuMemAlloc_v2\",\"device\"]");
   v2.replace(v2.find("\n\"resources\""), 1,
              "\"columns\":{\"resources\":[\"future\",\"scope\",\"released_by\",\"device\",\"thread\",\"stack\","
              "\"stream\",\"context\",\"time_ns\",\"sequence\",\"bytes\",\"handle\",\"api\",\"kind\"],"
@@ -647,7 +670,8 @@ TEST_CASE("device-side allocations group by kernel above the launch's host stack
   CHECK(kind_dies_with_context(Kind::DeviceHeap));
 }
 
-TEST_CASE("words: sizes, durations and counts come from one helper each, in the unit a reader expects", "[report][words]") {
+TEST_CASE("words: sizes, durations and counts come from one helper each, in the unit a reader expects",
+          "[report][words]") {
   using cudaleak::count_of;
   using cudaleak::format_bytes;
   using cudaleak::format_duration;
@@ -688,12 +712,13 @@ TEST_CASE("CuPy's pinned pool keeps the event a copy from pinned memory records,
   // The stack as it read on an H200 (cupy.asarray of a cupyx.zeros_pinned buffer).
   LeakGroup event;
   event.kind = Kind::Event;
-  event.stack = {{1, "/x/runtime.cpython-312-x86_64-linux-gnu.so", "cudaEventCreateWithFlags", "", 0},
-                 {2, "/x/stream.cpython-312-x86_64-linux-gnu.so", "__pyx_pf_4cupy_4cuda_6stream_5Event___init__", "", 0},
-                 {3, "/x/stream.cpython-312-x86_64-linux-gnu.so", "__pyx_pw_4cupy_4cuda_6stream_11_BaseStream_25record", "", 0},
-                 {4, "/x/core.cpython-312-x86_64-linux-gnu.so",
-                  "__pyx_f_4cupy_5_core_4core__array_default(_object*, _object*, _object*, _object*, long, int)", "", 0},
-                 python_frame("<module>", "/src/copy.py", 10)};
+  event.stack = {
+      {1, "/x/runtime.cpython-312-x86_64-linux-gnu.so", "cudaEventCreateWithFlags", "", 0},
+      {2, "/x/stream.cpython-312-x86_64-linux-gnu.so", "__pyx_pf_4cupy_4cuda_6stream_5Event___init__", "", 0},
+      {3, "/x/stream.cpython-312-x86_64-linux-gnu.so", "__pyx_pw_4cupy_4cuda_6stream_11_BaseStream_25record", "", 0},
+      {4, "/x/core.cpython-312-x86_64-linux-gnu.so",
+       "__pyx_f_4cupy_5_core_4core__array_default(_object*, _object*, _object*, _object*, long, int)", "", 0},
+      python_frame("<module>", "/src/copy.py", 10)};
   CHECK(cudaleak::gate::caching_allocator_of(event) == "CuPy pinned memory pool");
   // The same frame above device memory the pool was bypassed for is the program's.
   LeakGroup memory = event;

@@ -165,7 +165,8 @@ TEST_CASE("compiled rules: mapped back with the same rules and problems, refused
   for (int round = 0; round < 400; ++round) {
     std::string damaged = bytes;
     if (round % 2) damaged.resize(rng() % bytes.size());
-    else for (int k = 0; k < 4; ++k) damaged[rng() % damaged.size()] = char(rng());
+    else
+      for (int k = 0; k < 4; ++k) damaged[rng() % damaged.size()] = char(rng());
     std::string bad = temp_path("damaged.rules");
     std::ofstream(bad, std::ios::binary) << damaged;
     auto m = map_compiled_rules(bad, key);

@@ -125,11 +125,11 @@ TEST_CASE("growth gate: thresholds in bytes and bytes per minute", "[growth]") {
 TEST_CASE("site growth: a process gone quiet has its spans closed when asked, and reads flat", "[growth]") {
   Timeline t;
   t.set_growth_interval(1000 * kMs);
-  t.add(0, Kind::Device, 7, 64 * kMiB, 10);               // starts the first span
-  t.add(0, Kind::Device, 7, 32 * kMiB, 1500 * kMs);       // closes it
+  t.add(0, Kind::Device, 7, 64 * kMiB, 10);          // starts the first span
+  t.add(0, Kind::Device, 7, 32 * kMiB, 1500 * kMs);  // closes it
   auto before = t.growth(0);
   const size_t seen = before.count(0) && find(before[0], 7) ? find(before[0], 7)->history.size() : 0;
-  auto growth = t.growth(20'000 * kMs);                   // 18.5 s later, nothing changed
+  auto growth = t.growth(20'000 * kMs);  // 18.5 s later, nothing changed
   REQUIRE(growth.count(0));
   const report::SiteGrowth* quiet = find(growth[0], 7);
   REQUIRE(quiet);

@@ -156,7 +156,9 @@ TEST_CASE("symbol index: names every function of this program as libdw does", "[
     uint64_t ours_offset = 0;
     std::string ours = named(*index, a - bias, &ours_offset);
     if (ours != theirs || ours_offset != offset) {
-      if (++differ <= 5) std::fprintf(stderr, "at +%lu: libdw %s+%lu, index %s+%lu\n", (unsigned long)(a - start), theirs, (unsigned long)offset, ours.c_str(), (unsigned long)ours_offset);
+      if (++differ <= 5)
+        std::fprintf(stderr, "at +%lu: libdw %s+%lu, index %s+%lu\n", (unsigned long)(a - start), theirs,
+                     (unsigned long)offset, ours.c_str(), (unsigned long)ours_offset);
     }
   }
   dw->end(dwfl);

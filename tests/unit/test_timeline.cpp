@@ -60,7 +60,7 @@ TEST_CASE("timeline: threads changing one device keep exact totals", "[timeline]
   REQUIRE(snap.devices.size() == 1);
   const auto& d = snap.devices[0];
   CHECK(d.points.back().bytes[0] == 0);  // everything freed
-  CHECK(d.peak.bytes >= 20000u * 1024);   // at least one thread's worth was live at once
+  CHECK(d.peak.bytes >= 20000u * 1024);  // at least one thread's worth was live at once
   CHECK(d.peak.bytes <= 4u * 20000 * 1024);
   CHECK(d.points.size() <= Timeline::kMaxPoints);
 }
@@ -77,7 +77,7 @@ TEST_CASE("timeline: sites beyond the table are counted together under stack 0",
     counted += g.count;
     if (g.stack_id == 0) pooled = g.count >= 100;
   }
-  CHECK(pooled);  // everything past the table, in one group
+  CHECK(pooled);                           // everything past the table, in one group
   CHECK(groups[2].front().stack_id == 0);  // the biggest
   CHECK(counted <= sites);
   CHECK(t.snapshot().devices[0].peak.bytes == uint64_t(sites) * 100);
@@ -176,11 +176,11 @@ TEST_CASE("timeline: over a window's limit, the sites that grew since it began",
   Timeline t;
   t.add(0, Kind::Device, 1, 64 << 20, 1);  // site 1 before the window
   t.begin_window(24 << 20);
-  t.add(0, Kind::Device, 1, 4 << 20, 2);   // site 1 grows by 4 MiB
-  t.add(0, Kind::Device, 2, 8 << 20, 3);   // site 2: 8 MiB
+  t.add(0, Kind::Device, 1, 4 << 20, 2);     // site 1 grows by 4 MiB
+  t.add(0, Kind::Device, 2, 8 << 20, 3);     // site 2: 8 MiB
   CHECK(t.window_peaks()[0].grown.empty());  // 12 MiB: within the limit
-  t.add(2, Kind::Device, 9, 1 << 20, 4);   // another device, seen first in the window
-  t.add(0, Kind::Device, 2, 16 << 20, 5);  // site 2: 24 MiB, 28 MiB in all: over
+  t.add(2, Kind::Device, 9, 1 << 20, 4);     // another device, seen first in the window
+  t.add(0, Kind::Device, 2, 16 << 20, 5);    // site 2: 24 MiB, 28 MiB in all: over
   t.add(0, Kind::Device, 2, -(24 << 20), 6);
   std::vector<Timeline::WindowPeak> peaks = t.window_peaks();
   REQUIRE(peaks.size() == 2);

@@ -14,15 +14,16 @@
 using namespace cudaleak::report;
 
 namespace {
-LeakGroup group(const std::string& kind, uint64_t bytes, uint64_t count, const std::string& fn,
-                const std::string& file, int line, int device = 0) {
+LeakGroup group(const std::string& kind, uint64_t bytes, uint64_t count, const std::string& fn, const std::string& file,
+                int line, int device = 0) {
   LeakGroup g;
   REQUIRE(parse_name(kind, g.kind));
   g.bytes = bytes;
   g.count = count;
   g.device = device;
   g.api = "cudaMalloc";
-  g.stack = {{1, "/usr/lib/libcudart.so.13", "cudaMalloc", "", 0}, {2, "/app/prog", fn, file, line},
+  g.stack = {{1, "/usr/lib/libcudart.so.13", "cudaMalloc", "", 0},
+             {2, "/app/prog", fn, file, line},
              {3, "/app/prog", "main", "/src/main.cpp", 9}};
   return g;
 }
@@ -32,7 +33,8 @@ Report sample_report(int pid, int rank) {
   r.process.pid = pid;
   r.process.rank = rank;
   r.leaks = {group("device", 4000, 2, "load_weights", "/src/model.cpp", 10),
-             group("pinned", 100, 1, "stage", "/src/io.cpp", 20, 1), group("stream", 0, 3, "start_workers", "/src/pool.cpp", 30)};
+             group("pinned", 100, 1, "stage", "/src/io.cpp", 20, 1),
+             group("stream", 0, 3, "start_workers", "/src/pool.cpp", 30)};
   r.leaks[1].suppressed_by = "leak:stage (x.supp:1)";
   r.summary.leaked_bytes = 4000;
   r.summary.leaked_count = 5;
@@ -104,7 +106,8 @@ TEST_CASE("a ctypes call is folded under the Python function that made it, not t
   r.leaks[0].stack.pop_back();
   CHECK(aggregate(r, "function")[0].key == "(cuMemAlloc_v2)");
   // A stripped program: its own unnamed frame, not the C runtime's below it.
-  r.leaks[0].stack = {{0x5, "/app/stripped", "", "", 0}, {0x6, "/app/stripped", "", "", 0},
+  r.leaks[0].stack = {{0x5, "/app/stripped", "", "", 0},
+                      {0x6, "/app/stripped", "", "", 0},
                       {0x7, "/lib/x86_64-linux-gnu/libc.so.6", "__libc_start_call_main", "", 0}};
   CHECK(aggregate(r, "function")[0].key == "??");
   CHECK(aggregate(r, "module")[0].key == "/app/stripped");
@@ -130,11 +133,11 @@ TEST_CASE("aggregates by function: a template's instances fold into the one row 
 
 TEST_CASE("diff classifies sites new, gone, grown, shrunk and same", "[views]") {
   Report before = sample_report(1, -1), after = sample_report(2, -1);
-  after.leaks[0].bytes = 8000;                                                     // grown
-  after.leaks[2].count = 1;                                                        // shrunk
-  after.leaks.push_back(group("event", 0, 1, "record", "/src/timer.cpp", 5));      // new
-  before.leaks.push_back(group("array", 64, 1, "make_tex", "/src/tex.cpp", 7));    // gone
-  before.leaks.push_back(group("managed", 64, 1, "same_site", "/src/s.cpp", 1));   // same
+  after.leaks[0].bytes = 8000;                                                    // grown
+  after.leaks[2].count = 1;                                                       // shrunk
+  after.leaks.push_back(group("event", 0, 1, "record", "/src/timer.cpp", 5));     // new
+  before.leaks.push_back(group("array", 64, 1, "make_tex", "/src/tex.cpp", 7));   // gone
+  before.leaks.push_back(group("managed", 64, 1, "same_site", "/src/s.cpp", 1));  // same
   after.leaks.push_back(group("managed", 64, 1, "same_site", "/src/s.cpp", 1));
   std::map<std::string, Change> seen;
   std::vector<Change> order;
@@ -149,7 +152,8 @@ TEST_CASE("diff classifies sites new, gone, grown, shrunk and same", "[views]") 
   CHECK(seen.at("managed") == Change::Same);
   CHECK(seen.count("pinned") == 0);
   // Listed new, grown, gone, shrunk, same.
-  CHECK(order == std::vector<Change>{Change::New, Change::Grown, Change::Gone, Change::Shrunk, Change::Same});  // suppressed on both sides
+  CHECK(order == std::vector<Change>{Change::New, Change::Grown, Change::Gone, Change::Shrunk,
+                                     Change::Same});  // suppressed on both sides
   // Sites are identities, not addresses: another run at other addresses matches.
   Report moved = before;
   for (auto& g : moved.leaks)
@@ -168,14 +172,20 @@ TEST_CASE("diff output: text lines for changed sites, JSON for every site, as cu
   // The JSON is the document nlohmann wrote for it before the diff had a renderer.
   nlohmann::json expected = nlohmann::json::array();
   for (const auto& c : changes)
-    expected.push_back({{"change", text_of(c.change)}, {"kind", text_of(c.kind)}, {"site", c.site}, {"old_bytes", c.old_bytes},
-                        {"new_bytes", c.new_bytes}, {"old_count", c.old_count}, {"new_count", c.new_count}});
+    expected.push_back({{"change", text_of(c.change)},
+                        {"kind", text_of(c.kind)},
+                        {"site", c.site},
+                        {"old_bytes", c.old_bytes},
+                        {"new_bytes", c.new_bytes},
+                        {"old_count", c.old_count},
+                        {"new_count", c.new_count}});
   CHECK(cudaleak::render::diff_json(changes) ==
         expected.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   CHECK(cudaleak::render::diff_json({}) == "[]\n");
   const std::string text = cudaleak::render::diff_text(changes);
   CHECK(text.find("new     pinned                0 B -> 4.0 KiB     0 -> 1  new \xf0\x9f\x98\x80 site\n") == 0);
-  CHECK(text.find("grown   device              100 B -> 200 B       1 -> 1  grown \"q\" \\ site\n") != std::string::npos);
+  CHECK(text.find("grown   device              100 B -> 200 B       1 -> 1  grown \"q\" \\ site\n") !=
+        std::string::npos);
   CHECK(text.find("same site") == std::string::npos);  // unchanged sites are counted, not listed
   CHECK(text.ends_with("\n2 leak sites new or grown, 4 compared\n"));
 }
@@ -288,7 +298,8 @@ TEST_CASE("merge puts processes started apart on one time axis from the earliest
   b.timeline.devices = {DeviceTimeline{0, 0, 10, Peak{40, 9, {}, {}}, {TimelinePoint{20, {9}, 9}}}};
   b.timeline.marks = {TimelineMark{30, MarkType::Checkpoint, "epoch 1", 0}};
   a.timeline.marks = {TimelineMark{400'000'000, MarkType::Snapshot, "", 0}};
-  b.leaks[0].allocations = {Allocation{cudaleak::Record{.handle = 0x10, .bytes = 8, .sequence = 1, .time_ns = 25, .thread = 1}}};
+  b.leaks[0].allocations = {
+      Allocation{cudaleak::Record{.handle = 0x10, .bytes = 8, .sequence = 1, .time_ns = 25, .thread = 1}}};
   OomEvent e;
   e.time_ns = 50;
   e.top_sites = {OomSite{Kind::Device, "cudaMalloc", "f", 8, 1, 10, 20, {}}};
@@ -324,7 +335,8 @@ TEST_CASE("SARIF's default source root is the git work tree above a directory", 
   CHECK(cudaleak::render::find_source_root("/proc") == "");
 }
 
-TEST_CASE("SARIF: each out-of-memory the program saw is one warning at the user's line, recovered calls none", "[views][ci]") {
+TEST_CASE("SARIF: each out-of-memory the program saw is one warning at the user's line, recovered calls none",
+          "[views][ci]") {
   cudaleak::report::Report r;
   r.process.pid = 7;
   r.process.exe = "/src/train";
@@ -381,7 +393,8 @@ TEST_CASE("SARIF: the repository's root is found from its root and from below it
   f.line = 3;
   g.stack = {f};
   r.leaks = {g};
-  auto sarif = nlohmann::json::parse(cudaleak::render::sarif_json({r}, cudaleak::render::find_source_root(repo.string() + "/.")));
+  auto sarif = nlohmann::json::parse(
+      cudaleak::render::sarif_json({r}, cudaleak::render::find_source_root(repo.string() + "/.")));
   CHECK(sarif["runs"][0]["originalUriBaseIds"]["SRCROOT"]["uri"] == "file://" + repo.string() + "/");
   const auto& where = sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"];
   CHECK(where["uriBaseId"] == "SRCROOT");

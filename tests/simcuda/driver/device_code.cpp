@@ -50,7 +50,11 @@ std::pair<const void*, size_t> cubin_of(const void* image, size_t bytes) {
     std::memcpy(&inner, static_cast<const char*>(image) + 8, sizeof inner);
     return cubin_of(inner, 0);
   }
-  if (std::memcmp(image, "\x7f" "ELF", 4) == 0) return {image, bytes};
+  if (std::memcmp(image,
+                  "\x7f"
+                  "ELF",
+                  4) == 0)
+    return {image, bytes};
   if (magic != 0xBA55ED50) return {nullptr, 0};
   const auto* p = static_cast<const unsigned char*>(image);
   uint16_t header;
@@ -138,8 +142,16 @@ SIM_EXPORT int simcuda_launch(CUmod_st* module, const char* name, const unsigned
   if (!ctx) return CUDA_ERROR_INVALID_CONTEXT;
   if (!name) return CUDA_ERROR_INVALID_VALUE;
   Function* f = function_of(module, name);
-  SimcudaLaunch l{ctx, stream, module, reinterpret_cast<CUfunction>(f), name, {grid[0], grid[1], grid[2]},
-                  {block[0], block[1], block[2]}, ++g_grid_id, device_of(ctx), f->pc};
+  SimcudaLaunch l{ctx,
+                  stream,
+                  module,
+                  reinterpret_cast<CUfunction>(f),
+                  name,
+                  {grid[0], grid[1], grid[2]},
+                  {block[0], block[1], block[2]},
+                  ++g_grid_id,
+                  device_of(ctx),
+                  f->pc};
   const SimcudaSanitizerHooks* h = g_hooks.load();
   if (h) h->launch_begin(&l);
   const SimcudaLaunch* outer = t_launch;

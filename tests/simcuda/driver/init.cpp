@@ -130,8 +130,9 @@ void refuse_static_runtime() {
   std::string path = std::string(dir) + "/" + std::to_string(getpid()) + ".unseen";
   int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) return;
-  const char* verdict = "its statically linked CUDA runtime cannot run on the simulated GPU, so its CUDA calls "
-                        "were not seen (build it with -cudart shared)\n";
+  const char* verdict =
+      "its statically linked CUDA runtime cannot run on the simulated GPU, so its CUDA calls "
+      "were not seen (build it with -cudart shared)\n";
   ignored = write(fd, verdict, std::strlen(verdict));
   close(fd);
 }

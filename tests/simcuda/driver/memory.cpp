@@ -30,8 +30,11 @@ CUresult host_alloc(State& sim, void** pp, size_t bytes) {
 
 size_t format_bytes(CUarray_format format) {
   switch (format) {
-    case CU_AD_FORMAT_UNSIGNED_INT8: case CU_AD_FORMAT_SIGNED_INT8: return 1;
-    case CU_AD_FORMAT_UNSIGNED_INT16: case CU_AD_FORMAT_SIGNED_INT16: case CU_AD_FORMAT_HALF: return 2;
+    case CU_AD_FORMAT_UNSIGNED_INT8:
+    case CU_AD_FORMAT_SIGNED_INT8: return 1;
+    case CU_AD_FORMAT_UNSIGNED_INT16:
+    case CU_AD_FORMAT_SIGNED_INT16:
+    case CU_AD_FORMAT_HALF: return 2;
     default: return 4;
   }
 }
@@ -223,8 +226,7 @@ SIM_EXPORT CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr dptr, size_t count, CUde
   SIM_ENTRY("cuMemPrefetchAsync_ptsz");
   return prefetch(sim, dptr, count, device);  // CU_DEVICE_CPU is -1, the host
 }
-SIM_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr dptr, size_t count, CUmemLocation where, unsigned int,
-                                          CUstream) {
+SIM_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr dptr, size_t count, CUmemLocation where, unsigned int, CUstream) {
   SIM_ENTRY("cuMemPrefetchAsync_v2");
   return prefetch(sim, dptr, count, location_device(where));
 }
@@ -272,8 +274,8 @@ SIM_EXPORT CUresult cuMipmappedArrayCreate(CUmipmappedArray* handle, const CUDA_
   SIM_ENTRY("cuMipmappedArrayCreate");
   if (!d || levels == 0) return CUDA_ERROR_INVALID_VALUE;
   size_t bytes = 0, w = d->Width, h = std::max<size_t>(d->Height, 1), z = std::max<size_t>(d->Depth, 1);
-  for (unsigned i = 0; i < levels; ++i, w = std::max<size_t>(w / 2, 1), h = std::max<size_t>(h / 2, 1),
-                z = std::max<size_t>(z / 2, 1))
+  for (unsigned i = 0; i < levels;
+       ++i, w = std::max<size_t>(w / 2, 1), h = std::max<size_t>(h / 2, 1), z = std::max<size_t>(z / 2, 1))
     bytes += w * h * z * d->NumChannels * format_bytes(d->Format);
   return array_create(sim, Object::Mipmapped, reinterpret_cast<void**>(handle), bytes);
 }
@@ -296,8 +298,7 @@ SIM_EXPORT CUresult cuMemAllocFromPoolAsync(CUdeviceptr* dptr, size_t bytes, CUm
   if (!valid(pool, Object::Pool)) return CUDA_ERROR_INVALID_HANDLE;
   return alloc_async(sim, dptr, bytes, stream);
 }
-SIM_EXPORT CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr* dptr, size_t bytes, CUmemoryPool pool,
-                                                 CUstream stream) {
+SIM_EXPORT CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr* dptr, size_t bytes, CUmemoryPool pool, CUstream stream) {
   SIM_ENTRY("cuMemAllocFromPoolAsync_ptsz");
   if (!valid(pool, Object::Pool)) return CUDA_ERROR_INVALID_HANDLE;
   return alloc_async(sim, dptr, bytes, stream);

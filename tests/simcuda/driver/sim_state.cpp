@@ -15,7 +15,7 @@ namespace {
 constexpr size_t kMaxContextDepth = 64;
 thread_local CUcontext t_contexts[kMaxContextDepth];
 thread_local size_t t_depth = 0;
-}
+}  // namespace
 
 size_t parse_size(const char* text, size_t fallback) {
   if (!text || !*text) return fallback;

@@ -15,8 +15,21 @@
 namespace simcuda {
 
 enum class Object : uint32_t {
-  Context = 0x43545801, Stream, Event, Pool, Array, Mipmapped, GreenContext,
-  Graph, GraphExec, Module, Library, Texture, Surface, ExternalMemory, ExternalSemaphore,
+  Context = 0x43545801,
+  Stream,
+  Event,
+  Pool,
+  Array,
+  Mipmapped,
+  GreenContext,
+  Graph,
+  GraphExec,
+  Module,
+  Library,
+  Texture,
+  Surface,
+  ExternalMemory,
+  ExternalSemaphore,
 };
 
 // Every handle the simulated driver hands out points at one of these, so that
@@ -31,9 +44,9 @@ struct Handle {
 
 struct Allocation {
   size_t bytes;
-  int device;        // -1: host (pinned / registered)
-  CUcontext context; // nullptr: survives context destruction (async, vmm)
-  bool counted;      // counts against the device memory budget
+  int device;            // -1: host (pinned / registered)
+  CUcontext context;     // nullptr: survives context destruction (async, vmm)
+  bool counted;          // counts against the device memory budget
   bool managed = false;  // cuMemAllocManaged: lives where it was last prefetched
 };
 
@@ -63,7 +76,7 @@ struct Config {
   size_t memory_per_device = size_t(16) << 30;
   std::vector<OtherProcess> others;
   size_t pool_cached = 0;  // CUDALEAK_SIM_POOL_CACHED: reserved but unused bytes in every pool
-  std::string fail_api;  // CUDALEAK_SIM_FAIL=api:N[:code]
+  std::string fail_api;    // CUDALEAK_SIM_FAIL=api:N[:code]
   long fail_call = 0;
   CUresult fail_code = CUDA_ERROR_OUT_OF_MEMORY;
 };
@@ -98,7 +111,7 @@ class State {
   std::unordered_map<const void*, Graph> graphs;
   std::unordered_map<const void*, void*> capturing;  // stream -> graph
   std::unordered_map<int, uint64_t> shared_vmm;      // exported "file descriptor" -> vmm handle
-  std::unordered_map<int, int> shared_pools;        // exported "file descriptor" -> pool device
+  std::unordered_map<int, int> shared_pools;         // exported "file descriptor" -> pool device
   // Pool attributes a program set (cuMemPoolSetAttribute), by pool and CUmemPool_attribute.
   std::unordered_map<const void*, std::unordered_map<int, cuuint64_t>> pool_attributes;
   int next_shared_fd = 1000;
@@ -140,7 +153,7 @@ void module_loaded(CUcontext context, CUmodule module, const void* image, size_t
 
 // Shared prologue of every entry point: the driver must be initialised and the
 // configured fault injected before anything else happens.
-#define SIM_ENTRY(api)                                                             \
-  auto& sim = ::simcuda::State::get();                                             \
-  if (!sim.initialized) return CUDA_ERROR_NOT_INITIALIZED;                        \
+#define SIM_ENTRY(api)                                     \
+  auto& sim = ::simcuda::State::get();                     \
+  if (!sim.initialized) return CUDA_ERROR_NOT_INITIALIZED; \
   if (sim.should_fail(api)) return sim.config.fail_code

@@ -68,8 +68,7 @@ SIM_EXPORT CUresult cuMemAddressFree(CUdeviceptr ptr, size_t) {
   return CUDA_SUCCESS;
 }
 
-SIM_EXPORT CUresult cuMemMap(CUdeviceptr ptr, size_t, size_t, CUmemGenericAllocationHandle handle,
-                             unsigned long long) {
+SIM_EXPORT CUresult cuMemMap(CUdeviceptr ptr, size_t, size_t, CUmemGenericAllocationHandle handle, unsigned long long) {
   SIM_ENTRY("cuMemMap");
   std::lock_guard lock(sim.mutex);
   auto it = sim.vmm.find(handle);

@@ -46,7 +46,7 @@ NVML_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory
 }
 
 NVML_EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsigned int* count,
-                                                                  nvmlProcessInfo_t* infos) {
+                                                                 nvmlProcessInfo_t* infos) {
   auto& sim = State::get();
   int d = device_of(device);
   if (!count || d < 0 || d >= sim.config.devices) return NVML_ERROR_NOT_FOUND;

@@ -7,7 +7,8 @@
 RT_EXPORT const char* cudaGetErrorName(cudaError_t error) {
   switch (error) {
 #define CUDART_ERROR(name) \
-  case name: return #name;
+  case name:               \
+    return #name;
 #include "tests/simcuda/runtime/cudart_errors.def"
 #undef CUDART_ERROR
   }

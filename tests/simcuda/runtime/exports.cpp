@@ -28,8 +28,9 @@
 #else
 #error "the simulated runtime's per-thread entries need a tail jump for this architecture"
 #endif
-#define CUDART_VARIANT(name, base) \
-  asm(".text\n.weak " #name "\n.type " #name ", %function\n" #name ":\n" SIMRT_JUMP(base) "\n.size " #name ", .-" #name "\n");
+#define CUDART_VARIANT(name, base)                                                                         \
+  asm(".text\n.weak " #name "\n.type " #name ", %function\n" #name ":\n" SIMRT_JUMP(base) "\n.size " #name \
+                                                                                          ", .-" #name "\n");
 
 #define CUDART_MODELLED(name) extern "C" void name();
 

@@ -92,8 +92,8 @@ static cudaError_t launch(const void* stub, dim3 grid, dim3 block, void** args, 
     if (it == g_kernels.end()) return cudaSuccess;
     kernel = it->second;
   }
-  static auto module_of =
-      reinterpret_cast<decltype(&simcuda_runtime_module)>(simrt::driver_symbol("simcuda_runtime_module"));
+  static auto module_of = reinterpret_cast<decltype(&simcuda_runtime_module)>(
+      simrt::driver_symbol("simcuda_runtime_module"));
   static auto run = reinterpret_cast<decltype(&simcuda_launch)>(simrt::driver_symbol("simcuda_launch"));
   if (!module_of || !run) return cudaSuccess;
   const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};

@@ -43,8 +43,8 @@ RT_EXPORT cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void*
                                                        unsigned long long flags,
                                                        cudaDriverEntryPointQueryResult* status) {
   RT_BEGIN();
-  return record(d.cuGetProcAddress(symbol, fn, int(version), flags,
-                                   reinterpret_cast<CUdriverProcAddressQueryResult*>(status)));
+  return record(
+      d.cuGetProcAddress(symbol, fn, int(version), flags, reinterpret_cast<CUdriverProcAddressQueryResult*>(status)));
 }
 RT_EXPORT cudaError_t cudaGetDriverEntryPoint(const char* symbol, void** fn, unsigned long long flags,
                                               cudaDriverEntryPointQueryResult* status) {

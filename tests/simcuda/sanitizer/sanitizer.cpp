@@ -51,8 +51,8 @@ struct Subscriber {
 };
 
 std::mutex g_mutex;
-Subscriber* g_subscriber = nullptr;  // one at a time, as the real library allows
-std::set<CUcontext> g_patched_contexts;   // AddPatches done
+Subscriber* g_subscriber = nullptr;      // one at a time, as the real library allows
+std::set<CUcontext> g_patched_contexts;  // AddPatches done
 // Per module: what its device-side malloc and free are patched with, once PatchModule ran.
 struct ModulePatches {
   bool malloc = false, free = false, applied = false;
@@ -75,7 +75,8 @@ LaunchData launch_data(const SimcudaLaunch* l) {
   LaunchData d{};
   d.context = l->context;
   d.stream = l->stream;
-  d.hstream = reinterpret_cast<cudaleak::sanitizer::StreamHandle>(l->stream ? uintptr_t(l->stream) : uintptr_t(1));  // never null
+  d.hstream = reinterpret_cast<cudaleak::sanitizer::StreamHandle>(l->stream ? uintptr_t(l->stream)
+                                                                            : uintptr_t(1));  // never null
   d.module = l->module;
   d.function = l->function;
   d.function_name = l->name;
@@ -133,7 +134,8 @@ void on_device_malloc(const SimcudaLaunch* l, uint64_t pc, void* address, uint64
     record(l, data, CUDALEAK_DEVICE_HEAP_MALLOC, pc, uint64_t(uintptr_t(address)), bytes);
 }
 void on_device_free(const SimcudaLaunch* l, uint64_t pc, void* address) {
-  if (const void* data = patch_data(l, false)) record(l, data, CUDALEAK_DEVICE_HEAP_FREE, pc, uint64_t(uintptr_t(address)), 0);
+  if (const void* data = patch_data(l, false))
+    record(l, data, CUDALEAK_DEVICE_HEAP_FREE, pc, uint64_t(uintptr_t(address)), 0);
 }
 
 const SimcudaSanitizerHooks g_hooks{on_module_loaded, on_launch_begin, on_launch_end, on_device_malloc, on_device_free};
