@@ -4,7 +4,7 @@
 #pragma once
 #include <memory>
 
-#include "report/model/raw.h"
+#include "common/record/raw.h"
 
 namespace cudaleak::symbols {
 
