@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "common/record/raw.h"
+#include "report/model/report.h"
 
 namespace cudaleak::symbols {
 
