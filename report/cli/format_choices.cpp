@@ -25,10 +25,10 @@ std::string spelling(Command command, const OutputFormat& format) {
   return option_name(format.chosen_by) + " " + std::string(format.name);
 }
 
-// "a", "a or b", "a, b or c".
-std::string either(const std::vector<std::string>& words) {
+// "a", "a or b", "a, b or c" (or with "and").
+std::string joined(const std::vector<std::string>& words, const std::string& last = " or ") {
   std::string out;
-  for (size_t i = 0; i < words.size(); ++i) out += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+  for (size_t i = 0; i < words.size(); ++i) out += (i == 0 ? "" : i + 1 == words.size() ? last : ", ") + words[i];
   return out;
 }
 
@@ -59,8 +59,8 @@ std::string format_help(Command command, ChosenBy option, const std::string& lea
     if (command == Command::Run) where = ", to " + (f->run_output.empty() ? "stdout" : std::string(f->run_output));
     items.push_back(std::string(f->title) + " (" + std::string(f->name) + where + ")");
   }
-  std::string help = lead + either(items);
-  if (!per_process.empty()) help += "; " + either(per_process) + " per process, as cudaleak run writes them";
+  std::string help = lead + joined(items);
+  if (!per_process.empty()) help += "; " + joined(per_process, " and ") + " per process, as cudaleak run writes them";
   return help;
 }
 
@@ -71,7 +71,7 @@ std::string format_refusal(Command command, ChosenBy option, const std::string& 
   for (const OutputFormat* f : accepted)
     if (f->name == name) return "";
   const std::string choices = "cudaleak " + command_name(command) + " " + option_name(option) + " takes " +
-                              either(names(accepted));
+                              joined(names(accepted));
   const OutputFormat* known = find_output_format(name);
   if (!known) return "'" + printable_name(name) + "' is not a format; " + choices;
   return name + " (" + std::string(known->title) + ") is for " + written_by(*known, command) + "; " + choices;
@@ -79,11 +79,11 @@ std::string format_refusal(Command command, ChosenBy option, const std::string& 
 
 CLI::Option* add_format_option(CLI::App& app, Command command, ChosenBy option, std::string& into,
                                const std::string& lead) {
-  std::string listed;  // shown after the value's type in --help, as CLI::IsMember shows its set
-  for (const std::string& name : names(formats_of(command, option))) listed += (listed.empty() ? "" : ",") + name;
+  std::string set;  // shown after the value's type in --help, as CLI::IsMember shows its set
+  for (const std::string& name : names(formats_of(command, option))) set += (set.empty() ? "" : ",") + name;
   return app.add_option(option_name(option), into, format_help(command, option, lead))
       ->check(CLI::Validator([command, option](std::string& name) { return format_refusal(command, option, name); },
-                             "{" + listed + "}", "FORMAT"));
+                             "{" + set + "}", "FORMAT"));
 }
 
 void add_run_file_options(CLI::App& run, std::map<std::string, std::string, std::less<>>& paths) {

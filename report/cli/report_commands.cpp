@@ -116,7 +116,8 @@ int run_report(ReportArgs& a) {
     spdlog::warn("cudaleak: no leak group matches the filters ({} in the report)",
                  count_of(groups, "leak group", "leak groups"));
   // --top N: the first N groups, or with --by the first N rows, which are
-  // counted over every group (aggregate_text cuts them).
+  // counted over every group (aggregate_text cuts them). Folds and the cut of
+  // a job's groups belong to the terminal listing; files keep every group.
   const bool rows = format.terminal_text && a.by != "stack";
   // A job of many ranks reads in one screen: its first groups, unless more are asked for.
   const bool all_ranks = a.ranks == "all" || !a.filter.ranks.empty();
