@@ -276,7 +276,8 @@ TEST_CASE("cli: a statically linked CUDA runtime under the simulated GPU is name
 // written out here so that a row lost or moved to another command fails.
 TEST_CASE("cli: each command takes its output formats and refuses the others in one line naming its own",
           "[e2e][cli]") {
-  const std::string report = std::string(CUDALEAK_SOURCE_DIR) + "/tests/fixtures/h100/torch_small.json";
+  // oom_leak.json: leaks located in the program, so annotations too have lines.
+  const std::string report = std::string(CUDALEAK_SOURCE_DIR) + "/tests/fixtures/h100/oom_leak.json";
   const std::string other = std::string(CUDALEAK_SOURCE_DIR) + "/tests/fixtures/h100/cublas_no_destroy.json";
   struct Taken {
     std::vector<std::string> args;
