@@ -220,7 +220,7 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view, uin
   if (!w.written) log_message("cannot write the report to %s: %s", w.path.c_str(), problem.c_str());
 
   if (reason == Reason::Oom && !r.oom_events.empty()) {
-    print("==" + std::to_string(r.process.pid) + "==cudaleak: " + oom::render_event(r.oom_events.back()) +
+    print("==" + std::to_string(r.process.pid) + "==cudaleak: " + render::render_event(r.oom_events.back()) +
           "  Report: " + w.path + "\n");
   } else if (reason == Reason::Signal || reason == Reason::Checkpoint) {
     // "0 live" for a process whose memory is all PyTorch's cache misleads:

@@ -8,8 +8,8 @@ so a folder's dependencies can be read off its includes.
                                         private loading, safe output
     report/io < report/model            reading files; the report's schema
     report/symbols, report/gate         symbolization; suppression, baseline, verdict
-    report/oom, report/analyze          out-of-memory diagnosis; filters, aggregates, diffs
-    report/render                       text, out-of-memory text, diff, HTML, JUnit, SARIF
+    report/oom, report/analyze          out-of-memory diagnosis (causes as data); filters, aggregates, diffs
+    report/render                       every sentence: text, out-of-memory causes, diff, HTML, JUnit, SARIF
     report/capture                      report::assemble: a capture into a report
     report/cli                          the cudaleak command
     interpose/base < driver < pyframes < track < runtime < hooks
@@ -179,6 +179,9 @@ def self_test(root: pathlib.Path) -> int:
             shutil.copytree(root / top, copy / top, ignore=shutil.ignore_patterns("*.js", "*.css", "*.html", "*.py"))
         planted = copy / "report/model/report.h"
         planted.write_text(planted.read_text() + '\n#include "report/render/text_report.h"\n')
+        # oom/ decides the causes and render/ says them: never the other way.
+        deciding = copy / "report/oom/diagnose.cpp"
+        deciding.write_text(deciding.read_text() + '\n#include "report/render/cause_words.h"\n')
         relative = copy / "common/kinds.cpp"
         relative.write_text(relative.read_text() + '\n#include "kinds.h"\n')
         # A cycle of two units of one folder, each through its .cpp.
@@ -186,7 +189,8 @@ def self_test(root: pathlib.Path) -> int:
                                ("common/terminal_text.cpp", "common/tty_color.h")):
             (copy / source).write_text((copy / source).read_text() + f'\n#include "{target}"\n')
         found = check(copy)
-        wanted = ["report/model/report.h: includes report/render/text_report.h", "common/kinds.cpp: includes kinds.h",
+        wanted = ["report/model/report.h: includes report/render/text_report.h",
+                  "report/oom/diagnose.cpp: includes report/render/cause_words.h", "common/kinds.cpp: includes kinds.h",
                   "include cycle between common/terminal_text, common/tty_color: "]
         missing = [w for w in wanted if not any(p.startswith(w) for p in found)]
         for w in missing:
