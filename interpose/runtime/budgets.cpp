@@ -41,11 +41,11 @@ void describe_grown(const Timeline::WindowPeak& w, cudaleak_peak& out, char* mes
     out.line = frames.front()->line;
     break;  // biggest first
   }
-  report::TextOptions text;
+  render::TextOptions text;
   text.max_groups = size_t(options().summary_groups);
   text.max_frames = 8;  // the top of each stack, as a per-test leak's message
   text.full_stacks = options().full_stacks;
-  if (message && size) std::snprintf(message, size, "%s", report::render_grown_sites(sites, w.device, text).c_str());
+  if (message && size) std::snprintf(message, size, "%s", render::render_grown_sites(sites, w.device, text).c_str());
 }
 
 }  // namespace

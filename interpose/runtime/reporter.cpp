@@ -229,10 +229,10 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view, uin
                 reason == Reason::Signal ? "snapshot" : "checkpoint report", static_cast<unsigned long long>(live),
                 live == 1 ? "" : "s", static_cast<unsigned long long>(r.summary.leaked_count), w.path.c_str());
     // A process that never ends says what grows when asked: the sites, their rise and stack.
-    report::TextOptions text;
+    render::TextOptions text;
     text.max_groups = size_t(opt.summary_groups);
     text.full_stacks = opt.full_stacks;
-    if (std::string growth = report::render_growth(r, text); !growth.empty())
+    if (std::string growth = render::render_growth(r, text); !growth.empty())
       print("==" + std::to_string(r.process.pid) + "==cudaleak: " + growth.substr(1));
   } else if (opt.print_summary) {
     if (opt.check_context) {
@@ -241,13 +241,13 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view, uin
                   static_cast<unsigned long long>(checks.checked), static_cast<unsigned long long>(checks.wrong),
                   static_cast<unsigned long long>(checks.unseen));
     }
-    report::TextOptions text;
+    render::TextOptions text;
     text.max_groups = size_t(opt.summary_groups);
     text.report_path = w.written ? shown_path(w.path) : "";
     text.gen_suppressions = opt.gen_suppressions;
     text.color = text_in_color();
     text.full_stacks = opt.full_stacks;
-    print(report::render_text(r, text));
+    print(render::render_text(r, text));
   }
   return w;
 }
@@ -317,11 +317,11 @@ Verdict judge_since(uint64_t since, uint64_t until) {
     if (r.gate.failed) {  // below min_bytes the gate counts groups but passes
       v.failing.count = r.gate.failing_count;
       v.failing.bytes = r.gate.failing_bytes;
-      report::TextOptions text;
+      render::TextOptions text;
       text.max_groups = size_t(options().summary_groups);
       text.max_frames = 8;  // the top of each stack: the rest is in the report
       text.full_stacks = options().full_stacks;
-      v.failures = report::render_gate_failures(r, text);
+      v.failures = render::render_gate_failures(r, text);
       for (const report::LeakGroup& g : r.leaks) {
         if (!g.fails_gate) continue;
         auto frames = report::program_frames(g.stack);

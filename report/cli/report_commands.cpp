@@ -142,7 +142,7 @@ int run_report(ReportArgs& a) {
       return 2;
     }
   } else {
-    report::TextOptions options;
+    render::TextOptions options;
     options.max_groups = top;
     options.all_ranks = all_ranks;
     options.gen_suppressions = a.gen_suppressions;
@@ -150,7 +150,7 @@ int run_report(ReportArgs& a) {
     if (view.leaks.empty()) options.filtered_out = groups;
     options.stored_gate = true;
     options.color = cudaleak::color_wanted(a.color, a.output.empty() ? STDOUT_FILENO : -1);
-    text = report::render_text(view, options);
+    text = render::render_text(view, options);
   }
   return write_output(a.output, a.format == "html" ? text : terminal_safe(text)) ? 0 : 2;
 }

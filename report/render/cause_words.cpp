@@ -110,8 +110,8 @@ std::string device_text(const report::OomEvent& e, const report::Diagnosis& d) {
   const std::string request = format_bytes(e.request_bytes);
   switch (d.cause) {
     case Cause::RequestTooLarge:
-      return "the request (" + request + ") is larger than the device's total memory (" +
-             format_bytes(e.total_bytes) + "): it can never succeed on this device";
+      return "the request (" + request + ") is larger than the device's total memory (" + format_bytes(e.total_bytes) +
+             "): it can never succeed on this device";
     case Cause::AllocatorLimit:
       return "the device has " + format_bytes(d.bytes) + " free, more than the request (" + request +
              "): PyTorch refused it itself, under a limit the program set "

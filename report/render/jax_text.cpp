@@ -4,7 +4,10 @@
 #include "common/quantities.h"
 #include "report/render/jax_words.h"
 
-namespace cudaleak::report {
+namespace cudaleak::render {
+
+using namespace report;  // the model this renderer reads
+
 
 std::string jax_device_text(const JaxDevice& d, ViewMoment when, const std::string& prefix, const std::string& in) {
   const std::vector<oom::JaxLine> lines = oom::jax_lines(d);
@@ -36,4 +39,4 @@ std::string jax_view_text(const Report& r, const std::string& prefix,
   return out.empty() ? out : out + jax_view_notes(r);
 }
 
-}  // namespace cudaleak::report
+}  // namespace cudaleak::render

@@ -17,7 +17,10 @@
 #include "report/render/oom_text.h"
 #include "report/render/tensor_words.h"
 
-namespace cudaleak::report {
+namespace cudaleak::render {
+
+using namespace report;  // the model this renderer reads
+
 
 namespace {
 
@@ -434,9 +437,9 @@ std::string folded_cupy_text(const Report& r, const std::string& prefix) {
   return out;
 }
 
-}  // namespace cudaleak::report
+}  // namespace cudaleak::render
 
-namespace cudaleak::report {
+namespace cudaleak::render {
 
 std::vector<StoryText> story_texts(const Report& r) {
   std::vector<StoryText> out;
@@ -471,4 +474,4 @@ std::vector<std::string> odd_rank_lines(const Report& r) {
   return lines;
 }
 
-}  // namespace cudaleak::report
+}  // namespace cudaleak::render

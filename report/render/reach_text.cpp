@@ -5,7 +5,10 @@
 #include "common/terminal_text.h"
 #include "report/model/place_name.h"
 
-namespace cudaleak::report {
+namespace cudaleak::render {
+
+using namespace report;  // the model this renderer reads
+
 
 namespace {
 
@@ -87,4 +90,4 @@ std::string reach_totals_text(const Report& r, const std::string& prefix) {
   return out;
 }
 
-}  // namespace cudaleak::report
+}  // namespace cudaleak::render

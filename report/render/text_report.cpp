@@ -29,7 +29,10 @@
 #include <set>
 #include <vector>
 
-namespace cudaleak::report {
+namespace cudaleak::render {
+
+using namespace report;  // the model this renderer reads
+
 
 namespace {
 
@@ -620,4 +623,4 @@ std::string render_text(const Report& r, const TextOptions& options) {
   return out;
 }
 
-}  // namespace cudaleak::report
+}  // namespace cudaleak::render

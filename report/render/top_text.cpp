@@ -11,7 +11,10 @@
 #include "report/model/place_name.h"
 #include "report/render/growth_text.h"
 
-namespace cudaleak::report {
+namespace cudaleak::render {
+
+using namespace report;  // the model this renderer reads
+
 
 namespace {
 
@@ -165,4 +168,4 @@ std::string render_top(const std::vector<LiveProcess>& processes, const std::vec
   return out;
 }
 
-}  // namespace cudaleak::report
+}  // namespace cudaleak::render

@@ -11,6 +11,7 @@
 #include "tests/unit/report_frames.h"
 
 using namespace cudaleak::report;
+using namespace cudaleak::render;
 using cudaleak::test::occurrences;
 using cudaleak::test::python_frame;
 

@@ -15,6 +15,7 @@
 
 using namespace cudaleak;
 using namespace cudaleak::report;
+using namespace cudaleak::render;
 using cudaleak::test::native_frame;
 using cudaleak::test::python_frame;
 

@@ -10,6 +10,7 @@
 #include "tests/unit/said_causes.h"
 
 using namespace cudaleak::report;
+using namespace cudaleak::render;
 using cudaleak::test::native_frame;
 using cudaleak::test::python_frame;
 

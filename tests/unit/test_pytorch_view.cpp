@@ -14,6 +14,7 @@
 
 using namespace cudaleak;
 using namespace cudaleak::report;
+using namespace cudaleak::render;
 
 namespace {
 
