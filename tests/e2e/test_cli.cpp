@@ -271,3 +271,64 @@ TEST_CASE("cli: a statically linked CUDA runtime under the simulated GPU is name
   CHECK(shared.exit_code == 3);
   CHECK(shared.err.find("statically linked CUDA runtime") == std::string::npos);
 }
+
+// The contract of the table of output formats (report/cli/output_formats.cpp),
+// written out here so that a row lost or moved to another command fails.
+TEST_CASE("cli: each command takes its output formats and refuses the others in one line naming its own",
+          "[e2e][cli]") {
+  // oom_leak.json: leaks located in the program, so annotations too have lines.
+  const std::string report = std::string(CUDALEAK_SOURCE_DIR) + "/tests/fixtures/h100/oom_leak.json";
+  const std::string other = std::string(CUDALEAK_SOURCE_DIR) + "/tests/fixtures/h100/cublas_no_destroy.json";
+  struct Taken {
+    std::vector<std::string> args;
+    int status;
+  };
+  for (const Taken& taken : std::vector<Taken>{{{"report", report, "--format", "text"}, 0},
+                                               {{"report", report, "--format", "json"}, 0},
+                                               {{"report", report, "--format", "html"}, 0},
+                                               {{"report", report, "--format", "junit"}, 0},
+                                               {{"report", report, "--format", "sarif"}, 0},
+                                               {{"report", report, "--annotations", "github"}, 0},
+                                               {{"report", report, "--annotations", "gitlab"}, 0},
+                                               {{"diff", report, other, "--format", "text"}, 1},
+                                               {{"diff", report, other, "--format", "json"}, 1},
+                                               {{"diff", report, other, "--format", "html"}, 1}}) {
+    std::vector<std::string> argv{cudaleak_tool()};
+    argv.insert(argv.end(), taken.args.begin(), taken.args.end());
+    INFO(taken.args[0] << " " << taken.args[taken.args.size() - 2] << " " << taken.args.back());
+    Result res = run(argv);
+    CHECK(res.exit_code == taken.status);
+    CHECK(!res.out.empty());
+  }
+  const std::string report_formats = "; cudaleak report --format takes text, json, html, junit or sarif; see ";
+  const std::string diff_formats = "; cudaleak diff --format takes text, json or html; see ";
+  const std::string annotations = " --annotations takes github or gitlab; see ";
+  struct Refused {
+    std::vector<std::string> args;
+    std::string line;
+  };
+  for (const Refused& refused : std::vector<Refused>{
+           {{"report", report, "--format", "xml"}, "cudaleak report: --format: 'xml' is not a format" + report_formats},
+           {{"report", report, "--format", "github"},
+            "github (GitHub workflow commands) is for cudaleak report --annotations github" + report_formats},
+           {{"report", report, "--annotations", "sarif"},
+            "sarif (SARIF 2.1.0) is for cudaleak report --format sarif; cudaleak report" + annotations},
+           {{"diff", report, other, "--format", "junit"},
+            "cudaleak diff: --format: junit (JUnit XML) is for cudaleak report --format junit" + diff_formats},
+           {{"diff", report, other, "--format", "gitlab"},
+            "gitlab (a GitLab code-quality report) is for cudaleak report --annotations gitlab" + diff_formats},
+           {{"run", "--annotations", "junit", "--", "true"},
+            "cudaleak run: --annotations: junit (JUnit XML) is for cudaleak run --junit FILE; cudaleak run" +
+                annotations},
+           {{"run", "--annotations", "html", "--", "true"},
+            "html (an HTML page) is for cudaleak report --format html; cudaleak run" + annotations}}) {
+    std::vector<std::string> argv{cudaleak_tool()};
+    argv.insert(argv.end(), refused.args.begin(), refused.args.end());
+    INFO(refused.line);
+    Result res = run(argv);
+    CHECK(res.exit_code == 2);
+    CHECK(res.out.empty());
+    CHECK(res.err.find(refused.line) != std::string::npos);
+    CHECK(std::count(res.err.begin(), res.err.end(), '\n') == 1);
+  }
+}
