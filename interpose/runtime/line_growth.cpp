@@ -4,7 +4,7 @@
 #include <climits>
 
 #include "report/model/site_growth.h"
-#include "report/oom/diagnose.h"
+#include "report/model/place_name.h"
 
 namespace cudaleak::line_growth {
 
@@ -92,7 +92,7 @@ std::map<int, std::vector<report::SiteGrowth>> Lines::snapshot() const {
       if (slot < a->stacks.size()) g.stack = a->stacks[slot];
       // CuPy's pool is one line of no stack: the arrays' own lines are those of
       // the pool's segments, which cudaleak records as sites.
-      g.where = !g.stack.empty()    ? oom::where_of(g.stack, "")
+      g.where = !g.stack.empty()    ? report::where_of(g.stack, "")
                 : a->view == "cupy" ? "cupy.get_default_memory_pool()"
                                     : "";
       g.steady = report::grew_steadily(g);

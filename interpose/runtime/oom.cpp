@@ -8,7 +8,8 @@
 #include <set>
 
 #include "report/gate/caching.h"
-#include "report/oom/diagnose.h"
+#include "report/model/place_name.h"
+#include "report/write/in_process.h"
 #include "report/oom/oom_story.h"
 #include "report/model/cuda_frames.h"
 #include "report/model/builder.h"
@@ -341,7 +342,7 @@ std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
       o.kind = site.kind;
       o.stack = report::resolve_stack(tracker::stack(site.stack_id), resolver);
       o.api = report::outermost_api(o.stack, site.hook);
-      o.where = where_of(o.stack, o.api);
+      o.where = report::where_of(o.stack, o.api);
       o.bytes = site.bytes;
       o.count = site.count;
       o.first_ns = site.first_ns;
@@ -351,7 +352,9 @@ std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
     for (const report::RawReservation& v : r.reservations)
       e.reservations.push_back(
           report::resolve_reservation(v, report::resolve_stack(tracker::stack(v.stack_id), resolver)));
-    e.diagnosis = diagnose(e);
+    // The report keeps each cause's sentence: said here, where the data
+    // that makes it is at hand (report/model/ writes it, and cannot say it).
+    report::explain(e);
     out.push_back(std::move(e));
   }
   return out;

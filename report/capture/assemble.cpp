@@ -3,7 +3,7 @@
 
 #include "report/gate/site.h"
 #include "report/model/site_growth.h"
-#include "report/oom/diagnose.h"
+#include "report/model/place_name.h"
 #include "report/oom/tensor_owners.h"
 #include "report/symbols/symbolizer.h"
 
@@ -16,7 +16,7 @@ namespace {
 template <class Site>
 void name_from_stack(Site& site, const std::string& fallback) {
   site.api = outermost_api(site.stack, fallback);
-  site.where = oom::where_of(site.stack, site.api);
+  site.where = where_of(site.stack, site.api);
 }
 
 // A (kind, stack) of the timeline, resolved and named as the report's groups are.

@@ -87,12 +87,12 @@ std::string finish_capture(const std::string& path, int* rank) {
     return "error";
   }
   if (b->options.print_summary) {
-    report::TextOptions t;
+    render::TextOptions t;
     t.max_groups = size_t(b->options.summary_groups);
     t.report_path = path;
     t.gen_suppressions = b->options.gen_suppressions;
     t.full_stacks = b->options.full_stacks;
-    std::string out = terminal_safe(report::render_text(b->report, t));
+    std::string out = terminal_safe(render::render_text(b->report, t));
     ssize_t ignored = write(STDERR_FILENO, out.data(), out.size());
     (void)ignored;
   }

@@ -34,8 +34,8 @@ std::vector<int> live_pids() {
   return pids;
 }
 
-report::LiveProcess fetch_frame(int pid) {
-  report::LiveProcess p;
+render::LiveProcess fetch_frame(int pid) {
+  render::LiveProcess p;
   p.pid = pid;
   const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return p.problem = "cannot make a socket", p;
@@ -78,13 +78,13 @@ struct ProcessInfo {
 };
 }  // namespace
 
-std::vector<report::GpuUsage> gpu_usage() {
+std::vector<render::GpuUsage> gpu_usage() {
   static void* nvml = [] {
     void* h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     auto init = h ? reinterpret_cast<Return (*)()>(dlsym(h, "nvmlInit_v2")) : nullptr;
     return init && init() == 0 ? h : nullptr;
   }();
-  std::vector<report::GpuUsage> out;
+  std::vector<render::GpuUsage> out;
   if (!nvml) return out;
   auto count_of = reinterpret_cast<Return (*)(unsigned*)>(dlsym(nvml, "nvmlDeviceGetCount_v2"));
   auto handle_of = reinterpret_cast<Return (*)(unsigned, void**)>(dlsym(nvml, "nvmlDeviceGetHandleByIndex_v2"));
@@ -97,7 +97,7 @@ std::vector<report::GpuUsage> gpu_usage() {
     void* device = nullptr;
     Memory memory{};
     if (handle_of(i, &device) != 0 || memory_of(device, &memory) != 0) continue;
-    report::GpuUsage& gpu = out.emplace_back();
+    render::GpuUsage& gpu = out.emplace_back();
     gpu.index = int(i);
     gpu.total = memory.total;
     gpu.used = memory.used;

@@ -12,8 +12,8 @@ namespace cudaleak::cli {
 // Pids serving a live socket, from /proc/net/unix, in order.
 std::vector<int> live_pids();
 // One frame of `pid`; `problem` set when there is none.
-report::LiveProcess fetch_frame(int pid);
+render::LiveProcess fetch_frame(int pid);
 // Every device NVML lists, with its processes; empty without NVML.
-std::vector<report::GpuUsage> gpu_usage();
+std::vector<render::GpuUsage> gpu_usage();
 
 }  // namespace cudaleak::cli

@@ -15,7 +15,7 @@ namespace cudaleak::cli {
 namespace {
 
 void text_of_view(ReportView& v, const TextSink& out) {
-  out(v.by == "stack" ? report::render_text(v.view, v.text)
+  out(v.by == "stack" ? render::render_text(v.view, v.text)
                       : render::aggregate_text(report::aggregate(v.view, v.by), v.by, v.top_rows));
 }
 // Streamed: a report of a million allocations is never held as one string.

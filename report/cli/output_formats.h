@@ -31,7 +31,7 @@ enum class ChosenBy { Format, Annotations };
 // text is asked for.
 struct ReportView {
   report::Report view;
-  report::TextOptions text;  // the listing by stack
+  render::TextOptions text;  // the listing by stack
   std::string by = "stack";  // else the fold: function, module, file, kind, rank
   size_t top_rows = 0;       // with a fold: at most this many rows (0: all)
 };

@@ -128,7 +128,7 @@ int run_report(ReportArgs& a) {
   ReportView rendering;
   rendering.by = a.by;
   rendering.top_rows = a.top.value_or(0);
-  report::TextOptions& options = rendering.text;
+  render::TextOptions& options = rendering.text;
   options.max_groups = top;
   options.all_ranks = all_ranks;
   options.gen_suppressions = a.gen_suppressions;

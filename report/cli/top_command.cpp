@@ -20,22 +20,22 @@ struct TopArgs {
 };
 
 int run_top(const TopArgs& args) {
-  report::TopTextOptions options;
+  render::TopTextOptions options;
   options.max_sites = args.sites;
-  options.order = args.by_growth ? report::TopOrder::Growth : report::TopOrder::Bytes;
+  options.order = args.by_growth ? render::TopOrder::Growth : render::TopOrder::Bytes;
   if (!args.once) return run_top_view(args.pids, args.interval_ms, options);
   std::vector<int> pids = args.pids.empty() ? live_pids() : args.pids;
   if (pids.empty()) {
     std::fprintf(stderr, "cudaleak top: no process on this host serves a live view (run one under cudaleak run)\n");
     return 1;
   }
-  std::vector<report::LiveProcess> processes;
+  std::vector<render::LiveProcess> processes;
   bool any = false;
   for (int pid : pids) {
     processes.push_back(fetch_frame(pid));
     any |= processes.back().problem.empty();
   }
-  const std::string text = report::render_top(processes, gpu_usage(), options);
+  const std::string text = render::render_top(processes, gpu_usage(), options);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return any ? 0 : 1;
 }

@@ -14,7 +14,7 @@
 
 namespace cudaleak::cli {
 
-int run_top_view(const std::vector<int>& given, int interval_ms, report::TopTextOptions options) {
+int run_top_view(const std::vector<int>& given, int interval_ms, render::TopTextOptions options) {
   std::setlocale(LC_ALL, "");  // ncursesw draws UTF-8 only in a UTF-8 locale
   options.ascii = std::strcmp(nl_langinfo(CODESET), "UTF-8") != 0;
   initscr();
@@ -26,7 +26,7 @@ int run_top_view(const std::vector<int>& given, int interval_ms, report::TopText
   bool running = true;
   while (running) {
     const std::vector<int> pids = given.empty() ? live_pids() : given;
-    std::vector<report::LiveProcess> processes;
+    std::vector<render::LiveProcess> processes;
     for (int pid : pids) processes.push_back(fetch_frame(pid));
     int rows, columns;
     getmaxyx(stdscr, rows, columns);
@@ -34,10 +34,10 @@ int run_top_view(const std::vector<int>& given, int interval_ms, report::TopText
     erase();
     attron(A_BOLD);
     mvprintw(0, 0, "cudaleak top: %zu process%s  [j/k select, g growth, b bytes, q quit]  sorted by %s", pids.size(),
-             pids.size() == 1 ? "" : "es", options.order == report::TopOrder::Growth ? "growth" : "live bytes");
+             pids.size() == 1 ? "" : "es", options.order == render::TopOrder::Growth ? "growth" : "live bytes");
     attroff(A_BOLD);
     std::istringstream text(pids.empty() ? "no process on this host serves a live view (run one under cudaleak run)\n"
-                                         : report::render_top(processes, gpu_usage(), options));
+                                         : render::render_top(processes, gpu_usage(), options));
     std::string line;
     for (int row = 2; row < rows && std::getline(text, line); ++row) {
       const bool selected = line.rfind("> ", 0) == 0;
@@ -54,8 +54,8 @@ int run_top_view(const std::vector<int>& given, int interval_ms, report::TopText
       case KEY_UP:
         if (options.selected > 0) --options.selected;
         break;
-      case 'g': options.order = report::TopOrder::Growth; break;
-      case 'b': options.order = report::TopOrder::Bytes; break;
+      case 'g': options.order = render::TopOrder::Growth; break;
+      case 'b': options.order = render::TopOrder::Bytes; break;
       default: break;
     }
   }

@@ -9,6 +9,6 @@
 
 namespace cudaleak::cli {
 
-int run_top_view(const std::vector<int>& pids, int interval_ms, report::TopTextOptions options);
+int run_top_view(const std::vector<int>& pids, int interval_ms, render::TopTextOptions options);
 
 }  // namespace cudaleak::cli

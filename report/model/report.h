@@ -393,10 +393,47 @@ struct Reservation {
   bool operator==(const Reservation&) const = default;
 };
 
+// Which of its cause's sentences a diagnosis is told with, where a cause has
+// several (report/render/cause_words.h says each).
+enum class DiagnosisForm : uint8_t {
+  Plain,               // the cause's one sentence; fragmentation: free memory beyond the request, no framework's view
+  PyTorch,             // live_tensors, fragmentation: told from PyTorch's view of its cache
+  PyTorchNoted,        // fragmentation in PyTorch's segments, noted but not why memory ran out
+  Jax,                 // live_tensors, fragmentation, pool_limit: told from JAX's view of XLA's pool
+  JaxRequestOverPool,  // pool_limit: the request alone is larger than XLA's whole pool
+};
+
+// The line whose tensors keep growing, as a diagnosis names it.
+struct GrowingLine {
+  int group = -1;           // its biggest group: an entry of the event's pytorch.live_tensors (jax.device.groups)
+  uint64_t count = 0;       // PyTorch: its tensors so far
+  uint64_t each = 0;        // PyTorch: bytes a tensor, about
+  uint64_t steps_left = 0;  // PyTorch: more of its tensors the free space would hold
+  uint64_t growth_ns = 0;   // PyTorch: how long its growth takes to fill that space; 0: not known
+  bool operator==(const GrowingLine&) const = default;
+};
+
+// One likely cause of an out-of-memory, as report/oom/diagnose.h decides
+// it: the cause, the bytes it explains, and what its sentence names beyond
+// the event's own numbers. The words are made by report/render/ from this
+// data and the event (cause_words.h); a report keeps the sentence as
+// `message` (the process that diagnosed has render/ say it before the report
+// is written), and a report read back has only the sentence.
 struct Diagnosis {
   Cause cause = Cause::Untracked;
-  uint64_t bytes = 0;  // what it explains
-  std::string message;
+  uint64_t bytes = 0;   // what it explains
+  std::string message;  // the sentence as a report keeps it; empty until said
+  DiagnosisForm form = DiagnosisForm::Plain;
+  // Other processes, a reservation: without it the request would have fit.
+  bool decisive = false;
+  bool accumulates = false;    // live_tensors: one line's tensors or arrays stay alive and accumulate
+  int site = -1;               // held_by_cache, accumulating_leak, held_by_process: the event's top_sites entry
+  std::string allocator;       // held_by_cache: the caching allocator that holds it
+  int reservation = -1;        // context_reservation: the event's reservations entry
+  std::vector<int> processes;  // other_processes: the biggest, at most two (entries of the event's other_processes)
+  std::vector<int> groups;     // PyTorch: the live-tensor groups it names (entries of pytorch.live_tensors)
+  GrowingLine growing;         // PyTorchNoted, pool_limit: the line that keeps growing (group -1: none)
+  uint64_t suggested_fraction = 0;  // pool_limit (Jax): the XLA_PYTHON_CLIENT_MEM_FRACTION that fits, in hundredths
   bool operator==(const Diagnosis&) const = default;
 };
 

@@ -55,7 +55,7 @@ std::vector<Finding> findings(const std::vector<report::Report>& reports, const 
       f.error = false;
       f.rule = "cudaleak/out-of-memory";
       f.title = "cudaleak: out of memory";
-      f.message = oom::render_event(e) + "in " + process_name(r);
+      f.message = render_event(e) + "in " + process_name(r);
       f.site = "out-of-memory " + e.api;
       place(f, report::user_frame(e.stack), root);
     }

@@ -11,7 +11,6 @@
 #include "report/analyze/job_fold.h"
 #include "report/model/cuda_frames.h"
 #include "report/model/frame_owner.h"
-#include "report/oom/diagnose.h"
 #include "report/render/ci_common.h"
 #include "report/render/oom_text.h"
 #include "report/render/text_report.h"
@@ -327,7 +326,7 @@ std::string sarif_json(const std::vector<report::Report>& reports, const std::st
         json result{{"ruleId", rule_id}, {"level", "warning"}, {"properties", process_properties(r)}};
         if (const report::Frame* f = report::user_frame(e.stack); f && (!f->file.empty() || !f->module.empty()))
           result["locations"] = locations(*f, source_root);
-        return Finding{result, oom::render_event(e) + "in " + process_name(r), "", {}};
+        return Finding{result, render_event(e) + "in " + process_name(r), "", {}};
       });
     }
   }

@@ -8,7 +8,10 @@
 #include "common/quantities.h"
 #include "report/model/site_growth.h"
 
-namespace cudaleak::report {
+namespace cudaleak::render {
+
+using namespace report;  // the model this renderer reads
+
 
 std::vector<GrowingSite> growing_sites(const Report& r) {
   std::vector<GrowingSite> out;
@@ -109,4 +112,4 @@ std::string render_growth(const Report& r, const TextOptions& options) {
   return out;
 }
 
-}  // namespace cudaleak::report
+}  // namespace cudaleak::render

@@ -75,7 +75,7 @@ std::string job_view(report::Report& r) {
   nlohmann::json job = nlohmann::json::object();
   if (r.processes.size() <= 1) return job.dump();
   nlohmann::json stories = nlohmann::json::array();
-  for (const report::StoryText& t : report::story_texts(r)) {
+  for (const StoryText& t : story_texts(r)) {
     for (size_t i : t.members) {
       report::OomEvent& e = r.oom_events[i];
       e.stack.clear(), e.top_sites.clear(), e.pytorch.live_tensors.clear(), e.pytorch.segment_list.clear();
@@ -89,7 +89,7 @@ std::string job_view(report::Report& r) {
                        {"others", trimmed(t.others)}});
   }
   job["stories"] = std::move(stories);
-  job["odd"] = report::odd_rank_lines(r);
+  job["odd"] = odd_rank_lines(r);
   std::vector<int> odd_ranks;
   for (const report::OddRank& o : report::odd_ranks(r)) odd_ranks.insert(odd_ranks.end(), o.rank);
   job["odd_ranks"] = odd_ranks;

@@ -2,17 +2,20 @@
 
 #include "common/enum_names.h"
 #include "common/quantities.h"
-#include "report/oom/diagnose_jax.h"
+#include "report/render/jax_words.h"
 
-namespace cudaleak::report {
+namespace cudaleak::render {
+
+using namespace report;  // the model this renderer reads
+
 
 std::string jax_device_text(const JaxDevice& d, ViewMoment when, const std::string& prefix, const std::string& in) {
   const std::vector<oom::JaxLine> lines = oom::jax_lines(d);
   std::string out = "\n" + prefix + "JAX at " + text_of(when) + " on device " + std::to_string(d.device) +
-                    (in.empty() ? "" : " in " + in) + ": " + oom::jax_pool_text(d) + " (not leaks, not gated)" +
+                    (in.empty() ? "" : " in " + in) + ": " + render::jax_pool_text(d) + " (not leaks, not gated)" +
                     (lines.empty() && !d.no_memory_arrays ? "\n" : ":\n");
-  for (size_t i = 0; i < lines.size() && i < 5; ++i) out += "    " + oom::jax_line_text(lines[i]) + "\n";
-  for (const std::string& text : oom::jax_no_memory_texts(d)) out += "    " + text + "\n";
+  for (size_t i = 0; i < lines.size() && i < 5; ++i) out += "    " + render::jax_line_text(lines[i]) + "\n";
+  for (const std::string& text : render::jax_no_memory_texts(d)) out += "    " + text + "\n";
   return out;
 }
 
@@ -36,4 +39,4 @@ std::string jax_view_text(const Report& r, const std::string& prefix,
   return out.empty() ? out : out + jax_view_notes(r);
 }
 
-}  // namespace cudaleak::report
+}  // namespace cudaleak::render

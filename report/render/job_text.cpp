@@ -10,12 +10,17 @@
 #include "report/analyze/job_fold.h"
 #include "report/model/cuda_frames.h"
 #include "report/model/merge.h"
-#include "report/oom/diagnose.h"
+#include "report/model/place_name.h"
 #include "report/oom/diagnose_jax.h"
 #include "report/render/jax_text.h"
+#include "report/render/jax_words.h"
 #include "report/render/oom_text.h"
+#include "report/render/tensor_words.h"
 
-namespace cudaleak::report {
+namespace cudaleak::render {
+
+using namespace report;  // the model this renderer reads
+
 
 namespace {
 
@@ -205,7 +210,7 @@ std::string odd_ranks_text(const Report& r, const std::string& prefix) {
         out += "  " + rank_label(r, o.pid, o.rank) + " held " + format_bytes(o.bytes) +
                " in JAX's live arrays on device " + std::to_string(o.device) + " at " +
                text_of(moment_of(r, int(o.pid), o.rank, r.jax.when)) +
-               (lines.empty() ? "" : ", the most " + oom::jax_line_text(lines.front())) +
+               (lines.empty() ? "" : ", the most " + render::jax_line_text(lines.front())) +
                ", while the median rank held " + format_bytes(o.median_bytes) + ratio(o.bytes, o.median_bytes) + "\n";
         break;
       }
@@ -214,7 +219,7 @@ std::string odd_ranks_text(const Report& r, const std::string& prefix) {
         out += "  " + rank_label(r, o.pid, o.rank) + " alone leaked " + format_bytes(g.bytes) + " (" +
                count_of(g.count, std::string(kind_name(g.kind)) + " resource",
                         std::string(kind_name(g.kind)) + " resources") +
-               ") in " + oom::where_of(g.stack, g.api) + ": no other rank has this leak group\n";
+               ") in " + where_of(g.stack, g.api) + ": no other rank has this leak group\n";
         break;
       }
     }
@@ -246,12 +251,12 @@ std::string folded_ooms_text(const Report& r, const std::string& prefix, std::ve
     if (!t.story)
       out += "\n" + prefix + "rank " + std::to_string(e.rank) + " (pid " + std::to_string(e.pid) +
              ") ran out of memory" + (first ? " first" : "") + ", at " + format_duration(e.time_ns) + own_time(r, e) +
-             ":\n  " + oom::render_event(e);
+             ":\n  " + render::render_event(e);
     else
       out += "\n" + prefix + std::to_string(t.story->ranks.size()) + " ranks ran out of memory in " +
-             oom::where_of(e.stack, e.api) + ": " + ranks_word(t.story->ranks.size()) + rank_list(t.story->ranks) +
-             "; " + rank_label(r, e.pid, e.rank) + (first ? " first" : " the first of them") + ", at " +
-             format_duration(e.time_ns) + own_time(r, e) + ":\n  " + oom::render_event(e) + across_text(r, *t.story);
+             where_of(e.stack, e.api) + ": " + ranks_word(t.story->ranks.size()) + rank_list(t.story->ranks) + "; " +
+             rank_label(r, e.pid, e.rank) + (first ? " first" : " the first of them") + ", at " +
+             format_duration(e.time_ns) + own_time(r, e) + ":\n  " + render::render_event(e) + across_text(r, *t.story);
     first = false;
     const std::vector<RankMoment> others = others_at(r, t.event);
     if (others.empty()) continue;
@@ -264,7 +269,7 @@ std::string folded_pytorch_text(const Report& r, const std::string& prefix, cons
   std::string out;
   auto origins = [](const AllocatorDevice& d) {
     std::string key;
-    for (size_t i = 0; i < d.live_tensors.size() && i < 5; ++i) key += oom::tensor_origin(d.live_tensors[i]) + '\n';
+    for (size_t i = 0; i < d.live_tensors.size() && i < 5; ++i) key += render::tensor_origin(d.live_tensors[i]) + '\n';
     return key;
   };
   std::vector<ViewFold> folds;
@@ -289,13 +294,13 @@ std::string folded_pytorch_text(const Report& r, const std::string& prefix, cons
                 : " on " + std::to_string(f.ranks.size()) + " " + ranks_word(f.ranks.size()) + "(" +
                       rank_list(f.ranks) + ")" + devices_phrase(r, devices)) +
            ": " + bytes_spread(spread_of(reserved)) + " reserved, " +
-           (one ? oom::held_by_live_tensors(d.allocated, d.live_tensors)
+           (one ? render::held_by_live_tensors(d.allocated, d.live_tensors)
                 : bytes_spread(spread_of(allocated)) + " allocated") +
            gate_words +
            (d.live_tensors.empty() ? "\n"
             : one                  ? ":\n"
                                    : "; " + rank_label(r, d.pid, d.rank) + "'s tensors:\n");
-    out += oom::live_tensor_lines(d.live_tensors);
+    out += render::live_tensor_lines(d.live_tensors);
   }
   return out;
 }
@@ -366,14 +371,15 @@ std::string folded_jax_fold(const Report& r, const ViewFold& f, const std::strin
   out += lines.empty() && !no_memory ? "\n" : ", by the user's line:\n";
   for (size_t k = 0; k < lines.size() && k < 5; ++k) {
     const LineAcross& l = lines[k];
-    out += "    " + bytes_spread(spread_of(l.bytes)) + " in " + counts_text(l.counts) + oom::jax_line_origin(l.widest) +
+    out += "    " + bytes_spread(spread_of(l.bytes)) + " in " + counts_text(l.counts) +
+           render::jax_line_origin(l.widest) +
            (l.ranks.size() == f.ranks.size() ? ""
                                              : ", on " + ranks_word(l.ranks.size()) + rank_list(l.ranks) + " only") +
            "\n";
   }
   if (lines.size() > 5) out += "    ... " + count_of(lines.size() - 5, "more line", "more lines") + "\n";
   if (no_memory)
-    for (const std::string& text : oom::jax_no_memory_texts(*no_memory))
+    for (const std::string& text : render::jax_no_memory_texts(*no_memory))
       out += "    " + ranks_word(no_memory_ranks.size()) + rank_list(no_memory_ranks) + ": " + text + "\n";
   return out;
 }
@@ -431,9 +437,9 @@ std::string folded_cupy_text(const Report& r, const std::string& prefix) {
   return out;
 }
 
-}  // namespace cudaleak::report
+}  // namespace cudaleak::render
 
-namespace cudaleak::report {
+namespace cudaleak::render {
 
 std::vector<StoryText> story_texts(const Report& r) {
   std::vector<StoryText> out;
@@ -445,7 +451,7 @@ std::vector<StoryText> story_texts(const Report& r) {
       StoryText t;
       t.first = s.events.front();
       t.members.assign(s.events.begin() + 1, s.events.end());
-      t.title = std::to_string(s.ranks.size()) + " ranks ran out of memory in " + oom::where_of(e.stack, e.api) + ": " +
+      t.title = std::to_string(s.ranks.size()) + " ranks ran out of memory in " + where_of(e.stack, e.api) + ": " +
                 ranks_word(s.ranks.size()) + rank_list(s.ranks) + "; " + rank_label(r, e.pid, e.rank) +
                 (first ? " first" : " the first of them") + ", at " + format_duration(e.time_ns) + own_time(r, e);
       t.across = across_text(r, s);
@@ -468,4 +474,4 @@ std::vector<std::string> odd_rank_lines(const Report& r) {
   return lines;
 }
 
-}  // namespace cudaleak::report
+}  // namespace cudaleak::render

@@ -3,10 +3,11 @@
 #include "common/quantities.h"
 #include "report/model/frame_owner.h"
 #include "report/gate/caching.h"
-#include "report/oom/diagnose.h"
-#include "report/oom/diagnose_jax.h"
+#include "report/model/place_name.h"
+#include "report/render/cause_words.h"
+#include "report/render/jax_words.h"
 
-namespace cudaleak::oom {
+namespace cudaleak::render {
 
 namespace {
 // What the allocator did before it tried again, as its failed call's stack
@@ -31,7 +32,7 @@ std::string render_event(const report::OomEvent& e) {
   } else {
     out = head + e.api + " of " + format_bytes(e.request_bytes) + " on device " + std::to_string(e.device) + " failed";
   }
-  if (const report::Frame* f = report::user_frame(e.stack)) out += " in " + frame_line(*f);
+  if (const report::Frame* f = report::user_frame(e.stack)) out += " in " + report::frame_line(*f);
   if (e.device_info) out += " (free " + format_bytes(e.free_bytes) + " of " + format_bytes(e.total_bytes) + ")";
   out += " at " + format_duration(e.time_ns) + "\n";
   // The failed calls before it; under JAX also the same failure raised
@@ -53,7 +54,7 @@ std::string render_event(const report::OomEvent& e) {
   } else {
     out += "  Likely causes, most likely first:\n";
     for (size_t i = 0; i < e.diagnosis.size(); ++i)
-      out += "  " + std::to_string(i + 1) + ". " + e.diagnosis[i].message + "\n";
+      out += "  " + std::to_string(i + 1) + ". " + cause_text(e, e.diagnosis[i]) + "\n";
   }
   uint64_t others = 0;
   for (const auto& o : e.other_processes) others += o.bytes_known ? o.bytes : 0;
@@ -70,19 +71,4 @@ std::string render_event(const report::OomEvent& e) {
   return out;
 }
 
-std::string live_tensor_lines(const std::vector<report::TensorGroup>& groups) {
-  std::string out;
-  for (size_t i = 0; i < groups.size() && i < 5; ++i) {
-    const report::TensorGroup& g = groups[i];
-    out += "    " + tensor_group_text(g);
-    if (g.growing) {
-      out += " [growing:";
-      for (uint64_t b : g.bytes_history) out += " " + format_bytes(b) + " ->";
-      out += " " + format_bytes(g.bytes) + "]";
-    }
-    out += "\n";
-  }
-  return out;
-}
-
-}  // namespace cudaleak::oom
+}  // namespace cudaleak::render

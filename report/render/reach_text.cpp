@@ -3,9 +3,12 @@
 #include "common/kinds.h"
 #include "common/quantities.h"
 #include "common/terminal_text.h"
-#include "report/oom/diagnose.h"
+#include "report/model/place_name.h"
 
-namespace cudaleak::report {
+namespace cudaleak::render {
+
+using namespace report;  // the model this renderer reads
+
 
 namespace {
 
@@ -61,7 +64,7 @@ std::string still_reachable_text(const Report& r, const TextOptions& options) {
     }
     // Names come from the program: escaped, so that none forges a line.
     out += "  " + what(*g) + ", created by " + printable_name(g->api) + " at " +
-           printable_name(oom::where_of(g->stack, g->api)) +
+           printable_name(where_of(g->stack, g->api)) +
            (g->device >= 0 ? " on device " + std::to_string(g->device) : "") +
            (g->referenced_from.empty() ? "" : ", referenced from " + printable_name(g->referenced_from)) + "\n";
     ++shown;
@@ -87,4 +90,4 @@ std::string reach_totals_text(const Report& r, const std::string& prefix) {
   return out;
 }
 
-}  // namespace cudaleak::report
+}  // namespace cudaleak::render

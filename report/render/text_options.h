@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-namespace cudaleak::report {
+namespace cudaleak::render {
 
 struct TextOptions {
   size_t max_groups = 10;         // 0 = all
@@ -22,4 +22,4 @@ struct TextOptions {
                                   // share is folded into one story with a list of ranks (render/job_text.h)
 };
 
-}  // namespace cudaleak::report
+}  // namespace cudaleak::render

@@ -10,7 +10,9 @@
 #include "report/render/job_text.h"
 #include "report/model/cuda_frames.h"
 #include "report/model/frame_owner.h"
-#include "report/oom/diagnose.h"
+#include "report/model/place_name.h"
+#include "report/render/limit_words.h"
+#include "report/render/tensor_words.h"
 #include "report/model/function_names.h"
 #include "report/render/oom_text.h"
 #include "report/render/jax_text.h"
@@ -27,7 +29,10 @@
 #include <set>
 #include <vector>
 
-namespace cudaleak::report {
+namespace cudaleak::render {
+
+using namespace report;  // the model this renderer reads
+
 
 namespace {
 
@@ -68,7 +73,7 @@ std::string pool_words(const PoolHolding& p) {
   if (!p.threshold_set) return " (" + format_bytes(p.used) + " in use)";
   std::string threshold = p.release_threshold == UINT64_MAX ? "unlimited" : format_bytes(p.release_threshold);
   const Frame* f = report::user_frame(p.threshold_stack);
-  std::string where = f ? "set at " + oom::frame_line(*f) : "set by " + p.threshold_api;
+  std::string where = f ? "set at " + frame_line(*f) : "set by " + p.threshold_api;
   return ", keeping up to " + format_bytes(p.reserved) + " reserved (release threshold " + threshold + ", " + where +
          "; " + format_bytes(p.used) + " in use)";
 }
@@ -310,7 +315,7 @@ class ToldLines {
     const Frame* f = merged_ ? nullptr : report::user_frame(e.stack);
     if (!f) return "";
     // Without a file, two calls in one function are told apart by address.
-    return e.api + " " + (f->file.empty() ? std::to_string(f->ip) + " " : "") + oom::frame_line(*f);
+    return e.api + " " + (f->file.empty() ? std::to_string(f->ip) + " " : "") + frame_line(*f);
   }
   bool merged_;
   std::set<std::string> seen_;
@@ -329,7 +334,7 @@ std::string ranked_ooms(const Report& r, std::vector<bool>& told, ToldLines& lin
       const OomEvent& e = r.oom_events[i];
       if (e.recovered || e.printed || e.rank < 0) continue;
       told[i] = true;
-      if (!lines.repeated(e)) out += "\n" + prefix + oom::render_event(e);
+      if (!lines.repeated(e)) out += "\n" + prefix + render::render_event(e);
     }
     return out;
   }
@@ -350,7 +355,7 @@ std::string ranked_ooms(const Report& r, std::vector<bool>& told, ToldLines& lin
     const OomEvent& e = r.oom_events[j.event];
     out += "\n" + prefix + "rank " + std::to_string(e.rank) + " (pid " + std::to_string(e.pid) + ") ran out of memory" +
            (first ? " first" : "") + ", at " + format_duration(e.time_ns) + own_time(e) + ":\n  " +
-           oom::render_event(e);
+           render::render_event(e);
     first = false;
     told[j.event] = true;
     if (j.others.empty()) continue;
@@ -480,7 +485,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
   }
   if (!r.reservations.empty()) {
     out += "\n" + prefix + "Reserved by the context (not leaks: held while the context lives, set by the program):\n";
-    for (const Reservation& v : r.reservations) out += "  " + oom::describe_reservation(v) + "\n";
+    for (const Reservation& v : r.reservations) out += "  " + render::describe_reservation(v) + "\n";
   }
   if (!r.device_malloc_modules.empty()) out += "\n" + prefix + device_malloc_note(r.device_malloc_modules) + "\n";
   if (!r.suppressions.empty()) {
@@ -511,9 +516,9 @@ std::string render_text(const Report& r, const TextOptions& options) {
       if (!d.reserved) continue;
       out += "\n" + prefix + "PyTorch at " + text_of(r.pytorch.when) + " on device " + std::to_string(d.device) +
              (r.processes.size() > 1 && d.pid ? " in " + process_label(r, d.pid, d.rank) : "") + ": " +
-             format_bytes(d.reserved) + " reserved, " + oom::held_by_live_tensors(d.allocated, d.live_tensors) +
+             format_bytes(d.reserved) + " reserved, " + render::held_by_live_tensors(d.allocated, d.live_tensors) +
              gate_words + (d.live_tensors.empty() ? "\n" : ":\n");
-      out += oom::live_tensor_lines(d.live_tensors);
+      out += render::live_tensor_lines(d.live_tensors);
     }
   }
   if (r.has_jax && folded) out += folded_jax_text(r, prefix);
@@ -543,7 +548,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
     else if (e.printed) ++shown;
     else if (!told[i] && !lines.repeated(e))  // merged: whose it was, as each leak group says
       out += "\n" + prefix + (r.processes.size() > 1 ? "in " + process_label(r, e.pid, e.rank) + ": " : "") +
-             oom::render_event(e);
+             render::render_event(e);
   }
   const size_t repeated = lines.count();
   if (shown)
@@ -565,7 +570,7 @@ std::string render_text(const Report& r, const TextOptions& options) {
            "its latest report (history in the report)\n";
   for (const Note& n : r.notes)
     if (n.type == NoteType::DeviceHeapExhausted)
-      out += "\n" + prefix + oom::describe_heap_exhausted(n, r.reservations) + "\n";
+      out += "\n" + prefix + render::describe_heap_exhausted(n, r.reservations) + "\n";
   if (r.notes_total) {
     // check_context adds notes of its own (placements checked against the driver).
     bool only_releases = std::all_of(r.notes.begin(), r.notes.end(),
@@ -618,4 +623,4 @@ std::string render_text(const Report& r, const TextOptions& options) {
   return out;
 }
 
-}  // namespace cudaleak::report
+}  // namespace cudaleak::render

@@ -8,17 +8,17 @@
 #include "report/model/report.h"
 #include "report/render/text_options.h"
 
-namespace cudaleak::report {
+namespace cudaleak::render {
 
-std::string render_text(const Report& report, const TextOptions& options);
+std::string render_text(const report::Report& report, const TextOptions& options);
 // A stack as the summaries print it (CUDA libraries' runs counted, the C
 // runtime below main left out, as `options` says), or "<no stack>".
-std::string stack_text(const std::vector<Frame>& stack, const TextOptions& options, const std::string& api);
+std::string stack_text(const std::vector<report::Frame>& stack, const TextOptions& options, const std::string& api);
 // The groups the gate counts (fails_gate), each with its headline and its
 // stack from the program's innermost frame (frames keep their numbers): the
 // message of a per-test gate (GoogleTest listener, pytest plugin).
-std::string render_gate_failures(const Report& report, const TextOptions& options);
+std::string render_gate_failures(const report::Report& report, const TextOptions& options);
 // The sites that grew during a memory budget's window (a test over its
 // budget), each with its growth and its stack from the program's innermost frame.
-std::string render_grown_sites(const std::vector<PeakGroup>& sites, int device, const TextOptions& options);
-}  // namespace cudaleak::report
+std::string render_grown_sites(const std::vector<report::PeakGroup>& sites, int device, const TextOptions& options);
+}  // namespace cudaleak::render

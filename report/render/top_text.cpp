@@ -8,10 +8,13 @@
 #include "common/kinds.h"
 #include "common/quantities.h"
 #include "report/model/site_growth.h"
-#include "report/oom/diagnose.h"
+#include "report/model/place_name.h"
 #include "report/render/growth_text.h"
 
-namespace cudaleak::report {
+namespace cudaleak::render {
+
+using namespace report;  // the model this renderer reads
+
 
 namespace {
 
@@ -47,7 +50,7 @@ std::vector<TopSite> top_sites(const Report& frame, TopOrder order) {
   std::vector<const SiteGrowth*> matched;
   for (const LeakGroup& g : frame.leaks) {
     if (!kind_holds_memory(g.kind) || !g.released_by.empty()) continue;
-    TopSite s{g.device, g.kind, g.api, oom::where_of(g.stack, g.api), g.cached_by, g.bytes, nullptr, &g.stack};
+    TopSite s{g.device, g.kind, g.api, where_of(g.stack, g.api), g.cached_by, g.bytes, nullptr, &g.stack};
     for (const DeviceTimeline& d : frame.timeline.devices)
       for (const SiteGrowth& growth : d.growth)
         if (same_site(g, growth, d.device)) {
@@ -165,4 +168,4 @@ std::string render_top(const std::vector<LiveProcess>& processes, const std::vec
   return out;
 }
 
-}  // namespace cudaleak::report
+}  // namespace cudaleak::render

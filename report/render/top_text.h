@@ -9,7 +9,7 @@
 
 #include "report/model/report.h"
 
-namespace cudaleak::report {
+namespace cudaleak::render {
 
 // A device as NVML sees it (the `top` command reads it; empty when NVML is
 // not there): its memory and the processes on it.
@@ -21,8 +21,8 @@ struct GpuUsage {
 
 struct LiveProcess {
   int pid = 0;
-  Report frame;         // as the process served it (live_server.h)
-  std::string problem;  // why there is no frame
+  report::Report frame;  // as the process served it (live_server.h)
+  std::string problem;   // why there is no frame
 };
 
 // A site of a frame: live bytes, its growth when its history was kept.
@@ -31,11 +31,11 @@ struct TopSite {
   Kind kind = Kind::Device;
   std::string api, where, cached_by;
   uint64_t bytes = 0;
-  const SiteGrowth* growth = nullptr;
-  const std::vector<Frame>* stack = nullptr;
+  const report::SiteGrowth* growth = nullptr;
+  const std::vector<report::Frame>* stack = nullptr;
 };
 enum class TopOrder { Bytes, Growth };
-std::vector<TopSite> top_sites(const Report& frame, TopOrder order);
+std::vector<TopSite> top_sites(const report::Report& frame, TopOrder order);
 
 // "+3.3 MiB/min for 6 h 12 min" for a steady site, "flat" for one that did
 // not grow, "fell" when its last span fell, "-" when no history was kept.
@@ -51,4 +51,4 @@ struct TopTextOptions {
 std::string render_top(const std::vector<LiveProcess>& processes, const std::vector<GpuUsage>& gpus,
                        const TopTextOptions& options);
 
-}  // namespace cudaleak::report
+}  // namespace cudaleak::render

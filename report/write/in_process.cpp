@@ -10,6 +10,8 @@
 #include "report/model/json_io.h"
 #include "report/model/report_path.h"
 #include "report/model/summary.h"
+#include "report/oom/diagnose.h"
+#include "report/render/cause_words.h"
 #include "report/render/growth_text.h"
 #include "report/render/oom_text.h"
 #include "report/render/text_report.h"
@@ -29,8 +31,8 @@ std::string shown_path(const std::string& path) {
   return prefix != "//" && path.starts_with(prefix) && path.size() > prefix.size() ? path.substr(prefix.size()) : path;
 }
 
-TextOptions text_options(const Printing& printing) {
-  TextOptions text;
+render::TextOptions text_options(const Printing& printing) {
+  render::TextOptions text;
   text.max_groups = printing.max_groups;
   text.full_stacks = printing.full_stacks;
   return text;
@@ -39,18 +41,18 @@ TextOptions text_options(const Printing& printing) {
 std::string printed_text(const Report& r, const Delivered& d, const Printing& printing) {
   const std::string prefix = "==" + std::to_string(r.process.pid) + "==cudaleak: ";
   if (r.reason == Reason::Oom && !r.oom_events.empty())
-    return prefix + oom::render_event(r.oom_events.back()) + "  Report: " + d.path + "\n";
+    return prefix + render::render_event(r.oom_events.back()) + "  Report: " + d.path + "\n";
   if (r.reason == Reason::Signal || r.reason == Reason::Checkpoint) {
     // A process that never ends says what grows when asked: the sites, their rise and stack.
-    std::string growth = render_growth(r, text_options(printing));
+    std::string growth = render::render_growth(r, text_options(printing));
     return growth.empty() ? "" : prefix + growth.substr(1);
   }
   if (!printing.summary) return "";
-  TextOptions text = text_options(printing);
+  render::TextOptions text = text_options(printing);
   text.report_path = d.written ? shown_path(d.path) : "";
   text.gen_suppressions = printing.gen_suppressions;
   text.color = printing.color;
-  return render_text(r, text);
+  return render::render_text(r, text);
 }
 
 // The program's line of the first group of `stacks` that has one.
@@ -99,15 +101,20 @@ GateFailures judge(Capture capture, const AssembleSettings& settings, const Prin
   // A checkpoint judges whether or not the run gates: the verdict, not r.gate.
   r.gate = out.verdict = assembled.verdict;
   if (!r.gate.failed) return out;  // below min_bytes the gate counts groups but passes
-  TextOptions text = text_options(printing);
+  render::TextOptions text = text_options(printing);
   text.max_frames = 8;  // the top of each stack: the rest is in the report
-  out.text = render_gate_failures(r, text);
+  out.text = render::render_gate_failures(r, text);
   for (const LeakGroup& g : r.leaks) {
     if (!g.fails_gate) continue;
     program_line(std::vector<const std::vector<Frame>*>{&g.stack}, out.file, out.line);
     break;  // groups come biggest first
   }
   return out;
+}
+
+void explain(OomEvent& event) {
+  event.diagnosis = oom::diagnose(event);
+  render::say_causes(event);
 }
 
 GrownSites describe_grown(const std::vector<RawPeakGroup>& grown, int device, const StackLookup& stacks,
@@ -117,9 +124,9 @@ GrownSites describe_grown(const std::vector<RawPeakGroup>& grown, int device, co
   std::vector<const std::vector<Frame>*> by_size;  // biggest first
   for (const PeakGroup& g : sites) by_size.push_back(&g.stack);
   program_line(by_size, out.file, out.line);
-  TextOptions text = text_options(printing);
+  render::TextOptions text = text_options(printing);
   text.max_frames = 8;  // the top of each stack, as a per-test leak's message
-  out.text = render_grown_sites(sites, device, text);
+  out.text = render::render_grown_sites(sites, device, text);
   return out;
 }
 

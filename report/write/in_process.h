@@ -93,6 +93,11 @@ struct GrownSites {
 GrownSites describe_grown(const std::vector<RawPeakGroup>& grown, int device, const StackLookup& stacks,
                           FrameResolver* resolver, const Printing& printing);
 
+// An out-of-memory event measured at the failure, explained: its causes
+// decided (report/oom) and each one's sentence said (report/render), which
+// the report keeps as `message`.
+void explain(OomEvent& event);
+
 // A `top` frame: the biggest live groups without their allocations, what
 // caching allocators hold named, as JSON for the live socket. `after`
 // adds what the process keeps beside the capture (the frameworks' lines).

@@ -133,9 +133,9 @@ TEST_CASE("every kind: the text names library handles as users know them and lis
   CHECK(res.err.find("1 cuSOLVER dense handle never destroyed (cusolverDnDestroy)") != std::string::npos);
   CHECK(res.err.find("24 events never destroyed") == std::string::npos);  // shown under the handle
   // An imported VMM handle has no size until it is mapped: not "0 B".
-  cudaleak::report::TextOptions all;
+  cudaleak::render::TextOptions all;
   all.max_groups = 0;
-  CHECK(cudaleak::report::render_text(report, all)
+  CHECK(cudaleak::render::render_text(report, all)
             .find("1 allocation of IPC-mapped memory of unknown size never freed, created by "
                   "cuMemImportFromShareableHandle") != std::string::npos);
 }

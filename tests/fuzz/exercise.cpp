@@ -108,16 +108,16 @@ void exercise_report(const std::string& text) {
   }
   std::string json = report::to_json(r);
   expect(report::from_json(json) == r, "a report read back differs from the one written");
-  report::render_text(r, {});
+  render::render_text(r, {});
   render::html_report(r);
   report::Filter filter;
   filter.kinds = {Kind::Device, Kind::Pinned, Kind::LibraryHandle};
   filter.min_bytes = 1;
   filter.function = "main*";
-  report::render_text(report::filter_report(r, filter), {});
+  render::render_text(report::filter_report(r, filter), {});
   for (const char* by : {"function", "module", "file", "kind"}) report::aggregate(r, by);
   report::Report merged = report::merge_reports({r, r});
-  report::render_text(merged, {});
+  render::render_text(merged, {});
   report::from_json(report::to_json(merged));
   report::diff_reports({r}, {merged});
 }
@@ -128,7 +128,7 @@ void exercise_crash_capture(const std::string& text) {
     capture::CrashCapture c = capture::parse_crash_capture(text);
     c.maps.clear();  // symbolizing would read whichever files the mutant names
     report::Report r = capture::build_crash_report(c, {64}, gate::GateConfig{});
-    report::render_text(r, {});
+    render::render_text(r, {});
   } catch (const report::FormatError&) {
   }
 }

@@ -10,8 +10,8 @@ so a folder's dependencies can be read off its includes.
                                         frames, the timeline), under both halves
     report/io < report/model            reading files; the report's schema
     report/symbols, report/gate         symbolization; suppression, baseline, verdict
-    report/oom, report/analyze          out-of-memory diagnosis; filters, aggregates, diffs
-    report/render                       text, out-of-memory text, diff, HTML, JUnit, SARIF
+    report/oom, report/analyze          out-of-memory diagnosis (causes as data); filters, aggregates, diffs
+    report/render                       every sentence: text, out-of-memory causes, diff, HTML, JUnit, SARIF
     report/capture                      report::assemble: a capture into a report
     report/write                        the preload's one entry: assemble, symbolize,
                                         render, write
@@ -80,7 +80,7 @@ OOM_AT_FAILURE = "an out-of-memory is told when it happens, before the program r
                  "folds (oom_story) and diagnoses it in process"
 REPORT_FOR_INTERPOSE = {
     "report/write/in_process.h": ({"interpose/runtime/reporter", "interpose/runtime/budgets",
-                                   "interpose/runtime/live_server"},
+                                   "interpose/runtime/live_server", "interpose/runtime/oom"},
                                   "the entry: a capture assembled, symbolized, rendered and written"),
     "report/model/report.h": ({"interpose/runtime/reporter", "interpose/runtime/growth", "interpose/runtime/line_growth",
                                "interpose/runtime/marks", "interpose/runtime/nvml", "interpose/runtime/oom_monitor",
@@ -104,8 +104,8 @@ REPORT_FOR_INTERPOSE = {
                               "a caching allocator's failed call is held back by its frames: " + OOM_AT_FAILURE),
     "report/model/builder.h": ({"interpose/runtime/oom"}, OOM_AT_FAILURE),
     "report/model/cuda_frames.h": ({"interpose/runtime/oom"}, OOM_AT_FAILURE),
-    "report/oom/diagnose.h": ({"interpose/runtime/oom", "interpose/runtime/line_growth"},
-                              OOM_AT_FAILURE + "; the frameworks' lines are named as sites are"),
+    "report/model/place_name.h": ({"interpose/runtime/oom", "interpose/runtime/line_growth"},
+                                  OOM_AT_FAILURE + "; the frameworks' lines are named as sites are"),
     "report/oom/oom_story.h": ({"interpose/runtime/oom"}, OOM_AT_FAILURE),
     "report/oom/tensor_owners.h": ({"interpose/runtime/oom_monitor"}, OOM_AT_FAILURE),
     "report/model/site_growth.h": ({"interpose/runtime/line_growth"},
@@ -242,6 +242,9 @@ def self_test(root: pathlib.Path) -> int:
         # The preload reaching past the entry to a renderer.
         reporter = copy / "interpose/runtime/reporter.cpp"
         reporter.write_text(reporter.read_text() + '\n#include "report/render/text_report.h"\n')
+        # oom/ decides the causes and render/ says them: never the other way.
+        deciding = copy / "report/oom/diagnose.cpp"
+        deciding.write_text(deciding.read_text() + '\n#include "report/render/cause_words.h"\n')
         relative = copy / "common/kinds.cpp"
         relative.write_text(relative.read_text() + '\n#include "kinds.h"\n')
         # A cycle of two units of one folder, each through its .cpp.
@@ -251,6 +254,7 @@ def self_test(root: pathlib.Path) -> int:
         found = check(copy)
         wanted = ["report/model/report.h: includes report/render/text_report.h", "common/kinds.cpp: includes kinds.h",
                   "interpose/runtime/reporter.cpp: includes report/render/text_report.h",
+                  "report/oom/diagnose.cpp: includes report/render/cause_words.h",
                   "include cycle between common/terminal_text, common/tty_color: "]
         missing = [w for w in wanted if not any(p.startswith(w) for p in found)]
         for w in missing:

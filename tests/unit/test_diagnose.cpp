@@ -3,14 +3,15 @@
 #include <fstream>
 #include <sstream>
 
-#include "report/oom/diagnose.h"
+#include "report/render/limit_words.h"
 #include "report/render/oom_text.h"
+#include "tests/unit/said_causes.h"
 #include "report/model/json_io.h"
 #include "report/render/text_report.h"
 #include "tests/unit/report_frames.h"
 
 using namespace cudaleak::report;
-using cudaleak::oom::diagnose;
+using namespace cudaleak::render;
 using cudaleak::test::occurrences;
 using cudaleak::test::python_frame;
 
@@ -34,7 +35,7 @@ TEST_CASE("diagnosis ranks the causes by what they explain", "[oom]") {
   e.top_sites = {{Kind::Device, "cudaMalloc", "train_step (train.cu:40)", 12 * GiB, 48, 1000000000, 9000000000, {}}};
   e.pools = {{1, true, 5 * GiB, 1 * GiB}};
   e.untracked_bytes = GiB / 2;
-  auto d = diagnose(e);
+  auto d = said_causes(e);
   REQUIRE(d.size() == 3);
   CHECK(d[0].cause == Cause::OtherProcesses);
   CHECK(d[0].message ==
@@ -49,12 +50,12 @@ TEST_CASE("diagnosis ranks the causes by what they explain", "[oom]") {
 TEST_CASE("decisive causes come first whatever the bytes", "[oom]") {
   OomEvent big = base(100 * GiB, 70 * GiB, 80 * GiB);
   big.untracked_bytes = 9 * GiB;
-  auto d = diagnose(big);
+  auto d = said_causes(big);
   REQUIRE(d.size() >= 1);
   CHECK(d[0].cause == Cause::RequestTooLarge);
   OomEvent frag = base(GiB, 3 * GiB, 80 * GiB);
   frag.top_sites = {{Kind::Device, "cudaMalloc", "load (a.cu:1)", 70 * GiB, 1, 5, 5, {}}};
-  auto f = diagnose(frag);
+  auto f = said_causes(frag);
   REQUIRE(f.size() == 2);
   CHECK(f[0].cause == Cause::Fragmentation);
   CHECK(f[1].cause == Cause::HeldByProcess);
@@ -64,8 +65,8 @@ TEST_CASE("without device numbers or others, only what is known is claimed", "[o
   OomEvent e;
   e.request_bytes = GiB;
   e.nvml = "libnvidia-ml.so.1 not found";
-  CHECK(diagnose(e).empty());
-  std::string text = cudaleak::oom::render_event(e);
+  CHECK(said_causes(e).empty());
+  std::string text = cudaleak::render::render_event(e);
   CHECK(text.find("No single cause stands out") != std::string::npos);
   CHECK(text.find("other processes: unknown (libnvidia-ml.so.1 not found)") != std::string::npos);
 }
@@ -78,7 +79,7 @@ TEST_CASE("memory a caching allocator holds is named as its cache and never as a
                               "__pyx_f_4cupy_4cuda_6memory_10SingleDeviceMemoryPool__malloc", "", 0},
                              {0, "", "make_batch", "/app/train.py", 9, false, true}};
   e.top_sites = {{Kind::Device, "cudaMalloc", "make_batch (train.py:9)", 78 * GiB, 314, 1000000, 270000000, cupy}};
-  auto d = diagnose(e);
+  auto d = said_causes(e);
   REQUIRE(!d.empty());
   CHECK(d[0].cause == Cause::HeldByCache);
   CHECK(d[0].message.find("the CuPy memory pool holds 78.0 GiB of device memory in 314 segments it reserved for "
@@ -90,7 +91,7 @@ TEST_CASE("memory a caching allocator holds is named as its cache and never as a
   std::vector<Frame> torch = {
       {0x2, "/x/libc10_cuda.so", "c10::cuda::CUDACachingAllocator::Native::ExpandableSegment::map(...)", "", 0}};
   e.top_sites = {{Kind::Vmm, "cuMemCreate", "train_step (train.py:14)", 20 * GiB, 1071, 1000000, 500000000, torch}};
-  d = diagnose(e);
+  d = said_causes(e);
   REQUIRE(!d.empty());
   CHECK(d[0].cause == Cause::HeldByCache);
   CHECK(d[0].message.find("the PyTorch caching allocator holds 20.0 GiB of vmm memory") == 0);
@@ -105,7 +106,7 @@ TEST_CASE("numba's arrays are the program's memory at an out-of-memory, not a ca
                               {0, "", "load_shard", "/app/train.py", 23, false, true}};
   e.top_sites = {
       {Kind::Device, "cuMemAlloc_v2", "load_shard (train.py:23)", 78 * GiB, 78, 1040000000, 1050000000, numba}};
-  auto d = diagnose(e);
+  auto d = said_causes(e);
   REQUIRE(!d.empty());
   CHECK(d[0].cause == Cause::AccumulatingLeak);
   CHECK(d[0].message.find("78.0 GiB of device memory allocated in load_shard (train.py:23) is still held") == 0);
@@ -121,7 +122,7 @@ TEST_CASE("H100 Python runs: each OOM first cause is found again from the event 
     Report r = from_json(ss.str());
     std::vector<std::string> causes;
     for (const auto& e : r.oom_events) {
-      auto d = diagnose(e);
+      auto d = said_causes(e);
       causes.push_back(d.empty() ? "" : text_of(d[0].cause));
       if (d.empty()) continue;
       // Recorded before other processes got "; without them the request
@@ -161,7 +162,7 @@ TEST_CASE("a limit the program raised is named with its line where it explains t
   small.limit = "printf_fifo_size";
   small.value = small.bytes = 1 << 20;
   e.reservations = {stack, small};
-  auto d = diagnose(e);
+  auto d = said_causes(e);
   REQUIRE_FALSE(d.empty());
   CHECK(d[0].cause == Cause::ContextReservation);
   CHECK(d[0].bytes == stack.bytes);
@@ -170,7 +171,7 @@ TEST_CASE("a limit the program raised is named with its line where it explains t
                         "thread for each of the 270336 threads the device can run at once), without it the request "
                         "would fit; fix: ") == 0);
   for (const auto& x : d) CHECK(x.bytes != small.bytes);
-  CHECK(cudaleak::oom::describe_reservation(stack) ==
+  CHECK(cudaleak::render::describe_reservation(stack) ==
         "16.5 GiB for thread stacks (cudaLimitStackSize = 64.0 KiB per thread x 270336 resident threads) on device 0, "
         "set by cudaDeviceSetLimit in enlarge_stack (app.cu:10)");
   // The heap, in the words of the issue.
@@ -180,7 +181,7 @@ TEST_CASE("a limit the program raised is named with its line where it explains t
   heap.stack = {Frame{0x10, "/bin/app", "enlarge_heap", "/src/app.cu", 10}};
   OomEvent h = base(600ull << 20, 100ull << 20, 80 * GiB);
   h.reservations = {heap};
-  auto dh = diagnose(h);
+  auto dh = said_causes(h);
   REQUIRE_FALSE(dh.empty());
   CHECK(dh[0].message.find("the device heap limit set in enlarge_heap (app.cu:10) reserves 512.0 MiB") == 0);
 }
@@ -191,7 +192,7 @@ TEST_CASE("a call that fails again at a line already told is counted at exit, no
   OomEvent first = base(GiB, GiB / 2, 80 * GiB);
   first.api = "cuMemAlloc_v2";
   first.stack = {python_frame("load_shard", "/work/train.py", 23), python_frame("<module>", "/work/train.py", 32)};
-  first.diagnosis = diagnose(first);
+  first.diagnosis = said_causes(first);
   OomEvent retry = first;  // the library freed what it could and asked again
   retry.time_ns = first.time_ns + 1000;
   OomEvent elsewhere = first;
@@ -242,10 +243,10 @@ TEST_CASE("a retry is told as what the allocator did before it: a cache freed, o
                           "/v/site-packages/numba_cuda/numba/cuda/cudadrv/driver.py", 735),
              python_frame("load_shard", "/work/train.py", 23)};
   e.attempts = {a};
-  CHECK(cudaleak::oom::render_event(e).find(
+  CHECK(cudaleak::render::render_event(e).find(
             "Before it, 1 call (cuMemAlloc_v2 of 1.0 GiB, from 0 ns) failed and was retried after the numba memory "
             "manager made the frees it had deferred (attempts in the report).") != std::string::npos);
   e.attempts[0].stack = {{0x1, "/x/memory.so", "__pyx_f_4cupy_4cuda_6memory_10SingleDeviceMemoryPool__malloc", "", 0}};
-  CHECK(cudaleak::oom::render_event(e).find("failed and was retried after the allocator freed its cache") !=
+  CHECK(cudaleak::render::render_event(e).find("failed and was retried after the allocator freed its cache") !=
         std::string::npos);
 }

@@ -8,12 +8,14 @@
 #include "report/gate/site.h"
 #include "report/gate/suppressions.h"
 #include "report/model/frame_owner.h"
-#include "report/oom/diagnose.h"
+#include "report/model/place_name.h"
+#include "report/render/tensor_words.h"
 #include "report/render/text_report.h"
 #include "tests/unit/report_frames.h"
 
 using namespace cudaleak;
 using namespace cudaleak::report;
+using namespace cudaleak::render;
 using cudaleak::test::native_frame;
 using cudaleak::test::python_frame;
 
@@ -106,10 +108,10 @@ TEST_CASE("frames: a stack with no line of the user's never names libffi or the 
       native_frame("__libc_start_main", "/lib/x86_64-linux-gnu/libc.so.6")};
   REQUIRE(user_frame(stack) != nullptr);
   CHECK(user_frame(stack)->function.str().starts_with("c10::cuda::"));
-  CHECK(oom::where_of(stack, "cudaMalloc").find("ffi_call") == std::string::npos);
+  CHECK(report::where_of(stack, "cudaMalloc").find("ffi_call") == std::string::npos);
   const std::vector<Frame> only_runtime = {native_frame("cuMemAlloc_v2", "/usr/lib/libcuda.so.1"),
                                            native_frame("ffi_call", "/lib/x86_64-linux-gnu/libffi.so.8")};
-  CHECK(oom::where_of(only_runtime, "cuMemAlloc") == "cuMemAlloc");
+  CHECK(report::where_of(only_runtime, "cuMemAlloc") == "cuMemAlloc");
 }
 
 TEST_CASE("frames: a suggested rule names the user's function, never CUDA's template wrapper", "[frames][gate]") {
@@ -151,9 +153,9 @@ TEST_CASE("frames: a per-tensor line names the user's line past the library's", 
   g.stack = {tensor_frame("update", "/usr/lib/python3/dist-packages/transformers/cache_utils.py", 147),
              tensor_frame("forward", "/usr/lib/python3/dist-packages/transformers/models/llama/modeling_llama.py", 300),
              tensor_frame("serve_request", "/srv/app/server.py", 31)};
-  CHECK(oom::tensor_group_text(g) == "64.0 MiB in 2 tensors from serve_request (server.py:31)");
+  CHECK(render::tensor_group_text(g) == "64.0 MiB in 2 tensors from serve_request (server.py:31)");
   g.stack.pop_back();  // PyTorch kept too few frames to reach the program
-  CHECK(oom::tensor_group_text(g) ==
+  CHECK(render::tensor_group_text(g) ==
         "64.0 MiB in 2 tensors from update (cache_utils.py:147) (library code: no line of the program among the "
         "frames recorded)");
 }

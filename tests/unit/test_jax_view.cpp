@@ -3,13 +3,14 @@
 #include <catch2/catch.hpp>
 
 #include "report/model/json_io.h"
-#include "report/oom/diagnose.h"
 #include "report/oom/diagnose_jax.h"
 #include "report/render/jax_text.h"
 #include "report/render/oom_text.h"
 #include "tests/unit/report_frames.h"
+#include "tests/unit/said_causes.h"
 
 using namespace cudaleak::report;
+using namespace cudaleak::render;
 using cudaleak::test::native_frame;
 using cudaleak::test::python_frame;
 
@@ -58,7 +59,7 @@ TEST_CASE("jax: arrays of one line that filled the pool come first and the pool'
       group(GiB / 2, 1, {kJaxFrame, python_frame("init", "/app/train.py", 5)}, "float32[8192,16384]")};
   e.jax.device.arrays = 60;
   e.jax.device.arrays_bytes = 59 * GiB + GiB / 2;
-  auto d = cudaleak::oom::diagnose(e);
+  auto d = said_causes(e);
   REQUIRE(d.size() == 2);
   CHECK(d[0].cause == Cause::LiveTensors);
   CHECK(d[0].message.find(
@@ -77,7 +78,7 @@ TEST_CASE("jax: arrays of one line that filled the pool come first and the pool'
   small.jax.device.groups = {group(15 * GiB, 1, {kJaxFrame, python_frame("init", "/app/model.py", 8)})};
   small.jax.device.arrays = 1;
   small.jax.device.arrays_bytes = 15 * GiB;
-  d = cudaleak::oom::diagnose(small);
+  d = said_causes(small);
   REQUIRE(!d.empty());
   CHECK(d[0].cause == Cause::PoolLimit);
   CHECK(d[0].message.find("(XLA_PYTHON_CLIENT_MEM_FRACTION=0.2)") != std::string::npos);
@@ -98,7 +99,7 @@ TEST_CASE("jax: the room beyond the pool is the device's free memory, and the fr
   e.jax.device.pool_bytes = 31 * GiB;
   e.jax.device.bytes_in_use = 31 * GiB;
   std::string told;
-  for (const auto& cause : cudaleak::oom::diagnose(e))
+  for (const auto& cause : said_causes(e))
     if (cause.cause == Cause::PoolLimit) told = cause.message;
   CHECK(
       told.find("the device has 43.0 GiB free beyond it (other processes and this one's other memory hold the rest)") !=
@@ -107,7 +108,7 @@ TEST_CASE("jax: the room beyond the pool is the device's free memory, and the fr
   CHECK(told.find("108") == std::string::npos);
   // No room beyond the pool once the others took it: the limit is not the cause.
   e.free_bytes = GiB / 2;
-  for (const auto& cause : cudaleak::oom::diagnose(e)) CHECK(cause.cause != Cause::PoolLimit);
+  for (const auto& cause : said_causes(e)) CHECK(cause.cause != Cause::PoolLimit);
 }
 
 // Allocating on demand (XLA_PYTHON_CLIENT_PREALLOCATE=false), the pool's
@@ -123,11 +124,11 @@ TEST_CASE("jax: a pool that allocates on demand is not called fragmented for mem
   e.jax.device.groups = {group(105 * GiB, 105, {kJaxFrame, python_frame("worker", "/app/two.py", 34)})};
   e.jax.device.arrays = 105;
   e.jax.device.arrays_bytes = 105 * GiB;
-  for (const auto& cause : cudaleak::oom::diagnose(e)) CHECK(cause.cause != Cause::Fragmentation);
+  for (const auto& cause : said_causes(e)) CHECK(cause.cause != Cause::Fragmentation);
   // Preallocated, the same free space was taken from the device: fragmented.
   e.jax.device.pool_bytes = 132 * GiB;
   bool fragmented = false;
-  for (const auto& cause : cudaleak::oom::diagnose(e)) fragmented = fragmented || cause.cause == Cause::Fragmentation;
+  for (const auto& cause : said_causes(e)) fragmented = fragmented || cause.cause == Cause::Fragmentation;
   CHECK(fragmented);
 }
 
@@ -158,7 +159,7 @@ TEST_CASE("jax: a jitted function's own buffers beside other frameworks and othe
                   1,
                   {native_frame("tsl::BFCAllocator::Extend(unsigned long, unsigned long)", "/x/xla_extension.so")}}};
   e.other_processes = {{812, "python", 10 * GiB, true, 1}};
-  auto d = cudaleak::oom::diagnose(e);
+  auto d = said_causes(e);
   REQUIRE(d.size() >= 3);
   CHECK(d[0].cause == Cause::CompiledPeak);
   CHECK(d[0].message.find("the jitted function's own buffers need 54.0 GiB at once (arguments 2.0 GiB, outputs 0 B, "
@@ -176,7 +177,7 @@ TEST_CASE("jax: a jitted function's own buffers beside other frameworks and othe
   // The story's head names XLA and its repeats as one failure.
   e.jax.raised = 3;
   e.stack = {python_frame("main", "/app/train.py", 17)};
-  const std::string text = cudaleak::oom::render_event(e);
+  const std::string text = cudaleak::render::render_event(e);
   CHECK(text.find("out of memory: JAX (XLA) could not allocate 50.0 GiB on device 0 in main (train.py:17)") == 0);
   CHECK(text.find("XLA raised it 3 times within 10 s") != std::string::npos);
   CHECK(text.find("raised as jax.errors.JaxRuntimeError") != std::string::npos);

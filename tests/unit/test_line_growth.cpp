@@ -59,8 +59,8 @@ TEST_CASE("line growth: a view's leaking line grew steadily, its churning and lo
   REQUIRE(leaking->rise_requests > 0);
   CHECK(double(report::rise_bytes(*leaking)) * 1000 / double(leaking->rise_requests) ==
         Approx(10.0 * kMiB).epsilon(0.05));
-  CHECK_THAT(report::rise_words(*leaking), Catch::Contains("per 1,000 requests"));
-  CHECK_THAT(report::site_words(*leaking),
+  CHECK_THAT(render::rise_words(*leaking), Catch::Contains("per 1,000 requests"));
+  CHECK_THAT(render::site_words(*leaking),
              Catch::StartsWith("120.0 MiB of PyTorch's live tensors at keep_for_debugging"));
   CHECK(leaking->history.size() <= SiteGrowthTable::kPoints);
 }

@@ -7,7 +7,9 @@
 #include "report/oom/diagnose.h"
 #include "report/oom/oom_story.h"
 #include "report/oom/tensor_owners.h"
+#include "report/render/tensor_words.h"
 #include "tests/unit/report_frames.h"
+#include "tests/unit/said_causes.h"
 
 using namespace cudaleak::report;
 using cudaleak::Kind;
@@ -76,17 +78,17 @@ TEST_CASE("tensors without stacks take the user's line of the segment that holds
   CHECK(g.bytes == 30 * MiB);
   CHECK(g.count == 3);
   CHECK(g.pinning_segments == 1);
-  CHECK(cudaleak::oom::tensor_origin(g) == "in segments reserved by train_step (train.py:11)");
+  CHECK(cudaleak::render::tensor_origin(g) == "in segments reserved by train_step (train.py:11)");
   // A program-level script: its frame is the module itself.
   TensorGroup top;
   top.by_segment = true;
   top.stack = {python_frame("<module>", "/src/run.py", 4)};
-  CHECK(cudaleak::oom::tensor_origin(top) == "in segments reserved by <module> (run.py:4)");
+  CHECK(cudaleak::render::tensor_origin(top) == "in segments reserved by <module> (run.py:4)");
 }
 
 TEST_CASE("a segment PyTorch reserved for itself or on autograd's thread is said as such, not as the program's line",
           "[oom][tensors]") {
-  using cudaleak::oom::tensor_group_text;
+  using cudaleak::render::tensor_group_text;
   TensorGroup workspace;  // at::cuda::getCurrentCUDABlasHandle's workspace, first needed by a forward pass
   workspace.by_segment = true;
   workspace.bytes = 32 * MiB;
@@ -132,7 +134,7 @@ TEST_CASE("a segment PyTorch reserved for itself or on autograd's thread is said
 }
 
 TEST_CASE("what PyTorch has allocated is said apart: live tensors, and its cuBLAS workspaces", "[oom][tensors]") {
-  using cudaleak::oom::held_by_live_tensors;
+  using cudaleak::render::held_by_live_tensors;
   TensorGroup workspace;
   workspace.by_segment = true;
   workspace.bytes = 32 * MiB;
@@ -162,17 +164,17 @@ TEST_CASE("tensors with their own stacks keep them and what no range holds stays
   attribute_by_segment(recorded, blocks_by_owner(recorded, {{0x1000000, 20 * MiB, 7}}),
                        [](uint32_t) { return std::vector<Frame>{python_frame("x", "/src/x.py", 1)}; });
   CHECK(recorded == before);
-  CHECK(cudaleak::oom::tensor_origin(recorded.live_tensors[0]) == "from train_step (train.py:12)");
+  CHECK(cudaleak::render::tensor_origin(recorded.live_tensors[0]) == "from train_step (train.py:12)");
 
   AllocatorDevice d = unrecorded_view();
   attribute_by_segment(d, blocks_by_owner(d, {{0x1000000, 20 * MiB, 7}}),
                        [](uint32_t) { return std::vector<Frame>{python_frame("load", "/src/data.py", 5)}; });
   REQUIRE(d.live_tensors.size() == 2);
   CHECK(d.live_tensors[0].bytes == 20 * MiB);
-  CHECK(cudaleak::oom::tensor_origin(d.live_tensors[0]) == "in segments reserved by load (data.py:5)");
+  CHECK(cudaleak::render::tensor_origin(d.live_tensors[0]) == "in segments reserved by load (data.py:5)");
   CHECK(d.live_tensors[1].bytes == 10 * MiB);
   CHECK(d.live_tensors[1].stack.empty());
-  CHECK(cudaleak::oom::tensor_origin(d.live_tensors[1]).find("lines PyTorch did not record") != std::string::npos);
+  CHECK(cudaleak::render::tensor_origin(d.live_tensors[1]).find("lines PyTorch did not record") != std::string::npos);
 }
 
 TEST_CASE(
@@ -260,7 +262,7 @@ TEST_CASE("another allocator's reservation is named beside PyTorch's own view, w
   torch_segments.bytes = 10 * GiB;
   torch_segments.stack = {native_frame("c10::cuda::CUDACachingAllocator::Native::malloc", "libc10_cuda.so")};
   e.top_sites = {xla, torch_segments};
-  auto d = cudaleak::oom::diagnose(e);
+  auto d = said_causes(e);
   REQUIRE_FALSE(d.empty());
   CHECK(d[0].cause == Cause::HeldByCache);
   CHECK(d[0].message.find("the XLA BFC allocator holds 59.0 GiB of vmm memory in 1 segment it reserved for warm_up_jax "
@@ -302,7 +304,7 @@ TEST_CASE("a few MiB stuck in the cache beside a full device is not called fragm
   kept.by_segment = true;
   kept.stack = {python_frame("step", "/src/graph.py", 21)};
   e.pytorch.live_tensors = {kept};
-  auto d = cudaleak::oom::diagnose(e);
+  auto d = said_causes(e);
   REQUIRE_FALSE(d.empty());
   CHECK(d[0].cause == Cause::LiveTensors);
   for (const auto& x : d) CHECK(x.cause != Cause::Fragmentation);
@@ -315,7 +317,7 @@ TEST_CASE("a few MiB stuck in the cache beside a full device is not called fragm
   weights.stack = {python_frame("load_weights", "/src/model.py", 5)};
   activations.bytes = 20 * GiB, activations.count = 2;
   e.pytorch.live_tensors = {weights, activations};
-  CHECK(cudaleak::oom::diagnose(e)[0].cause == Cause::Fragmentation);
+  CHECK(said_causes(e)[0].cause == Cause::Fragmentation);
 }
 
 TEST_CASE("a line whose tensors grew until the device was full comes before the fragmentation it left",
@@ -341,7 +343,7 @@ TEST_CASE("a line whose tensors grew until the device was full comes before the 
   cache.stack = {python_frame("update", "/usr/lib/python3/dist-packages/transformers/cache_utils.py", 147),
                  python_frame("serve_request", "/srv/app/server.py", 31)};
   e.pytorch.live_tensors = {cache};
-  auto d = cudaleak::oom::diagnose(e);
+  auto d = said_causes(e);
   REQUIRE(d.size() == 2);
   CHECK(d[0].cause == Cause::LiveTensors);
   CHECK(d[1].cause == Cause::Fragmentation);
@@ -361,7 +363,7 @@ TEST_CASE("a line whose tensors grew until the device was full comes before the 
   segments.stack.front().function = "c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc";
   segments.stack.front().python = false;
   e.top_sites = {segments};
-  d = cudaleak::oom::diagnose(e);
+  d = said_causes(e);
   REQUIRE(d.size() == 2);
   CHECK(d[1].message.find(" of its growth; expandable_segments would only delay") != std::string::npos);
   // A two-rank FSDP job: 594.5 MiB free of 138.0 GiB reserved (0.4%) is no
@@ -374,7 +376,7 @@ TEST_CASE("a line whose tensors grew until the device was full comes before the 
   e.free_bytes = 10 * MiB;
   cache.count = 2;
   e.pytorch.live_tensors = {cache};
-  d = cudaleak::oom::diagnose(e);
+  d = said_causes(e);
   REQUIRE_FALSE(d.empty());
   CHECK(d[0].cause != Cause::Fragmentation);
   CHECK(d.back().cause == Cause::Fragmentation);
@@ -397,7 +399,7 @@ TEST_CASE("live-tensor groups of one line, told apart only by deeper frames, are
              python_frame("<module>", "/srv/app/server.py", 40)};
   b.stack = {python_frame("serve_request", "/srv/app/server.py", 16), python_frame("main", "/srv/app/server.py", 44)};
   e.pytorch.live_tensors = {a, b};
-  auto d = cudaleak::oom::diagnose(e);
+  auto d = said_causes(e);
   REQUIRE_FALSE(d.empty());
   CHECK(d[0].cause == Cause::LiveTensors);
   CHECK(d[0].message.find("12.0 GiB in 68 tensors from serve_request (server.py:16)") != std::string::npos);

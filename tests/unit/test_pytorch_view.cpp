@@ -5,14 +5,16 @@
 #include <fstream>
 #include <sstream>
 
-#include "report/oom/diagnose.h"
 #include "report/render/oom_text.h"
 #include "report/model/json_io.h"
 #include "report/gate/site.h"
+#include "report/render/tensor_words.h"
 #include "report/render/text_report.h"
+#include "tests/unit/said_causes.h"
 
 using namespace cudaleak;
 using namespace cudaleak::report;
+using namespace cudaleak::render;
 
 namespace {
 
@@ -42,7 +44,7 @@ TEST_CASE("a fill loop's growth comes before the fragmentation it left in PyTorc
   CHECK(e.api == "PyTorch caching allocator");
   CHECK(e.pytorch.pinned_segments > 1000);
   CHECK(e.pytorch.largest_free_block < e.request_bytes);
-  auto d = oom::diagnose(e);
+  auto d = said_causes(e);
   REQUIRE(!d.empty());
   CHECK(d[0].cause == Cause::LiveTensors);
   CHECK(d[0].message.find("fill (scenario_fragmentation.py:10)") != std::string::npos);
@@ -56,14 +58,14 @@ TEST_CASE("a fill loop's growth comes before the fragmentation it left in PyTorc
   for (const auto& x : r.oom_events) plain += !x.has_pytorch;
   CHECK(plain == 2);
   // The event's header names the user's line, not PyTorch's.
-  CHECK(oom::render_event(e).find(
+  CHECK(render::render_event(e).find(
             "PyTorch could not allocate 20.0 MiB on device 0 in fill (scenario_fragmentation.py:10)") !=
         std::string::npos);
 }
 
 TEST_CASE("a per-process memory fraction is named as PyTorch's own limit", "[pytorch]") {
   Report r = load_python_fixture("scenario_fraction.551.0.json");
-  auto d = oom::diagnose(pytorch_event(r));
+  auto d = said_causes(pytorch_event(r));
   REQUIRE(!d.empty());
   CHECK(d[0].cause == Cause::AllocatorLimit);
 }
@@ -77,7 +79,7 @@ TEST_CASE("tensors kept by stored exceptions are named at exit as live tensors, 
   REQUIRE(!d->live_tensors.empty());
   CHECK(d->live_tensors[0].count == 10);
   CHECK(d->live_tensors[0].bytes == 10ull * (32 << 20));
-  CHECK(oom::tensor_origin(d->live_tensors[0]) == "from work (scenario_exceptions.py:9)");
+  CHECK(render::tensor_origin(d->live_tensors[0]) == "from work (scenario_exceptions.py:9)");
   std::string text = render_text(r, TextOptions{});
   CHECK(text.find("held by live tensors (not leaks, not gated)") != std::string::npos);
   CHECK(text.find("320.0 MiB in 10 tensors from work (scenario_exceptions.py:9)") != std::string::npos);
@@ -102,7 +104,7 @@ TEST_CASE("a PyTorch view survives the JSON round trip", "[pytorch]") {
   REQUIRE(!b.pytorch.live_tensors.empty());
   CHECK(b.pytorch.live_tensors[0].stack.size() == a.pytorch.live_tensors[0].stack.size());
   CHECK(b.pytorch.live_tensors[0].stack[0].python);
-  CHECK(oom::diagnose(b)[0].message == oom::diagnose(a)[0].message);
+  CHECK(said_causes(b)[0].message == said_causes(a)[0].message);
 }
 
 TEST_CASE("without per-tensor stacks the tensors of stored exceptions are named by the segments' line (H100, format 2)",
@@ -116,7 +118,7 @@ TEST_CASE("without per-tensor stacks the tensors of stored exceptions are named 
   const TensorGroup& g = d->live_tensors[0];
   CHECK(g.by_segment);
   CHECK(g.count == 10);
-  CHECK(oom::tensor_origin(g) == "in segments reserved by work (scenario_exceptions.py:9)");
+  CHECK(render::tensor_origin(g) == "in segments reserved by work (scenario_exceptions.py:9)");
   std::string text = render_text(r, TextOptions{});
   CHECK(text.find("320.0 MiB in 10 tensors in segments reserved by work (scenario_exceptions.py:9)") !=
         std::string::npos);

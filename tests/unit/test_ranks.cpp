@@ -18,6 +18,7 @@
 #include "report/symbols/launcher_env.h"
 
 using namespace cudaleak::report;
+using namespace cudaleak::render;
 using cudaleak::symbols::job_place;
 using cudaleak::symbols::job_place_of_environ;
 using cudaleak::symbols::JobPlace;

@@ -23,6 +23,7 @@
 using cudaleak::test::python_frame;
 using namespace cudaleak;
 using namespace cudaleak::report;
+using namespace cudaleak::render;
 
 namespace {
 

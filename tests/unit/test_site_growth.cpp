@@ -72,11 +72,11 @@ TEST_CASE("site growth: the words and the sparkline", "[growth]") {
   auto growth = t.growth(0);  // at the last change: no span closed here
   const report::SiteGrowth* leak = find(growth[0], 1);
   REQUIRE(leak);
-  const std::string words = report::rise_words(*leak);
+  const std::string words = render::rise_words(*leak);
   CHECK(words.find("grew steadily for 9 min") == 0);
   CHECK(words.find("per minute), never fell") != std::string::npos);
-  CHECK(report::rise_length(uint64_t(6 * 3600 + 12 * 60) * 1'000'000'000) == "6 h 12 min");
-  CHECK(report::sparkline({0, 1, 2, 3, 4, 5, 6, 7}, 8) == "▁▂▃▄▅▆▇█");
+  CHECK(render::rise_length(uint64_t(6 * 3600 + 12 * 60) * 1'000'000'000) == "6 h 12 min");
+  CHECK(render::sparkline({0, 1, 2, 3, 4, 5, 6, 7}, 8) == "▁▂▃▄▅▆▇█");
 }
 
 TEST_CASE("site growth: a fall starts the rise again", "[growth]") {
