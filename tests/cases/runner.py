@@ -35,7 +35,7 @@ nvcc with `-g -cudart static` (real GPUs only), %python the interpreter,
 %expr tests/cases/tools/report_expr.py run by it (expressions over a report's
 JSON, `CHECK: holds: EXPR`), %build the tree the launcher is in (a build
 folder or a stage: the project's own test programs in %build/tests/e2e, the
-samples in %build/samples), %preload `env LD_PRELOAD=<the library>` (with the
+samples in %build/samples), %% a literal % (as in `date +%%s`), %preload `env LD_PRELOAD=<the library>` (with the
 simulated GPU's libraries first on LD_LIBRARY_PATH in the simulated mode), for
 a run under plain preload with CUDALEAK_OPTIONS. Every command starts with no
 CUDALEAK_* variable and no LD_PRELOAD from the runner's own environment.
@@ -161,7 +161,7 @@ def substitute(text, path, scratch, args):
              "%nvcc": shlex.quote(os.path.join(cuda_root(), "bin", "nvcc")) + " -g -cudart shared",
              "%nvcc-static": shlex.quote(os.path.join(cuda_root(), "bin", "nvcc")) + " -g -cudart static",
              "%python": shlex.quote(python()), "%root": shlex.quote(str(args.root)),
-             "%s": shlex.quote(str(path)), "%S": shlex.quote(str(path.parent)), "%t": shlex.quote(str(scratch))}
+             "%%": "%", "%s": shlex.quote(str(path)), "%S": shlex.quote(str(path.parent)), "%t": shlex.quote(str(scratch))}
     return re.sub("|".join(sorted(map(re.escape, table), key=len, reverse=True)), lambda m: table[m.group(0)], text)
 
 
@@ -269,6 +269,7 @@ SELF_TEST = {
     "dangling.sh": ("FAIL", "# RUN: echo one \\\n# CHECK: one\n", "ends in a backslash"),
     "clean-env.sh": ("PASS", "# RUN: echo [$CUDALEAK_OPTIONS$LD_PRELOAD]\n# CHECK: []\n"),
     "check-path.sh": ("PASS", "# RUN: echo $PWD/x.y\n# CHECK-RE: \\A%t/x\\.y$\n# CHECK-COUNT(1): %t/x.y\n"),
+    "percent.sh": ("PASS", "# RUN: printf '%%s-%%d' x 1\n# CHECK-RE: \\Ax-1\\Z\n"),
     "skip.sh": ("SKIP", "# REQUIRES: gpus>=64\n# RUN: echo one\n# CHECK: one\n"),
 }
 

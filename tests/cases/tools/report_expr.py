@@ -3,7 +3,8 @@
 # each false one (exit status 1), and refuses one that cannot be evaluated
 # (exit status 2).
 # REPORT is a report's JSON or a folder of them (every *.json in it). Names:
-# reports (every report read, in the order of their file names), r (the
+# reports (every report read, in the order of their file names), files
+# (their file names, without the folder), r (the
 # report, when there is exactly one; else None), summary (r["summary"]),
 # leaks(kind=None, function=None, api=None, report=r): the leak groups of that
 # kind with a frame of that function (a prefix) in their stack and made by
@@ -70,9 +71,10 @@ def line_of(path, wanted):
 
 
 # Globals, not locals, so that a comprehension in an expression sees them.
-names = {"__builtins__": {}, "r": r, "reports": reports, "summary": (r or {}).get("summary", {}), "leaks": leaks,
+names = {"__builtins__": {}, "r": r, "reports": reports, "files": [os.path.basename(p) for p in paths], "summary": (r or {}).get("summary", {}), "leaks": leaks,
          "group": group, "count": count, "size": size, "stack_has": stack_has, "text": text, "line_of": line_of,
-         "len": len, "sum": sum, "any": any, "all": all, "sorted": sorted, "set": set, "min": min, "max": max, "str": str, "int": int}
+         "len": len, "sum": sum, "any": any, "all": all, "sorted": sorted, "set": set, "min": min, "max": max, "str": str, "int": int,
+         "zip": zip, "dict": dict, "range": range}
 failed = 0
 for expression in sys.argv[2:]:
     try:
