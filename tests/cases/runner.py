@@ -25,7 +25,8 @@ A line of the case marked `// LINE:name` (or `# LINE:name`) is named in a
 CHECK as %line:name, so a check on "app.cu:17" survives edits above it.
 A RUN's output is its stdout followed by its stderr; in a CHECK, %t, %S and
 %root are the paths they name. Features: `simulated` or
-`gpu` (the mode), `gpus>=N`, `nvcc`, and any Python module the case names
+`gpu` (the mode), `gpus>=N`, `nvcc`, `root` (running as root),
+`pid-namespaces` (`unshare --pid` permitted), and any Python module the case names
 (`torch`, `jax`, `cupy`, ...: present when python3 imports it). Substitutions:
 %s the case file, %S its folder, %t a fresh folder for the case, %root the
 source tree, %cudaleak the launcher, %run `%cudaleak run` with
@@ -94,6 +95,10 @@ def has_feature(feature, mode):
     m = re.fullmatch(r"gpus>=(\d+)", feature)
     if m:
         return mode == "gpu" and gpu_count() >= int(m.group(1))
+    if feature == "root":
+        return os.geteuid() == 0
+    if feature == "pid-namespaces":
+        return subprocess.run(["unshare", "--pid", "--fork", "true"], capture_output=True).returncode == 0
     if feature == "nvcc":
         return os.access(os.path.join(cuda_root(), "bin", "nvcc"), os.X_OK)
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", feature):
