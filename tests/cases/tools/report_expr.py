@@ -2,7 +2,8 @@
 # does not show: prints "holds: EXPR" for each true one and "FALSE: EXPR" for
 # each false one (exit status 1), and refuses one that cannot be evaluated
 # (exit status 2).
-# REPORT is a report's JSON or a folder of them (every *.json in it). Names:
+# REPORT is a report's JSON or a folder of them (every *.json in it); any
+# other JSON (SARIF, GitLab's code quality) is read as r alike. Names:
 # reports (every report read, in the order of their file names), files
 # (their file names, without the folder), r (the
 # report, when there is exactly one; else None), summary (r["summary"]),
@@ -71,7 +72,7 @@ def line_of(path, wanted):
 
 
 # Globals, not locals, so that a comprehension in an expression sees them.
-names = {"__builtins__": {}, "r": r, "reports": reports, "files": [os.path.basename(p) for p in paths], "summary": (r or {}).get("summary", {}), "leaks": leaks,
+names = {"__builtins__": {}, "r": r, "reports": reports, "files": [os.path.basename(p) for p in paths], "summary": r.get("summary", {}) if isinstance(r, dict) else {}, "leaks": leaks,
          "group": group, "count": count, "size": size, "stack_has": stack_has, "text": text, "line_of": line_of,
          "len": len, "sum": sum, "any": any, "all": all, "sorted": sorted, "set": set, "min": min, "max": max, "str": str, "int": int,
          "zip": zip, "dict": dict, "range": range}
