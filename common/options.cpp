@@ -219,6 +219,11 @@ std::string set_option(Options& options, const std::string& key, const std::stri
   }
   // Kinds never hold a comma, so `--fail-on device,pinned` is two; a
   // suppressions value is one file name, whatever characters it holds.
+  // reachability was a bool: its spellings of true and false still mean those.
+  if (key == "reachability" && problem->empty() && candidate.reachability != "auto") {
+    bool on = false;
+    if (parse_value(value, on).empty()) candidate.reachability = on ? "true" : "false";
+  }
   if (key == "fail_on" && problem->empty() && value.find(',') != std::string::npos) {
     candidate.fail_on = options.fail_on;
     for (const std::string& kind : split_escaped(value, ','))

@@ -117,17 +117,24 @@ int add_object(dl_phdr_info* info, size_t, void* data) {
   return 0;
 }
 
+// /proc/self/task/TID/`file` into `text`, NUL-terminated; false when
+// nothing could be read (the thread ended).
+bool read_task_file(uint32_t tid, const char* file, char* text, size_t size) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/self/task/%u/%s", tid, file);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  ssize_t n = read(fd, text, size - 1);
+  close(fd);
+  text[n > 0 ? n : 0] = '\0';
+  return n > 0;
+}
+
 // A blocked thread's stack pointer: /proc/self/task/TID/syscall ends in "sp pc";
 // a running thread's says "running".
 uint64_t stack_pointer_of(uint32_t tid) {
-  char path[64], text[512];
-  std::snprintf(path, sizeof path, "/proc/self/task/%u/syscall", tid);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  ssize_t n = read(fd, text, sizeof text - 1);
-  close(fd);
-  if (n <= 0) return 0;
-  text[n] = '\0';
+  char text[512];
+  if (!read_task_file(tid, "syscall", text, sizeof text)) return 0;
   if (std::strncmp(text, "running", 7) == 0) return 0;
   const char* fields[16];
   int count = 0;
@@ -143,15 +150,11 @@ uint64_t stack_pointer_of(uint32_t tid) {
 // "NCCL Progress"): their stacks hold the driver's own structures, which
 // lead to every allocation's address. cudaleak's threads ("cudaleak-live").
 bool library_thread(uint32_t tid) {
-  char path[64], name[32] = {};
-  std::snprintf(path, sizeof path, "/proc/self/task/%u/comm", tid);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  ssize_t n = read(fd, name, sizeof name - 1);
-  close(fd);
+  char name[32];
   // "cuda" covers cudaleak's own threads too (kOwnThreadPrefix), named before they run.
-  return n > 0 && (std::strncmp(name, "cuda", 4) == 0 || std::strncmp(name, "NCCL", 4) == 0 ||
-                   std::strncmp(name, "nccl", 4) == 0);
+  return read_task_file(tid, "comm", name, sizeof name) &&
+         (std::strncmp(name, "cuda", 4) == 0 || std::strncmp(name, "NCCL", 4) == 0 ||
+          std::strncmp(name, "nccl", 4) == 0);
 }
 
 void add_stack(Work& w, uint64_t sp, uint32_t label) {
@@ -215,14 +218,8 @@ void add_reporting_stack(Work& w, uint64_t entry_sp, uint64_t end, uint32_t labe
 // frames and all, and the program's main thread would go unrecognised.
 uint32_t own_namespace_tid(uint32_t listed, bool foreign_proc) {
   if (!foreign_proc) return listed;
-  char path[64], text[2048];
-  std::snprintf(path, sizeof path, "/proc/self/task/%u/status", listed);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  ssize_t n = read(fd, text, sizeof text - 1);
-  close(fd);
-  if (n <= 0) return 0;
-  text[n] = '\0';
+  char text[2048];
+  if (!read_task_file(listed, "status", text, sizeof text)) return 0;
   const char* line = std::strstr(text, "\nNSpid:");
   if (!line) return 0;
   uint32_t last = 0;

@@ -1,9 +1,11 @@
 #include "report/gate/growth_gate.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
 #include "common/quantities.h"
+#include "report/gate/caching.h"
 #include "report/gate/gate_config.h"
 #include "report/gate/site.h"
 #include "report/model/site_growth.h"
@@ -49,31 +51,67 @@ report::LeakGroup as_group(const report::SiteGrowth& g) {
 }
 }  // namespace
 
+namespace {
+// The caching allocator whose memory a framework view's lines account for:
+// the tensors or arrays of a line live in that allocator's segments, so the
+// allocator's own site grows with them.
+const char* allocator_of_view(const std::string& view) {
+  if (view == "pytorch") return "PyTorch caching allocator";
+  if (view == "jax") return "XLA BFC allocator";
+  if (view == "cupy") return "CuPy memory pool";
+  return "";
+}
+
+// Whether `g` grew past the threshold, is not suppressed and not in the
+// baseline: then it counts. Fills the site, suppressed_by and baseline.
+bool counts(report::SiteGrowth& g, const report::Report& report, const GateConfig& config) {
+  g.fails_gate = false;
+  if (!g.steady) return false;
+  const double risen = config.fail_on_growth.per_minute ? report::rise_per_minute(g) : double(report::rise_bytes(g));
+  if (risen < double(config.fail_on_growth.bytes)) return false;
+  report::LeakGroup group = as_group(g);
+  g.site = site_of(group, report.modules);
+  group.site = g.site;
+  if (size_t rule = config.rules.first_match(group); rule != config.rules.size()) {
+    g.suppressed_by = std::string(config.rules.text(rule)) + " (" + config.rules.source(rule) + ")";
+    return false;
+  }
+  if (config.baseline) {
+    g.baseline = compare_with_baseline(*config.baseline, group);
+    if (g.baseline != report::BaselineState::New) return false;
+  }
+  return true;
+}
+
+void count(report::SiteGrowth& g, report::GateResult& result) {
+  g.fails_gate = true;
+  ++result.failing_groups;
+  ++result.failing_growth_sites;
+  add_saturating(result.failing_bytes, report::rise_bytes(g));
+}
+}  // namespace
+
 void judge_growth(report::Report& report, const GateConfig& config, report::GateResult& result) {
   if (!config.fail_on_growth.bytes) return;
-  for (report::DeviceTimeline& d : report.timeline.devices)
+  for (report::DeviceTimeline& d : report.timeline.devices) {
+    // A framework's lines first: where one of them counts, the growth of its
+    // allocator's own site on the device is the same memory and is not
+    // counted a second time (the line names the program's code).
+    std::vector<std::string> counted_allocators;
+    for (report::SiteGrowth& g : d.growth)
+      if (!g.view.empty() && counts(g, report, config)) {
+        count(g, result);
+        counted_allocators.emplace_back(allocator_of_view(g.view));
+      }
     for (report::SiteGrowth& g : d.growth) {
-      g.fails_gate = false;
-      if (!g.steady) continue;
-      const double risen = config.fail_on_growth.per_minute ? report::rise_per_minute(g)
-                                                            : double(report::rise_bytes(g));
-      if (risen < double(config.fail_on_growth.bytes)) continue;
-      report::LeakGroup group = as_group(g);
-      g.site = site_of(group, report.modules);
-      group.site = g.site;
-      if (size_t rule = config.rules.first_match(group); rule != config.rules.size()) {
-        g.suppressed_by = std::string(config.rules.text(rule)) + " (" + config.rules.source(rule) + ")";
+      if (!g.view.empty() || !counts(g, report, config)) continue;
+      const std::string allocator = caching_allocator_of(g.stack);
+      if (!allocator.empty() &&
+          std::find(counted_allocators.begin(), counted_allocators.end(), allocator) != counted_allocators.end())
         continue;
-      }
-      if (config.baseline) {
-        g.baseline = compare_with_baseline(*config.baseline, group);
-        if (g.baseline != report::BaselineState::New) continue;
-      }
-      g.fails_gate = true;
-      ++result.failing_groups;
-      ++result.failing_growth_sites;
-      add_saturating(result.failing_bytes, report::rise_bytes(g));
+      count(g, result);
     }
+  }
 }
 
 }  // namespace cudaleak::gate

@@ -114,3 +114,15 @@ TEST_CASE("a trailing backslash that escapes nothing is refused, never swallowin
   CHECK(parse_options("output=a\\\\", escaped).empty());
   CHECK(escaped.output == "a\\");
 }
+
+// reachability was a bool before it had auto: what scripts wrote then still works.
+TEST_CASE("reachability takes auto, and a bool's spellings as before", "[options]") {
+  Options o;
+  CHECK(o.reachability == "auto");
+  for (const auto& [given, meant] : std::vector<std::pair<std::string, std::string>>{
+           {"0", "false"}, {"off", "false"}, {"no", "false"}, {"1", "true"}, {"yes", "true"}, {"auto", "auto"}}) {
+    CHECK(set_option(o, "reachability", given).empty());
+    CHECK(o.reachability == meant);
+  }
+  CHECK(set_option(o, "reachability", "maybe") == "reachability: 'maybe' is not auto, true or false");
+}

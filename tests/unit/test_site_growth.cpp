@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "interpose/track/timeline.h"
+#include "report/gate/gate.h"
 #include "report/gate/growth_gate.h"
 #include "report/model/site_growth.h"
 #include "report/render/growth_text.h"
@@ -136,4 +137,45 @@ TEST_CASE("site growth: a process gone quiet has its spans closed when asked, an
   CHECK(quiet->history.size() >= seen + 10);
   CHECK_FALSE(report::grew_steadily(*quiet));
   CHECK(quiet->level == uint64_t(96 * kMiB));
+}
+
+// A growing list of tensors shows twice in the timeline: as the line of the
+// PyTorch view that keeps them, and as the caching allocator's own site whose
+// segments hold them. fail_on_growth counts that memory once, by the line;
+// the allocator's site counts when no line of its view does.
+TEST_CASE("growth gate: a framework's line and its allocator's site count once", "[growth][gate]") {
+  auto steady = [](const char* function, const std::string& view) {
+    report::SiteGrowth g;
+    g.kind = Kind::Device;
+    g.view = view;
+    g.steady = true;
+    g.since_bytes = 0;
+    g.level = g.bytes = 64ull << 20;
+    report::Frame f;
+    f.function = function;
+    f.python = !view.empty();
+    g.stack = {f};
+    return g;
+  };
+  auto failing = [&](bool line_grows) {
+    report::Report r;
+    report::DeviceTimeline d;
+    d.device = 0;
+    report::SiteGrowth line = steady("train_step", "pytorch");
+    line.steady = line_grows;
+    d.growth = {line, steady("c10::cuda::CUDACachingAllocator::Native::malloc", ""), steady("own_buffer", "")};
+    r.timeline.devices = {d};
+    gate::GateSettings s;
+    s.default_suppressions = false;
+    s.fail_on_growth = "1MiB";
+    gate::GateConfig c = gate::make_gate_config(s, [](const std::string&) {});
+    REQUIRE(c.config_error.empty());
+    const report::GateResult verdict = gate::judge(r, c);
+    CHECK(verdict.failing_groups == verdict.failing_growth_sites);
+    std::vector<bool> marked;
+    for (const auto& g : r.timeline.devices[0].growth) marked.push_back(g.fails_gate);
+    return std::make_pair(verdict.failing_growth_sites, marked);
+  };
+  CHECK(failing(true) == std::make_pair(uint64_t(2), std::vector<bool>{true, false, true}));
+  CHECK(failing(false) == std::make_pair(uint64_t(2), std::vector<bool>{false, true, true}));
 }
