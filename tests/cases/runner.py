@@ -11,8 +11,8 @@ Directives, in comments (`//` or `#`) anywhere in the case file:
     ENV: KEY=VALUE                 set for every BUILD and RUN command (%root, %S and %t in VALUE replaced)
     BUILD: %nvcc %s -o %t/prog     a build step (exit status 0 expected)
     RUN: %run -o %t/r.json -- %t/prog leak
-    RUN: %expr %t/r.json \          a line ending in a backslash goes on in the next
-    RUN:   'summary["leaked_count"] == 1'    RUN: line (one command), as in lit
+    RUN: %expr %t/r.json \          a line ending in a backslash goes on in the
+    RUN:   'summary["leaked_count"] == 1'   next RUN: line (one command), as in lit
     RUN(exit=7): ...               a run whose exit status must be 7
     RUN(signal=SIGSEGV): ...       a run that must die of this signal
     CHECK: text                    found in the last RUN's output, after the previous CHECK's match
@@ -24,10 +24,10 @@ Directives, in comments (`//` or `#`) anywhere in the case file:
 A line of the case marked `// LINE:name` (or `# LINE:name`) is named in a
 CHECK as %line:name, so a check on "app.cu:17" survives edits above it.
 A RUN's output is its stdout followed by its stderr; in a CHECK, %t, %S and
-%root are the paths they name. Features: `simulated` or
-`gpu` (the mode), `gpus>=N`, `nvcc`, `root` (running as root),
-`pid-namespaces` (`unshare --pid` permitted), and any Python module the case names
-(`torch`, `jax`, `cupy`, ...: present when python3 imports it). Substitutions:
+%root are the paths they name. Features: `simulated` or `gpu` (the mode),
+`gpus>=N`, `nvcc`, `root` (running as root), `pid-namespaces` (`unshare
+--pid` permitted), and any Python module the case names (`torch`, `jax`,
+`cupy`, ...: present when python3 imports it). Substitutions:
 %s the case file, %S its folder, %t a fresh folder for the case, %root the
 source tree, %cudaleak the launcher, %run `%cudaleak run` with
 `--simulated-gpu` in the simulated mode, %report `%cudaleak report`, %nvcc
@@ -36,10 +36,11 @@ nvcc with `-g -cudart static` (real GPUs only), %python the interpreter,
 %expr tests/cases/tools/report_expr.py run by it (expressions over a report's
 JSON, `CHECK: holds: EXPR`), %build the tree the launcher is in (a build
 folder or a stage: the project's own test programs in %build/tests/e2e, the
-samples in %build/samples), %% a literal % (as in `date +%%s`), %preload `env LD_PRELOAD=<the library>` (with the
-simulated GPU's libraries first on LD_LIBRARY_PATH in the simulated mode), for
-a run under plain preload with CUDALEAK_OPTIONS. Every command starts with no
-CUDALEAK_* variable and no LD_PRELOAD from the runner's own environment.
+samples in %build/samples), %% a literal % (as in `date +%%s`), %preload
+`env LD_PRELOAD=<the library>` (with the simulated GPU's libraries first on
+LD_LIBRARY_PATH in the simulated mode), for a run under plain preload with
+CUDALEAK_OPTIONS. Every command starts with no CUDALEAK_* variable and no
+LD_PRELOAD from the runner's own environment.
 
 Exit status: 0 every case passed (or was skipped), 1 a case failed, 77 the
 only case given was skipped (CTest's SKIP_RETURN_CODE).
