@@ -26,7 +26,8 @@ CHECK as %line:name, so a check on "app.cu:17" survives edits above it.
 A RUN's output is its stdout followed by its stderr; in a CHECK, %t, %S and
 %root are the paths they name. Features: `simulated` or `gpu` (the mode),
 `gpus>=N`, `nvcc`, `root` (running as root), `pid-namespaces` (`unshare
---pid` permitted), and any Python module the case names (`torch`, `jax`,
+--pid` permitted), `built=NAME` (the build has %build/tests/e2e/NAME, a
+program built only where its framework is), and any Python module the case names (`torch`, `jax`,
 `cupy`, ...: present when python3 imports it). Substitutions:
 %s the case file, %S its folder, %t a fresh folder for the case, %root the
 source tree, %cudaleak the launcher, %run `%cudaleak run` with
@@ -89,13 +90,16 @@ def gpu_count():
     return sum(1 for line in out.splitlines() if line.startswith("GPU "))
 
 
-def has_feature(feature, mode):
-    feature = feature.strip()
+def has_feature(feature, args):
+    feature, mode = feature.strip(), args.mode
     if feature in ("simulated", "gpu"):
         return feature == mode
     m = re.fullmatch(r"gpus>=(\d+)", feature)
     if m:
         return mode == "gpu" and gpu_count() >= int(m.group(1))
+    m = re.fullmatch(r"built=([\w.-]+)", feature)
+    if m:
+        return os.access(pathlib.Path(args.cudaleak).parent.parent / "tests" / "e2e" / m.group(1), os.X_OK)
     if feature == "root":
         return os.geteuid() == 0
     if feature == "pid-namespaces":
@@ -209,8 +213,8 @@ def check_output(output, checks, where):
 
 def run_case(path, args):
     case = parse(path)
-    missing = [f.strip() for f in case["requires"] if not has_feature(f, args.mode)]
-    present = [f.strip() for f in case["unsupported"] if has_feature(f, args.mode)]
+    missing = [f.strip() for f in case["requires"] if not has_feature(f, args)]
+    present = [f.strip() for f in case["unsupported"] if has_feature(f, args)]
     if missing or present:
         return "SKIP", "needs " + ", ".join(missing) if missing else "unsupported with " + ", ".join(present)
     scratch = (args.out / path.parent.name / path.stem).resolve()  # two areas may hold one name
@@ -276,6 +280,7 @@ SELF_TEST = {
     "clean-env.sh": ("PASS", "# RUN: echo [$CUDALEAK_OPTIONS$LD_PRELOAD]\n# CHECK: []\n"),
     "check-path.sh": ("PASS", "# RUN: echo $PWD/x.y\n# CHECK-RE: \\A%t/x\\.y$\n# CHECK-COUNT(1): %t/x.y\n"),
     "percent.sh": ("PASS", "# RUN: printf '%%s-%%d' x 1\n# CHECK-RE: \\Ax-1\\Z\n"),
+    "not-built.sh": ("SKIP", "# REQUIRES: built=no_such_program\n# RUN: echo one\n# CHECK: one\n"),
     "skip.sh": ("SKIP", "# REQUIRES: gpus>=64\n# RUN: echo one\n# CHECK: one\n"),
 }
 
