@@ -17,6 +17,7 @@
 #include "report/cli/parse_errors.h"
 #include "report/cli/paths.h"
 #include "report/cli/baseline_command.h"
+#include "report/cli/format_choices.h"
 #include "report/cli/report_commands.h"
 #include "report/cli/run_command.h"
 #include "report/cli/top_command.h"
@@ -153,12 +154,9 @@ int main(int argc, char** argv) {
   bool no_default_suppressions = false;
   run->add_flag("--no-default-suppressions", no_default_suppressions,
                 "Same as --default-suppressions false (LeakSanitizer-style spelling)");
-  run->add_option("--junit", settings.junit_path, "Write JUnit XML of the run's leaks (every process) to FILE");
-  run->add_option("--sarif", settings.sarif_path, "Write SARIF 2.1.0 of the run's leaks (every process) to FILE");
-  run->add_option("--annotations", settings.annotations,
-                  "Also write the run's leaks as GitHub workflow commands (github, to stdout) or a GitLab "
-                  "code-quality report (gitlab, to gl-code-quality-report.json)")
-      ->check(CLI::IsMember({"github", "gitlab"}));
+  cli::add_run_file_options(*run, settings.ci_files);
+  cli::add_format_option(*run, cli::Command::Run, cli::ChosenBy::Annotations, settings.annotations,
+                         "Also write the run's leaks as ");
   run->add_option("--annotations-output", settings.annotations_path, "Write the annotations to FILE instead");
   run->add_option("--source-root", settings.source_root,
                   "SARIF and annotation locations are relative to DIR (default: the git work tree of the current "
@@ -233,11 +231,11 @@ int main(int argc, char** argv) {
     if (!check.output.empty() && check.output.front() != '/') add("output", check.output);
     if (problems.empty()) {
       if (std::string problem = report_path_problem(check.output); !problem.empty()) problems.push_back(problem);
-      for (std::string* path : {&settings.junit_path, &settings.sarif_path})
-        if (!path->empty()) {
-          *path = absolute_path(*path);
-          if (std::string problem = make_report_directory(*path); !problem.empty()) problems.push_back(problem);
-          if (const char* problem = safe_output::refusal(path->c_str())) problems.push_back(*path + ": " + problem);
+      for (auto& [format, path] : settings.ci_files)
+        if (!path.empty()) {
+          path = absolute_path(path);
+          if (std::string problem = make_report_directory(path); !problem.empty()) problems.push_back(problem);
+          if (const char* problem = safe_output::refusal(path.c_str())) problems.push_back(path + ": " + problem);
         }
     }
     for (const std::string& p : problems) spdlog::error("cudaleak: {}", p);

@@ -13,20 +13,17 @@
 #include <tuple>
 
 #include "report/capture/assemble.h"
-#include "report/render/aggregate_text.h"
-#include "report/render/annotations.h"
 #include "report/render/ci_formats.h"
-#include "report/render/diff_html.h"
-#include "report/render/diff_output.h"
-#include "report/render/html_report.h"
 #include "report/model/json_io.h"
 #include "common/kinds.h"
 #include "common/quantities.h"
+#include "common/tty_color.h"
+#include "report/cli/format_choices.h"
 #include "report/cli/load.h"
+#include "report/cli/output_formats.h"
 #include "report/model/merge.h"
 #include "report/cli/parse_errors.h"
 #include "report/symbols/symbolizer.h"
-#include "report/render/text_report.h"
 #include "report/analyze/views.h"
 
 namespace cudaleak::cli {
@@ -57,7 +54,7 @@ struct ReportArgs {
   std::optional<size_t> top;       // unset: every group, or in a job of many ranks the first kJobGroups
   std::string ranks;               // "all": a job's ranks each told apart
   std::string by = "stack";
-  std::string format = "text";
+  std::string format{kDefaultFormat};
   std::string output;
   bool symbolize = false;
   bool gen_suppressions = false;
@@ -91,12 +88,11 @@ int run_report(ReportArgs& a) {
   if (!loaded) return 2;
   if (a.symbolize) symbolize_in_place(*loaded, a.debug_dirs);
   if (!a.annotations.empty()) {  // per process, as the run wrote them
-    const std::string root = source_root_of(a.source_root);
-    const std::string text = a.annotations == "github" ? render::github_annotations(*loaded, root)
-                                                       : render::gitlab_code_quality(*loaded, root);
-    return write_output(a.output, text) ? 0 : 2;
+    const ProcessReports input{*loaded, source_root_of(a.source_root)};
+    return write_output(a.output, find_output_format(a.annotations)->render_processes(input)) ? 0 : 2;
   }
-  if (a.format == "junit" || a.format == "sarif") {  // per process, as `cudaleak run --junit/--sarif` writes them
+  const OutputFormat& format = *find_output_format(a.format);  // the option's check found it
+  if (format.render_processes) {  // per process, as `cudaleak run --junit/--sarif` writes them
     std::vector<report::ProcessSummary> earlier;
     std::vector<report::Report> latest = report::latest_of_each_process(std::move(*loaded), earlier);
     // A job's suites in rank order; a program run twice numbered in the order it started.
@@ -104,9 +100,8 @@ int run_report(ReportArgs& a) {
       return std::tie(x.process.rank, x.process.start_unix_ns, x.process.pid) <
              std::tie(y.process.rank, y.process.start_unix_ns, y.process.pid);
     });
-    const std::string text = a.format == "junit" ? render::junit_xml(latest)
-                                                 : render::sarif_json(latest, source_root_of(a.source_root));
-    return write_output(a.output, text) ? 0 : 2;
+    const ProcessReports input{latest, source_root_of(a.source_root)};
+    return write_output(a.output, format.render_processes(input)) ? 0 : 2;
   }
   report::Report merged = report::merge_reports(std::move(*loaded));
   if (!a.device.empty()) a.filter.device = a.device.front();
@@ -117,42 +112,41 @@ int run_report(ReportArgs& a) {
   });
   report::Report view = report::filter_report(std::move(merged), a.filter);
   // The text listing says so in its first line; JSON and HTML on stderr.
-  if (view.leaks.empty() && groups && (a.format != "text" || a.by != "stack"))
+  if (view.leaks.empty() && groups && (!format.terminal_text || a.by != "stack"))
     spdlog::warn("cudaleak: no leak group matches the filters ({} in the report)",
                  count_of(groups, "leak group", "leak groups"));
   // --top N: the first N groups, or with --by the first N rows, which are
-  // counted over every group (aggregate_text cuts them).
-  const bool rows = a.format == "text" && a.by != "stack";
+  // counted over every group (aggregate_text cuts them). Folds and the cut of
+  // a job's groups belong to the terminal listing; files keep every group.
+  const bool rows = format.terminal_text && a.by != "stack";
   // A job of many ranks reads in one screen: its first groups, unless more are asked for.
   const bool all_ranks = a.ranks == "all" || !a.filter.ranks.empty();
   const size_t ranked = std::count_if(view.processes.begin(), view.processes.end(),
                                       [](const report::ProcessSummary& p) { return p.process.rank >= 0; });
-  const size_t top = a.top ? *a.top : (ranked > kJobRanks && !all_ranks && a.format == "text" ? kJobGroups : 0);
+  const size_t top = a.top ? *a.top : (ranked > kJobRanks && !all_ranks && format.terminal_text ? kJobGroups : 0);
   if (a.top && *a.top && !rows && view.leaks.size() > *a.top) view.leaks.resize(*a.top);
+  ReportView rendering;
+  rendering.by = a.by;
+  rendering.top_rows = a.top.value_or(0);
+  report::TextOptions& options = rendering.text;
+  options.max_groups = top;
+  options.all_ranks = all_ranks;
+  options.gen_suppressions = a.gen_suppressions;
+  options.full_stacks = a.full_stacks;
+  if (view.leaks.empty()) options.filtered_out = groups;
+  options.stored_gate = true;
+  options.color = cudaleak::color_wanted(a.color, a.output.empty() ? STDOUT_FILENO : -1);
+  rendering.view = std::move(view);
+  if (!format.terminal_text)
+    return write_output(a.output, [&](const TextSink& sink) { format.render_view(rendering, sink); }) ? 0 : 2;
   std::string text;
-  if (a.format == "json") {
-    return write_output(a.output, [&](const TextSink& sink) { report::write_json(view, sink); }) ? 0 : 2;
-  } else if (a.format == "html") {
-    text = render::html_report(std::move(view));
-  } else if (a.by != "stack") {
-    try {
-      text = render::aggregate_text(report::aggregate(view, a.by), a.by, a.top.value_or(0));
-    } catch (const std::invalid_argument& e) {
-      spdlog::error("cudaleak: {}", e.what());
-      return 2;
-    }
-  } else {
-    report::TextOptions options;
-    options.max_groups = top;
-    options.all_ranks = all_ranks;
-    options.gen_suppressions = a.gen_suppressions;
-    options.full_stacks = a.full_stacks;
-    if (view.leaks.empty()) options.filtered_out = groups;
-    options.stored_gate = true;
-    options.color = cudaleak::color_wanted(a.color, a.output.empty() ? STDOUT_FILENO : -1);
-    text = report::render_text(view, options);
+  try {
+    format.render_view(rendering, [&](std::string_view piece) { text += piece; });
+  } catch (const std::invalid_argument& e) {  // a fold --by cannot make
+    spdlog::error("cudaleak: {}", e.what());
+    return 2;
   }
-  return write_output(a.output, a.format == "html" ? text : terminal_safe(text)) ? 0 : 2;
+  return write_output(a.output, terminal_safe(text)) ? 0 : 2;
 }
 
 int run_diff(const std::vector<std::string>& old_files, const std::vector<std::string>& new_files,
@@ -161,9 +155,9 @@ int run_diff(const std::vector<std::string>& old_files, const std::vector<std::s
   auto after = load_reports(new_files);
   if (!before || !after) return 2;
   const auto changes = report::diff_reports(*before, *after);
-  const std::string text = format == "json"   ? render::diff_json(changes)
-                           : format == "html" ? render::diff_html(changes, *before, *after)
-                                              : terminal_safe(render::diff_text(changes));
+  const OutputFormat& chosen = *find_output_format(format);  // the option's check found it
+  std::string text = chosen.render_diff({changes, *before, *after});
+  if (chosen.terminal_text) text = terminal_safe(text);
   if (!write_output(output, text)) return 2;
   return report::new_or_grown(changes) ? 1 : 0;
 }
@@ -198,14 +192,10 @@ void add_report_commands(CLI::App& app, int& status) {
       ->check(CLI::IsMember({"all"}));
   rep->add_option("--by", args->by, "Group by stack, function, module, file, kind or rank")
       ->check(CLI::IsMember({"stack", "function", "module", "file", "kind", "rank"}));
-  rep->add_option("--format", args->format,
-                  "text, json, html, or junit or sarif (per process, as cudaleak run --junit/--sarif writes them)")
-      ->check(CLI::IsMember({"text", "json", "html", "junit", "sarif"}));
+  add_format_option(*rep, Command::Report, ChosenBy::Format, args->format);
   rep->add_option("-o,--output", args->output, "Write to FILE instead of stdout");
-  rep->add_option("--annotations", args->annotations,
-                  "Instead of the text: the leaks the gate counts as GitHub workflow commands (github) or a "
-                  "GitLab code-quality report (gitlab)")
-      ->check(CLI::IsMember({"github", "gitlab"}));
+  add_format_option(*rep, Command::Report, ChosenBy::Annotations, args->annotations,
+                    "Instead of the text: the leaks the gate counts as ");
   rep->add_option(
       "--source-root", args->source_root,
       "SARIF and annotation paths are relative to DIR (default: the git work tree of the current directory)");
@@ -222,14 +212,13 @@ void add_report_commands(CLI::App& app, int& status) {
 
   auto diff_old = std::make_shared<std::string>();
   auto diff_new = std::make_shared<std::string>();
-  auto diff_format = std::make_shared<std::string>("text");
+  auto diff_format = std::make_shared<std::string>(kDefaultFormat);
   CLI::App* diff = app.add_subcommand(
       "diff", "Leak sites new, gone, grown and shrunk: cudaleak diff OLD NEW (status 1 when any is new or grown)");
   diff->add_option("old", *diff_old, "Report, or folder of reports, of the earlier run")->required();
   diff->add_option("new", *diff_new, "Report, or folder of reports, of the later run")->required();
   auto diff_out = std::make_shared<std::string>();
-  diff->add_option("--format", *diff_format, "text, json or html (a page with each site's stack)")
-      ->check(CLI::IsMember({"text", "json", "html"}));
+  add_format_option(*diff, Command::Diff, ChosenBy::Format, *diff_format);
   diff->add_option("-o,--output", *diff_out, "Write to FILE instead of stdout");
   diff->callback([=, &status] { status = run_diff({*diff_old}, {*diff_new}, *diff_format, *diff_out); });
 

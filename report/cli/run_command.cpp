@@ -24,7 +24,7 @@
 
 #include "report/analyze/job.h"
 #include "report/analyze/job_fold.h"
-#include "report/render/annotations.h"
+#include "report/cli/output_formats.h"
 #include "report/render/ci_formats.h"
 #include "report/gate/compiled_rules.h"
 #include "report/cli/crash_reports.h"
@@ -184,7 +184,8 @@ void tell_job_verdict(const TreeOutcome& tree, int status) {
 }
 
 void write_ci_files(const RunSettings& s, const TreeOutcome& tree, int exit_code) {
-  if (s.junit_path.empty() && s.sarif_path.empty() && s.annotations.empty()) return;
+  const bool any_file = std::ranges::any_of(s.ci_files, [](const auto& file) { return !file.second.empty(); });
+  if (!any_file && s.annotations.empty()) return;
   std::vector<report::Report> reports;
   for (const auto& path : tree.reports)
     if (auto r = load_report(path)) reports.push_back(std::move(*r));  // a bad one is named, the rest still count
@@ -192,14 +193,14 @@ void write_ci_files(const RunSettings& s, const TreeOutcome& tree, int exit_code
   std::stable_sort(reports.begin(), reports.end(), [](const report::Report& a, const report::Report& b) {
     return std::tie(a.process.start_unix_ns, a.process.pid) < std::tie(b.process.start_unix_ns, b.process.pid);
   });
-  if (!s.junit_path.empty()) write_output(s.junit_path, render::junit_xml(reports, tree.unjudged));
-  render::Invocation invocation{s.command, exit_code};
-  if (!s.sarif_path.empty())
-    write_output(s.sarif_path, render::sarif_json(reports, s.source_root, tree.unjudged, &invocation));
-  if (s.annotations == "github") write_output(s.annotations_path, render::github_annotations(reports, s.source_root));
-  else if (s.annotations == "gitlab")
-    write_output(s.annotations_path.empty() ? "gl-code-quality-report.json" : s.annotations_path,
-                 render::gitlab_code_quality(reports, s.source_root));
+  const render::Invocation invocation{s.command, exit_code};
+  const ProcessReports input{reports, s.source_root, tree.unjudged, &invocation};
+  for (const OutputFormat* format : formats_of(Command::Run, ChosenBy::Format))
+    if (auto file = s.ci_files.find(format->name); file != s.ci_files.end() && !file->second.empty())
+      write_output(file->second, format->render_processes(input));
+  if (const OutputFormat* annotations = find_output_format(s.annotations))  // the option's check found it
+    write_output(s.annotations_path.empty() ? std::string(annotations->run_output) : s.annotations_path,
+                 annotations->render_processes(input));
 }
 
 // The program's pid, for the forwarding handler.

@@ -2,6 +2,7 @@
 // preload library and returns its exit status unchanged.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,8 @@ struct RunSettings {
   std::string python_dir;        // put first on PYTHONPATH; empty = leave PYTHONPATH alone
   bool pytorch_stacks = false;   // CUDALEAK_PYTORCH_STACKS=1 for cudaleak_torch.py
   int pytorch_stacks_at = 90;    // CUDALEAK_PYTORCH_STACKS_AT, percent of the device
-  std::string junit_path;        // --junit FILE
-  std::string sarif_path;        // --sarif FILE
+  // --junit FILE, --sarif FILE: each file format's path by its name (output_formats.h).
+  std::map<std::string, std::string, std::less<>> ci_files;
   std::string annotations;       // --annotations github|gitlab
   std::string annotations_path;  // --annotations-output FILE (github: stdout; gitlab: gl-code-quality-report.json)
   std::string source_root;       // --source-root DIR: SARIF locations relative to it
