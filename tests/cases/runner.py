@@ -34,10 +34,11 @@ source tree, %cudaleak the launcher, %run `%cudaleak run` with
 `--simulated-gpu` in the simulated mode, %report `%cudaleak report`, %nvcc
 nvcc with `-g -cudart shared` (which the simulated GPU needs), %nvcc-static
 nvcc with `-g -cudart static` (real GPUs only), %python the interpreter,
-%expr tests/cases/tools/report_expr.py run by it (expressions over a report's
-JSON, `CHECK: holds: EXPR`), %build the tree the launcher is in (a build
-folder or a stage: the project's own test programs in %build/tests/e2e, the
-samples in %build/samples), %% a literal % (as in `date +%%s`), %preload
+%expr tests/cases/tools/report_expr.py run by the runner's own interpreter
+(expressions over a report's JSON, `CHECK: holds: EXPR`), %build the tree
+the launcher is in (a build folder or a stage: the project's own test
+programs in %build/tests/e2e, the samples in %build/samples), %% a literal %
+(as in `date +%%s`), %preload
 `env LD_PRELOAD=<the library>` (with the simulated GPU's libraries first on
 LD_LIBRARY_PATH in the simulated mode), for a run under plain preload with
 CUDALEAK_OPTIONS. Every command starts with no CUDALEAK_* variable and no
@@ -167,7 +168,8 @@ def substitute(text, path, scratch, args):
         preload += " LD_LIBRARY_PATH=" + shlex.quote(str(build / "lib" / "cudaleak" / "simcuda"))
     table = {"%cudaleak": cudaleak, "%run": run, "%report": cudaleak + " report",
              "%build": shlex.quote(str(build)), "%preload": preload,
-             "%expr": shlex.quote(python()) + " " + shlex.quote(str(args.root / "tests/cases/tools/report_expr.py")),
+             # The checker needs no module of the case's: the runner's own interpreter (no pyenv shim to start).
+             "%expr": shlex.quote(sys.executable) + " " + shlex.quote(str(args.root / "tests/cases/tools/report_expr.py")),
              "%nvcc": shlex.quote(os.path.join(cuda_root(), "bin", "nvcc")) + " -g -cudart shared",
              "%nvcc-static": shlex.quote(os.path.join(cuda_root(), "bin", "nvcc")) + " -g -cudart static",
              "%python": shlex.quote(python()), "%root": shlex.quote(str(args.root)),
