@@ -15,9 +15,7 @@
 #include "interpose/runtime/initialize.h"
 #include "interpose/runtime/runtime.h"
 #include "interpose/track/tracker.h"
-#include "report/capture/assemble.h"
-#include "report/model/frame_owner.h"
-#include "report/render/text_report.h"
+#include "report/write/in_process.h"
 
 namespace cudaleak {
 namespace {
@@ -33,19 +31,15 @@ const Timeline::WindowPeak* highest(const std::vector<Timeline::WindowPeak>& pea
 void describe_grown(const Timeline::WindowPeak& w, cudaleak_peak& out, char* message, unsigned long size) {
   tracker::StacksHeld held;  // until the sites' stacks are resolved
   std::unique_ptr<report::FrameResolver> resolver = make_frame_resolver();
-  std::vector<report::PeakGroup> sites = report::describe_sites(w.grown, tracker::held_stack, resolver.get());
-  for (const report::PeakGroup& g : sites) {
-    auto frames = report::program_frames(g.stack);
-    if (frames.empty() || frames.front()->file.empty()) continue;
-    std::snprintf(out.file, sizeof out.file, "%s", frames.front()->file.c_str());
-    out.line = frames.front()->line;
-    break;  // biggest first
+  report::Printing printing;
+  printing.max_groups = size_t(options().summary_groups);
+  printing.full_stacks = options().full_stacks;
+  report::GrownSites sites = report::describe_grown(w.grown, w.device, tracker::held_stack, resolver.get(), printing);
+  if (!sites.file.empty()) {
+    std::snprintf(out.file, sizeof out.file, "%s", sites.file.c_str());
+    out.line = sites.line;
   }
-  report::TextOptions text;
-  text.max_groups = size_t(options().summary_groups);
-  text.max_frames = 8;  // the top of each stack, as a per-test leak's message
-  text.full_stacks = options().full_stacks;
-  if (message && size) std::snprintf(message, size, "%s", report::render_grown_sites(sites, w.device, text).c_str());
+  if (message && size) std::snprintf(message, size, "%s", sites.text.c_str());
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 #pragma once
 #include <memory>
 
-#include "report/model/raw.h"
+#include "common/record/raw.h"
 
 namespace cudaleak {
 

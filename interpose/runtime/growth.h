@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "report/model/raw.h"
+#include "common/record/raw.h"
 #include "report/model/report.h"
 
 namespace cudaleak::growth {

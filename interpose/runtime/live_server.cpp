@@ -21,11 +21,7 @@
 #include "interpose/runtime/reporter.h"
 #include "interpose/runtime/runtime.h"
 #include "interpose/track/tracker.h"
-#include "report/capture/assemble.h"
-#include "report/gate/caching.h"
-#include "report/model/json_io.h"
-#include "report/model/summary.h"
-#include "report/symbols/modules.h"
+#include "report/write/in_process.h"
 
 namespace cudaleak::live_server {
 
@@ -116,7 +112,7 @@ std::string frame_json() {
   c.reason = report::Reason::Signal;
   c.tool_version = CUDALEAK_VERSION;
   c.timestamp = std::time(nullptr);
-  c.process = symbols::current_process();
+  c.process = report::this_process();
   c.process.start_unix_ns = tracker::start_unix_ns();
   c.process.run_id = tracker::run_id();
   c.timeline = tracker::timeline(&c.timeline_sites);
@@ -125,20 +121,9 @@ std::string frame_json() {
       if (d.device == device) d.growth = std::move(sites);
   c.duration_ns = tracker::elapsed_ns();
   if (report::PyTorchView view; runtime().python_view.latest(view)) c.pytorch = std::move(view);
-  report::AssembleSettings settings;
-  settings.max_allocations = 1;
-  report::Report r = report::assemble(std::move(c), settings).report;
-  line_growth::merge_into(r.timeline, runtime().python_view.line_growth());
-  // What caching allocators hold is the program's memory, not a leak: named
-  // so that `top` can set it against what is in use.
-  for (report::LeakGroup& g : r.leaks) g.cached_by = gate::caching_allocator_of(g);
-  r.summary = report::summarize(r.leaks);
-  std::stable_sort(r.leaks.begin(), r.leaks.end(),
-                   [](const report::LeakGroup& a, const report::LeakGroup& b) { return a.bytes > b.bytes; });
-  if (r.leaks.size() > kGroupsSent) r.leaks.resize(kGroupsSent);
-  for (report::LeakGroup& g : r.leaks) g.allocations.clear();
-  r.modules.clear();  // the frames are resolved already
-  return report::to_json(r, -1);
+  return report::live_frame_json(std::move(c), kGroupsSent, [](report::Report& r) {
+    line_growth::merge_into(r.timeline, runtime().python_view.line_growth());
+  });
 }
 
 void start() {

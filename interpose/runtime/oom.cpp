@@ -11,6 +11,7 @@
 #include "report/oom/diagnose.h"
 #include "report/oom/oom_story.h"
 #include "report/model/cuda_frames.h"
+#include "report/model/builder.h"
 #include "common/kinds.h"
 #include "interpose/runtime/device_identity.h"
 #include "interpose/base/log.h"

@@ -10,7 +10,7 @@
 #include <mutex>
 #include <vector>
 
-#include "report/model/raw.h"
+#include "common/record/raw.h"
 #include "report/model/report.h"
 #include "report/oom/tensor_owners.h"
 #include "interpose/driver/hook_table.h"

@@ -20,7 +20,7 @@
 #pragma once
 #include <cstdint>
 
-#include "report/model/raw.h"
+#include "common/record/raw.h"
 
 namespace cudaleak::reachability {
 

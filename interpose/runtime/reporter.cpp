@@ -16,22 +16,13 @@
 #include "common/kinds.h"
 #include "common/quantities.h"
 #include "interpose/runtime/budgets.h"
-#include "report/capture/assemble.h"
-#include "report/render/oom_text.h"
-#include "report/model/json_io.h"
 #include "interpose/runtime/descriptors.h"
 #include "interpose/runtime/launcher_files.h"
 #include "interpose/runtime/device_identity.h"
 #include "interpose/runtime/line_growth.h"
 #include "interpose/base/log.h"
-#include "report/model/report_path.h"
 #include "common/safe_output.h"
-#include "report/model/cuda_frames.h"
-#include "report/model/frame_owner.h"
-#include "report/symbols/modules.h"
-#include "report/symbols/symbolizer.h"
-#include "report/render/growth_text.h"
-#include "report/render/text_report.h"
+#include "report/write/in_process.h"
 #include "interpose/runtime/runtime.h"
 #include "interpose/runtime/unseen_memory.h"
 #include "interpose/runtime/reachability.h"
@@ -81,22 +72,23 @@ uint64_t now_ms() {
   return uint64_t(ts.tv_sec) * 1000 + uint64_t(ts.tv_nsec) / 1000000;
 }
 
-// A report path as the summary shows it: relative to the working directory
-// when it lies inside it (the launcher passes every path absolute), else whole.
-std::string shown_path(const std::string& path) {
-  char cwd[4096];
-  if (path.empty() || path[0] != '/' || !getcwd(cwd, sizeof cwd)) return path;
-  const std::string prefix = std::string(cwd) + '/';
-  return prefix != "//" && path.starts_with(prefix) && path.size() > prefix.size() ? path.substr(prefix.size()) : path;
+// What the printed text shows, from the options of the same names.
+report::Printing printing() {
+  const Options& opt = options();
+  report::Printing p;
+  p.summary = opt.print_summary;
+  p.max_groups = size_t(opt.summary_groups);
+  p.full_stacks = opt.full_stacks;
+  p.gen_suppressions = opt.gen_suppressions;
+  p.color = text_in_color();
+  return p;
 }
 
 }  // namespace
 
 // Symbols are looked up once per process: later reports reuse them.
 std::unique_ptr<report::FrameResolver> make_frame_resolver() {
-  return report::with_python_frames(options().symbolize ? report::borrow(symbols::process_symbolizer())
-                                                        : symbols::make_module_resolver(),
-                                    python_frames());
+  return report::this_process_resolver(options().symbolize, python_frames());
 }
 
 namespace {
@@ -150,10 +142,10 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view, uin
   uint64_t t_snapshot = now_ms();
   if (checkpoint) c.checkpoint = checkpoint;
   c.timestamp = std::time(nullptr);
-  c.process = symbols::current_process();
+  c.process = report::this_process();
   c.process.start_unix_ns = tracker::start_unix_ns();
   c.process.run_id = tracker::run_id();
-  c.modules = symbols::loaded_modules();
+  c.modules = report::this_process_modules();
   c.timeline = tracker::timeline(&c.timeline_sites);
   for (report::DeviceTimeline& d : c.timeline.devices) d.uuid = device_identity::uuid_text_of(d.device);
   for (auto& [device, sites] : tracker::site_growth())
@@ -185,29 +177,34 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view, uin
     if (r.has_pytorch && fresh_view) runtime().growth.observe_tensors(r.pytorch);
     runtime().growth.annotate(r);
   };
-  report::Assembled assembled = report::assemble(std::move(c), settings);
-  report::Report& r = assembled.report;
-  report::GateResult verdict = assembled.verdict;
-  if (reason == Reason::Signal || reason == Reason::Checkpoint) runtime().growth.observe(observed);
-
-  uint64_t t_built = now_ms();
-  unsigned n = next_report_sequence();
-  Written w;
-  w.path = report::expand_report_path(opt.output, r.process.pid, n);
-  std::string problem;
-  const std::string json = report::to_json(r);
-  {
+  uint64_t t_built = 0;
+  report::Destination to;
+  to.pattern = opt.output;
+  to.serial = next_report_sequence;
+  to.assembled = [&](const report::Assembled&) {
+    if (reason == Reason::Signal || reason == Reason::Checkpoint) runtime().growth.observe(observed);
+    t_built = now_ms();
+  };
+  std::string launcher_copy;
+  to.write = [&](std::string& path, const std::string& json, std::string* problem) {
     // Only around the writes: symbolization before would take the descriptor kept for them.
     descriptors::Headroom descriptors;
-    w.written = write_file(w.path, json, &problem, &w.path);
-    if (w.written && (reason == Reason::Exit || reason == Reason::Termination))
-      w.launcher_copy = launcher_files::copy_for_launcher(w.path, json);
-  }
+    bool written = write_file(path, json, problem, &path);
+    if (written && (reason == Reason::Exit || reason == Reason::Termination))
+      launcher_copy = launcher_files::copy_for_launcher(path, json);
+    return written;
+  };
+  report::Delivered delivered = report::deliver(std::move(c), settings, to, printing());
+  const report::Report& r = delivered.assembled.report;
+  Written w;
+  w.path = delivered.path;
+  w.written = delivered.written;
+  w.launcher_copy = launcher_copy;
   log_verbose("%s report of %zu resources in %llu ms (snapshot %llu, build and symbolize %llu, JSON %llu)",
               report::text_of(reason).c_str(), resources, static_cast<unsigned long long>(now_ms() - t0),
               static_cast<unsigned long long>(t_snapshot - t0), static_cast<unsigned long long>(t_built - t_snapshot),
               static_cast<unsigned long long>(now_ms() - t_built));
-  symbols::SymbolizerCounts symbols = symbols::process_symbolizer_counts();
+  report::SymbolLookups symbols = report::symbol_lookups();
   log_verbose("symbols of this process so far: %llu looked up, %llu remembered, %llu restarts",
               static_cast<unsigned long long>(symbols.looked_up), static_cast<unsigned long long>(symbols.remembered),
               static_cast<unsigned long long>(symbols.restarts));
@@ -215,40 +212,25 @@ Written write_locked(Reason reason, const char* checkpoint, bool fresh_view, uin
   log_verbose("stack cache of the reporting thread: %llu hits, %llu misses, %llu learned, %llu refused",
               static_cast<unsigned long long>(cache.hits), static_cast<unsigned long long>(cache.misses),
               static_cast<unsigned long long>(cache.learned), static_cast<unsigned long long>(cache.refused));
-  w.gate = verdict;
-  w.problem = problem;
-  if (!w.written) log_message("cannot write the report to %s: %s", w.path.c_str(), problem.c_str());
+  w.gate = delivered.assembled.verdict;
+  w.problem = delivered.problem;
+  if (!w.written) log_message("cannot write the report to %s: %s", w.path.c_str(), w.problem.c_str());
 
   if (reason == Reason::Oom && !r.oom_events.empty()) {
-    print("==" + std::to_string(r.process.pid) + "==cudaleak: " + oom::render_event(r.oom_events.back()) +
-          "  Report: " + w.path + "\n");
+    // The event's story is the text.
   } else if (reason == Reason::Signal || reason == Reason::Checkpoint) {
     // "0 live" for a process whose memory is all PyTorch's cache misleads:
     // `live` counts every live resource.
     log_message("%s of %llu live resource%s (%llu counted as leaks) written to %s",
                 reason == Reason::Signal ? "snapshot" : "checkpoint report", static_cast<unsigned long long>(live),
                 live == 1 ? "" : "s", static_cast<unsigned long long>(r.summary.leaked_count), w.path.c_str());
-    // A process that never ends says what grows when asked: the sites, their rise and stack.
-    report::TextOptions text;
-    text.max_groups = size_t(opt.summary_groups);
-    text.full_stacks = opt.full_stacks;
-    if (std::string growth = report::render_growth(r, text); !growth.empty())
-      print("==" + std::to_string(r.process.pid) + "==cudaleak: " + growth.substr(1));
-  } else if (opt.print_summary) {
-    if (opt.check_context) {
-      tracker::PlacementChecks checks = tracker::placement_checks();
-      log_message("check_context: %llu creations placed, %llu differ from the driver, %llu on a context bound unseen",
-                  static_cast<unsigned long long>(checks.checked), static_cast<unsigned long long>(checks.wrong),
-                  static_cast<unsigned long long>(checks.unseen));
-    }
-    report::TextOptions text;
-    text.max_groups = size_t(opt.summary_groups);
-    text.report_path = w.written ? shown_path(w.path) : "";
-    text.gen_suppressions = opt.gen_suppressions;
-    text.color = text_in_color();
-    text.full_stacks = opt.full_stacks;
-    print(report::render_text(r, text));
+  } else if (opt.print_summary && opt.check_context) {
+    tracker::PlacementChecks checks = tracker::placement_checks();
+    log_message("check_context: %llu creations placed, %llu differ from the driver, %llu on a context bound unseen",
+                static_cast<unsigned long long>(checks.checked), static_cast<unsigned long long>(checks.wrong),
+                static_cast<unsigned long long>(checks.unseen));
   }
+  if (!delivered.text.empty()) print(delivered.text);
   return w;
 }
 
@@ -311,26 +293,14 @@ Verdict judge_since(uint64_t since, uint64_t until) {
     // left alive, referenced or not (pytest-memray's limit_leaks), and the
     // test's own frame, still live under a scope guard, holds its pointers.
     // A checkpoint judges whether or not the run gates: the verdict, not r.gate.
-    report::Assembled assembled = report::assemble(gather(std::move(raw), Reason::Checkpoint), settings_for_reports());
-    report::Report& r = assembled.report;
-    r.gate = assembled.verdict;
-    if (r.gate.failed) {  // below min_bytes the gate counts groups but passes
-      v.failing.count = r.gate.failing_count;
-      v.failing.bytes = r.gate.failing_bytes;
-      report::TextOptions text;
-      text.max_groups = size_t(options().summary_groups);
-      text.max_frames = 8;  // the top of each stack: the rest is in the report
-      text.full_stacks = options().full_stacks;
-      v.failures = report::render_gate_failures(r, text);
-      for (const report::LeakGroup& g : r.leaks) {
-        if (!g.fails_gate) continue;
-        auto frames = report::program_frames(g.stack);
-        if (!frames.empty() && !frames.front()->file.empty()) {
-          v.file = frames.front()->file;
-          v.line = frames.front()->line;
-        }
-        break;  // groups come biggest first
-      }
+    report::GateFailures failures = report::judge(gather(std::move(raw), Reason::Checkpoint), settings_for_reports(),
+                                                  printing());
+    if (failures.verdict.failed) {  // below min_bytes the gate counts groups but passes
+      v.failing.count = failures.verdict.failing_count;
+      v.failing.bytes = failures.verdict.failing_bytes;
+      v.failures = std::move(failures.text);
+      v.file = std::move(failures.file);
+      v.line = failures.line;
     }
   } catch (...) {
     internal_failure("judging a checkpoint");

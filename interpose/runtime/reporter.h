@@ -9,7 +9,7 @@
 #include <string>
 
 #include "interpose/runtime/frame_resolver.h"
-#include "report/model/raw.h"
+#include "common/record/raw.h"
 #include "report/model/report.h"
 
 namespace cudaleak {

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <string>
 
-#include "report/model/raw.h"
+#include "common/record/raw.h"
 
 namespace cudaleak::unseen_memory {
 

@@ -18,7 +18,7 @@
 #include <mutex>
 #include <vector>
 
-#include "report/model/raw.h"
+#include "common/record/raw.h"
 
 namespace cudaleak::tracker {
 

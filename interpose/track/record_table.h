@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "report/model/record.h"
+#include "common/record/record.h"
 
 namespace cudaleak {
 

@@ -32,7 +32,7 @@
 #include <mutex>
 #include <vector>
 
-#include "report/model/record.h"
+#include "common/record/record.h"
 #include "interpose/track/record_table.h"
 #include "interpose/base/spin_lock.h"
 

@@ -21,7 +21,7 @@
 #include <span>
 #include <vector>
 
-#include "report/model/report.h"
+#include "common/record/timeline.h"
 
 namespace cudaleak {
 

@@ -20,8 +20,7 @@
 
 #include "common/kinds.h"
 #include "interpose/track/site_growth.h"
-#include "report/model/raw.h"
-#include "report/model/report.h"
+#include "common/record/raw.h"
 
 namespace cudaleak {
 

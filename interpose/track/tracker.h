@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "interpose/driver/hook_table.h"
-#include "report/model/record.h"
+#include "common/record/record.h"
 #include "interpose/track/timeline.h"
-#include "report/model/raw.h"
+#include "common/record/raw.h"
 
 namespace cudaleak::tracker {
 

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "interpose/driver/hook_table.h"
-#include "report/model/raw.h"
-#include "report/model/record.h"
+#include "common/record/raw.h"
+#include "common/record/record.h"
 #include "interpose/track/pool_ledger.h"
 #include "interpose/track/registry.h"
 #include "interpose/track/stack_depot.h"

@@ -1,4 +1,5 @@
 #include "report/capture/assemble.h"
+#include "report/model/builder.h"
 
 #include "report/gate/site.h"
 #include "report/model/site_growth.h"

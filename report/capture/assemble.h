@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "report/gate/gate.h"
-#include "report/model/raw.h"
+#include "common/record/raw.h"
 #include "report/model/report.h"
 
 namespace cudaleak::report {

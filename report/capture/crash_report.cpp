@@ -12,6 +12,7 @@
 
 #include "common/capture_columns.h"
 #include "report/capture/assemble.h"
+#include "report/model/builder.h"
 #include "report/model/json_io.h"
 #include "report/model/json_visitors.h"
 #include "common/kinds.h"

@@ -8,7 +8,7 @@
 
 #include "report/model/cuda_frames.h"
 #include "report/model/library_handles.h"
-#include "report/model/raw.h"
+#include "report/model/builder.h"
 #include "report/model/summary.h"
 
 namespace cudaleak::report {
@@ -187,22 +187,6 @@ void add_pool_holding(LeakGroup& g, const Record& r, const RawSnapshot& snapshot
 
 std::vector<Frame> resolve_stack(std::span<const uint64_t> ips, FrameResolver* resolver) {
   return FrameCache(resolver).frames(ips);
-}
-
-const RawReach* RawSnapshot::reach_of(const Record& r) const {
-  auto it = std::lower_bound(reach.begin(), reach.end(), r.sequence,
-                             [](const RawReach& x, uint64_t sequence) { return x.sequence < sequence; });
-  return it != reach.end() && it->sequence == r.sequence ? &*it : nullptr;
-}
-
-uint16_t RawSnapshot::intern(const char* text) {
-  // From the end: names added by intern (teardown reasons) come after the
-  // creators' table, and each is asked for again for every record it names.
-  for (size_t i = names.size(); i-- > 0;)
-    if (names[i] == text || std::strcmp(names[i], text) == 0) return uint16_t(i);
-  if (names.size() >= kNoName) return kNoName;  // an unnamed record rather than a wrong name
-  names.push_back(text);
-  return uint16_t(names.size() - 1);
 }
 
 std::string limit_name(int limit) {

@@ -1,5 +1,5 @@
 #include "common/frame_tags.h"
-#include "report/model/raw.h"
+#include "report/model/builder.h"
 
 namespace cudaleak::report {
 

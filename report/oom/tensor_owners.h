@@ -9,7 +9,7 @@
 #include <functional>
 #include <vector>
 
-#include "report/model/raw.h"
+#include "common/record/raw.h"
 #include "report/model/report.h"
 
 namespace cudaleak::report {

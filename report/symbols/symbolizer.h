@@ -4,7 +4,8 @@
 #pragma once
 #include <memory>
 
-#include "report/model/raw.h"
+#include "common/record/raw.h"
+#include "report/model/report.h"
 
 namespace cudaleak::symbols {
 

@@ -5,17 +5,28 @@ written from the repository root ("common/kinds.h", "report/model/report.h"),
 so a folder's dependencies can be read off its includes.
 
     common                              kinds, enum names, options, words, colour,
-                                        private loading, safe output
+                                        private loading, safe output; common/record:
+                                        what recording fills (Record, the raw snapshot,
+                                        frames, the timeline), under both halves
     report/io < report/model            reading files; the report's schema
     report/symbols, report/gate         symbolization; suppression, baseline, verdict
     report/oom, report/analyze          out-of-memory diagnosis; filters, aggregates, diffs
     report/render                       text, out-of-memory text, diff, HTML, JUnit, SARIF
     report/capture                      report::assemble: a capture into a report
+    report/write                        the preload's one entry: assemble, symbolize,
+                                        render, write
     report/cli                          the cudaleak command
     interpose/base < driver < pyframes < track < runtime < hooks
                                         the preload library; it records into
-                                        track/ and hands a capture to
-                                        report/capture from runtime/
+                                        track/ on the floor common/record, and
+                                        hands a capture to report/write from
+                                        runtime/
+
+interpose/ includes of report/ only the headers of REPORT_FOR_INTERPOSE,
+each from the files it names, for the reason it gives: the entry, the
+schema a capture carries, and what the runtime does in process before any
+report (an out-of-memory told when it happens, the gate's files read at
+start-up). Nothing of render/ or the symbolizer: those are behind the entry.
 
 interpose/include holds the public headers a program includes by their own
 names (cudaleak_gtest.h includes "cudaleak.h" beside it).
@@ -48,6 +59,7 @@ FLOORS = {
     "report/analyze": ["common", "report/io", "report/model", "report/gate"],
     "report/render": REPORT_BELOW_CAPTURE + ["common", "report/analyze"],
     "report/capture": REPORT_BELOW_CAPTURE + ["common"],
+    "report/write": REPORT_BELOW_CAPTURE + ["common", "report/analyze", "report/render", "report/capture"],
     "report/cli": REPORT_BELOW_CAPTURE + ["common", "report/analyze", "report/render", "report/capture"],
     "report/compat": [],
     "interpose/include": [],
@@ -55,12 +67,49 @@ FLOORS = {
     "interpose/base": ["common"],
     "interpose/driver": ["common", "interpose/base"],
     "interpose/pyframes": ["common", "interpose/base", "interpose/driver"],
-    "interpose/track": ["common", "report/model", "interpose/base", "interpose/driver", "interpose/pyframes"],
-    "interpose/runtime": REPORT_BELOW_CAPTURE + ["common", "report/render", "report/capture", "interpose/include",
-                                                 "interpose/device", "interpose/base", "interpose/driver",
-                                                 "interpose/pyframes", "interpose/track"],
-    "interpose/hooks": ["common", "report/model", "interpose/base", "interpose/driver", "interpose/pyframes",
-                        "interpose/track", "interpose/runtime"],
+    "interpose/track": ["common", "interpose/base", "interpose/driver", "interpose/pyframes"],
+    "interpose/runtime": ["common", "interpose/include", "interpose/device", "interpose/base", "interpose/driver",
+                          "interpose/pyframes", "interpose/track"],
+    "interpose/hooks": ["common", "interpose/base", "interpose/driver", "interpose/pyframes", "interpose/track",
+                        "interpose/runtime"],
+}
+# What interpose/ may include of report/: header -> (the units that may, why).
+# The list only shrinks: what the runtime still does itself moves behind the
+# entry (report/write) over time.
+OOM_AT_FAILURE = "an out-of-memory is told when it happens, before the program reacts: runtime/oom resolves, " \
+                 "folds (oom_story) and diagnoses it in process"
+REPORT_FOR_INTERPOSE = {
+    "report/write/in_process.h": ({"interpose/runtime/reporter", "interpose/runtime/budgets",
+                                   "interpose/runtime/live_server"},
+                                  "the entry: a capture assembled, symbolized, rendered and written"),
+    "report/model/report.h": ({"interpose/runtime/reporter", "interpose/runtime/growth", "interpose/runtime/line_growth",
+                               "interpose/runtime/marks", "interpose/runtime/nvml", "interpose/runtime/oom_monitor",
+                               "interpose/runtime/python_view"},
+                              "the schema a Capture carries beside the snapshot: out-of-memory events measured at "
+                              "the failure, the frameworks' views, marks, the growth of earlier reports"),
+    "report/model/json_io.h": ({"interpose/runtime/python_view_entries"},
+                               "the frameworks' views arrive from the program's Python as JSON, read by the "
+                               "report's own field lists"),
+    "report/model/report_path.h": ({"interpose/runtime/crash_capture"},
+                                   "a crash capture names its file in the signal handler as reports are named"),
+    "report/symbols/launcher_env.h": ({"interpose/runtime/crash_capture", "interpose/runtime/launcher_files",
+                                       "interpose/runtime/nvml"},
+                                      "the process's place in a job, read from its environment"),
+    "report/symbols/device_lines.h": ({"interpose/runtime/device_heap"},
+                                      "a cubin's line table read at its load, to name a kernel's malloc line"),
+    "report/gate/gate.h": ({"interpose/runtime/gate_config"},
+                           "the gate's suppressions and baseline read once at start-up, not at exit"),
+    "report/gate/gate_options.h": ({"interpose/runtime/gate_config"}, "as gate.h"),
+    "report/gate/caching.h": ({"interpose/runtime/oom"},
+                              "a caching allocator's failed call is held back by its frames: " + OOM_AT_FAILURE),
+    "report/model/builder.h": ({"interpose/runtime/oom"}, OOM_AT_FAILURE),
+    "report/model/cuda_frames.h": ({"interpose/runtime/oom"}, OOM_AT_FAILURE),
+    "report/oom/diagnose.h": ({"interpose/runtime/oom", "interpose/runtime/line_growth"},
+                              OOM_AT_FAILURE + "; the frameworks' lines are named as sites are"),
+    "report/oom/oom_story.h": ({"interpose/runtime/oom"}, OOM_AT_FAILURE),
+    "report/oom/tensor_owners.h": ({"interpose/runtime/oom_monitor"}, OOM_AT_FAILURE),
+    "report/model/site_growth.h": ({"interpose/runtime/line_growth"},
+                                   "the frameworks' lines grow by the rule sites grow by"),
 }
 SOURCES = (".h", ".cpp", ".S", ".def", ".in")
 include = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -147,6 +196,7 @@ def cycle_problems(edges: dict[str, dict[str, list[str]]]) -> list[str]:
 def check(root: pathlib.Path) -> list[str]:
     problems = []
     edges: dict[str, dict[str, list[str]]] = {}  # unit -> unit it includes -> the files that do
+    reads_used = set()  # (report header, interpose unit) of REPORT_FOR_INTERPOSE met
     for top in ("common", "report", "interpose"):
         for path in sorted((root / top).rglob("*")):
             if path.suffix not in SOURCES or not path.is_file():
@@ -164,11 +214,21 @@ def check(root: pathlib.Path) -> list[str]:
                         problems.append(f"{relative}: includes {name} by a relative name; write it from the root")
                     continue  # generated (html_assets.h), the CUDA toolkit or a system library
                 other = floor_of(pathlib.PurePath(name))
-                if other != floor and other not in FLOORS[floor]:
+                if floor.startswith("interpose/") and other.startswith("report/"):
+                    users, _ = REPORT_FOR_INTERPOSE.get(name, (set(), ""))
+                    reads_used.add((name, unit_of(relative)))
+                    if unit_of(relative) not in users:
+                        problems.append(f"{relative}: includes {name} (interpose/ includes of report/ only "
+                                        "REPORT_FOR_INTERPOSE, each from the files it names)")
+                elif other != floor and other not in FLOORS[floor]:
                     problems.append(f"{relative}: includes {name} ({other} is not below {floor})")
                 target_unit = unit_of(pathlib.PurePath(name))
                 if target_unit != unit_of(relative) and str(relative) not in unit.setdefault(target_unit, []):
                     unit[target_unit].append(str(relative))
+    for name, (users, _) in sorted(REPORT_FOR_INTERPOSE.items()):
+        for user in sorted(users - {u for n, u in reads_used if n == name}):
+            problems.append(f"{user} no longer includes {name}: take it out of REPORT_FOR_INTERPOSE in "
+                            "tests/layers/check_layers.py")
     return problems + cycle_problems(edges)
 
 
@@ -179,6 +239,9 @@ def self_test(root: pathlib.Path) -> int:
             shutil.copytree(root / top, copy / top, ignore=shutil.ignore_patterns("*.js", "*.css", "*.html", "*.py"))
         planted = copy / "report/model/report.h"
         planted.write_text(planted.read_text() + '\n#include "report/render/text_report.h"\n')
+        # The preload reaching past the entry to a renderer.
+        reporter = copy / "interpose/runtime/reporter.cpp"
+        reporter.write_text(reporter.read_text() + '\n#include "report/render/text_report.h"\n')
         relative = copy / "common/kinds.cpp"
         relative.write_text(relative.read_text() + '\n#include "kinds.h"\n')
         # A cycle of two units of one folder, each through its .cpp.
@@ -187,6 +250,7 @@ def self_test(root: pathlib.Path) -> int:
             (copy / source).write_text((copy / source).read_text() + f'\n#include "{target}"\n')
         found = check(copy)
         wanted = ["report/model/report.h: includes report/render/text_report.h", "common/kinds.cpp: includes kinds.h",
+                  "interpose/runtime/reporter.cpp: includes report/render/text_report.h",
                   "include cycle between common/terminal_text, common/tty_color: "]
         missing = [w for w in wanted if not any(p.startswith(w) for p in found)]
         for w in missing:

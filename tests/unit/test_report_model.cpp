@@ -15,7 +15,7 @@
 #include "report/gate/site.h"
 #include "common/frame_tags.h"
 #include "report/render/text_report.h"
-#include "report/model/raw.h"
+#include "report/model/builder.h"
 #include "report/render/text_report.h"
 #include "report/model/library_handles.h"
 #include "interpose/driver/hook_table.h"

@@ -1,17 +1,21 @@
 // What the tracker hands to the report builder: resources as recorded, with
 // stacks as interned ids. Grouping, API attribution and symbolization happen in
-// the builder, so that policy lives in one place and is testable without a GPU.
+// the builder (report/model/builder.h), so that policy lives in one place and
+// is testable without a GPU. On the floor under both halves: recording fills
+// these and needs nothing of the report model above.
 #pragma once
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "common/enum_names.h"
 #include "common/kinds.h"
-#include "report/model/record.h"
-#include "report/model/report.h"
+#include "common/record/frame.h"
+#include "common/record/primary_context.h"
+#include "common/record/reachability_scan.h"
+#include "common/record/record.h"
 
 namespace cudaleak::report {
 
@@ -35,10 +39,6 @@ struct RawReservation {
   uint32_t stack_id = 0;
   const char* hook = "";
 };
-// The report's name of a CUlimit ("stack_size", "malloc_heap_size", ...).
-std::string limit_name(int limit);
-// The report's reservation, with its stack resolved.
-Reservation resolve_reservation(const RawReservation& raw, std::vector<Frame> stack);
 
 // A memory pool the program created, as the tracker counts it
 // (interpose/track/pool_ledger.h): its live stream-ordered bytes, their most
@@ -115,29 +115,5 @@ class FrameResolver {
   // functions were inlined: innermost first, all but the last marked inlined.
   virtual std::vector<Frame> resolve(uint64_t ip, bool return_address) = 0;
 };
-
-// A resolver that passes every question to `resolver`, which outlives it.
-std::unique_ptr<FrameResolver> borrow(FrameResolver& resolver);
-
-// A resolver that answers Python frames (python_frame_ip.h) from `python`
-// (index = id - 1) and passes every other address to `native` (may be null).
-std::unique_ptr<FrameResolver> with_python_frames(std::unique_ptr<FrameResolver> native, std::vector<Frame> python);
-
-struct BuildOptions {
-  size_t max_allocations = 16;  // 0 = all
-};
-
-Report build_report(const RawSnapshot& snapshot, const StackLookup& stacks, FrameResolver* resolver,
-                    const BuildOptions& options);
-
-// The frames of one interned stack (inline frames expanded).
-std::vector<Frame> resolve_stack(std::span<const uint64_t> ips, FrameResolver* resolver);
-
-// The outermost frame of the CUDA API block nearest to the allocation: walking
-// outwards from the innermost frame, the last frame named like a public CUDA
-// API (cudaMalloc, cuMemAlloc_v2, cublasCreate_v2, ncclCommInitRank...) before
-// the first frame that is neither such an API nor inside a CUDA library.
-// Falls back to `hook` (the driver entry point) when no frame is named.
-std::string outermost_api(const std::vector<Frame>& stack, const std::string& hook);
 
 }  // namespace cudaleak::report

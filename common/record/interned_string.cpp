@@ -1,4 +1,4 @@
-#include "report/model/interned_string.h"
+#include "common/record/interned_string.h"
 
 #include <mutex>
 #include <unordered_set>
