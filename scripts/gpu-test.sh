@@ -3,7 +3,7 @@
 # CHECK lines; tests/cases/runner.py) on this machine's real GPUs, with a
 # build staged by scripts/stage-build.sh: every case whose REQUIRES this
 # machine meets (gpu, gpus>=N, nvcc, torch, jax, cupy, ...). Each case's
-# commands and output are kept in OUT/<case>/log.txt. Exits non-zero when a
+# commands and output are kept in OUT/<area>/<case>/log.txt. Exits non-zero when a
 # case fails.
 # Usage: scripts/gpu-test.sh STAGE OUT [FILTER]   (FILTER: a regular expression on the case's path)
 set -uo pipefail

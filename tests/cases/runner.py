@@ -11,6 +11,8 @@ Directives, in comments (`//` or `#`) anywhere in the case file:
     ENV: KEY=VALUE                 set for every BUILD and RUN command (%root, %S and %t in VALUE replaced)
     BUILD: %nvcc %s -o %t/prog     a build step (exit status 0 expected)
     RUN: %run -o %t/r.json -- %t/prog leak
+    RUN: %expr %t/r.json \          a line ending in a backslash goes on in the
+    RUN:   'summary["leaked_count"] == 1'   next RUN: line (one command), as in lit
     RUN(exit=7): ...               a run whose exit status must be 7
     RUN(signal=SIGSEGV): ...       a run that must die of this signal
     CHECK: text                    found in the last RUN's output, after the previous CHECK's match
@@ -21,14 +23,26 @@ Directives, in comments (`//` or `#`) anywhere in the case file:
 
 A line of the case marked `// LINE:name` (or `# LINE:name`) is named in a
 CHECK as %line:name, so a check on "app.cu:17" survives edits above it.
-A RUN's output is its stdout followed by its stderr. Features: `simulated` or
-`gpu` (the mode), `gpus>=N`, `nvcc`, and any Python module the case names
-(`torch`, `jax`, `cupy`, ...: present when python3 imports it). Substitutions:
+A RUN's output is its stdout followed by its stderr; in a CHECK, %t, %S and
+%root are the paths they name. Features: `simulated` or `gpu` (the mode),
+`gpus>=N`, `nvcc`, `root` (running as root), `pid-namespaces` (`unshare
+--pid` permitted), `built=NAME` (the build has %build/tests/e2e/NAME, a
+program built only where its framework is), and any Python module the case names (`torch`, `jax`,
+`cupy`, ...: present when python3 imports it). Substitutions:
 %s the case file, %S its folder, %t a fresh folder for the case, %root the
 source tree, %cudaleak the launcher, %run `%cudaleak run` with
 `--simulated-gpu` in the simulated mode, %report `%cudaleak report`, %nvcc
 nvcc with `-g -cudart shared` (which the simulated GPU needs), %nvcc-static
-nvcc with `-g -cudart static` (real GPUs only), %python the interpreter.
+nvcc with `-g -cudart static` (real GPUs only), %python the interpreter,
+%expr tests/cases/tools/report_expr.py run by the runner's own interpreter
+(expressions over a report's JSON, `CHECK: holds: EXPR`), %build the tree
+the launcher is in (a build folder or a stage: the project's own test
+programs in %build/tests/e2e, the samples in %build/samples), %% a literal %
+(as in `date +%%s`), %preload
+`env LD_PRELOAD=<the library>` (with the simulated GPU's libraries first on
+LD_LIBRARY_PATH in the simulated mode), for a run under plain preload with
+CUDALEAK_OPTIONS. Every command starts with no CUDALEAK_* variable and no
+LD_PRELOAD from the runner's own environment.
 
 Exit status: 0 every case passed (or was skipped), 1 a case failed, 77 the
 only case given was skipped (CTest's SKIP_RETURN_CODE).
@@ -77,13 +91,20 @@ def gpu_count():
     return sum(1 for line in out.splitlines() if line.startswith("GPU "))
 
 
-def has_feature(feature, mode):
-    feature = feature.strip()
+def has_feature(feature, args):
+    feature, mode = feature.strip(), args.mode
     if feature in ("simulated", "gpu"):
         return feature == mode
     m = re.fullmatch(r"gpus>=(\d+)", feature)
     if m:
         return mode == "gpu" and gpu_count() >= int(m.group(1))
+    m = re.fullmatch(r"built=([\w.-]+)", feature)
+    if m:
+        return os.access(pathlib.Path(args.cudaleak).parent.parent / "tests" / "e2e" / m.group(1), os.X_OK)
+    if feature == "root":
+        return os.geteuid() == 0
+    if feature == "pid-namespaces":
+        return subprocess.run(["unshare", "--pid", "--fork", "true"], capture_output=True).returncode == 0
     if feature == "nvcc":
         return os.access(os.path.join(cuda_root(), "bin", "nvcc"), os.X_OK)
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", feature):
@@ -117,6 +138,8 @@ def parse(path):
         elif kind == "ENV":
             key, _, value = text.partition("=")
             case["env"][key.strip()] = value
+        elif kind == "RUN" and case["steps"] and case["steps"][-1]["command"].endswith("\\"):
+            case["steps"][-1]["command"] = case["steps"][-1]["command"][:-1] + " " + text
         elif kind == "BUILD" or kind.startswith("RUN"):
             if signal_name and not isinstance(getattr(signal, signal_name, None), signal.Signals):
                 raise CaseError("%s:%d: unknown signal %s" % (path, number, signal_name))
@@ -127,6 +150,8 @@ def parse(path):
             if not case["steps"] or case["steps"][-1]["kind"] != "RUN":
                 raise CaseError("%s:%d: %s before any RUN" % (path, number, kind))
             case["steps"][-1]["checks"].append((kind, lines_named(text, number), int(count) if count else None, number))
+    if any(s["command"].endswith("\\") for s in case["steps"]):
+        raise CaseError("%s: a command ends in a backslash with no RUN line after it" % path)
     if not any(s["kind"] == "RUN" for s in case["steps"]):
         raise CaseError("%s: no RUN line" % path)
     if not any(s["checks"] for s in case["steps"]):
@@ -137,12 +162,26 @@ def parse(path):
 def substitute(text, path, scratch, args):
     cudaleak = shlex.quote(args.cudaleak)
     run = cudaleak + " run" + (" --simulated-gpu" if args.mode == "simulated" else "")
+    build = pathlib.Path(args.cudaleak).parent.parent
+    preload = "env LD_PRELOAD=" + shlex.quote(str(build / "lib" / "libcudaleak.so"))
+    if args.mode == "simulated":
+        preload += " LD_LIBRARY_PATH=" + shlex.quote(str(build / "lib" / "cudaleak" / "simcuda"))
     table = {"%cudaleak": cudaleak, "%run": run, "%report": cudaleak + " report",
+             "%build": shlex.quote(str(build)), "%preload": preload,
+             # The checker needs no module of the case's: the runner's own interpreter (no pyenv shim to start).
+             "%expr": shlex.quote(sys.executable) + " " + shlex.quote(str(args.root / "tests/cases/tools/report_expr.py")),
              "%nvcc": shlex.quote(os.path.join(cuda_root(), "bin", "nvcc")) + " -g -cudart shared",
              "%nvcc-static": shlex.quote(os.path.join(cuda_root(), "bin", "nvcc")) + " -g -cudart static",
              "%python": shlex.quote(python()), "%root": shlex.quote(str(args.root)),
-             "%s": shlex.quote(str(path)), "%S": shlex.quote(str(path.parent)), "%t": shlex.quote(str(scratch))}
+             "%%": "%", "%s": shlex.quote(str(path)), "%S": shlex.quote(str(path.parent)), "%t": shlex.quote(str(scratch))}
     return re.sub("|".join(sorted(map(re.escape, table), key=len, reverse=True)), lambda m: table[m.group(0)], text)
+
+
+def paths_in_check(kind, text, places):
+    """%t, %S and %root in a CHECK are the paths they name (escaped in a CHECK-RE)."""
+    def path(m):
+        return re.escape(places[m.group(0)]) if kind == "CHECK-RE" else places[m.group(0)]
+    return re.sub("%root|%S|%t", path, text)
 
 
 def check_output(output, checks, where):
@@ -176,16 +215,18 @@ def check_output(output, checks, where):
 
 def run_case(path, args):
     case = parse(path)
-    missing = [f.strip() for f in case["requires"] if not has_feature(f, args.mode)]
-    present = [f.strip() for f in case["unsupported"] if has_feature(f, args.mode)]
+    missing = [f.strip() for f in case["requires"] if not has_feature(f, args)]
+    present = [f.strip() for f in case["unsupported"] if has_feature(f, args)]
     if missing or present:
         return "SKIP", "needs " + ", ".join(missing) if missing else "unsupported with " + ", ".join(present)
-    scratch = (args.out / path.stem).resolve()
+    scratch = (args.out / path.parent.name / path.stem).resolve()  # two areas may hold one name
     shutil.rmtree(scratch, ignore_errors=True)
     scratch.mkdir(parents=True)
     # Paths in ENV values are written unquoted: the value is not read by a shell.
     places = {"%root": str(args.root), "%S": str(path.parent), "%t": str(scratch)}
-    env = dict(os.environ, **{key: re.sub("%root|%S|%t", lambda m: places[m.group(0)], value)
+    clean = {key: value for key, value in os.environ.items()  # a case starts clean, as a user's shell would
+             if not key.startswith("CUDALEAK_") and key != "LD_PRELOAD"}
+    env = dict(clean, **{key: re.sub("%root|%S|%t", lambda m: places[m.group(0)], value)
                               for key, value in case["env"].items()})
     env["PATH"] = os.path.join(cuda_root(), "bin") + os.pathsep + env.get("PATH", "")
     log = []
@@ -204,8 +245,9 @@ def run_case(path, args):
         elif result.returncode != step["exit"]:
             raise CaseError("%s: %s exited %d, expected %d\n%s" % (where, step["kind"], result.returncode,
                                                                     step["exit"], output[-4000:]))
+        checks = [(kind, paths_in_check(kind, text, places), count, line) for kind, text, count, line in step["checks"]]
         try:
-            check_output(output, step["checks"], path.name)
+            check_output(output, checks, path.name)
         except CaseError as e:
             raise CaseError("%s\n--- output of %s:\n%s" % (e, where, output[-6000:]))
     return "PASS", "%d steps" % len(case["steps"])
@@ -235,6 +277,12 @@ SELF_TEST = {
     "nothing.sh": ("FAIL", "# RUN: echo one\n", "no CHECK line"),
     "line.sh": ("PASS", "# RUN: grep -n marked %s\n# CHECK: %line:here:\n# LINE:here marked\n"),
     "no-line.sh": ("FAIL", "# RUN: echo 1\n# CHECK: %line:nowhere\n", "names no LINE:nowhere mark"),
+    "continued.sh": ("PASS", "# RUN: echo one \\\n# RUN:   two\n# CHECK: one two\n"),
+    "dangling.sh": ("FAIL", "# RUN: echo one \\\n# CHECK: one\n", "ends in a backslash"),
+    "clean-env.sh": ("PASS", "# RUN: echo [$CUDALEAK_OPTIONS$LD_PRELOAD]\n# CHECK: []\n"),
+    "check-path.sh": ("PASS", "# RUN: echo $PWD/x.y\n# CHECK-RE: \\A%t/x\\.y$\n# CHECK-COUNT(1): %t/x.y\n"),
+    "percent.sh": ("PASS", "# RUN: printf '%%s-%%d' x 1\n# CHECK-RE: \\Ax-1\\Z\n"),
+    "not-built.sh": ("SKIP", "# REQUIRES: built=no_such_program\n# RUN: echo one\n# CHECK: one\n"),
     "skip.sh": ("SKIP", "# REQUIRES: gpus>=64\n# RUN: echo one\n# CHECK: one\n"),
 }
 
@@ -242,6 +290,7 @@ SELF_TEST = {
 def self_test(args):
     import tempfile
     failures = 0
+    os.environ["CUDALEAK_OPTIONS"] = "planted=1"  # must not reach a case (clean-env.sh)
     with tempfile.TemporaryDirectory() as scratch:
         folder = pathlib.Path(scratch)
         args.out = folder / "out"

@@ -3,7 +3,6 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
-#include <nlohmann/json.hpp>
 
 #include "tests/e2e/harness.h"
 
@@ -19,115 +18,6 @@ std::string written(const std::string& path, const std::string& text) {
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
-
-#ifdef CUDALEAK_HAVE_GTEST
-TEST_CASE("GoogleTest: the listener fails exactly the leaking test at its line with kind and stack",
-          "[e2e][frameworks]") {
-  auto dir = fresh_dir("gtest");
-  Result res = run_sim(dir, {program("gtest_cuda"), "--gtest_filter=Cuda.*"});
-  CHECK(res.exit_code == 1);
-  CHECK(has(res.out, "[       OK ] Cuda.ReleasesEverything"));
-  CHECK(has(res.out, "gtest_cuda.cpp:14: Failure"));  // the cudaMalloc line, not the listener's header
-  CHECK(has(res.out, "cudaleak: 1 CUDA resource (8192 bytes) created by this test is still alive"));
-  CHECK(has(res.out, "8.0 KiB of device memory in 1 allocation never freed, created by cudaMalloc"));
-  CHECK(has(res.out, "in Cuda_ForgetsABuffer_Test::TestBody()"));
-  CHECK(has(res.out, "[  FAILED  ] Cuda.ForgetsABuffer"));
-  // The stack stops at the test's body: GoogleTest's runner is in the report.
-  CHECK_FALSE(has(res.out, "testing::internal"));
-  CHECK(has(res.out, "(the rest of the stack is in the report)"));
-  auto r = load(files_in(dir).front());
-  REQUIRE(find_group(r, "device"));
-  CHECK(stack_has(*find_group(r, "device"), "Cuda_ForgetsABuffer_Test::TestBody"));
-  // Built in a subdirectory, the binary names its source "../tests/...":
-  // named from the compiler's directory, SARIF places it in the repository.
-  auto sarif_dir = fresh_dir("gtest_sarif");
-  run_sim(sarif_dir, {program("gtest_cuda"), "--gtest_filter=Cuda.*"},
-          {"--sarif", sarif_dir + "/../gtest.sarif", "--source-root", CUDALEAK_SOURCE_DIR});
-  const auto sarif = nlohmann::json::parse(read_file(sarif_dir + "/../gtest.sarif"));
-  bool placed = false;
-  for (const auto& result : sarif["runs"][0]["results"])
-    for (const auto& where : result.value("locations", nlohmann::json::array()))
-      placed |= where["physicalLocation"]["artifactLocation"] ==
-                nlohmann::json{{"uri", "tests/e2e/frameworks/gtest_cuda.cpp"}, {"uriBaseId", "SRCROOT"}};
-  CHECK(placed);
-}
-
-TEST_CASE("GoogleTest: the listener applies the gate's suppressions fail_on and min_bytes", "[e2e][frameworks]") {
-  auto dir = fresh_dir("gtest_gate");
-  std::string supp = written(dir + "/tests.supp", "leak:Cuda_ForgetsABuffer_Test::TestBody\n");
-  for (const std::vector<std::string>& flags : std::vector<std::vector<std::string>>{{"--suppressions", supp},
-                                                                                     {"--fail-on", "stream"},
-                                                                                     {"--min-bytes", "16384"}}) {
-    Result res = run_sim(dir, {program("gtest_cuda"), "--gtest_filter=Cuda.*"}, flags);
-    INFO(flags.front() << "\n" << res.out);
-    CHECK(res.exit_code == 0);
-    CHECK(has(res.out, "[  PASSED  ] 2 tests."));
-    CHECK_FALSE(has(res.out, "still alive"));
-  }
-}
-
-TEST_CASE("GoogleTest: CUDALEAK_LIMIT_MEMORY fails the test over its peak budget with the sites", "[e2e][frameworks]") {
-  auto dir = fresh_dir("gtest_budget");
-  Result res = run_sim(dir, {program("gtest_cuda"), "--gtest_filter=Budget.*"});
-  INFO(res.out);
-  CHECK(res.exit_code == 1);
-  CHECK(has(res.out, "[       OK ] Budget.PeakWithinBudget"));
-  CHECK(has(res.out, "[       OK ] Budget.LeakWithinBudget"));
-  CHECK(has(res.out, "[  FAILED  ] Budget.PeakOverBudget"));
-  CHECK(has(res.out, "gtest_cuda.cpp:30: Failure"));  // the allocation that went over, in the test
-  CHECK(has(res.out,
-            "cudaleak: this test used 28.0 MiB of device memory at its peak on device 0, over its budget "
-            "of 24.0 MiB (CUDALEAK_LIMIT_MEMORY)"));
-  CHECK(has(res.out, "20.0 MiB of device memory more than at the start, created by cudaMalloc on device 0:"));
-  CHECK(has(res.out, "in Budget_PeakOverBudget_Test::TestBody()"));
-  CHECK_FALSE(has(res.out, "testing::internal"));
-  CHECK(has(res.out, "1 FAILED TEST"));
-}
-#endif
-
-TEST_CASE("Catch2: cudaleak_catch2.h fails the tests over their budgets and passes the others", "[e2e][frameworks]") {
-  auto dir = fresh_dir("catch2_budget");
-  Result res = run_sim(dir, {program("catch2_cuda"), "*budget*"});
-  INFO(res.out);
-  CHECK(res.exit_code == 2);
-  CHECK(has(res.out, "4 | 2 passed | 2 failed"));
-  CHECK(has(res.out,
-            "cudaleak: this test used 28.0 MiB of device memory at its peak on device 0, over its budget "
-            "of 24.0 MiB (CUDALEAK_LIMIT_MEMORY)"));
-  CHECK(has(res.out, "catch2_cuda.cpp:47: FAILED"));  // the allocation that went over
-  CHECK(has(res.out,
-            "cudaleak: 1 CUDA resource (2097152 bytes) created by this test is still alive, over its "
-            "budget of 1.0 MiB (CUDALEAK_LIMIT_LEAKS)"));
-  CHECK(has(res.out, "catch2_cuda.cpp:55: FAILED"));
-  CHECK(has(res.out, "(the rest of the stack is in the report)"));  // cut at the test case
-  CHECK_FALSE(has(res.out, "Catch::RunContext"));
-}
-
-TEST_CASE("Catch2: cudaleak.h checks fail exactly the leaking test", "[e2e][frameworks]") {
-  auto dir = fresh_dir("catch2");
-  Result res = run_sim(dir, {program("catch2_cuda"), "~*budget*"});
-  CHECK(res.exit_code == 1);
-  CHECK(res.out.find("event is forgotten") != std::string::npos);
-  CHECK(res.out.find("test cases: 2 | 1 passed | 1 failed") != std::string::npos);
-  auto r = load(files_in(dir).front());
-  REQUIRE(find_group(r, "event"));
-  CHECK(find_group(r, "stream") == nullptr);
-}
-
-TEST_CASE("limit_memory: a run whose device memory peaks over its budget fails the gate and names the site",
-          "[e2e][frameworks]") {
-  auto dir = fresh_dir("limit_memory");
-  Result over = run_sim(dir, {sample("clean")}, {"--limit-memory", "65536", "--error-exitcode", "3"});
-  CHECK(over.exit_code == 3);
-  CHECK(has(over.err,
-            "cudaleak: device memory peaked at 256.0 KiB above the start on device 0, over the budget of "
-            "64.0 KiB (limit_memory) at "));
-  CHECK(has(over.err, "256.0 KiB of device memory more than at the start, created by cudaMalloc on device 0:"));
-  CHECK(has(over.err, "in main "));
-  Result within = run_sim(dir, {sample("clean")}, {"--limit-memory", "1048576", "--error-exitcode", "3"});
-  CHECK(within.exit_code == 0);
-  CHECK_FALSE(has(within.err, "over the budget"));
-}
 
 #ifdef CUDALEAK_PYTEST
 namespace {

@@ -1,5 +1,5 @@
 // Ways a process of a `cudaleak run` can leave the launcher without a usable
-// report, each after leaking 1 MiB (tests/e2e/test_launcher.cpp):
+// report, each after leaking 1 MiB (tests/cases/launcher/):
 //   linger MS        holds the leak MS milliseconds, then exits 0 (a test
 //                    process the watch of escapes from the preload can see)
 //   quick-exit N     leaves by quick_exit(N): no exit handler runs

@@ -1,7 +1,7 @@
 // 2^bits distinct call stacks, each allocating and freeing at once: a server
 // whose call paths keep changing. Prints the growth of the resident set over
 // the churn (peak minus the size after one warm-up allocation), with and
-// without cudaleak (tests/e2e/test_runtime.cpp, docs/performance.md).
+// without cudaleak (tests/cases/runtime/stack_churn.sh, docs/performance.md).
 // Leaks an allocation and an event before the churn and an allocation after,
 // whose stacks the report must still name.
 // Usage: stack_churn [BITS (default 20)]
