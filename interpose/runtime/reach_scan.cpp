@@ -95,8 +95,13 @@ void Scan::follow(uint64_t word, uint64_t at, uint32_t root, uint64_t root_word,
   const Region* region = nullptr;
   uint64_t* piece = piece_at(word, &region);
   if (!piece || (*piece & kVisited) || !(*piece & kInUse)) return;
-  *piece |= kVisited;
   const uint64_t start = piece_start(*piece);
+  // A malloc chunk's header is no block's memory: a word pointing at it is
+  // one past the end of the chunk before (a std::vector's end, kept in a
+  // global after its destructor freed the buffer), never the program's
+  // pointer to this one, whose memory starts 16 bytes in.
+  if (!(*piece & kWhole) && word < start + 16) return;
+  *piece |= kVisited;
   const uint64_t end = piece_end(*region, piece);
   const bool chunk = !(*piece & kWhole);
   // A malloc chunk's data: past its header, up to the next chunk's size word.

@@ -194,6 +194,42 @@ TEST_CASE("reachability scan: a global, a heap block reached from it, a handle, 
   }
 }
 
+// A std::vector in a global whose destructor freed its buffer still holds
+// its end pointer: one past the freed chunk's end, which is the next chunk's
+// header. The next chunk is not reached through it.
+TEST_CASE("reachability scan: a pointer at a chunk's header reaches nothing", "[reachability]") {
+  Memory heap(4096);
+  heap.chunk(0x000, 0x40 | 1);  // the vector's buffer, now freed (its words are stale)
+  heap.chunk(0x040, 0x40 | 1);  // the next chunk, holding the device pointer
+  heap.chunk(0x080, 4096 - 0x80 | 1);
+  const uint64_t device = 0x7e0000000000;
+  heap.word(0x050, device);  // in the next chunk's data
+  alignas(8) static uint64_t globals[2];
+  Scan scan;
+  scan.targets.push_back(Target{device, device + 4096, 0, false});
+  REQUIRE(scan.findings.resize(1));
+  scan.roots.push_back(Root{uint64_t(globals), uint64_t(globals + 2), 0});
+  scan.regions.push_back(Region{heap.at(0), heap.at(4096), 0, 0, false});
+  WindowReader reader;
+  REQUIRE(walk_heap(reader, heap.at(0), heap.at(4096), scan.pieces, WalkLimits{100}));
+  scan.regions[0].count = uint32_t(scan.pieces.size());
+  SECTION("one past the end of the chunk before: not followed") {
+    globals[0] = heap.at(0x040);  // the vector's end: the next chunk's prev_size word
+    globals[1] = heap.at(0x048);  // inside the header
+    REQUIRE(scan.prepare());
+    scan.run();
+    CHECK_FALSE(scan.findings[0].found);
+    CHECK(scan.pieces_followed == 0);
+  }
+  SECTION("a pointer to the chunk's memory: followed") {
+    globals[0] = heap.at(0x050);
+    globals[1] = 0;
+    REQUIRE(scan.prepare());
+    scan.run();
+    CHECK(scan.findings[0].found);
+  }
+}
+
 TEST_CASE("reachability: what is searched for, and whose globals are no roots", "[reachability]") {
   using cudaleak::Kind;
   using cudaleak::reachability::excluded_object;

@@ -1,3 +1,5 @@
+# REQUIRES: simulated
+# Simulated only: the frames a real libcudart adds come before the program's, so the stack's numbering differs.
 # GitHub workflow commands at the leak's line from `run` and from `report`:
 # one command per leak group the gate counts, with the file and line of the
 # program's frame, the title's ':' escaped, the stack on escaped newlines; a

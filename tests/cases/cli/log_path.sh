@@ -1,3 +1,5 @@
+# REQUIRES: simulated
+# Simulated only: fork_child uses CUDA in a forked child, which only the simulated driver allows.
 # log_path sends cudaleak's text to PATH.PID of each process (relative, as
 # typed: the launcher's directory, as for -o) and leaves stderr to the
 # program: the parent and its forked child one file each, each with its

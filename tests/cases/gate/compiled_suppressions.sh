@@ -1,3 +1,5 @@
+# REQUIRES: simulated
+# Simulated only: its child uses CUDA after a fork, which only the simulated driver allows.
 # The launcher parses the suppression files once and every process of the
 # run maps the result: both processes (the child forked before either read
 # the rules) map the launcher's file with its 20,001 rules, and the child's

@@ -1,3 +1,5 @@
+# REQUIRES: simulated
+# Simulated only: a real libcudart cannot start with 10 descriptors.
 # A process with few descriptors (10; root may raise the hard limit for the
 # report, others have the soft one raised up to it), or none left, still
 # writes its report: the leak fails the gate, seen, not lost.

@@ -1,3 +1,5 @@
+# REQUIRES: simulated
+# Simulated only: the thread count checked is the simulated driver's (a real driver starts threads of its own).
 # Runs in three PID namespaces writing one %p name keep every report: in
 # each the launcher is pid 1 and the program pid 2, and all ask for r.2.json.
 # /proc is the parent namespace's: the reachability scan still tells the

@@ -1,3 +1,5 @@
+# REQUIRES: simulated
+# Simulated only: fork_child uses CUDA in a forked child, which only the simulated driver allows.
 # fork: each process reports only what it created, under its own pid: the
 # parent its 1 MiB of device memory, the child its 3 MiB of pinned memory.
 # RUN: %run -o %t/r.%p.%n.json -- %build/tests/e2e/fork_child

@@ -1,3 +1,5 @@
+# REQUIRES: simulated
+# Simulated only: fork_child uses CUDA in a forked child, which only the simulated driver allows.
 # A process a rank forked is not the rank (it inherits RANK, but its parent,
 # the rank, has the driver loaded), and a shell between launcher and rank
 # changes nothing: the shell has no driver, so the program is still the rank.

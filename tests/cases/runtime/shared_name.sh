@@ -1,3 +1,5 @@
+# REQUIRES: simulated
+# Simulated only: fork_child uses CUDA in a forked child, which only the simulated driver allows.
 # Processes sharing a report name (a parent and its forked child under one
 # -o without %p) each keep their report, and the second says where it went.
 # RUN: %run -o %t/reports/shared.json -- %build/tests/e2e/fork_child

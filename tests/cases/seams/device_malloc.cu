@@ -4,7 +4,7 @@
 // CHECK: done
 // CHECK: call device-side malloc, which cudaleak tracks only with --device-heap
 // RUN: %run --device-heap true -o %t/heap.json -- %t/prog
-// CHECK: of device-side
+// CHECK: of device-heap memory in 32 allocations never freed, made by malloc in keep
 // CHECK-NONE: which cudaleak tracks only with --device-heap
 // Kernels that malloc on the device and never free: without --device-heap
 // cudaleak cannot see them, and says so in one line.
