@@ -37,10 +37,19 @@ Fn driver(std::atomic<Fn>& slot, const char* name, int version) {
   return tracker::cached_driver_function(slot, name, version);
 }
 
+// NVML's figure for this process, when it is one a device can hold: a
+// figure past the device's whole memory (a counter that wrapped) says
+// nothing about memory the calls did not explain.
 bool own_bytes(int device, uint64_t* bytes) {
   CUuuid uuid;
   std::string status = "device UUID unavailable";
-  if (device_identity::uuid_of(device, &uuid) && nvml::own_bytes(uuid, bytes, &status)) return true;
+  if (device_identity::uuid_of(device, &uuid) && nvml::own_bytes(uuid, bytes, &status)) {
+    static std::atomic<PFN_cuDeviceTotalMem_v3020> total_mem{nullptr};
+    size_t total = 0;
+    auto total_fn = driver(total_mem, "cuDeviceTotalMem", 3020);
+    if (!total_fn || total_fn(&total, device) != CUDA_SUCCESS || *bytes <= total) return true;
+    status = "NVML counts " + format_bytes(*bytes) + " for this process, more than the device's " + format_bytes(total);
+  }
   log_verbose("device %d: memory past the seen calls not checked: %s", device, status.c_str());
   return false;
 }
