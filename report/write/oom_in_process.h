@@ -45,9 +45,9 @@ struct RawOom {
   std::vector<RawOomSite> sites;
   std::string cache;  // the caching allocator that made the failed call; empty: none known
   std::vector<RawOomAttempt> attempts;
-  std::vector<OwnedBlocks> owned;             // PyTorch's live blocks by the allocation holding them
+  std::vector<OwnedBlocks> owned;            // PyTorch's live blocks by the allocation holding them
   std::vector<RawReservation> reservations;  // limits set on the failing device
-  std::vector<Frame> python_stack;            // JAX's failure: the Python frames it was raised in
+  std::vector<Frame> python_stack;           // JAX's failure: the Python frames it was raised in
 };
 
 // The api of the events the frameworks' own failures make.
