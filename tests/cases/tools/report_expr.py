@@ -13,10 +13,12 @@
 # or None, count(kind, report=r) and size(kind, report=r): what the summary
 # says of a kind (0 when absent), stack_has(group, text): a frame's function
 # holds text, text(path): a file's contents ("" when absent), line_of(path,
-# text): the number of the first line of a file that holds text (0: none).
+# text): the number of the first line of a file that holds text (0: none),
+# re (Python's regular expressions, for numbers a program printed).
 # Usage: report_expr.py REPORT EXPR...
 import json
 import os
+import re
 import sys
 
 if len(sys.argv) < 3:
@@ -75,7 +77,7 @@ def line_of(path, wanted):
 names = {"__builtins__": {}, "r": r, "reports": reports, "files": [os.path.basename(p) for p in paths], "summary": r.get("summary", {}) if isinstance(r, dict) else {}, "leaks": leaks,
          "group": group, "count": count, "size": size, "stack_has": stack_has, "text": text, "line_of": line_of,
          "len": len, "sum": sum, "any": any, "all": all, "sorted": sorted, "set": set, "min": min, "max": max, "str": str, "int": int,
-         "zip": zip, "dict": dict, "range": range}
+         "zip": zip, "dict": dict, "range": range, "list": list, "tuple": tuple, "abs": abs, "float": float, "re": re}
 failed = 0
 for expression in sys.argv[2:]:
     try:
