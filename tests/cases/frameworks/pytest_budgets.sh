@@ -11,27 +11,21 @@
 # RUN: %python -m pip install -q --no-index --no-deps --target %t/site %build/lib/cudaleak/python/pytest_cudaleak-*-py3-none-any.whl && echo installed
 # CHECK: installed
 # RUN(exit=1): PYTHONPATH=%t/site %run --print-summary false -o %t/budgets.%p.json -- %python -m pytest -rA -p no:cacheprovider %root/tests/gpu/pytest/test_budgets_torch.py > %t/pytest.log 2>&1; st=$?; cat %t/pytest.log; exit $st
-# The fixture's error at teardown (pytest prints errors before failures).
-# CHECK-RE: cudaleak: fixture 'raw_buffer' \(function scope, set up for .*test_uses_a_leaking_fixture\) left 1 CUDA resource \(4194304 bytes\) alive after its teardown
-# CHECK-RE: (?m)^at .*test_budgets_torch\.py:41$
-# The failures, in the order the tests ran.
-# CHECK: cudaleak: test_workspace_over_budget used 96.0 MiB of device memory at its peak on device 0, over its budget of 64.0 MiB (@pytest.mark.cuda_limit_memory)
-# CHECK-RE: (?m)^at .*test_budgets_torch\.py:24$
-# CHECK: MiB of device memory more than at the start, created by
-# CHECK-RE: \[python\] in test_workspace_over_budget .*test_budgets_torch\.py:24
-# CHECK: (the rest of the stack is in the report)
-# CHECK: cudaleak: test_cached_block_still_counts used 80.0 MiB of device memory at its peak on device 0, over its budget of 64.0 MiB
-# The session's tables, then pytest's summary.
-# CHECK: cudaleak: the tests that used the most device memory (peak)
-# CHECK-RE: 96\.0 MiB  .*test_budgets_torch\.py::test_workspace_over_budget
-# CHECK-RE: 4\.0 MiB  .*test_budgets_torch\.py::test_uses_a_leaking_fixture
+# CHECK-DAG-RE: PASSED .*test_budgets_torch\.py::test_elementwise_within_budget
+# CHECK-DAG-RE: FAILED .*test_budgets_torch\.py::test_workspace_over_budget
+# CHECK-DAG: cudaleak: test_workspace_over_budget used 96.0 MiB of device memory at its peak on device 0, over its budget of 64.0 MiB (@pytest.mark.cuda_limit_memory)
+# CHECK-DAG-RE: (?m)^at .*test_budgets_torch\.py:24$
+# CHECK-DAG: MiB of device memory more than at the start, created by
+# CHECK-DAG-RE: \[python\] in test_workspace_over_budget .*test_budgets_torch\.py:24
+# CHECK-DAG: cudaleak: test_cached_block_still_counts used 80.0 MiB of device memory at its peak on device 0, over its budget of 64.0 MiB
+# CHECK-DAG-RE: ERROR .*test_budgets_torch\.py::test_uses_a_leaking_fixture
+# CHECK-DAG-RE: cudaleak: fixture 'raw_buffer' \(function scope, set up for .*test_uses_a_leaking_fixture\) left 1 CUDA resource \(4194304 bytes\) alive after its teardown
+# CHECK-DAG-RE: (?m)^at .*test_budgets_torch\.py:41$
+# CHECK-DAG: (the rest of the stack is in the report)
+# CHECK-DAG: cudaleak: the tests that used the most device memory (peak)
+# CHECK-DAG-RE: 96\.0 MiB  .*test_budgets_torch\.py::test_workspace_over_budget
+# CHECK-DAG-RE: 4\.0 MiB  .*test_budgets_torch\.py::test_uses_a_leaking_fixture
 # CHECK: 2 failed, 2 passed, 1 error
-# RUN: cat %t/pytest.log
-# CHECK-RE: PASSED .*test_budgets_torch\.py::test_elementwise_within_budget
-# RUN: cat %t/pytest.log
-# CHECK-RE: FAILED .*test_budgets_torch\.py::test_workspace_over_budget
-# RUN: cat %t/pytest.log
-# CHECK-RE: ERROR .*test_budgets_torch\.py::test_uses_a_leaking_fixture
 # No pytest or pluggy frame in a failure's stack:
 # RUN: grep -cE '\[python\] in .*(pluggy|_pytest)/' %t/pytest.log || true
 # CHECK-RE: \A0\n

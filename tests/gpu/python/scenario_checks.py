@@ -1,5 +1,5 @@
-"""What the checkers of the GPU scenarios share (check_python_reports.py,
-check_oom_story.py): counted checks, the line of a "# LINE:name" marker in a
+"""What the checker of the GPU scenarios uses (check_python_reports.py):
+counted checks, the line of a "# LINE:name" marker in a
 scenario, and the reports and log each run left in the output folder."""
 import glob
 import json
