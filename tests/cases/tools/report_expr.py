@@ -17,7 +17,13 @@
 # python_frame(stack, function, line): a Python frame of that function at
 # that line is in the stack, oom_events(reason="exit"): the out-of-memory
 # events of every report of that reason (each process's exit report),
+<<<<<<< HEAD
 # re (Python's regular expressions, for numbers a program printed).
+=======
+# last_report(reason="exit"): the last report of that reason in file-name
+# order ({} when none), by_rank(): each rank's latest report (the longest
+# run of its process; ranks from 0 only).
+>>>>>>> h-gp
 # Usage: report_expr.py REPORT EXPR...
 import json
 import os
@@ -73,6 +79,19 @@ def oom_events(reason="exit"):
     return [e for report in reports if report.get("reason") == reason for e in report.get("oom_events", [])]
 
 
+def last_report(reason="exit"):
+    found = [report for report in reports if report.get("reason") == reason]
+    return found[-1] if found else {}
+
+
+def by_rank():
+    latest = {}
+    for report in sorted(reports, key=lambda x: x.get("duration_ns", 0)):  # stable: the later file of a tie
+        if report.get("process", {}).get("rank", -1) >= 0:
+            latest[report["process"]["rank"]] = report
+    return latest
+
+
 def text(path):
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -88,7 +107,7 @@ def line_of(path, wanted):
 # Globals, not locals, so that a comprehension in an expression sees them.
 names = {"__builtins__": {}, "r": r, "reports": reports, "files": [os.path.basename(p) for p in paths], "summary": r.get("summary", {}) if isinstance(r, dict) else {}, "leaks": leaks,
          "group": group, "count": count, "size": size, "stack_has": stack_has, "text": text, "line_of": line_of,
-         "python_frame": python_frame, "oom_events": oom_events,
+         "python_frame": python_frame, "oom_events": oom_events, "last_report": last_report, "by_rank": by_rank,
          "len": len, "sum": sum, "any": any, "all": all, "sorted": sorted, "set": set, "min": min, "max": max, "str": str, "int": int,
          "zip": zip, "dict": dict, "range": range, "list": list, "tuple": tuple, "abs": abs, "float": float, "re": re}
 failed = 0
