@@ -43,12 +43,17 @@ tools="$(cd "$(dirname "$0")/../tools" && pwd)"
 case "$what" in
 build)
   mkdir -p "$out/bin"
+  pids=()
   for s in "${samples[@]}"; do
     name=$(basename "$s")
-    extra=""
-    case $name in cdp*) extra="-rdc=true -lcudadevrt" ;; esac
-    echo "nvcc -arch=${CUDA_ARCH:-native} -O2 -std=c++17 -I$CUDA_SAMPLES/Common -o $out/bin/$name $CUDA_SAMPLES/Samples/$s/$name.cu $extra > $out/build.$name.log 2>&1"
-  done | xargs -P 12 -I{} sh -c '{}'
+    extra=()
+    case $name in cdp*) extra=(-rdc=true -lcudadevrt) ;; esac
+    nvcc -arch="${CUDA_ARCH:-sm_90}" -O2 -std=c++17 -I"$CUDA_SAMPLES/Common" -o "$out/bin/$name" \
+      "$CUDA_SAMPLES/Samples/$s/$name.cu" "${extra[@]}" > "$out/build.$name.log" 2>&1 &
+    pids+=($!)
+    if [ ${#pids[@]} -ge 12 ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
+  done
+  wait
   built=0
   for s in "${samples[@]}"; do
     name=$(basename "$s")

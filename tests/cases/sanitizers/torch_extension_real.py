@@ -11,13 +11,13 @@
 # ENV: ASAN_OPTIONS=protect_shadow_gap=0:detect_leaks=0
 # RUN: mkdir -p %t/asan_build %t/tsan_build; %python %s %t/asan_build > /dev/null 2>&1; %python %s %t/tsan_build thread > /dev/null 2>&1; echo built
 # CHECK: built
-# RUN: LD_PRELOAD=$(gcc -print-file-name=libasan.so) %root/tests/cases/tools/beside_sanitizer.sh %t/asan_extension keep_and_leak %run -o %t/asan.%p.json -- %python %s %t/asan_build
+# RUN: RUN_PRELOAD=$(gcc -print-file-name=libasan.so) %root/tests/cases/tools/beside_sanitizer.sh %t/asan_extension keep_and_leak %run -o %t/asan.%p.json -- %python %s %t/asan_build
 # CHECK: asan_extension: same status (
 # CHECK: asan_extension: same stdout
 # CHECK-COUNT(3): asan_extension: no new '
 # CHECK: asan_extension: cudaleak's text says 'keep_and_leak'
 # CHECK-NONE: differs
-# RUN: LD_PRELOAD=$(gcc -print-file-name=libtsan.so) %root/tests/cases/tools/beside_sanitizer.sh %t/tsan_extension "" %run -o %t/tsan.%p.json -- %python %s %t/tsan_build thread
+# RUN: RUN_PRELOAD=$(gcc -print-file-name=libtsan.so) %root/tests/cases/tools/beside_sanitizer.sh %t/tsan_extension "" %run -o %t/tsan.%p.json -- %python %s %t/tsan_build thread
 # CHECK: tsan_extension: same status (
 # CHECK: tsan_extension: same stdout
 # CHECK-COUNT(3): tsan_extension: no new '

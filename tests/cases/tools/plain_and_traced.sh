@@ -6,7 +6,9 @@
 # in NAME.alone.out, NAME.alone.err, NAME.traced.out and NAME.traced.err for
 # checks on what cudaleak printed. With TIMEOUT set, each run is bounded by
 # it (timeout(1): status 124 past it); with STATUS_ONLY=1 the stdout is not
-# compared (a program that prints timings).
+# compared (a program that prints timings); with RUN_PRELOAD set, both runs
+# (not this script's own tools) have it as LD_PRELOAD, the user's preload of
+# a sanitizer runtime that `cudaleak run` keeps first.
 # Usage: plain_and_traced.sh NAME LAUNCHER... -- COMMAND...
 #   LAUNCHER: `cudaleak run` and its options (%run -o %t/NAME.%p.json)
 set -u
@@ -19,7 +21,8 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do
 done
 shift
 bound=()
-[ -n "${TIMEOUT:-}" ] && bound=(timeout "$TIMEOUT")
+[ -n "${RUN_PRELOAD:-}" ] && bound=(env LD_PRELOAD="$RUN_PRELOAD")
+[ -n "${TIMEOUT:-}" ] && bound+=(timeout "$TIMEOUT")
 "${bound[@]}" "$@" >"$name.alone.out" 2>"$name.alone.err"
 alone=$?
 "${bound[@]}" "${launcher[@]}" -- "$@" >"$name.traced.out" 2>"$name.traced.err"

@@ -17,13 +17,10 @@
 # python_frame(stack, function, line): a Python frame of that function at
 # that line is in the stack, oom_events(reason="exit"): the out-of-memory
 # events of every report of that reason (each process's exit report),
-<<<<<<< HEAD
-# re (Python's regular expressions, for numbers a program printed).
-=======
 # last_report(reason="exit"): the last report of that reason in file-name
 # order ({} when none), by_rank(): each rank's latest report (the longest
-# run of its process; ranks from 0 only).
->>>>>>> h-gp
+# run of its process; ranks from 0 only), re (Python's regular expressions,
+# for numbers a program printed).
 # Usage: report_expr.py REPORT EXPR...
 import json
 import os
