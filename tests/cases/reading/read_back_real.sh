@@ -8,5 +8,5 @@
 # REQUIRES: gpu
 # RUN: for s in loop_leak exception_leak pinned_leak stream_event_leak driver_context_leak async_pool_leak clean; do %run -o %t/own/$s.%p.json -- %build/samples/sample_$s > /dev/null 2>&1; done; %run -o %t/own/crash.%p.json -- %build/tests/e2e/crash_after_leak > /dev/null 2>&1; CUDALEAK_OPTIONS=output=%t/own/capture.json %preload %build/tests/e2e/crash_after_leak > /dev/null 2>&1; %run -o %t/own/oom.%p.%n.json -- %build/tests/e2e/oom_scenarios leak 4096 > /dev/null 2>&1; ls %t/own | wc -l
 # CHECK-RE: \A[1-9][0-9]*\n
-# RUN: %python %root/tests/cases/tools/check_reading.py %cudaleak %t/read %t/../..
+# RUN: %python %root/tests/cases/tools/check_reading.py %cudaleak %t/read "$(realpath %t/../..)"
 # CHECK-RE: reading: [1-9][0-9]* reports from the GPU runs read back, 0 wrong
