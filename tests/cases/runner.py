@@ -9,6 +9,8 @@ Directives, in comments (`//` or `#`) anywhere in the case file:
     REQUIRES: gpu, nvcc, torch     every feature named must be present
     UNSUPPORTED: simulated         skipped where any feature named is present
     ENV: KEY=VALUE                 set for every BUILD and RUN command (%root, %S and %t in VALUE replaced)
+    PYTHONS: all                   run once under each interpreter of --pythons (CTest: every CPython found)
+    LINES-FROM: %root/tests/x.py   %line:name also names that file's LINE marks (a program cases share)
     BUILD: %nvcc %s -o %t/prog     a build step (exit status 0 expected)
     RUN: %run -o %t/r.json -- %t/prog leak
     RUN: %expr %t/r.json \          a line ending in a backslash goes on in the
@@ -22,13 +24,19 @@ Directives, in comments (`//` or `#`) anywhere in the case file:
     CHECK-COUNT(3): text           exactly this many times in the whole output of the last RUN
 
 A line of the case marked `// LINE:name` (or `# LINE:name`) is named in a
-CHECK as %line:name, so a check on "app.cu:17" survives edits above it.
+CHECK or a RUN as %line:name, so a check on "app.cu:17" survives edits
+above it; LINES-FROM adds the marks of a program several cases share.
+Under `PYTHONS: all` the case runs once for each interpreter of --pythons
+(colon-separated; by default the one %python names), each run in a folder
+of its own with %python and the features of that interpreter, and fails
+when any run fails; elsewhere %python is $PYTHON or python3.
 A RUN's output is its stdout followed by its stderr; in a CHECK, %t, %S and
 %root are the paths they name. Features: `simulated` or `gpu` (the mode),
-`gpus>=N`, `nvcc`, `root` (running as root), `pid-namespaces` (`unshare
---pid` permitted), `built=NAME` (the build has %build/tests/e2e/NAME, a
-program built only where its framework is), and any Python module the case names (`torch`, `jax`,
-`cupy`, ...: present when python3 imports it). Substitutions:
+`gpus>=N`, `nvcc`, `python>=3.12` (the interpreter's version), `root`
+(running as root), `pid-namespaces` (`unshare --pid` permitted),
+`built=NAME` (the build has %build/tests/e2e/NAME, a program built only
+where its framework is), and any Python module the case names (`torch`,
+`jax`, `cupy`, ...: present when the interpreter imports it). Substitutions:
 %s the case file, %S its folder, %t a fresh folder for the case, %root the
 source tree, %cudaleak the launcher, %run `%cudaleak run` with
 `--simulated-gpu` in the simulated mode, %report `%cudaleak report`, %nvcc
@@ -46,7 +54,7 @@ LD_PRELOAD from the runner's own environment.
 
 Exit status: 0 every case passed (or was skipped), 1 a case failed, 77 the
 only case given was skipped (CTest's SKIP_RETURN_CODE).
-Usage: runner.py --mode simulated|gpu --cudaleak PATH [--out DIR] [--filter RE] CASE_OR_FOLDER...
+Usage: runner.py --mode simulated|gpu --cudaleak PATH [--out DIR] [--filter RE] [--pythons PY:PY...] CASE_OR_FOLDER...
        runner.py --self-test   (planted cases that must pass, fail and skip)
 """
 import argparse
@@ -60,7 +68,7 @@ import signal
 import subprocess
 import sys
 
-DIRECTIVE = re.compile(r"^\s*(?://|#)\s*(REQUIRES|UNSUPPORTED|ENV|BUILD|RUN(?:\((?:exit=(\d+)|signal=(SIG[A-Z0-9]+))\))?|"
+DIRECTIVE = re.compile(r"^\s*(?://|#)\s*(REQUIRES|UNSUPPORTED|ENV|PYTHONS|LINES-FROM|BUILD|RUN(?:\((?:exit=(\d+)|signal=(SIG[A-Z0-9]+))\))?|"
                        r"CHECK(?:-RE|-NOT|-NONE)?|CHECK-COUNT\((\d+)\)):\s?(.*?)\s*$")
 SKIPPED = 77
 
@@ -70,8 +78,20 @@ class CaseError(Exception):
 
 
 @functools.lru_cache(maxsize=None)
-def python_has(module):
-    return subprocess.run([python(), "-c", "import " + module], capture_output=True).returncode == 0
+def python_has(interpreter, module):
+    return subprocess.run([interpreter, "-c", "import " + module], capture_output=True).returncode == 0
+
+
+@functools.lru_cache(maxsize=None)
+def python_version(interpreter):
+    try:
+        out = subprocess.run([interpreter, "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"],
+                             capture_output=True, text=True, timeout=60).stdout.strip()
+    except OSError:
+        out = ""
+    if not re.fullmatch(r"\d+\.\d+\.\d+", out):
+        raise CaseError("the interpreter %s does not run" % interpreter)
+    return tuple(map(int, out.split(".")))
 
 
 def python():
@@ -91,7 +111,7 @@ def gpu_count():
     return sum(1 for line in out.splitlines() if line.startswith("GPU "))
 
 
-def has_feature(feature, args):
+def has_feature(feature, args, interpreter):
     feature, mode = feature.strip(), args.mode
     if feature in ("simulated", "gpu"):
         return feature == mode
@@ -107,8 +127,11 @@ def has_feature(feature, args):
         return subprocess.run(["unshare", "--pid", "--fork", "true"], capture_output=True).returncode == 0
     if feature == "nvcc":
         return os.access(os.path.join(cuda_root(), "bin", "nvcc"), os.X_OK)
+    m = re.fullmatch(r"python>=(\d+)\.(\d+)", feature)
+    if m:
+        return python_version(interpreter)[:2] >= (int(m.group(1)), int(m.group(2)))
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", feature):
-        return python_has(feature)
+        return python_has(interpreter, feature)
     raise CaseError("unknown feature '%s'" % feature)
 
 
@@ -116,10 +139,25 @@ LINE_MARK = re.compile(r"(?://|#)\s*LINE:(\w+)")
 LINE_USE = re.compile(r"%line:(\w+)")
 
 
-def parse(path):
-    case = {"requires": [], "unsupported": [], "env": {}, "steps": []}
+def line_marks(path):
     lines = path.read_text(errors="replace").splitlines()
-    marks = {m.group(1): number for number, line in enumerate(lines, 1) for m in LINE_MARK.finditer(line)}
+    return {m.group(1): number for number, line in enumerate(lines, 1) for m in LINE_MARK.finditer(line)}
+
+
+def parse(path, root):
+    case = {"requires": [], "unsupported": [], "env": {}, "steps": [], "pythons": False}
+    lines = path.read_text(errors="replace").splitlines()
+    marks = line_marks(path)
+    for number, line in enumerate(lines, 1):  # first: a CHECK may come before the LINES-FROM it uses
+        m = DIRECTIVE.match(line)
+        if m and m.group(1) == "LINES-FROM":
+            shared = pathlib.Path(re.sub("%root|%S", lambda p: str(root if p.group(0) == "%root" else path.parent),
+                                         m.group(5)))
+            if not shared.is_file():
+                raise CaseError("%s:%d: LINES-FROM names no file: %s" % (path, number, shared))
+            for name, at in line_marks(shared).items():
+                if marks.setdefault(name, at) != at:
+                    raise CaseError("%s:%d: LINE:%s is marked in the case and in %s" % (path, number, name, shared))
 
     def lines_named(text, number):
         def named(m):
@@ -138,12 +176,19 @@ def parse(path):
         elif kind == "ENV":
             key, _, value = text.partition("=")
             case["env"][key.strip()] = value
+        elif kind == "PYTHONS":
+            if text != "all":
+                raise CaseError("%s:%d: PYTHONS takes 'all', not '%s'" % (path, number, text))
+            case["pythons"] = True
+        elif kind == "LINES-FROM":
+            continue
         elif kind == "RUN" and case["steps"] and case["steps"][-1]["command"].endswith("\\"):
-            case["steps"][-1]["command"] = case["steps"][-1]["command"][:-1] + " " + text
+            case["steps"][-1]["command"] = case["steps"][-1]["command"][:-1] + " " + lines_named(text, number)
         elif kind == "BUILD" or kind.startswith("RUN"):
             if signal_name and not isinstance(getattr(signal, signal_name, None), signal.Signals):
                 raise CaseError("%s:%d: unknown signal %s" % (path, number, signal_name))
-            case["steps"].append({"kind": "BUILD" if kind == "BUILD" else "RUN", "command": text, "line": number,
+            case["steps"].append({"kind": "BUILD" if kind == "BUILD" else "RUN", "command": lines_named(text, number),
+                                  "line": number,
                                   "exit": int(exit_code) if exit_code else 0,
                                   "signal": getattr(signal, signal_name) if signal_name else None, "checks": []})
         else:
@@ -159,7 +204,7 @@ def parse(path):
     return case
 
 
-def substitute(text, path, scratch, args):
+def substitute(text, path, scratch, args, interpreter):
     cudaleak = shlex.quote(args.cudaleak)
     run = cudaleak + " run" + (" --simulated-gpu" if args.mode == "simulated" else "")
     build = pathlib.Path(args.cudaleak).parent.parent
@@ -172,7 +217,7 @@ def substitute(text, path, scratch, args):
              "%expr": shlex.quote(sys.executable) + " " + shlex.quote(str(args.root / "tests/cases/tools/report_expr.py")),
              "%nvcc": shlex.quote(os.path.join(cuda_root(), "bin", "nvcc")) + " -g -cudart shared",
              "%nvcc-static": shlex.quote(os.path.join(cuda_root(), "bin", "nvcc")) + " -g -cudart static",
-             "%python": shlex.quote(python()), "%root": shlex.quote(str(args.root)),
+             "%python": shlex.quote(interpreter), "%root": shlex.quote(str(args.root)),
              "%%": "%", "%s": shlex.quote(str(path)), "%S": shlex.quote(str(path.parent)), "%t": shlex.quote(str(scratch))}
     return re.sub("|".join(sorted(map(re.escape, table), key=len, reverse=True)), lambda m: table[m.group(0)], text)
 
@@ -214,12 +259,31 @@ def check_output(output, checks, where):
 
 
 def run_case(path, args):
-    case = parse(path)
-    missing = [f.strip() for f in case["requires"] if not has_feature(f, args)]
-    present = [f.strip() for f in case["unsupported"] if has_feature(f, args)]
+    case = parse(path, args.root)
+    if not case["pythons"]:
+        return run_once(path, case, args, python(), args.out / path.parent.name / path.stem)
+    ran, skipped = 0, []
+    for n, interpreter in enumerate(args.pythons, 1):
+        try:
+            outcome, detail = run_once(path, case, args, interpreter,
+                                       args.out / path.parent.name / path.stem / ("python-%d" % n))
+        except CaseError as e:
+            raise CaseError("under %s: %s" % (interpreter, e))
+        if outcome == "SKIP":
+            skipped.append("%s %s" % (interpreter, detail))
+        ran += outcome == "PASS"
+    if not ran:
+        return "SKIP", "under every interpreter: " + "; ".join(skipped)
+    return "PASS", "%d steps under %d interpreters%s" % (len(case["steps"]), ran, "".join(
+        ", skipped under " + s for s in skipped))
+
+
+def run_once(path, case, args, interpreter, scratch):
+    missing = [f.strip() for f in case["requires"] if not has_feature(f, args, interpreter)]
+    present = [f.strip() for f in case["unsupported"] if has_feature(f, args, interpreter)]
     if missing or present:
         return "SKIP", "needs " + ", ".join(missing) if missing else "unsupported with " + ", ".join(present)
-    scratch = (args.out / path.parent.name / path.stem).resolve()  # two areas may hold one name
+    scratch = scratch.resolve()  # two areas may hold one name
     shutil.rmtree(scratch, ignore_errors=True)
     scratch.mkdir(parents=True)
     # Paths in ENV values are written unquoted: the value is not read by a shell.
@@ -231,7 +295,7 @@ def run_case(path, args):
     env["PATH"] = os.path.join(cuda_root(), "bin") + os.pathsep + env.get("PATH", "")
     log = []
     for step in case["steps"]:
-        command = substitute(step["command"], path, scratch, args)
+        command = substitute(step["command"], path, scratch, args, interpreter)
         where = "%s:%d" % (path.name, step["line"])
         result = subprocess.run(command, shell=True, cwd=scratch, env=env, capture_output=True, text=True,
                                 errors="replace", timeout=args.timeout)
@@ -276,6 +340,7 @@ SELF_TEST = {
     "no-signal.sh": ("FAIL", "# RUN(signal=SIGSEGV): exit 0\n# CHECK-NONE: x\n", "expected death by SIGSEGV"),
     "nothing.sh": ("FAIL", "# RUN: echo one\n", "no CHECK line"),
     "line.sh": ("PASS", "# RUN: grep -n marked %s\n# CHECK: %line:here:\n# LINE:here marked\n"),
+    "line-in-run.sh": ("PASS", "# RUN: echo at %line:self  # LINE:self\n# CHECK-RE: \\Aat 1$\n"),
     "no-line.sh": ("FAIL", "# RUN: echo 1\n# CHECK: %line:nowhere\n", "names no LINE:nowhere mark"),
     "continued.sh": ("PASS", "# RUN: echo one \\\n# RUN:   two\n# CHECK: one two\n"),
     "dangling.sh": ("FAIL", "# RUN: echo one \\\n# CHECK: one\n", "ends in a backslash"),
@@ -284,6 +349,16 @@ SELF_TEST = {
     "percent.sh": ("PASS", "# RUN: printf '%%s-%%d' x 1\n# CHECK-RE: \\Ax-1\\Z\n"),
     "not-built.sh": ("SKIP", "# REQUIRES: built=no_such_program\n# RUN: echo one\n# CHECK: one\n"),
     "skip.sh": ("SKIP", "# REQUIRES: gpus>=64\n# RUN: echo one\n# CHECK: one\n"),
+    # The self-test's interpreters: its own, and a second path to it (other-python).
+    "pythons.sh": ("PASS", "# PYTHONS: all\n# RUN: %python -c 'print(\"ran\")' && echo $PWD\n# CHECK: ran\n"
+                           "# CHECK-RE: /python-[12]$\n", "under 2 interpreters"),
+    "pythons-one-fails.sh": ("FAIL", "# PYTHONS: all\n# RUN: case %python in *other-python) exit 5;; esac\n"
+                                     "# CHECK-NONE: x\n", "other-python: pythons-one-fails.sh:2: RUN exited 5"),
+    "pythons-version.sh": ("SKIP", "# PYTHONS: all\n# REQUIRES: python>=99.0\n# RUN: echo one\n# CHECK: one\n",
+                           "under every interpreter"),
+    "lines-from.sh": ("PASS", "# RUN: grep -n marked %S/line.sh\n# CHECK: %line:here:\n# LINES-FROM: %S/line.sh\n"),
+    "lines-from-none.sh": ("FAIL", "# LINES-FROM: %S/no-such.sh\n# RUN: echo 1\n# CHECK: 1\n",
+                           "LINES-FROM names no file"),
 }
 
 
@@ -294,6 +369,10 @@ def self_test(args):
     with tempfile.TemporaryDirectory() as scratch:
         folder = pathlib.Path(scratch)
         args.out = folder / "out"
+        other = folder / "other-python"
+        other.write_text("#!/bin/sh\nexec %s \"$@\"\n" % shlex.quote(sys.executable))
+        other.chmod(0o755)
+        args.pythons = [sys.executable, str(other)]
         for name, (want, text, *reason) in SELF_TEST.items():
             (folder / name).write_text(text)
             try:
@@ -317,10 +396,12 @@ def main():
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("case-output"))
     parser.add_argument("--filter", default="")
     parser.add_argument("--timeout", type=int, default=600)
+    parser.add_argument("--pythons", default="", help="interpreters for PYTHONS: all, colon-separated")
     parser.add_argument("cases", nargs="+")
     args = parser.parse_args()
     args.root = pathlib.Path(__file__).resolve().parents[2]
     args.cudaleak = str(pathlib.Path(args.cudaleak).resolve())
+    args.pythons = [p for p in args.pythons.split(":") if p] or [python()]
     cases = cases_in(args.cases, args.filter)
     if not cases:
         print("runner: no case matches", file=sys.stderr)
