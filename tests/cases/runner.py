@@ -262,7 +262,7 @@ def run_case(path, args):
     case = parse(path, args.root)
     if not case["pythons"]:
         return run_once(path, case, args, python(), args.out / path.parent.name / path.stem)
-    ran, skipped = 0, []
+    ran, skipped = 0, {}
     for n, interpreter in enumerate(args.pythons, 1):
         try:
             outcome, detail = run_once(path, case, args, interpreter,
@@ -270,12 +270,12 @@ def run_case(path, args):
         except CaseError as e:
             raise CaseError("under %s: %s" % (interpreter, e))
         if outcome == "SKIP":
-            skipped.append("%s %s" % (interpreter, detail))
+            skipped.setdefault(detail, []).append(interpreter)
         ran += outcome == "PASS"
+    why = "; ".join("%s under %s" % (detail, ", ".join(under)) for detail, under in skipped.items())
     if not ran:
-        return "SKIP", "under every interpreter: " + "; ".join(skipped)
-    return "PASS", "%d steps under %d interpreters%s" % (len(case["steps"]), ran, "".join(
-        ", skipped under " + s for s in skipped))
+        return "SKIP", why
+    return "PASS", "%d steps under %d interpreters%s" % (len(case["steps"]), ran, " (skipped: %s)" % why if why else "")
 
 
 def run_once(path, case, args, interpreter, scratch):
@@ -355,7 +355,7 @@ SELF_TEST = {
     "pythons-one-fails.sh": ("FAIL", "# PYTHONS: all\n# RUN: case %python in *other-python) exit 5;; esac\n"
                                      "# CHECK-NONE: x\n", "other-python: pythons-one-fails.sh:2: RUN exited 5"),
     "pythons-version.sh": ("SKIP", "# PYTHONS: all\n# REQUIRES: python>=99.0\n# RUN: echo one\n# CHECK: one\n",
-                           "under every interpreter"),
+                           "needs python>=99.0 under "),
     "lines-from.sh": ("PASS", "# RUN: grep -n marked %S/line.sh\n# CHECK: %line:here:\n# LINES-FROM: %S/line.sh\n"),
     "lines-from-none.sh": ("FAIL", "# LINES-FROM: %S/no-such.sh\n# RUN: echo 1\n# CHECK: 1\n",
                            "LINES-FROM names no file"),

@@ -75,7 +75,7 @@ def line_of(path, wanted):
 names = {"__builtins__": {}, "r": r, "reports": reports, "files": [os.path.basename(p) for p in paths], "summary": r.get("summary", {}) if isinstance(r, dict) else {}, "leaks": leaks,
          "group": group, "count": count, "size": size, "stack_has": stack_has, "text": text, "line_of": line_of,
          "len": len, "sum": sum, "any": any, "all": all, "sorted": sorted, "set": set, "min": min, "max": max, "str": str, "int": int,
-         "zip": zip, "dict": dict, "range": range}
+         "zip": zip, "dict": dict, "range": range, "ord": ord}
 failed = 0
 for expression in sys.argv[2:]:
     try:

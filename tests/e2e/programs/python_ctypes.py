@@ -1,5 +1,5 @@
-# CUDA from Python through ctypes, for the Python-frame tests: every line a
-# test names is marked with a comment that test_python.cpp looks up.
+# CUDA from Python through ctypes, for the Python-frame cases
+# (tests/cases/python/ctypes_*.sh): every line a case names is marked.
 import ctypes
 import os
 import signal
