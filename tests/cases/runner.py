@@ -188,8 +188,7 @@ def parse(path, root):
             if signal_name and not isinstance(getattr(signal, signal_name, None), signal.Signals):
                 raise CaseError("%s:%d: unknown signal %s" % (path, number, signal_name))
             case["steps"].append({"kind": "BUILD" if kind == "BUILD" else "RUN", "command": lines_named(text, number),
-                                  "line": number,
-                                  "exit": int(exit_code) if exit_code else 0,
+                                  "line": number, "exit": int(exit_code) if exit_code else 0,
                                   "signal": getattr(signal, signal_name) if signal_name else None, "checks": []})
         else:
             if not case["steps"] or case["steps"][-1]["kind"] != "RUN":
@@ -260,13 +259,13 @@ def check_output(output, checks, where):
 
 def run_case(path, args):
     case = parse(path, args.root)
+    scratch = args.out / path.parent.name / path.stem  # two areas may hold one name
     if not case["pythons"]:
-        return run_once(path, case, args, python(), args.out / path.parent.name / path.stem)
+        return run_once(path, case, args, python(), scratch)
     ran, skipped = 0, {}
     for n, interpreter in enumerate(args.pythons, 1):
         try:
-            outcome, detail = run_once(path, case, args, interpreter,
-                                       args.out / path.parent.name / path.stem / ("python-%d" % n))
+            outcome, detail = run_once(path, case, args, interpreter, scratch / ("python-%d" % n))
         except CaseError as e:
             raise CaseError("under %s: %s" % (interpreter, e))
         if outcome == "SKIP":
@@ -275,7 +274,8 @@ def run_case(path, args):
     why = "; ".join("%s under %s" % (detail, ", ".join(under)) for detail, under in skipped.items())
     if not ran:
         return "SKIP", why
-    return "PASS", "%d steps under %d interpreters%s" % (len(case["steps"]), ran, " (skipped: %s)" % why if why else "")
+    return "PASS", "%d steps under %d interpreter%s%s" % (len(case["steps"]), ran, "s" if ran > 1 else "",
+                                                        " (skipped: %s)" % why if why else "")
 
 
 def run_once(path, case, args, interpreter, scratch):
@@ -283,7 +283,7 @@ def run_once(path, case, args, interpreter, scratch):
     present = [f.strip() for f in case["unsupported"] if has_feature(f, args, interpreter)]
     if missing or present:
         return "SKIP", "needs " + ", ".join(missing) if missing else "unsupported with " + ", ".join(present)
-    scratch = scratch.resolve()  # two areas may hold one name
+    scratch = scratch.resolve()
     shutil.rmtree(scratch, ignore_errors=True)
     scratch.mkdir(parents=True)
     # Paths in ENV values are written unquoted: the value is not read by a shell.
