@@ -10,7 +10,6 @@ Directives, in comments (`//` or `#`) anywhere in the case file:
     UNSUPPORTED: simulated         skipped where any feature named is present
     ENV: KEY=VALUE                 set for every BUILD and RUN command (%root, %S and %t in VALUE replaced)
     PYTHONS: all                   run once under each interpreter of --pythons (CTest: every CPython found)
-    LINES-FROM: %root/tests/x.py   %line:name also names that file's LINE marks (a program cases share)
     BUILD: %nvcc %s -o %t/prog     a build step (exit status 0 expected)
     RUN: %run -o %t/r.json -- %t/prog leak
     RUN: %expr %t/r.json \          a line ending in a backslash goes on in the
@@ -22,21 +21,26 @@ Directives, in comments (`//` or `#`) anywhere in the case file:
     CHECK-NOT: text                absent between the previous match and the next CHECK's (or the end)
     CHECK-NONE: text               absent from the whole output of the last RUN
     CHECK-COUNT(3): text           exactly this many times in the whole output of the last RUN
+    CHECK-DAG: text                found after the previous CHECK's match; a run of CHECK-DAG lines
+    CHECK-DAG-RE: expression       (either kind) matches in any order, and the next CHECK after them all
+    LINES-OF: %root/tests/gpu/p.py the `# LINE:name` marks of a program kept elsewhere, named as the case's
 
 A line of the case marked `// LINE:name` (or `# LINE:name`) is named in a
-CHECK or a RUN as %line:name, so a check on "app.cu:17" survives edits
-above it; LINES-FROM adds the marks of a program several cases share.
-Under `PYTHONS: all` the case runs once for each interpreter of --pythons
-(colon-separated; by default the one %python names), each run in a folder
-of its own with %python and the features of that interpreter, and fails
-when any run fails; elsewhere %python is $PYTHON or python3.
+CHECK or a command as %line:name, so a check on "app.cu:17" survives edits
+above it; LINES-OF adds the marks of a program the case runs from elsewhere
+(a name marked twice is refused). Under `PYTHONS: all` the case runs once
+for each interpreter of --pythons (colon-separated; by default the one
+%python names), each run in a folder of its own with %python and the
+features of that interpreter, and fails when any run fails; elsewhere
+%python is $PYTHON or python3.
 A RUN's output is its stdout followed by its stderr; in a CHECK, %t, %S and
 %root are the paths they name. Features: `simulated` or `gpu` (the mode),
-`gpus>=N`, `nvcc`, `python>=3.12` (the interpreter's version), `root`
-(running as root), `pid-namespaces` (`unshare --pid` permitted),
-`built=NAME` (the build has %build/tests/e2e/NAME, a program built only
-where its framework is), and any Python module the case names (`torch`,
-`jax`, `cupy`, ...: present when the interpreter imports it). Substitutions:
+`gpus>=N`, `nvcc`, `long` (given --long: a case that runs for minutes, as a
+soak), `python>=3.12` (the interpreter's version), `root` (running as
+root), `pid-namespaces` (`unshare --pid` permitted), `built=NAME` (the
+build has %build/tests/e2e/NAME, a program built only where its framework
+is), and any Python module the case names (`torch`, `jax`, `cupy`, ...:
+present when the interpreter imports it). Substitutions:
 %s the case file, %S its folder, %t a fresh folder for the case, %root the
 source tree, %cudaleak the launcher, %run `%cudaleak run` with
 `--simulated-gpu` in the simulated mode, %report `%cudaleak report`, %nvcc
@@ -54,7 +58,8 @@ LD_PRELOAD from the runner's own environment.
 
 Exit status: 0 every case passed (or was skipped), 1 a case failed, 77 the
 only case given was skipped (CTest's SKIP_RETURN_CODE).
-Usage: runner.py --mode simulated|gpu --cudaleak PATH [--out DIR] [--filter RE] [--pythons PY:PY...] CASE_OR_FOLDER...
+Usage: runner.py --mode simulated|gpu --cudaleak PATH [--out DIR] [--filter RE] [--long] [--pythons PY:PY...]
+                 CASE_OR_FOLDER...
        runner.py --self-test   (planted cases that must pass, fail and skip)
 """
 import argparse
@@ -67,10 +72,13 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 
-DIRECTIVE = re.compile(r"^\s*(?://|#)\s*(REQUIRES|UNSUPPORTED|ENV|PYTHONS|LINES-FROM|BUILD|RUN(?:\((?:exit=(\d+)|signal=(SIG[A-Z0-9]+))\))?|"
-                       r"CHECK(?:-RE|-NOT|-NONE)?|CHECK-COUNT\((\d+)\)):\s?(.*?)\s*$")
+DIRECTIVE = re.compile(r"^\s*(?://|#)\s*(REQUIRES|UNSUPPORTED|ENV|PYTHONS|LINES-OF|BUILD|"
+                       r"RUN(?:\((?:exit=(\d+)|signal=(SIG[A-Z0-9]+))\))?|"
+                       r"CHECK(?:-RE|-NOT|-NONE|-DAG-RE|-DAG)?|CHECK-COUNT\((\d+)\)):\s?(.*?)\s*$")
 SKIPPED = 77
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 class CaseError(Exception):
@@ -121,6 +129,8 @@ def has_feature(feature, args, interpreter):
     m = re.fullmatch(r"built=([\w.-]+)", feature)
     if m:
         return os.access(pathlib.Path(args.cudaleak).parent.parent / "tests" / "e2e" / m.group(1), os.X_OK)
+    if feature == "long":
+        return args.long
     if feature == "root":
         return os.geteuid() == 0
     if feature == "pid-namespaces":
@@ -139,25 +149,29 @@ LINE_MARK = re.compile(r"(?://|#)\s*LINE:(\w+)")
 LINE_USE = re.compile(r"%line:(\w+)")
 
 
-def line_marks(path):
-    lines = path.read_text(errors="replace").splitlines()
-    return {m.group(1): number for number, line in enumerate(lines, 1) for m in LINE_MARK.finditer(line)}
+def line_marks(path, lines):
+    """The case's own `LINE:name` marks and those of the files its LINES-OF lines name."""
+    marks = {m.group(1): number for number, line in enumerate(lines, 1) for m in LINE_MARK.finditer(line)}
+    for line in lines:
+        m = DIRECTIVE.match(line)
+        if not m or m.group(1) != "LINES-OF":
+            continue
+        other = pathlib.Path(re.sub("%root|%S", lambda p: {"%root": str(ROOT), "%S": str(path.parent)}[p.group(0)],
+                                    m.group(5)))
+        if not other.is_file():
+            raise CaseError("%s: LINES-OF names no file: %s" % (path, other))
+        for number, text in enumerate(other.read_text(errors="replace").splitlines(), 1):
+            for mark in LINE_MARK.finditer(text):
+                if mark.group(1) in marks:
+                    raise CaseError("%s: LINE:%s is marked twice (again in %s)" % (path, mark.group(1), other))
+                marks[mark.group(1)] = number
+    return marks
 
 
-def parse(path, root):
+def parse(path):
     case = {"requires": [], "unsupported": [], "env": {}, "steps": [], "pythons": False}
     lines = path.read_text(errors="replace").splitlines()
-    marks = line_marks(path)
-    for number, line in enumerate(lines, 1):  # first: a CHECK may come before the LINES-FROM it uses
-        m = DIRECTIVE.match(line)
-        if m and m.group(1) == "LINES-FROM":
-            shared = pathlib.Path(re.sub("%root|%S", lambda p: str(root if p.group(0) == "%root" else path.parent),
-                                         m.group(5)))
-            if not shared.is_file():
-                raise CaseError("%s:%d: LINES-FROM names no file: %s" % (path, number, shared))
-            for name, at in line_marks(shared).items():
-                if marks.setdefault(name, at) != at:
-                    raise CaseError("%s:%d: LINE:%s is marked in the case and in %s" % (path, number, name, shared))
+    marks = line_marks(path, lines)
 
     def lines_named(text, number):
         def named(m):
@@ -180,15 +194,16 @@ def parse(path, root):
             if text != "all":
                 raise CaseError("%s:%d: PYTHONS takes 'all', not '%s'" % (path, number, text))
             case["pythons"] = True
-        elif kind == "LINES-FROM":
-            continue
+        elif kind == "LINES-OF":
+            continue  # read by line_marks
         elif kind == "RUN" and case["steps"] and case["steps"][-1]["command"].endswith("\\"):
             case["steps"][-1]["command"] = case["steps"][-1]["command"][:-1] + " " + lines_named(text, number)
         elif kind == "BUILD" or kind.startswith("RUN"):
+            text = lines_named(text, number)
             if signal_name and not isinstance(getattr(signal, signal_name, None), signal.Signals):
                 raise CaseError("%s:%d: unknown signal %s" % (path, number, signal_name))
-            case["steps"].append({"kind": "BUILD" if kind == "BUILD" else "RUN", "command": lines_named(text, number),
-                                  "line": number, "exit": int(exit_code) if exit_code else 0,
+            case["steps"].append({"kind": "BUILD" if kind == "BUILD" else "RUN", "command": text, "line": number,
+                                  "exit": int(exit_code) if exit_code else 0,
                                   "signal": getattr(signal, signal_name) if signal_name else None, "checks": []})
         else:
             if not case["steps"] or case["steps"][-1]["kind"] != "RUN":
@@ -228,10 +243,18 @@ def paths_in_check(kind, text, places):
     return re.sub("%root|%S|%t", path, text)
 
 
+def find(kind, text, output, position):
+    m = re.compile(text if kind.endswith("-RE") else re.escape(text)).search(output, position)
+    return (m.start(), m.end()) if m else None
+
+
 def check_output(output, checks, where):
     position = 0
     pending_not = []
-    for kind, text, count, line in checks:
+    i = 0
+    while i < len(checks):
+        kind, text, count, line = checks[i]
+        i += 1
         if kind == "CHECK-NOT":
             pending_not.append((text, line))
             continue
@@ -244,21 +267,29 @@ def check_output(output, checks, where):
             if found != count:
                 raise CaseError("%s line %d: CHECK-COUNT(%d) found %d of: %s" % (where, line, count, found, text))
             continue
-        m = re.compile(text if kind == "CHECK-RE" else re.escape(text)).search(output, position)
-        if not m:
-            raise CaseError("%s line %d: %s not found after offset %d: %s" % (where, line, kind, position, text))
+        group = [(kind, text, line)]
+        while kind.startswith("CHECK-DAG") and i < len(checks) and checks[i][0].startswith("CHECK-DAG"):
+            group.append((checks[i][0], checks[i][1], checks[i][3]))
+            i += 1
+        spans = []
+        for kind, text, line in group:
+            span = find(kind, text, output, position)
+            if not span:
+                raise CaseError("%s line %d: %s not found after offset %d: %s" % (where, line, kind, position, text))
+            spans.append(span)
+        start = min(s for s, _ in spans)
         for absent, not_line in pending_not:
-            if absent in output[position:m.start()]:
+            if absent in output[position:start]:
                 raise CaseError("%s line %d: CHECK-NOT found: %s" % (where, not_line, absent))
         pending_not = []
-        position = m.end()
+        position = max(e for _, e in spans)
     for absent, not_line in pending_not:
         if absent in output[position:]:
             raise CaseError("%s line %d: CHECK-NOT found: %s" % (where, not_line, absent))
 
 
 def run_case(path, args):
-    case = parse(path, args.root)
+    case = parse(path)
     scratch = args.out / path.parent.name / path.stem  # two areas may hold one name
     if not case["pythons"]:
         return run_once(path, case, args, python(), scratch)
@@ -340,7 +371,6 @@ SELF_TEST = {
     "no-signal.sh": ("FAIL", "# RUN(signal=SIGSEGV): exit 0\n# CHECK-NONE: x\n", "expected death by SIGSEGV"),
     "nothing.sh": ("FAIL", "# RUN: echo one\n", "no CHECK line"),
     "line.sh": ("PASS", "# RUN: grep -n marked %s\n# CHECK: %line:here:\n# LINE:here marked\n"),
-    "line-in-run.sh": ("PASS", "# RUN: echo at %line:self  # LINE:self\n# CHECK-RE: \\Aat 1$\n"),
     "no-line.sh": ("FAIL", "# RUN: echo 1\n# CHECK: %line:nowhere\n", "names no LINE:nowhere mark"),
     "continued.sh": ("PASS", "# RUN: echo one \\\n# RUN:   two\n# CHECK: one two\n"),
     "dangling.sh": ("FAIL", "# RUN: echo one \\\n# CHECK: one\n", "ends in a backslash"),
@@ -349,6 +379,17 @@ SELF_TEST = {
     "percent.sh": ("PASS", "# RUN: printf '%%s-%%d' x 1\n# CHECK-RE: \\Ax-1\\Z\n"),
     "not-built.sh": ("SKIP", "# REQUIRES: built=no_such_program\n# RUN: echo one\n# CHECK: one\n"),
     "skip.sh": ("SKIP", "# REQUIRES: gpus>=64\n# RUN: echo one\n# CHECK: one\n"),
+    "long.sh": ("SKIP", "# REQUIRES: long\n# RUN: echo one\n# CHECK: one\n"),
+    "dag.sh": ("PASS", "# RUN: echo a b c d\n# CHECK: a\n# CHECK-DAG: c\n# CHECK-DAG-RE: b|x\n# CHECK-NOT: a\n"
+                       "# CHECK: d\n"),
+    "dag-missing.sh": ("FAIL", "# RUN: echo b a\n# CHECK: a\n# CHECK-DAG: b\n", "CHECK-DAG not found"),
+    "dag-then.sh": ("FAIL", "# RUN: echo a c b\n# CHECK-DAG: a\n# CHECK-DAG: c\n# CHECK: b\n# CHECK: c\n",
+                    "CHECK not found"),
+    "lines-of.sh": ("PASS", "# LINES-OF: %S/program.txt\n# RUN: echo program.txt:%line:two\n"
+                            "# CHECK-RE: \\Aprogram\\.txt:2$\n# CHECK-COUNT(1): program.txt:%line:two\n"),
+    "lines-of-twice.sh": ("FAIL", "# LINES-OF: %S/program.txt\n# RUN: echo 1 # LINE:two\n# CHECK: 1\n",
+                          "LINE:two is marked twice"),
+    "lines-of-none.sh": ("FAIL", "# LINES-OF: %S/nowhere.txt\n# RUN: echo 1\n# CHECK: 1\n", "LINES-OF names no file"),
     # The self-test's interpreters: its own, and a second path to it (other-python).
     "pythons.sh": ("PASS", "# PYTHONS: all\n# RUN: %python -c 'print(\"ran\")' && echo $PWD\n# CHECK: ran\n"
                            "# CHECK-RE: /python-[12]$\n", "under 2 interpreters"),
@@ -356,10 +397,9 @@ SELF_TEST = {
                                      "# CHECK-NONE: x\n", "other-python: pythons-one-fails.sh:2: RUN exited 5"),
     "pythons-version.sh": ("SKIP", "# PYTHONS: all\n# REQUIRES: python>=99.0\n# RUN: echo one\n# CHECK: one\n",
                            "needs python>=99.0 under "),
-    "lines-from.sh": ("PASS", "# RUN: grep -n marked %S/line.sh\n# CHECK: %line:here:\n# LINES-FROM: %S/line.sh\n"),
-    "lines-from-none.sh": ("FAIL", "# LINES-FROM: %S/no-such.sh\n# RUN: echo 1\n# CHECK: 1\n",
-                           "LINES-FROM names no file"),
 }
+# Files the planted cases read (not cases themselves).
+SELF_TEST_FILES = {"program.txt": "one\ntwo  # LINE:two\n"}
 
 
 def self_test(args):
@@ -369,6 +409,8 @@ def self_test(args):
     with tempfile.TemporaryDirectory() as scratch:
         folder = pathlib.Path(scratch)
         args.out = folder / "out"
+        for name, text in SELF_TEST_FILES.items():
+            (folder / name).write_text(text)
         other = folder / "other-python"
         other.write_text("#!/bin/sh\nexec %s \"$@\"\n" % shlex.quote(sys.executable))
         other.chmod(0o755)
@@ -388,18 +430,19 @@ def self_test(args):
 
 def main():
     if "--self-test" in sys.argv[1:]:
-        return self_test(argparse.Namespace(mode="simulated", cudaleak="/bin/false", timeout=60,
-                                            root=pathlib.Path(__file__).resolve().parents[2]))
+        return self_test(argparse.Namespace(mode="simulated", cudaleak="/bin/false", timeout=60, long=False,
+                                            root=ROOT))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mode", choices=("simulated", "gpu"), required=True)
     parser.add_argument("--cudaleak", required=True)
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("case-output"))
     parser.add_argument("--filter", default="")
     parser.add_argument("--timeout", type=int, default=600)
+    parser.add_argument("--long", action="store_true", help="also the cases that REQUIRE long (minutes each)")
     parser.add_argument("--pythons", default="", help="interpreters for PYTHONS: all, colon-separated")
     parser.add_argument("cases", nargs="+")
     args = parser.parse_args()
-    args.root = pathlib.Path(__file__).resolve().parents[2]
+    args.root = ROOT
     args.cudaleak = str(pathlib.Path(args.cudaleak).resolve())
     args.pythons = [p for p in args.pythons.split(":") if p] or [python()]
     cases = cases_in(args.cases, args.filter)
@@ -408,13 +451,15 @@ def main():
         return 1
     outcomes = {"PASS": 0, "SKIP": 0, "FAIL": 0}
     for path in cases:
+        started = time.monotonic()
         try:
             outcome, detail = run_case(path, args)
         except (CaseError, subprocess.TimeoutExpired) as e:
             outcome, detail = "FAIL", str(e)
         outcomes[outcome] += 1
-        print("%s %s: %s" % (outcome, path.relative_to(args.root) if args.root in path.parents else path, detail),
-              flush=True)
+        took = "" if outcome == "SKIP" else " (%.1f s)" % (time.monotonic() - started)
+        print("%s %s%s: %s" % (outcome, path.relative_to(args.root) if args.root in path.parents else path, took,
+                               detail), flush=True)
     print("cases: %d passed, %d skipped, %d failed" % (outcomes["PASS"], outcomes["SKIP"], outcomes["FAIL"]))
     if outcomes["FAIL"]:
         return 1

@@ -13,7 +13,7 @@
 # ENV: XLA_PYTHON_CLIENT_PREALLOCATE=false
 # ENV: XLA_PYTHON_CLIENT_MEM_FRACTION=1.5
 # ENV: FAKE_JAX_RAISE_DELAY_S=10.5
-# LINES-FROM: %root/tests/e2e/programs/jax_list_oom.py
+# LINES-OF: %root/tests/e2e/programs/jax_list_oom.py
 # RUN(exit=1): %run --simulated-gpu-memory 256MiB -o %t/reports/report.%p.%n.json -- %python %root/tests/e2e/programs/jax_list_oom.py uncaught
 # CHECK-COUNT(1): out of memory:
 # CHECK-NONE: failed in Pool._cuda_malloc

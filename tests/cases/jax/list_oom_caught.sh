@@ -8,7 +8,7 @@
 # REQUIRES: simulated, python>=3.12
 # PYTHONS: all
 # ENV: PYTHONPATH=%root/tests/e2e/programs/fake_jax:%root/tests/e2e/programs/fake_torch
-# LINES-FROM: %root/tests/e2e/programs/jax_list_oom.py
+# LINES-OF: %root/tests/e2e/programs/jax_list_oom.py
 # RUN: %run --simulated-gpu-memory 256MiB -o %t/reports/report.%p.%n.json -- %python %root/tests/e2e/programs/jax_list_oom.py > %t/run.out
 # CHECK-COUNT(1): out of memory:
 # CHECK-NONE: array_creation.py

@@ -11,7 +11,7 @@
 # REQUIRES: simulated
 # PYTHONS: all
 # ENV: PYTHONPATH=%root/tests/e2e/programs/fake_jax:%root/tests/e2e/programs/fake_torch
-# LINES-FROM: %root/tests/e2e/programs/jax_list_oom.py
+# LINES-OF: %root/tests/e2e/programs/jax_list_oom.py
 # RUN(exit=1): XLA_PYTHON_CLIENT_PREALLOCATE=false XLA_PYTHON_CLIENT_MEM_FRACTION=1.5 %run --simulated-gpu-memory 256MiB -o %t/on_demand/report.%p.%n.json -- %python %root/tests/e2e/programs/jax_list_oom.py uncaught
 # CHECK-COUNT(1): out of memory:
 # CHECK: out of memory: JAX (XLA) could not allocate 16.0 MiB on device 0 in fill (jax_list_oom.py:%line:keep)

@@ -6,7 +6,7 @@
 # Simulated only: fake_jax's pool and profile on a device of a set size.
 # REQUIRES: simulated
 # ENV: PYTHONPATH=%root/tests/e2e/programs/fake_jax:%root/tests/e2e/programs/fake_torch
-# LINES-FROM: %root/tests/e2e/programs/jax_list_oom.py
+# LINES-OF: %root/tests/e2e/programs/jax_list_oom.py
 # RUN: FAKE_JAX_PROFILE=gzip %run --simulated-gpu-memory 256MiB -o %t/gzip/report.%p.%n.json -- %python %root/tests/e2e/programs/jax_list_oom.py
 # CHECK:     176.0 MiB in 11 arrays from fill (jax_list_oom.py:%line:keep), the largest float32[4096,1024] (16.0 MiB)
 # RUN: %expr %t/gzip \

@@ -8,7 +8,7 @@
 # ENV: PYTHONPATH=%root/tests/e2e/programs/fake_jax:%root/tests/e2e/programs/fake_torch
 # ENV: FAKE_JAX_DEVICES=2
 # ENV: CUDALEAK_SIM_DEVICES=2
-# LINES-FROM: %S/two_devices.py
+# LINES-OF: %S/two_devices.py
 # RUN: %run --simulated-gpu-memory 256MiB -o %t/reports/report.%p.%n.json -- %python %S/two_devices.py > %t/run.out
 # CHECK: out of memory: JAX (XLA) could not allocate 16.0 MiB on device 1 in <module> (two_devices.py:%line:keep)
 # CHECK: JAX at exit on device 0: XLA's pool 4.0 MiB in use

@@ -3,7 +3,7 @@
 # and lines, innermost first, up to the module level, in place of the
 # interpreter's frames; 3.11 and later name a method by its qualified name.
 # PYTHONS: all
-# LINES-FROM: %root/tests/e2e/programs/python_ctypes.py
+# LINES-OF: %root/tests/e2e/programs/python_ctypes.py
 # RUN: %run -o %t/report.%p.json -- %python %root/tests/e2e/programs/python_ctypes.py leak
 # CHECK: [python] in allocate %root/tests/e2e/programs/python_ctypes.py:%line:allocate
 # RUN: %expr %t \

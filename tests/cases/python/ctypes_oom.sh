@@ -3,7 +3,7 @@
 # the device: told once, when it happened; the exit summary only counts it.
 # Simulated only: a device of a set size.
 # REQUIRES: simulated
-# LINES-FROM: %root/tests/e2e/programs/python_ctypes.py
+# LINES-OF: %root/tests/e2e/programs/python_ctypes.py
 # RUN: %run --simulated-gpu-memory 256M -o %t/report.%p.%n.json -- %python %root/tests/e2e/programs/python_ctypes.py oom
 # CHECK-COUNT(1): out of memory: cudaMalloc
 # CHECK: allocate (python_ctypes.py:%line:allocate)

@@ -1,7 +1,7 @@
 # A thread's allocation names its own Python frames (the thread's lambda,
 # then threading's Thread.run); a crash report names the Python frames of
 # the leak (tests/e2e/programs/python_ctypes.py).
-# LINES-FROM: %root/tests/e2e/programs/python_ctypes.py
+# LINES-OF: %root/tests/e2e/programs/python_ctypes.py
 # RUN: %run -o %t/thread/report.%p.json -- %python %root/tests/e2e/programs/python_ctypes.py thread
 # CHECK: [python] in allocate
 # RUN: %expr %t/thread \

@@ -1,7 +1,7 @@
 # With python_frames off, and in an interpreter of a version cudaleak has
 # no frame layout for (tests/e2e/programs/fake_python.cpp says it is
 # 3.99.0), stacks stay native: no Python frame, a note saying why.
-# LINES-FROM: %root/tests/e2e/programs/python_ctypes.py
+# LINES-OF: %root/tests/e2e/programs/python_ctypes.py
 # RUN: %run --python-frames false -o %t/off/report.%p.json -- %python %root/tests/e2e/programs/python_ctypes.py leak
 # CHECK-NONE: [python]
 # RUN: %expr %t/off \

@@ -10,7 +10,7 @@
 # Simulated only: a device of a set size, fake_torch's allocator.
 # REQUIRES: simulated
 # ENV: PYTHONPATH=%root/tests/e2e/programs/fake_torch
-# LINES-FROM: %root/tests/e2e/programs/python_torch_oom.py
+# LINES-OF: %root/tests/e2e/programs/python_torch_oom.py
 # RUN: FAKE_C10=%build/tests/e2e/libfake_c10.so %run --simulated-gpu-memory 256MiB --pytorch-stacks false --pytorch-stacks-at 0 -o %t/segments/report.%p.%n.json -- %python %root/tests/e2e/programs/python_torch_oom.py > %t/segments.out
 # CHECK-COUNT(1): out of memory:
 # CHECK-NONE: lines PyTorch did not record
