@@ -149,6 +149,11 @@ void diagnose_other_processes(const report::OomEvent& e, std::vector<Diagnosis>&
 // frameworks' caches are told.
 void diagnose_sites(const report::OomEvent& e, std::vector<Diagnosis>& out) {
   const uint64_t request = e.request_bytes, noteworthy = e.total_bytes / 10;
+  // A framework's allocator that refused a request the device had room for
+  // failed under its own limit (a memory fraction, XLA's pool): memory held
+  // elsewhere on the device is no cause of it (NCCL's buffers made at
+  // start-up are not why an FSDP rank ran out of its fraction).
+  if ((e.has_pytorch || e.has_jax) && e.device_info && e.free_bytes >= request) return;
   const std::string explained = e.has_pytorch ? std::string(kPyTorchCache) : e.has_jax ? "XLA BFC allocator" : "";
   for (size_t i = 0; i < e.top_sites.size() && i < 3; ++i) {
     const report::OomSite& site = e.top_sites[i];
@@ -207,6 +212,22 @@ uint64_t cublas_workspace_bytes(const std::vector<report::TensorGroup>& groups) 
 
 bool reserved_by_backward(const report::TensorGroup& g, bool programs_line) {
   return g.by_segment && !programs_line && has_function(g.stack, "torch::autograd::Engine::thread_main");
+}
+
+std::string backward_node(const std::vector<report::Frame>& stack) {
+  if (!report::user_frames(stack).empty() || !has_function(stack, "torch::autograd::Engine::thread_main")) return "";
+  constexpr std::string_view generated = "torch::autograd::generated::";
+  for (const report::Frame& f : stack) {
+    if (!f.function.starts_with(generated)) continue;
+    // "PowBackward0::apply(...)" or "PowBackward0_apply_functional(...)": the node's name.
+    const std::string name = f.function.substr(generated.size());
+    const size_t at = name.find("Backward");
+    if (at == std::string::npos || name.find_first_of(":(") < at) continue;
+    size_t end = at + std::string_view("Backward").size();
+    while (end < name.size() && name[end] >= '0' && name[end] <= '9') ++end;
+    return name.substr(0, end);
+  }
+  return "autograd";
 }
 
 std::vector<Diagnosis> diagnose(const report::OomEvent& e) {

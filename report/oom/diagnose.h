@@ -21,5 +21,9 @@ uint64_t cublas_workspace_bytes(const std::vector<report::TensorGroup>& groups);
 // no Python code: a group by segment with no line of the program
 // (`programs_line` false) whose stack shows autograd's engine.
 bool reserved_by_backward(const report::TensorGroup& group, bool programs_line);
+// A failure on autograd's own thread, with no frame of the program: the
+// backward node that asked (e.g. "PowBackward0"), "autograd" where none is
+// named; "" for any other stack.
+std::string backward_node(const std::vector<report::Frame>& stack);
 
 }  // namespace cudaleak::oom

@@ -4,6 +4,7 @@
 #include "report/model/frame_owner.h"
 #include "report/gate/caching.h"
 #include "report/model/place_name.h"
+#include "report/oom/diagnose.h"
 #include "report/render/cause_words.h"
 #include "report/render/jax_words.h"
 
@@ -32,7 +33,10 @@ std::string render_event(const report::OomEvent& e) {
   } else {
     out = head + e.api + " of " + format_bytes(e.request_bytes) + " on device " + std::to_string(e.device) + " failed";
   }
-  if (const report::Frame* f = report::user_frame(e.stack)) out += " in " + report::frame_line(*f);
+  const std::string backward = oom::backward_node(e.stack);
+  if (!backward.empty())
+    out += " in the backward pass (" + (backward == "autograd" ? "" : backward + " ") + "on autograd's thread)";
+  else if (const report::Frame* f = report::user_frame(e.stack)) out += " in " + report::frame_line(*f);
   if (e.device_info) out += " (free " + format_bytes(e.free_bytes) + " of " + format_bytes(e.total_bytes) + ")";
   out += " at " + format_duration(e.time_ns) + "\n";
   // The failed calls before it; under JAX also the same failure raised

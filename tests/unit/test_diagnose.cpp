@@ -250,3 +250,46 @@ TEST_CASE("a retry is told as what the allocator did before it: a cache freed, o
   CHECK(cudaleak::render::render_event(e).find("failed and was retried after the allocator freed its cache") !=
         std::string::npos);
 }
+
+TEST_CASE("a framework's limit with the device free names no other memory, and autograd's thread is said", "[oom]") {
+  // An FSDP rank under a memory fraction (H200, 2026-11-28): PyTorch refused
+  // 32 MiB with 135 GiB free; NCCL's buffers, 24 made within 10 ms at start,
+  // are held but are no cause, least of all a leak that grows.
+  OomEvent e = base(32 << 20, 135 * GiB, 139 * GiB);
+  e.device = 1;
+  e.has_pytorch = true;
+  e.pytorch.allocated = 3 * GiB;
+  TensorGroup kept;
+  kept.bytes = 3 * GiB, kept.count = 86;
+  kept.stack = {{0, "", "train_step", "/app/fsdp.py", 46, false, true}};
+  e.pytorch.live_tensors = {kept};
+  std::vector<Frame> nccl = {{0x1, "/x/libnccl.so.2", "ncclProxyService(void*)", "", 0}};
+  e.top_sites = {{Kind::Vmm, "cuMemCreate", "ncclProxyService", 240 << 20, 24, 9680000000, 9690000000, nccl}};
+  const auto d = said_causes(e);
+  REQUIRE(d.size() == 2);
+  CHECK(d[0].cause == Cause::AllocatorLimit);
+  CHECK(d[1].cause == Cause::LiveTensors);
+  // The same sites on a full device are still told.
+  OomEvent full = e;
+  full.free_bytes = 16 << 20;
+  bool told = false;
+  for (const auto& x : said_causes(full)) told |= x.cause != Cause::AllocatorLimit && x.cause != Cause::LiveTensors;
+  CHECK(told);
+
+  // The failing call on autograd's thread: no line of the program, the
+  // backward node instead of a template of the allocator's callback.
+  e.stack = {
+      {0x2, "/x/libtorch_python.so", "std::_Function_handler<void (long), THCPModule_x>::_M_invoke", "", 0},
+      {0x3, "/x/libc10_cuda.so", "c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc", "", 0},
+      {0x4, "/x/libtorch_cpu.so", "torch::autograd::generated::details::pow_backward(at::Tensor)", "", 0},
+      {0x4, "/x/libtorch_cpu.so",
+       "torch::autograd::generated::PowBackward0_apply_functional(std::vector<at::Tensor>&&)", "", 0},
+      {0x4, "/x/libtorch_cpu.so", "torch::autograd::generated::PowBackward0::apply(std::vector<at::Tensor>&&)", "", 0},
+      {0x5, "/x/libtorch_cpu.so", "torch::autograd::Engine::thread_main(std::shared_ptr<GraphTask> const&)", "", 0}};
+  const std::string text = render_event(e);
+  INFO(text);
+  CHECK(text.find("PyTorch could not allocate 32.0 MiB on device 1 in the backward pass (PowBackward0 on autograd's "
+                  "thread) (free 135.0 GiB") != std::string::npos);
+  INFO(text);
+  CHECK(text.find("_Function_handler") == std::string::npos);
+}
