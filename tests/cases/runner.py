@@ -28,12 +28,14 @@ A RUN's output is its stdout followed by its stderr; in a CHECK, %t, %S and
 `gpus>=N`, `nvcc`, `root` (running as root), `pid-namespaces` (`unshare
 --pid` permitted), `built=NAME` (the build has %build/tests/e2e/NAME, a
 program built only where its framework is), and any Python module the case names (`torch`, `jax`,
-`cupy`, ...: present when python3 imports it). Substitutions:
+`cupy`, ...: present when %python imports it). Substitutions:
 %s the case file, %S its folder, %t a fresh folder for the case, %root the
 source tree, %cudaleak the launcher, %run `%cudaleak run` with
 `--simulated-gpu` in the simulated mode, %report `%cudaleak report`, %nvcc
 nvcc with `-g -cudart shared` (which the simulated GPU needs), %nvcc-static
-nvcc with `-g -cudart static` (real GPUs only), %python the interpreter,
+nvcc with `-g -cudart static` (real GPUs only), %python the interpreter
+($PYTHON or python3; for a case that REQUIRES Python modules, the first of
+them and /usr/bin/python3 that imports them all),
 %expr tests/cases/tools/report_expr.py run by the runner's own interpreter
 (expressions over a report's JSON, `CHECK: holds: EXPR`), %build the tree
 the launcher is in (a build folder or a stage: the project's own test
@@ -70,12 +72,28 @@ class CaseError(Exception):
 
 
 @functools.lru_cache(maxsize=None)
-def python_has(module):
-    return subprocess.run([python(), "-c", "import " + module], capture_output=True).returncode == 0
+def python_has(interpreter, module):
+    return subprocess.run([interpreter, "-c", "import " + module], capture_output=True).returncode == 0
 
 
 def python():
     return os.environ.get("PYTHON") or shutil.which("python3") or sys.executable
+
+
+# Where a case that requires Python modules looks after python(): a pyenv python3 first on PATH may lack
+# a module (pytest) that the system's interpreter has.
+FALLBACK_PYTHONS = ["/usr/bin/python3"]
+
+
+def python_with(modules):
+    """The first interpreter of python() and FALLBACK_PYTHONS that imports every module; else python()."""
+    found = [p for p in dict.fromkeys([python()] + FALLBACK_PYTHONS) if os.access(p, os.X_OK)]
+    return next((p for p in found if all(python_has(p, m) for m in modules)), python())
+
+
+def python_modules(features):
+    return [f for f in map(str.strip, features) if f not in ("simulated", "gpu", "root", "nvcc") and
+            re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", f)]
 
 
 def cuda_root():
@@ -91,7 +109,7 @@ def gpu_count():
     return sum(1 for line in out.splitlines() if line.startswith("GPU "))
 
 
-def has_feature(feature, args):
+def has_feature(feature, args, interpreter):
     feature, mode = feature.strip(), args.mode
     if feature in ("simulated", "gpu"):
         return feature == mode
@@ -108,7 +126,7 @@ def has_feature(feature, args):
     if feature == "nvcc":
         return os.access(os.path.join(cuda_root(), "bin", "nvcc"), os.X_OK)
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", feature):
-        return python_has(feature)
+        return python_has(interpreter, feature)
     raise CaseError("unknown feature '%s'" % feature)
 
 
@@ -159,7 +177,7 @@ def parse(path):
     return case
 
 
-def substitute(text, path, scratch, args):
+def substitute(text, path, scratch, args, interpreter):
     cudaleak = shlex.quote(args.cudaleak)
     run = cudaleak + " run" + (" --simulated-gpu" if args.mode == "simulated" else "")
     build = pathlib.Path(args.cudaleak).parent.parent
@@ -172,7 +190,7 @@ def substitute(text, path, scratch, args):
              "%expr": shlex.quote(sys.executable) + " " + shlex.quote(str(args.root / "tests/cases/tools/report_expr.py")),
              "%nvcc": shlex.quote(os.path.join(cuda_root(), "bin", "nvcc")) + " -g -cudart shared",
              "%nvcc-static": shlex.quote(os.path.join(cuda_root(), "bin", "nvcc")) + " -g -cudart static",
-             "%python": shlex.quote(python()), "%root": shlex.quote(str(args.root)),
+             "%python": shlex.quote(interpreter), "%root": shlex.quote(str(args.root)),
              "%%": "%", "%s": shlex.quote(str(path)), "%S": shlex.quote(str(path.parent)), "%t": shlex.quote(str(scratch))}
     return re.sub("|".join(sorted(map(re.escape, table), key=len, reverse=True)), lambda m: table[m.group(0)], text)
 
@@ -215,8 +233,9 @@ def check_output(output, checks, where):
 
 def run_case(path, args):
     case = parse(path)
-    missing = [f.strip() for f in case["requires"] if not has_feature(f, args)]
-    present = [f.strip() for f in case["unsupported"] if has_feature(f, args)]
+    interpreter = python_with(python_modules(case["requires"]))
+    missing = [f.strip() for f in case["requires"] if not has_feature(f, args, interpreter)]
+    present = [f.strip() for f in case["unsupported"] if has_feature(f, args, interpreter)]
     if missing or present:
         return "SKIP", "needs " + ", ".join(missing) if missing else "unsupported with " + ", ".join(present)
     scratch = (args.out / path.parent.name / path.stem).resolve()  # two areas may hold one name
@@ -231,7 +250,7 @@ def run_case(path, args):
     env["PATH"] = os.path.join(cuda_root(), "bin") + os.pathsep + env.get("PATH", "")
     log = []
     for step in case["steps"]:
-        command = substitute(step["command"], path, scratch, args)
+        command = substitute(step["command"], path, scratch, args, interpreter)
         where = "%s:%d" % (path.name, step["line"])
         result = subprocess.run(command, shell=True, cwd=scratch, env=env, capture_output=True, text=True,
                                 errors="replace", timeout=args.timeout)
@@ -284,7 +303,14 @@ SELF_TEST = {
     "percent.sh": ("PASS", "# RUN: printf '%%s-%%d' x 1\n# CHECK-RE: \\Ax-1\\Z\n"),
     "not-built.sh": ("SKIP", "# REQUIRES: built=no_such_program\n# RUN: echo one\n# CHECK: one\n"),
     "skip.sh": ("SKIP", "# REQUIRES: gpus>=64\n# RUN: echo one\n# CHECK: one\n"),
+    # PYTHON is a planted interpreter that imports nothing, FALLBACK_PYTHONS one that has planted_module.
+    "python.sh": ("PASS", "# RUN: %python\n# CHECK: first interpreter\n"),
+    "python-with.sh": ("PASS", "# REQUIRES: planted_module\n# RUN: %python\n# CHECK: fallback interpreter\n"),
+    "python-none.sh": ("SKIP", "# REQUIRES: planted_module, absent_module\n# RUN: %python\n# CHECK: x\n",
+                       "needs planted_module, absent_module"),
 }
+# The planted interpreters: `-c "import M"` succeeds for the module each has; a run says which it is.
+PLANTED_PYTHONS = {"first": "", "fallback": "planted_module"}
 
 
 def self_test(args):
@@ -294,6 +320,11 @@ def self_test(args):
     with tempfile.TemporaryDirectory() as scratch:
         folder = pathlib.Path(scratch)
         args.out = folder / "out"
+        for name, module in PLANTED_PYTHONS.items():
+            (folder / name).write_text('#!/bin/sh\ncase "$2" in "import %s") exit 0 ;; "import "*) exit 1 ;; esac\n'
+                                       'echo %s interpreter\n' % (module, name))
+            (folder / name).chmod(0o755)
+        os.environ["PYTHON"], FALLBACK_PYTHONS[:] = str(folder / "first"), [str(folder / "fallback")]
         for name, (want, text, *reason) in SELF_TEST.items():
             (folder / name).write_text(text)
             try:
