@@ -13,6 +13,7 @@
 #include <memory>
 #include <ctime>
 
+#include "common/proc_self.h"
 #include "interpose/base/loaded_objects.h"
 #include "interpose/base/own_threads.h"
 #include "interpose/runtime/reach_maps.h"
@@ -229,13 +230,6 @@ uint32_t own_namespace_tid(uint32_t listed, bool foreign_proc) {
     last = uint32_t(std::strtoul(p, const_cast<char**>(&p), 10));
   }
   return last;
-}
-
-// Whether /proc/self names this process by another namespace's id.
-bool proc_of_another_namespace() {
-  char link[32] = {};
-  if (readlink("/proc/self", link, sizeof link - 1) <= 0) return false;
-  return uint32_t(std::strtoul(link, nullptr, 10)) != uint32_t(getpid());
 }
 
 // Every thread's stack from its stack pointer up; cudaleak's own threads not at all.

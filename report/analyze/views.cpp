@@ -10,6 +10,7 @@
 #include "report/model/frame_owner.h"
 #include "report/model/function_names.h"
 #include "report/model/merge.h"
+#include "report/model/summary.h"
 #include "common/kinds.h"
 #include "report/gate/pattern.h"
 #include "report/gate/site.h"
@@ -140,7 +141,9 @@ std::vector<SiteChange> diff_reports(const std::vector<Report>& old_runs, const 
     std::map<std::string, Totals> out;
     for (const Report& r : runs)
       for (const LeakGroup& g : r.leaks) {
-        if (!g.suppressed_by.empty() || !g.cached_by.empty()) continue;
+        // The leaks the report counts: what is still reachable, cached or
+        // suppressed is no leak site, as in the summary.
+        if (counted_as(g) != CountedAs::Leaked) continue;
         Totals& t = out[g.site.empty() ? gate::site_of(g) : g.site];
         t.kind = g.kind;
         add_saturating(t.bytes, g.bytes);

@@ -7,6 +7,13 @@
 
 namespace cudaleak::report {
 
+// Where a group counts in the summary: exactly one place. A handle found by
+// stack adds no resource (its members' groups count what it holds); what is
+// alive and referenced (still reachable, and no handle's member) is said
+// apart from the leaks.
+enum class CountedAs { Leaked, Cached, Suppressed, StillReachable, NoResource };
+CountedAs counted_as(const LeakGroup& group);
+
 // A group counts once: as cached (held by a caching allocator, not
 // suppressed), as suppressed, or as leaked, by kind. Only kinds that hold
 // memory add bytes to the totals; reservations and mappings describe address

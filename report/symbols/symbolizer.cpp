@@ -1,5 +1,6 @@
 #include "report/symbols/symbolizer.h"
 
+#include "common/proc_self.h"
 #include "report/model/cuda_frames.h"
 #include "report/symbols/libdw_loader.h"
 #include "report/symbols/modules.h"
@@ -55,14 +56,16 @@ class ModuleResolver : public report::FrameResolver {
 
 class DwflSymbolizer : public report::FrameResolver {
  public:
-  // The live process: modules from /proc/self/maps.
+  // The live process: modules from its maps in /proc, under the number /proc
+  // knows it by (not getpid() in a PID namespace that shares the parent's /proc).
   DwflSymbolizer() : dw_(load_libdw()) {
     if (!dw_) return;
     callbacks_.find_elf = dw_->linux_proc_find_elf;
     callbacks_.find_debuginfo = dw_->standard_find_debuginfo;
     callbacks_.debuginfo_path = nullptr;
     dwfl_ = dw_->begin(&callbacks_);
-    if (dwfl_ && (dw_->linux_proc_report(dwfl_, getpid()) != 0 || dw_->report_end(dwfl_, nullptr, nullptr) != 0)) {
+    if (dwfl_ &&
+        (dw_->linux_proc_report(dwfl_, proc_self_pid()) != 0 || dw_->report_end(dwfl_, nullptr, nullptr) != 0)) {
       dw_->end(dwfl_);
       dwfl_ = nullptr;
     }

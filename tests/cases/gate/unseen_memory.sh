@@ -19,3 +19,11 @@
 # CHECK-NONE: leak gate
 # RUN: %run -o %t/clean/r.%p.json -- %build/tests/e2e/elf_alloc_bypass 100
 # CHECK: allocated 100 MiB unseen
+# A per-process NVML figure past the device's whole memory (a counter that
+# wrapped 2 MiB below 0; all ones would be NVML's "not available") says
+# nothing about unseen calls: never reported, the
+# gate's own verdict kept, the reason given with --verbose.
+# RUN: CUDALEAK_SIM_NVML_PROCESS_BYTES=18446744073707454464 %run --error-exitcode 23 --verbose true -o %t/wrapped/r.%p.json -- %build/tests/e2e/elf_alloc_bypass 100
+# CHECK: memory past the seen calls not checked: NVML counts 16.0 EiB for this process, more than the device's 16.0 GiB
+# CHECK-NONE: more than the calls cudaleak saw can explain
+# CHECK-NONE: leak gate

@@ -205,10 +205,12 @@ SIM_EXPORT CUresult cuMemImportFromShareableHandle(CUmemGenericAllocationHandle*
   std::lock_guard lock(sim.mutex);
   auto it = sim.shared_vmm.find(int(reinterpret_cast<intptr_t>(os_handle)));
   if (!handle || it == sim.shared_vmm.end() || !sim.vmm.count(it->second)) return CUDA_ERROR_INVALID_VALUE;
-  // A new handle to the same memory, released with cuMemRelease.
-  const VmmHandle& original = sim.vmm[it->second];
+  // A new handle to the same memory, released with cuMemRelease: the memory
+  // is counted once, until this handle and the original are both gone.
+  const VmmHandle original = sim.vmm[it->second];
   uint64_t id = sim.next_vmm_handle++;
-  sim.vmm[id] = VmmHandle{original.bytes, original.device, 1};
+  sim.vmm[id] = VmmHandle{original.bytes, original.device, 1, original.physical};
+  ++sim.vmm_physical_handles[original.physical];
   *handle = id;
   return CUDA_SUCCESS;
 }

@@ -53,7 +53,8 @@ struct Allocation {
 struct VmmHandle {
   size_t bytes;
   int device;
-  int refcount;
+  int refcount;       // the handle and its mappings
+  uint64_t physical;  // the memory behind it: a handle imported in this process shares its original's
 };
 
 struct Device {
@@ -90,6 +91,9 @@ class State {
   std::vector<Device> devices;
   std::unordered_map<uintptr_t, Allocation> memory;  // device, pinned, registered, managed, async
   std::unordered_map<uint64_t, VmmHandle> vmm;
+  // Handles alive on each physical allocation (by the id of the handle that
+  // made it): its memory counts as used until the last one goes.
+  std::unordered_map<uint64_t, int> vmm_physical_handles;
   std::unordered_map<uintptr_t, size_t> reservations;
   // Peer access enabled from a context (first) to a peer context (second).
   std::vector<std::pair<const void*, const void*>> peer_access;

@@ -18,7 +18,8 @@ SIM_EXPORT CUresult cuMemCreate(CUmemGenericAllocationHandle* handle, size_t siz
   if (size > sim.available(dev)) return CUDA_ERROR_OUT_OF_MEMORY;
   device.used += size;
   *handle = sim.next_vmm_handle++;
-  sim.vmm[*handle] = VmmHandle{size, dev, 1};
+  sim.vmm[*handle] = VmmHandle{size, dev, 1, *handle};
+  sim.vmm_physical_handles[*handle] = 1;
   return CUDA_SUCCESS;
 }
 
@@ -28,8 +29,12 @@ SIM_EXPORT CUresult cuMemRelease(CUmemGenericAllocationHandle handle) {
   auto it = sim.vmm.find(handle);
   if (it == sim.vmm.end()) return CUDA_ERROR_INVALID_VALUE;
   if (--it->second.refcount == 0) {
-    sim.devices[size_t(it->second.device)].used -= it->second.bytes;
+    const VmmHandle gone = it->second;
     sim.vmm.erase(it);
+    if (--sim.vmm_physical_handles[gone.physical] == 0) {  // the last handle of this memory
+      sim.vmm_physical_handles.erase(gone.physical);
+      sim.devices[size_t(gone.device)].used -= gone.bytes;
+    }
   }
   return CUDA_SUCCESS;
 }

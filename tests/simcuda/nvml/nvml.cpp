@@ -1,10 +1,13 @@
 // Simulated NVML (libnvidia-ml.so.1): the simulated devices, found by the UUID
 // the simulated driver reports, with this process and the simulated other
 // processes (CUDALEAK_SIM_OTHER_PROCESS) as their compute processes.
-// Usage per device is read from the simulated driver's state.
+// Usage per device is read from the simulated driver's state;
+// CUDALEAK_SIM_NVML_PROCESS_BYTES replaces this process's figure (a real
+// NVML's per-process count can be wrong, e.g. a counter that wrapped).
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "interpose/runtime/nvml_abi.h"
@@ -57,7 +60,9 @@ NVML_EXPORT nvmlReturn_t nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t de
     *count = n;
     return NVML_ERROR_INSUFFICIENT_SIZE;
   }
-  infos[0] = nvmlProcessInfo_t{unsigned(getpid()), sim.devices[size_t(d)].used, 0, 0};
+  unsigned long long own = sim.devices[size_t(d)].used;
+  if (const char* forced = std::getenv("CUDALEAK_SIM_NVML_PROCESS_BYTES")) own = std::strtoull(forced, nullptr, 10);
+  infos[0] = nvmlProcessInfo_t{unsigned(getpid()), own, 0, 0};
   unsigned i = 1;
   for (const auto& o : sim.config.others)
     if (o.device == d) infos[i++] = nvmlProcessInfo_t{o.pid, o.bytes, 0, 0};
