@@ -4,13 +4,16 @@
 # build staged by scripts/stage-build.sh: every case whose REQUIRES this
 # machine meets (gpu, gpus>=N, nvcc, torch, jax, cupy, ...). Each case's
 # commands and output are kept in OUT/<area>/<case>/log.txt. Exits non-zero when a
-# case fails.
-# Usage: scripts/gpu-test.sh STAGE OUT [FILTER]   (FILTER: a regular expression on the case's path)
+# case fails. --long also runs the cases that take minutes (REQUIRES: long,
+# as the soak of tests/cases/growth/soak_long.sh).
+# Usage: scripts/gpu-test.sh [--long] STAGE OUT [FILTER]   (FILTER: a regular expression on the case's path)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-stage="$(realpath "${1:?usage: scripts/gpu-test.sh STAGE OUT [FILTER]}")"
-out="$(realpath -m "${2:?usage: scripts/gpu-test.sh STAGE OUT [FILTER]}")"
+long=()
+[ "${1:-}" = --long ] && { long=(--long); shift; }
+stage="$(realpath "${1:?usage: scripts/gpu-test.sh [--long] STAGE OUT [FILTER]}")"
+out="$(realpath -m "${2:?usage: scripts/gpu-test.sh [--long] STAGE OUT [FILTER]}")"
 mkdir -p "$out"
 export LD_LIBRARY_PATH="${CUDA_ROOT:-/usr/local/cuda}/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 echo "machine: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1), $(nvidia-smi -L | wc -l) GPU(s)"
-exec python3 tests/cases/runner.py --mode gpu --cudaleak "$stage/bin/cudaleak" --out "$out" --filter "${3:-}" tests/cases
+exec python3 tests/cases/runner.py --mode gpu --cudaleak "$stage/bin/cudaleak" --out "$out" --filter "${3:-}" "${long[@]}" tests/cases

@@ -20,12 +20,18 @@ Directives, in comments (`//` or `#`) anywhere in the case file:
     CHECK-NOT: text                absent between the previous match and the next CHECK's (or the end)
     CHECK-NONE: text               absent from the whole output of the last RUN
     CHECK-COUNT(3): text           exactly this many times in the whole output of the last RUN
+    CHECK-DAG: text                found after the previous CHECK's match; a run of CHECK-DAG lines
+    CHECK-DAG-RE: expression       (either kind) matches in any order, and the next CHECK after them all
+    LINES-OF: %root/tests/gpu/p.py the `# LINE:name` marks of a program kept elsewhere, named as the case's
 
 A line of the case marked `// LINE:name` (or `# LINE:name`) is named in a
-CHECK as %line:name, so a check on "app.cu:17" survives edits above it.
+CHECK or a command as %line:name, so a check on "app.cu:17" survives edits
+above it; LINES-OF adds the marks of a program the case runs from elsewhere
+(a name marked twice is refused).
 A RUN's output is its stdout followed by its stderr; in a CHECK, %t, %S and
 %root are the paths they name. Features: `simulated` or `gpu` (the mode),
-`gpus>=N`, `nvcc`, `root` (running as root), `pid-namespaces` (`unshare
+`gpus>=N`, `nvcc`, `long` (given --long: a case that runs for minutes, as a
+soak), `root` (running as root), `pid-namespaces` (`unshare
 --pid` permitted), `built=NAME` (the build has %build/tests/e2e/NAME, a
 program built only where its framework is), and any Python module the case names (`torch`, `jax`,
 `cupy`, ...: present when %python imports it). Substitutions:
@@ -48,7 +54,7 @@ LD_PRELOAD from the runner's own environment.
 
 Exit status: 0 every case passed (or was skipped), 1 a case failed, 77 the
 only case given was skipped (CTest's SKIP_RETURN_CODE).
-Usage: runner.py --mode simulated|gpu --cudaleak PATH [--out DIR] [--filter RE] CASE_OR_FOLDER...
+Usage: runner.py --mode simulated|gpu --cudaleak PATH [--out DIR] [--filter RE] [--long] CASE_OR_FOLDER...
        runner.py --self-test   (planted cases that must pass, fail and skip)
 """
 import argparse
@@ -61,10 +67,13 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 
-DIRECTIVE = re.compile(r"^\s*(?://|#)\s*(REQUIRES|UNSUPPORTED|ENV|BUILD|RUN(?:\((?:exit=(\d+)|signal=(SIG[A-Z0-9]+))\))?|"
-                       r"CHECK(?:-RE|-NOT|-NONE)?|CHECK-COUNT\((\d+)\)):\s?(.*?)\s*$")
+DIRECTIVE = re.compile(r"^\s*(?://|#)\s*(REQUIRES|UNSUPPORTED|ENV|LINES-OF|BUILD|"
+                       r"RUN(?:\((?:exit=(\d+)|signal=(SIG[A-Z0-9]+))\))?|"
+                       r"CHECK(?:-RE|-NOT|-NONE|-DAG-RE|-DAG)?|CHECK-COUNT\((\d+)\)):\s?(.*?)\s*$")
 SKIPPED = 77
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 class CaseError(Exception):
@@ -92,7 +101,7 @@ def python_with(modules):
 
 
 def python_modules(features):
-    return [f for f in map(str.strip, features) if f not in ("simulated", "gpu", "root", "nvcc") and
+    return [f for f in map(str.strip, features) if f not in ("simulated", "gpu", "long", "root", "nvcc") and
             re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", f)]
 
 
@@ -119,6 +128,8 @@ def has_feature(feature, args, interpreter):
     m = re.fullmatch(r"built=([\w.-]+)", feature)
     if m:
         return os.access(pathlib.Path(args.cudaleak).parent.parent / "tests" / "e2e" / m.group(1), os.X_OK)
+    if feature == "long":
+        return args.long
     if feature == "root":
         return os.geteuid() == 0
     if feature == "pid-namespaces":
@@ -134,10 +145,29 @@ LINE_MARK = re.compile(r"(?://|#)\s*LINE:(\w+)")
 LINE_USE = re.compile(r"%line:(\w+)")
 
 
+def line_marks(path, lines):
+    """The case's own `LINE:name` marks and those of the files its LINES-OF lines name."""
+    marks = {m.group(1): number for number, line in enumerate(lines, 1) for m in LINE_MARK.finditer(line)}
+    for line in lines:
+        m = DIRECTIVE.match(line)
+        if not m or m.group(1) != "LINES-OF":
+            continue
+        other = pathlib.Path(re.sub("%root|%S", lambda p: {"%root": str(ROOT), "%S": str(path.parent)}[p.group(0)],
+                                    m.group(5)))
+        if not other.is_file():
+            raise CaseError("%s: LINES-OF names no file: %s" % (path, other))
+        for number, text in enumerate(other.read_text(errors="replace").splitlines(), 1):
+            for mark in LINE_MARK.finditer(text):
+                if mark.group(1) in marks:
+                    raise CaseError("%s: LINE:%s is marked twice (again in %s)" % (path, mark.group(1), other))
+                marks[mark.group(1)] = number
+    return marks
+
+
 def parse(path):
     case = {"requires": [], "unsupported": [], "env": {}, "steps": []}
     lines = path.read_text(errors="replace").splitlines()
-    marks = {m.group(1): number for number, line in enumerate(lines, 1) for m in LINE_MARK.finditer(line)}
+    marks = line_marks(path, lines)
 
     def lines_named(text, number):
         def named(m):
@@ -156,9 +186,12 @@ def parse(path):
         elif kind == "ENV":
             key, _, value = text.partition("=")
             case["env"][key.strip()] = value
+        elif kind == "LINES-OF":
+            continue  # read by line_marks
         elif kind == "RUN" and case["steps"] and case["steps"][-1]["command"].endswith("\\"):
-            case["steps"][-1]["command"] = case["steps"][-1]["command"][:-1] + " " + text
+            case["steps"][-1]["command"] = case["steps"][-1]["command"][:-1] + " " + lines_named(text, number)
         elif kind == "BUILD" or kind.startswith("RUN"):
+            text = lines_named(text, number)
             if signal_name and not isinstance(getattr(signal, signal_name, None), signal.Signals):
                 raise CaseError("%s:%d: unknown signal %s" % (path, number, signal_name))
             case["steps"].append({"kind": "BUILD" if kind == "BUILD" else "RUN", "command": text, "line": number,
@@ -202,10 +235,18 @@ def paths_in_check(kind, text, places):
     return re.sub("%root|%S|%t", path, text)
 
 
+def find(kind, text, output, position):
+    m = re.compile(text if kind.endswith("-RE") else re.escape(text)).search(output, position)
+    return (m.start(), m.end()) if m else None
+
+
 def check_output(output, checks, where):
     position = 0
     pending_not = []
-    for kind, text, count, line in checks:
+    i = 0
+    while i < len(checks):
+        kind, text, count, line = checks[i]
+        i += 1
         if kind == "CHECK-NOT":
             pending_not.append((text, line))
             continue
@@ -218,14 +259,22 @@ def check_output(output, checks, where):
             if found != count:
                 raise CaseError("%s line %d: CHECK-COUNT(%d) found %d of: %s" % (where, line, count, found, text))
             continue
-        m = re.compile(text if kind == "CHECK-RE" else re.escape(text)).search(output, position)
-        if not m:
-            raise CaseError("%s line %d: %s not found after offset %d: %s" % (where, line, kind, position, text))
+        group = [(kind, text, line)]
+        while kind.startswith("CHECK-DAG") and i < len(checks) and checks[i][0].startswith("CHECK-DAG"):
+            group.append((checks[i][0], checks[i][1], checks[i][3]))
+            i += 1
+        spans = []
+        for kind, text, line in group:
+            span = find(kind, text, output, position)
+            if not span:
+                raise CaseError("%s line %d: %s not found after offset %d: %s" % (where, line, kind, position, text))
+            spans.append(span)
+        start = min(s for s, _ in spans)
         for absent, not_line in pending_not:
-            if absent in output[position:m.start()]:
+            if absent in output[position:start]:
                 raise CaseError("%s line %d: CHECK-NOT found: %s" % (where, not_line, absent))
         pending_not = []
-        position = m.end()
+        position = max(e for _, e in spans)
     for absent, not_line in pending_not:
         if absent in output[position:]:
             raise CaseError("%s line %d: CHECK-NOT found: %s" % (where, not_line, absent))
@@ -303,12 +352,25 @@ SELF_TEST = {
     "percent.sh": ("PASS", "# RUN: printf '%%s-%%d' x 1\n# CHECK-RE: \\Ax-1\\Z\n"),
     "not-built.sh": ("SKIP", "# REQUIRES: built=no_such_program\n# RUN: echo one\n# CHECK: one\n"),
     "skip.sh": ("SKIP", "# REQUIRES: gpus>=64\n# RUN: echo one\n# CHECK: one\n"),
+    "long.sh": ("SKIP", "# REQUIRES: long\n# RUN: echo one\n# CHECK: one\n"),
+    "dag.sh": ("PASS", "# RUN: echo a b c d\n# CHECK: a\n# CHECK-DAG: c\n# CHECK-DAG-RE: b|x\n# CHECK-NOT: a\n"
+                       "# CHECK: d\n"),
+    "dag-missing.sh": ("FAIL", "# RUN: echo b a\n# CHECK: a\n# CHECK-DAG: b\n", "CHECK-DAG not found"),
+    "dag-then.sh": ("FAIL", "# RUN: echo a c b\n# CHECK-DAG: a\n# CHECK-DAG: c\n# CHECK: b\n# CHECK: c\n",
+                    "CHECK not found"),
+    "lines-of.sh": ("PASS", "# LINES-OF: %S/program.txt\n# RUN: echo program.txt:%line:two\n"
+                            "# CHECK-RE: \\Aprogram\\.txt:2$\n# CHECK-COUNT(1): program.txt:%line:two\n"),
+    "lines-of-twice.sh": ("FAIL", "# LINES-OF: %S/program.txt\n# RUN: echo 1 # LINE:two\n# CHECK: 1\n",
+                          "LINE:two is marked twice"),
+    "lines-of-none.sh": ("FAIL", "# LINES-OF: %S/nowhere.txt\n# RUN: echo 1\n# CHECK: 1\n", "LINES-OF names no file"),
     # PYTHON is a planted interpreter that imports nothing, FALLBACK_PYTHONS one that has planted_module.
     "python.sh": ("PASS", "# RUN: %python\n# CHECK: first interpreter\n"),
     "python-with.sh": ("PASS", "# REQUIRES: planted_module\n# RUN: %python\n# CHECK: fallback interpreter\n"),
     "python-none.sh": ("SKIP", "# REQUIRES: planted_module, absent_module\n# RUN: %python\n# CHECK: x\n",
                        "needs planted_module, absent_module"),
 }
+# Files the planted cases read (not cases themselves).
+SELF_TEST_FILES = {"program.txt": "one\ntwo  # LINE:two\n"}
 # The planted interpreters: `-c "import M"` succeeds for the module each has; a run says which it is.
 PLANTED_PYTHONS = {"first": "", "fallback": "planted_module"}
 
@@ -320,6 +382,8 @@ def self_test(args):
     with tempfile.TemporaryDirectory() as scratch:
         folder = pathlib.Path(scratch)
         args.out = folder / "out"
+        for name, text in SELF_TEST_FILES.items():
+            (folder / name).write_text(text)
         for name, module in PLANTED_PYTHONS.items():
             (folder / name).write_text('#!/bin/sh\ncase "$2" in "import %s") exit 0 ;; "import "*) exit 1 ;; esac\n'
                                        'echo %s interpreter\n' % (module, name))
@@ -340,17 +404,18 @@ def self_test(args):
 
 def main():
     if "--self-test" in sys.argv[1:]:
-        return self_test(argparse.Namespace(mode="simulated", cudaleak="/bin/false", timeout=60,
-                                            root=pathlib.Path(__file__).resolve().parents[2]))
+        return self_test(argparse.Namespace(mode="simulated", cudaleak="/bin/false", timeout=60, long=False,
+                                            root=ROOT))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mode", choices=("simulated", "gpu"), required=True)
     parser.add_argument("--cudaleak", required=True)
     parser.add_argument("--out", type=pathlib.Path, default=pathlib.Path("case-output"))
     parser.add_argument("--filter", default="")
     parser.add_argument("--timeout", type=int, default=600)
+    parser.add_argument("--long", action="store_true", help="also the cases that REQUIRE long (minutes each)")
     parser.add_argument("cases", nargs="+")
     args = parser.parse_args()
-    args.root = pathlib.Path(__file__).resolve().parents[2]
+    args.root = ROOT
     args.cudaleak = str(pathlib.Path(args.cudaleak).resolve())
     cases = cases_in(args.cases, args.filter)
     if not cases:
@@ -358,13 +423,15 @@ def main():
         return 1
     outcomes = {"PASS": 0, "SKIP": 0, "FAIL": 0}
     for path in cases:
+        started = time.monotonic()
         try:
             outcome, detail = run_case(path, args)
         except (CaseError, subprocess.TimeoutExpired) as e:
             outcome, detail = "FAIL", str(e)
         outcomes[outcome] += 1
-        print("%s %s: %s" % (outcome, path.relative_to(args.root) if args.root in path.parents else path, detail),
-              flush=True)
+        took = "" if outcome == "SKIP" else " (%.1f s)" % (time.monotonic() - started)
+        print("%s %s%s: %s" % (outcome, path.relative_to(args.root) if args.root in path.parents else path, took,
+                               detail), flush=True)
     print("cases: %d passed, %d skipped, %d failed" % (outcomes["PASS"], outcomes["SKIP"], outcomes["FAIL"]))
     if outcomes["FAIL"]:
         return 1

@@ -1,5 +1,6 @@
 // PyTorch's view and the out-of-memory diagnosis built on it, from reports
-// written on an H100 by scripts/gpu-validate-python.sh (tests/fixtures/h100/python).
+// written on an H100 by the Python scenarios of tests/gpu/python (checked on
+// GPUs by tests/cases/python), kept in tests/fixtures/h100/python.
 #include <catch2/catch.hpp>
 
 #include <fstream>

@@ -13,6 +13,9 @@
 // CHECK: definitely lost: 4.0 MiB of device memory in 1 allocation never freed, created by cudaMalloc on device 0:
 // CHECK: referenced from g_cache (prog)
 // CHECK: definitely lost: 4.0 MiB in 2 resources; still reachable: 3.0 MiB in 4 resources
+// The lost ones fail the default gate (lost_and_held_static.sh: the static cudart on a GPU).
+// RUN(exit=9): %run --error-exitcode 9 -o %t/gate.json -- %t/prog
+// CHECK: leak gate failed
 //
 // Valgrind's two classes of a leak, for device memory and handles: what no
 // global, stack or heap block refers to any more (a pointer in a local of a

@@ -13,7 +13,13 @@
 # or None, count(kind, report=r) and size(kind, report=r): what the summary
 # says of a kind (0 when absent), stack_has(group, text): a frame's function
 # holds text, text(path): a file's contents ("" when absent), line_of(path,
-# text): the number of the first line of a file that holds text (0: none).
+# text): the number of the first line of a file that holds text (0: none),
+# python_frame(stack, function, line): a Python frame of that function at
+# that line is in the stack, oom_events(reason="exit"): the out-of-memory
+# events of every report of that reason (each process's exit report),
+# last_report(reason="exit"): the last report of that reason in file-name
+# order ({} when none), by_rank(): each rank's latest report (the longest
+# run of its process; ranks from 0 only).
 # Usage: report_expr.py REPORT EXPR...
 import json
 import os
@@ -59,6 +65,28 @@ def stack_has(g, text):
     return any(text in fr.get("function", "") for fr in g.get("stack", []))
 
 
+def python_frame(stack, function, line):
+    return any(f.get("language") == "python" and f.get("function") == function and f.get("line") == line
+               for f in stack)
+
+
+def oom_events(reason="exit"):
+    return [e for report in reports if report.get("reason") == reason for e in report.get("oom_events", [])]
+
+
+def last_report(reason="exit"):
+    found = [report for report in reports if report.get("reason") == reason]
+    return found[-1] if found else {}
+
+
+def by_rank():
+    latest = {}
+    for report in sorted(reports, key=lambda x: x.get("duration_ns", 0)):  # stable: the later file of a tie
+        if report.get("process", {}).get("rank", -1) >= 0:
+            latest[report["process"]["rank"]] = report
+    return latest
+
+
 def text(path):
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -74,6 +102,7 @@ def line_of(path, wanted):
 # Globals, not locals, so that a comprehension in an expression sees them.
 names = {"__builtins__": {}, "r": r, "reports": reports, "files": [os.path.basename(p) for p in paths], "summary": r.get("summary", {}) if isinstance(r, dict) else {}, "leaks": leaks,
          "group": group, "count": count, "size": size, "stack_has": stack_has, "text": text, "line_of": line_of,
+         "python_frame": python_frame, "oom_events": oom_events, "last_report": last_report, "by_rank": by_rank,
          "len": len, "sum": sum, "any": any, "all": all, "sorted": sorted, "set": set, "min": min, "max": max, "str": str, "int": int,
          "zip": zip, "dict": dict, "range": range}
 failed = 0

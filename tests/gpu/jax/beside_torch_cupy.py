@@ -1,6 +1,6 @@
 # JAX beside PyTorch and CuPy in one process: PyTorch keeps a seventh of
 # the device in tensors (20 GiB on an H200), CuPy a fourteenth, and JAX (allocating on demand, as
-# gpu-validate-jax.sh runs it: XLA_PYTHON_CLIENT_PREALLOCATE=false) fills
+# tests/cases/jax/beside_torch_cupy.sh runs it: XLA_PYTHON_CLIENT_PREALLOCATE=false) fills
 # the rest with 1 GiB arrays until the device is full.
 import cupy
 import torch

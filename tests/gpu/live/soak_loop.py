@@ -1,4 +1,4 @@
-"""An inference server's loop for a soak test on a GPU (scripts/gpu-validate-soak.sh).
+"""An inference server's loop for a soak test on a GPU (tests/cases/growth/soak_*.sh).
 
 With --leak it keeps, every --every requests, a small copy (64 KiB) of a
 batch's output "for debugging" and never lets it go: the slow leak of a

@@ -1,5 +1,5 @@
 # CuPy: two 64 MiB arrays kept, one 32 MiB array freed into the pool's cache.
-# Run twice at once under one `cudaleak run` (gpu-validate-python.sh): the
+# Run twice at once under one `cudaleak run` (tests/cases/python/cupy_pool.sh): the
 # merged report keeps each process's pool.
 import time
 

@@ -1,5 +1,5 @@
 # One rank of a DDP job over NCCL, one GPU per rank
-# (scripts/gpu-validate-ddp.sh): three training steps, then rank 0 leaks
+# (tests/cases/ranks/ddp_nccl.sh): three training steps, then rank 0 leaks
 # 1 MiB through the driver, the last rank asks for more than its GPU has,
 # and the process group is never destroyed (its communicators stay alive).
 # After the steps each rank asks for a snapshot (SIGUSR1) while its NCCL
@@ -15,7 +15,7 @@ from rank_steps import ask_for_more_than_free, leak_through_the_driver
 
 rank, world, local = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]), int(os.environ["LOCAL_RANK"])
 torch.cuda.set_device(local)
-dist.init_process_group("nccl", device_id=torch.device("cuda", local))
+dist.init_process_group("nccl", device_id=torch.device("cuda", local))  # LINE:init
 model = torch.nn.parallel.DistributedDataParallel(torch.nn.Linear(1024, 1024).cuda(), device_ids=[local])
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 for _ in range(3):

@@ -1,5 +1,5 @@
 # A job of more ranks than GPUs (8 processes on the machine's GPUs, over
-# gloo) for the folded job view (scripts/gpu-validate-job-view.sh): every
+# gloo) for the folded job view (tests/cases/ranks/job_view_gloo.sh): every
 # rank holds its weights and steps in lockstep; rank 3 keeps each step's
 # activations (it grows while the others stay flat) and leaks 64 MiB through
 # the driver, a leak group no other rank has; ranks 1, 5 and 7 then ask for
@@ -31,6 +31,6 @@ if rank == 3:
 dist.barrier()
 if rank in (1, 5, 7):
     free, _ = torch.cuda.mem_get_info()
-    torch.empty(free + (1 << 30), dtype=torch.uint8, device="cuda")  # out of memory: the job ends here
+    torch.empty(free + (1 << 30), dtype=torch.uint8, device="cuda")  # out of memory: the job ends here  # LINE:oom
 dist.barrier()  # the others wait here until torchrun ends them
 time.sleep(120)

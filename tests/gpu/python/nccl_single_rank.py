@@ -18,11 +18,11 @@ split = "split" in sys.argv[2:]
 os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
 os.environ.setdefault("MASTER_PORT", "29531")
 torch.cuda.set_device(0)
-dist.init_process_group("nccl", rank=0, world_size=1, device_id=torch.device("cuda", 0) if eager else None)
+dist.init_process_group("nccl", rank=0, world_size=1, device_id=torch.device("cuda", 0) if eager else None)  # LINE:init
 t = torch.ones(1 << 20, device="cuda")
 dist.all_reduce(t)
 if split:
-    group = dist.new_group([0])
+    group = dist.new_group([0])  # LINE:split
     dist.all_reduce(t, group=group)
 torch.cuda.synchronize()
 if "snapshot" in sys.argv[2:]:

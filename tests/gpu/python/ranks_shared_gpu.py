@@ -1,5 +1,5 @@
 # One rank of a job that torchrun starts with every rank on GPU 0
-# (scripts/gpu-validate-torchrun.sh): each rank keeps 1 GiB of tensors, rank 0
+# (tests/cases/ranks/torchrun_shared_gpu.sh): each rank keeps 1 GiB of tensors, rank 0
 # also leaks 1 MiB through the driver, and once every rank holds its memory
 # the last rank asks for more than the GPU has left. Ranks meet through files
 # in BARRIER_DIR, so that no process group is needed on one GPU.

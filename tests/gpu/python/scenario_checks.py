@@ -1,6 +1,7 @@
-"""What the checkers of the GPU scenarios share (check_python_reports.py,
-check_oom_story.py): counted checks, the line of a "# LINE:name" marker in a
-scenario, and the reports and log each run left in the output folder."""
+"""What the checker of the GPU scenarios' stories uses (check_oom_story.py;
+the scenarios' other checks are cases, tests/cases/python): counted checks,
+the line of a "# LINE:name" marker in a scenario, and the reports and log
+each run left in the output folder."""
 import glob
 import json
 import os

@@ -1,7 +1,16 @@
-// A cuda-samples-like program: streams and events created at start-up and
-// kept in globals for the program's life (never destroyed: still reachable),
-// one event created per "iteration" and forgotten (definitely lost), device
-// buffers held by a heap-allocated pipeline object reached from a global.
+// A cuda-samples-like program built with the static cudart (its globals sit
+// in the executable and must not count as the program's references):
+// streams and events created at start-up and kept in globals for the
+// program's life (never destroyed: still reachable), one event created per
+// "iteration" and forgotten (definitely lost), device buffers held by a
+// heap-allocated pipeline object reached from a global.
+// REQUIRES: gpu
+// BUILD: %nvcc-static %s -o %t/streams
+// RUN: %run -o %t/streams.json -- %t/streams
+// CHECK-DAG-RE: definitely lost: 8 events never destroyed, created by cudaEventCreate(WithFlags)? on device 0:
+// CHECK-DAG-RE: 4 streams, created by cudaStreamCreate(WithFlags)? at main \(streams_in_globals\.cu:[0-9]+\) on device 0, referenced from g_streams \(streams\)
+// CHECK-DAG-RE: 4 events, created by cudaEventCreate(WithFlags)? at main .* referenced from g_done \(streams\)
+// CHECK-DAG-RE: referenced from a heap block reached from g_pipeline \(streams\)
 #include <cstdio>
 #include <cstring>
 

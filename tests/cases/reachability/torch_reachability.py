@@ -4,6 +4,21 @@
 # raw cudaMalloc through ctypes whose pointer is dropped (definitely lost) and
 # one whose pointer a module global keeps as a Python int (not a raw word:
 # the scan cannot see it, so it reads as definitely lost too; docs/python.md).
+# reachability=auto leaves a Python process unscanned: its objects, not raw
+# words, hold device memory, so every live resource counts, with no class;
+# the default gate fails on the raw allocations, the caching allocator's
+# segments are no leak. Asked for, the scan runs there too; the dropped
+# pointer may read as lost or, through a stale copy in malloc's heap, as
+# still reachable. (About 15 s.)
+# REQUIRES: gpu, torch
+# RUN(exit=9): %run --error-exitcode 9 -o %t/torch.json -- %python %s
+# CHECK-DAG: torch program done
+# CHECK-DAG-RE: 8\.0 MiB of device memory in 1 allocation never freed, created by cudaMalloc
+# CHECK-DAG-RE: raw_malloc (\(|/.*/)torch_reachability\.py:[0-9]+
+# CHECK-NONE: definitely lost
+# CHECK-NONE: still reachable
+# RUN: %run --reachability true -o %t/scanned.json -- %python %s
+# CHECK-RE: definitely lost: .*; still reachable:[ ]
 import ctypes
 import ctypes.util
 import sys
