@@ -33,7 +33,11 @@ A RUN's output is its stdout followed by its stderr; in a CHECK, %t, %S and
 `gpus>=N`, `nvcc`, `long` (given --long: a case that runs for minutes, as a
 soak), `root` (running as root), `pid-namespaces` (`unshare
 --pid` permitted), `built=NAME` (the build has %build/tests/e2e/NAME, a
-program built only where its framework is), and any Python module the case names (`torch`, `jax`,
+program built only where its framework is), `command=NAME` (NAME found on PATH, the CUDA
+toolkit's bin first: `command=compute-sanitizer`, `command=tmux`), `cuda-samples` ($CUDA_SAMPLES
+names a checkout of NVIDIA's cuda-samples, with its Samples/ and Common/), `vulkan` (the Vulkan
+loader and headers, installed or as the .deb files of libvulkan1 and libvulkan-dev in %root/.gl,
+which the case unpacks), and any Python module the case names (`torch`, `jax`,
 `cupy`, ...: present when %python imports it). Substitutions:
 %s the case file, %S its folder, %t a fresh folder for the case, %root the
 source tree, %cudaleak the launcher, %run `%cudaleak run` with
@@ -101,8 +105,9 @@ def python_with(modules):
 
 
 def python_modules(features):
-    return [f for f in map(str.strip, features) if f not in ("simulated", "gpu", "long", "root", "nvcc") and
-            re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", f)]
+    """The features that name Python modules: words that are none of has_feature's own."""
+    return [f for f in map(str.strip, features) if f not in ("simulated", "gpu", "long", "root", "nvcc", "vulkan")
+            and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", f)]
 
 
 def cuda_root():
@@ -136,9 +141,25 @@ def has_feature(feature, args, interpreter):
         return subprocess.run(["unshare", "--pid", "--fork", "true"], capture_output=True).returncode == 0
     if feature == "nvcc":
         return os.access(os.path.join(cuda_root(), "bin", "nvcc"), os.X_OK)
+    m = re.fullmatch(r"command=([\w.+-]+)", feature)
+    if m:
+        return shutil.which(m.group(1), path=os.path.join(cuda_root(), "bin") + os.pathsep + os.environ.get("PATH", "")) is not None
+    if feature == "cuda-samples":
+        checkout = os.environ.get("CUDA_SAMPLES", "")
+        return bool(checkout) and all(os.path.isdir(os.path.join(checkout, d)) for d in ("Samples", "Common"))
+    if feature == "vulkan":
+        return has_vulkan(args.root)
     if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", feature):
         return python_has(interpreter, feature)
     raise CaseError("unknown feature '%s'" % feature)
+
+
+def has_vulkan(root):
+    """The Vulkan loader and headers: installed, or packed in root/.gl for the case to unpack with dpkg -x."""
+    installed = os.path.exists("/usr/include/vulkan/vulkan.h") and any(
+        os.path.exists(os.path.join(d, "libvulkan.so.1")) for d in ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib"))
+    packed = [list(pathlib.Path(root, ".gl").glob(name + "_*.deb")) for name in ("libvulkan1", "libvulkan-dev")]
+    return installed or (all(packed) and shutil.which("dpkg") is not None)
 
 
 LINE_MARK = re.compile(r"(?://|#)\s*LINE:(\w+)")
@@ -352,6 +373,10 @@ SELF_TEST = {
     "percent.sh": ("PASS", "# RUN: printf '%%s-%%d' x 1\n# CHECK-RE: \\Ax-1\\Z\n"),
     "not-built.sh": ("SKIP", "# REQUIRES: built=no_such_program\n# RUN: echo one\n# CHECK: one\n"),
     "skip.sh": ("SKIP", "# REQUIRES: gpus>=64\n# RUN: echo one\n# CHECK: one\n"),
+    "command.sh": ("PASS", "# REQUIRES: command=sh\n# RUN: echo one\n# CHECK: one\n"),
+    "no-command.sh": ("SKIP", "# REQUIRES: command=no-such-command\n# RUN: echo one\n# CHECK: one\n"),
+    "no-samples.sh": ("SKIP", "# REQUIRES: cuda-samples\n# RUN: echo one\n# CHECK: one\n"),
+    "vulkan.sh": ("SKIP", "# REQUIRES: vulkan\n# UNSUPPORTED: vulkan\n# RUN: echo one\n# CHECK: one\n"),
     "long.sh": ("SKIP", "# REQUIRES: long\n# RUN: echo one\n# CHECK: one\n"),
     "dag.sh": ("PASS", "# RUN: echo a b c d\n# CHECK: a\n# CHECK-DAG: c\n# CHECK-DAG-RE: b|x\n# CHECK-NOT: a\n"
                        "# CHECK: d\n"),
@@ -379,6 +404,7 @@ def self_test(args):
     import tempfile
     failures = 0
     os.environ["CUDALEAK_OPTIONS"] = "planted=1"  # must not reach a case (clean-env.sh)
+    os.environ.pop("CUDA_SAMPLES", None)  # no checkout of cuda-samples (no-samples.sh)
     with tempfile.TemporaryDirectory() as scratch:
         folder = pathlib.Path(scratch)
         args.out = folder / "out"

@@ -19,10 +19,12 @@
 # events of every report of that reason (each process's exit report),
 # last_report(reason="exit"): the last report of that reason in file-name
 # order ({} when none), by_rank(): each rank's latest report (the longest
-# run of its process; ranks from 0 only).
+# run of its process; ranks from 0 only), re (Python's regular expressions,
+# for numbers a program printed).
 # Usage: report_expr.py REPORT EXPR...
 import json
 import os
+import re
 import sys
 
 if len(sys.argv) < 3:
@@ -104,7 +106,7 @@ names = {"__builtins__": {}, "r": r, "reports": reports, "files": [os.path.basen
          "group": group, "count": count, "size": size, "stack_has": stack_has, "text": text, "line_of": line_of,
          "python_frame": python_frame, "oom_events": oom_events, "last_report": last_report, "by_rank": by_rank,
          "len": len, "sum": sum, "any": any, "all": all, "sorted": sorted, "set": set, "min": min, "max": max, "str": str, "int": int,
-         "zip": zip, "dict": dict, "range": range}
+         "zip": zip, "dict": dict, "range": range, "list": list, "tuple": tuple, "abs": abs, "float": float, "re": re}
 failed = 0
 for expression in sys.argv[2:]:
     try:

@@ -1,6 +1,6 @@
 // One process on two devices with peer access on, and managed memory
 // prefetched across devices and to the host (under the simulated GPU, and on
-// a real one: scripts/gpu-validate-peer.sh):
+// a real one: tests/cases/ranks/peer_devices_real.sh):
 //   1. peer access enabled both ways between devices 0 and 1;
 //   2. 3 MiB allocated on device 1 and freed while device 0 is current: no
 //      leak, and no release cudaleak did not know;

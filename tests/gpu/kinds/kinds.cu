@@ -1,6 +1,7 @@
 // Every CUDA object kind beyond memory, streams and events, on a real GPU,
 // through the runtime API where it has one. `leak` leaves one or more of each
-// alive; `clean` releases everything. check_kinds.py asserts the counts.
+// alive; `clean` releases everything. tests/cases/kinds/real_every_kind.sh
+// asserts the counts.
 #include <cuda.h>
 #include <cuda_runtime.h>
 

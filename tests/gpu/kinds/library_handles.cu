@@ -1,7 +1,8 @@
 // Library handles on a real GPU (cuBLAS, cuBLASLt, cuFFT, cuRAND, cuSPARSE,
 // cuSOLVER dense and sparse): two of each created, one destroyed in `leak`;
-// all destroyed in `clean`. gpu-validate-kinds.sh builds it twice, with the
-// libraries linked dynamically and statically; check_kinds.py asserts both.
+// all destroyed in `clean`. The case tests/cases/kinds/real_library_handles.sh
+// builds it twice, with the libraries linked dynamically and statically, and
+// asserts both.
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cufft.h>

@@ -4,7 +4,7 @@
 // cuImportExternalMemory); a child started with exec imports each of them.
 // In `leak` the child releases nothing; in `clean` everything. The parent
 // releases what it made in both modes, after the child has ended.
-// check_kinds.py asserts the child's and the parent's reports.
+// tests/cases/kinds/real_sharing.sh asserts the child's and the parent's reports.
 #include <cuda.h>
 #include <sys/socket.h>
 #include <sys/wait.h>

@@ -1,4 +1,4 @@
-"""An inference server's loop on a GPU, for scripts/gpu-validate-live.sh.
+"""An inference server's loop on a GPU, for the case tests/cases/growth/live_top.sh.
 
 With --leak it keeps, every --every seconds, an 8 MiB copy of a batch's
 output "for debugging" and never lets it go: a slow leak of the kind a server

@@ -1,6 +1,6 @@
-# PyTorch tests with device-memory budgets, run under cudaleak with the pytest
-# plugin by scripts/gpu-validate-budgets.sh, which checks each outcome and the
-# text of each failure: one test within its budget, one over it (its peak
+# PyTorch tests with device-memory budgets, under cudaleak with the pytest plugin
+# (tests/cases/frameworks/pytest_budgets.sh checks each outcome and the text
+# of each failure): one test within its budget, one over it (its peak
 # comes from the driver), one over it served wholly from PyTorch's cache (its
 # peak comes from PyTorch's own counters), and a fixture that leaks.
 import ctypes
