@@ -19,7 +19,9 @@ install(DIRECTORY ${CMAKE_BINARY_DIR}/lib/cudaleak/python/ DESTINATION lib/cudal
 install(FILES ${CMAKE_SOURCE_DIR}/interpose/include/cudaleak.h ${CMAKE_SOURCE_DIR}/interpose/include/cudaleak_gtest.h
               ${CMAKE_SOURCE_DIR}/interpose/include/cudaleak_budget.h ${CMAKE_SOURCE_DIR}/interpose/include/cudaleak_catch2.h
         DESTINATION include)
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION share/doc/cudaleak)
+# The references and their history; not the GPU sessions' raw output the history
+# cites (docs/archive/gpu-sessions), which stays in the repository.
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION share/doc/cudaleak PATTERN gpu-sessions EXCLUDE)
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION share/doc/cudaleak)
 
 # The man page, from the tool's own help (cmake/ManPage.cmake), and bash completion.

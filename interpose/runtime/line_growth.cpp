@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "report/model/site_growth.h"
-#include "report/model/place_name.h"
+#include "report/write/in_process.h"
 
 namespace cudaleak::line_growth {
 
@@ -92,10 +91,7 @@ std::map<int, std::vector<report::SiteGrowth>> Lines::snapshot() const {
       if (slot < a->stacks.size()) g.stack = a->stacks[slot];
       // CuPy's pool is one line of no stack: the arrays' own lines are those of
       // the pool's segments, which cudaleak records as sites.
-      g.where = !g.stack.empty()    ? report::where_of(g.stack, "")
-                : a->view == "cupy" ? "cupy.get_default_memory_pool()"
-                                    : "";
-      g.steady = report::grew_steadily(g);
+      report::name_view_line(g);
     }
     auto& device = out[a->device];
     device.insert(device.end(), std::make_move_iterator(lines.begin()), std::make_move_iterator(lines.end()));

@@ -7,12 +7,7 @@
 #include <mutex>
 #include <set>
 
-#include "report/gate/caching.h"
-#include "report/model/place_name.h"
-#include "report/write/in_process.h"
-#include "report/oom/oom_story.h"
-#include "report/model/cuda_frames.h"
-#include "report/model/builder.h"
+#include "report/write/oom_in_process.h"
 #include "common/kinds.h"
 #include "interpose/runtime/device_identity.h"
 #include "interpose/base/log.h"
@@ -111,7 +106,7 @@ std::string caching_allocator_at(uint32_t stack_id) {
   // The process's symbolizer is used under the report lock, as reports use it.
   std::lock_guard lock(runtime().reports.mutex);
   std::unique_ptr<report::FrameResolver> resolver = make_frame_resolver();
-  return gate::caching_allocator_of(report::resolve_stack(tracker::stack(stack_id), resolver.get()));
+  return report::caching_allocator_of_call(tracker::stack(stack_id), resolver.get());
 }
 
 // A framework's failure is when its observer or exception hook ran (its
@@ -163,7 +158,7 @@ bool Monitor::measure_and_keep(RawEvent raw) {
   uint64_t accounted = e.tracked_bytes + others + reserved;
   e.untracked_bytes = used > accounted ? used - accounted : 0;
   if (e.has_pytorch) {
-    raw.owned = report::blocks_by_owner(e.pytorch, report::memory_ranges(snap, e.device));
+    raw.owned = report::tensor_blocks_by_owner(e.pytorch, snap, e.device);
   } else if (!e.has_jax) {
     // Held: a call a caching allocator made, which it retries after freeing
     // its cache (PyTorch's under its observer, CuPy's, XLA's). Without
@@ -181,7 +176,7 @@ bool Monitor::measure_and_keep(RawEvent raw) {
   // The held failed calls this failure ends leave the list: its attempts,
   // oldest first, the latest kMaxAttempts.
   for (auto it = events_.begin(); it != events_.end();) {
-    if (!it->held || !is_attempt(it->event, it->cache, e, raw.cache)) {
+    if (!it->held || !report::ends_held_call(*it, raw)) {
       ++it;
       continue;
     }
@@ -242,7 +237,7 @@ void Monitor::record_pytorch(const report::AllocatorDevice& view, uint64_t reque
     RawEvent raw;
     report::OomEvent& e = raw.event;
     e.time_ns = failure_time(observed_monotonic_ns);
-    e.api = kPyTorchApi;
+    e.api = report::kPyTorchApi;
     e.request_bytes = request;
     e.device = view.device;
     e.has_pytorch = true;
@@ -262,7 +257,7 @@ void Monitor::record_jax(const report::JaxOom& oom, uint64_t request, uint64_t o
     RawEvent raw;
     report::OomEvent& e = raw.event;
     e.time_ns = failure_time(observed_monotonic_ns);
-    e.api = kJaxApi;
+    e.api = report::kJaxApi;
     e.request_bytes = request;
     e.device = oom.device.device;
     e.has_jax = true;
@@ -291,7 +286,7 @@ void Monitor::repeat_jax(int device, uint64_t observed_monotonic_ns, const repor
       if (it->attempts.size() < kMaxAttempts) {
         report::OomEvent again;
         again.time_ns = now;
-        again.api = kJaxApi;
+        again.api = report::kJaxApi;
         again.request_bytes = e.request_bytes;
         it->attempts.push_back(RawAttempt{again, it->stack_id});
       }
@@ -310,52 +305,8 @@ std::vector<report::OomEvent> Monitor::events(report::FrameResolver* resolver) {
   }
   std::vector<report::OomEvent> out;
   for (RawEvent& r : raw) {
-    report::OomEvent e = r.event;
-    e.stack = e.has_jax && !r.python_stack.empty() ? r.python_stack
-                                                   : report::resolve_stack(tracker::stack(r.stack_id), resolver);
-    if (e.has_jax) {
-      std::erase_if(e.stack, [](const report::Frame& f) {
-        return f.python && report::basename(f.file).starts_with("cudaleak_");
-      });
-    } else if (e.has_pytorch) {
-      // The observer's own frames (cudaleak_torch.py) are not the program's.
-      std::erase_if(e.stack,
-                    [](const report::Frame& f) { return f.python && report::basename(f.file) == "cudaleak_torch.py"; });
-    } else {
-      e.api = report::outermost_api(e.stack, e.api);
-    }
-    for (const RawAttempt& a : r.attempts) {
-      report::OomAttempt& out_attempt = e.attempts.emplace_back(attempt_of(a.event));
-      if (a.event.api == kJaxApi) {  // XLA raised the failure again
-        out_attempt.stack = e.stack;
-        continue;
-      }
-      out_attempt.stack = report::resolve_stack(tracker::stack(a.stack_id), resolver);
-      out_attempt.api = report::outermost_api(out_attempt.stack, out_attempt.api);
-    }
-    if (e.has_pytorch)
-      report::attribute_by_segment(e.pytorch, r.owned,
-                                   [&](uint32_t id) { return report::resolve_stack(tracker::stack(id), resolver); });
-    e.recovered = r.recovered;
-    for (const RawSite& site : r.sites) {
-      report::OomSite o;
-      o.kind = site.kind;
-      o.stack = report::resolve_stack(tracker::stack(site.stack_id), resolver);
-      o.api = report::outermost_api(o.stack, site.hook);
-      o.where = report::where_of(o.stack, o.api);
-      o.bytes = site.bytes;
-      o.count = site.count;
-      o.first_ns = site.first_ns;
-      o.last_ns = site.last_ns;
-      e.top_sites.push_back(std::move(o));
-    }
-    for (const report::RawReservation& v : r.reservations)
-      e.reservations.push_back(
-          report::resolve_reservation(v, report::resolve_stack(tracker::stack(v.stack_id), resolver)));
-    // The report keeps each cause's sentence: said here, where the data
-    // that makes it is at hand (report/model/ writes it, and cannot say it).
-    report::explain(e);
-    out.push_back(std::move(e));
+    r.event.recovered = r.recovered;  // a copy: its causes are decided knowing it
+    out.push_back(report::told_event(r, tracker::stack, resolver));
   }
   return out;
 }
@@ -366,7 +317,7 @@ void Monitor::recovered(uint64_t bytes, tracker::Placement where) {
     const uint64_t now = tracker::elapsed_ns();
     std::lock_guard lock(mutex_);
     for (RawEvent& r : events_)
-      if (now > r.event.time_ns + kRetryWindowNs) stop_awaiting(r);  // no retry came in time
+      if (now > r.event.time_ns + report::kRetryWindowNs) stop_awaiting(r);  // no retry came in time
     for (RawEvent& r : events_) {
       if (!r.awaiting_retry || r.thread != thread || r.event.device != where.device || r.event.request_bytes != bytes)
         continue;

@@ -12,10 +12,3 @@ namespace cudaleak {
 // Held failed calls not yet ended by a failure or a recovery (hooks/hook.h reads it).
 extern std::atomic<int> g_oom_retries_pending;
 }  // namespace cudaleak
-
-namespace cudaleak::oom {
-
-inline constexpr const char* kPyTorchApi = "PyTorch caching allocator";
-inline constexpr const char* kJaxApi = "XLA (JAX)";
-
-}  // namespace cudaleak::oom

@@ -12,29 +12,17 @@
 
 #include "common/record/raw.h"
 #include "report/model/report.h"
-#include "report/oom/tensor_owners.h"
+#include "report/write/oom_in_process.h"
 #include "interpose/driver/hook_table.h"
 #include "interpose/track/tracker.h"
 
 namespace cudaleak::oom {
 
-// What an event keeps until a report resolves its stacks.
-struct RawSite {
-  Kind kind;
-  uint32_t stack_id;
-  const char* hook;
-  uint64_t bytes = 0, count = 0, first_ns = UINT64_MAX, last_ns = 0;
-};
-// A failed call that a later failure ended (oom_story.h).
-struct RawAttempt {
-  report::OomEvent event;  // time, api, request, device info
-  uint32_t stack_id = 0;
-};
-struct RawEvent {
-  report::OomEvent event;  // everything but stacks and where
-  uint32_t stack_id = 0;
-  std::vector<RawSite> sites;
-  std::string cache;  // the caching allocator that made the failed call; empty: none known
+// What an event keeps until a report resolves its stacks (RawOom), and
+// where the monitor is with it.
+using RawSite = report::RawOomSite;
+using RawAttempt = report::RawOomAttempt;
+struct RawEvent : report::RawOom {
   // Not printed yet: made by a caching allocator, which retries, or under
   // PyTorch, which raises its own out-of-memory if the retry fails too.
   bool held = false;
@@ -44,10 +32,6 @@ struct RawEvent {
   // longer costs the allocations that follow a look.
   bool awaiting_retry = false;
   uint32_t thread = 0;  // kernel thread id of the failed call
-  std::vector<RawAttempt> attempts;
-  std::vector<report::OwnedBlocks> owned;            // PyTorch's live blocks by the allocation holding them
-  std::vector<report::RawReservation> reservations;  // limits set on the failing device
-  std::vector<report::Frame> python_stack;           // JAX's failure: the Python frames it was raised in
 };
 
 // The events of this process; part of the runtime object (runtime.h).

@@ -6,7 +6,6 @@
 #include <map>
 
 #include "report/model/frame_owner.h"
-#include "report/oom/diagnose.h"
 
 namespace cudaleak::report {
 

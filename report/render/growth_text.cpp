@@ -7,6 +7,7 @@
 #include "common/kinds.h"
 #include "common/quantities.h"
 #include "report/model/site_growth.h"
+#include "report/render/stack_text.h"
 
 namespace cudaleak::render {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "report/model/report.h"
-#include "report/render/text_report.h"
+#include "report/render/text_options.h"
 
 namespace cudaleak::render {
 

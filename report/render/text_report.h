@@ -11,9 +11,6 @@
 namespace cudaleak::render {
 
 std::string render_text(const report::Report& report, const TextOptions& options);
-// A stack as the summaries print it (CUDA libraries' runs counted, the C
-// runtime below main left out, as `options` says), or "<no stack>".
-std::string stack_text(const std::vector<report::Frame>& stack, const TextOptions& options, const std::string& api);
 // The groups the gate counts (fails_gate), each with its headline and its
 // stack from the program's innermost frame (frames keep their numbers): the
 // message of a per-test gate (GoogleTest listener, pytest plugin).

@@ -8,10 +8,10 @@
 #include "report/model/builder.h"
 #include "report/model/frame_owner.h"
 #include "report/model/json_io.h"
+#include "report/model/place_name.h"
 #include "report/model/report_path.h"
+#include "report/model/site_growth.h"
 #include "report/model/summary.h"
-#include "report/oom/diagnose.h"
-#include "report/render/cause_words.h"
 #include "report/render/growth_text.h"
 #include "report/render/oom_text.h"
 #include "report/render/text_report.h"
@@ -112,9 +112,11 @@ GateFailures judge(Capture capture, const AssembleSettings& settings, const Prin
   return out;
 }
 
-void explain(OomEvent& event) {
-  event.diagnosis = oom::diagnose(event);
-  render::say_causes(event);
+void name_view_line(SiteGrowth& line) {
+  line.where = !line.stack.empty()   ? where_of(line.stack, "")
+               : line.view == "cupy" ? "cupy.get_default_memory_pool()"
+                                     : "";
+  line.steady = grew_steadily(line);
 }
 
 GrownSites describe_grown(const std::vector<RawPeakGroup>& grown, int device, const StackLookup& stacks,

@@ -93,10 +93,10 @@ struct GrownSites {
 GrownSites describe_grown(const std::vector<RawPeakGroup>& grown, int device, const StackLookup& stacks,
                           FrameResolver* resolver, const Printing& printing);
 
-// An out-of-memory event measured at the failure, explained: its causes
-// decided (report/oom) and each one's sentence said (report/render), which
-// the report keeps as `message`.
-void explain(OomEvent& event);
+// A line of a framework's view (`line.view`: "pytorch", "jax", "cupy") as
+// growth by site tells it: named as a site is (`where`; CuPy's pool, a line
+// of no stack, by its pool) and judged by the rule sites grow by (`steady`).
+void name_view_line(SiteGrowth& line);
 
 // A `top` frame: the biggest live groups without their allocations, what
 // caching allocators hold named, as JSON for the live socket. `after`

@@ -9,6 +9,7 @@ Directives, in comments (`//` or `#`) anywhere in the case file:
     REQUIRES: gpu, nvcc, torch     every feature named must be present
     UNSUPPORTED: simulated         skipped where any feature named is present
     ENV: KEY=VALUE                 set for every BUILD and RUN command (%root, %S and %t in VALUE replaced)
+    PYTHONS: all                   run once under each interpreter of --pythons (CTest: every CPython found)
     BUILD: %nvcc %s -o %t/prog     a build step (exit status 0 expected)
     RUN: %run -o %t/r.json -- %t/prog leak
     RUN: %expr %t/r.json \          a line ending in a backslash goes on in the
@@ -27,25 +28,31 @@ Directives, in comments (`//` or `#`) anywhere in the case file:
 A line of the case marked `// LINE:name` (or `# LINE:name`) is named in a
 CHECK or a command as %line:name, so a check on "app.cu:17" survives edits
 above it; LINES-OF adds the marks of a program the case runs from elsewhere
-(a name marked twice is refused).
+(a name marked twice is refused). Under `PYTHONS: all` the case runs once
+for each interpreter of --pythons (colon-separated; by default the one
+%python names), each run in a folder of its own with %python and the
+features of that interpreter, and fails when any run fails; elsewhere
+%python is $PYTHON or python3, or for a case that REQUIRES Python modules
+the first of them and /usr/bin/python3 that imports them all.
 A RUN's output is its stdout followed by its stderr; in a CHECK, %t, %S and
 %root are the paths they name. Features: `simulated` or `gpu` (the mode),
 `gpus>=N`, `nvcc`, `long` (given --long: a case that runs for minutes, as a
-soak), `root` (running as root), `pid-namespaces` (`unshare
---pid` permitted), `built=NAME` (the build has %build/tests/e2e/NAME, a
-program built only where its framework is), `command=NAME` (NAME found on PATH, the CUDA
-toolkit's bin first: `command=compute-sanitizer`, `command=tmux`), `cuda-samples` ($CUDA_SAMPLES
-names a checkout of NVIDIA's cuda-samples, with its Samples/ and Common/), `vulkan` (the Vulkan
-loader and headers, installed or as the .deb files of libvulkan1 and libvulkan-dev in %root/.gl,
-which the case unpacks), and any Python module the case names (`torch`, `jax`,
-`cupy`, ...: present when %python imports it). Substitutions:
+soak), `python>=3.12` (the interpreter's version), `root` (running as
+root), `pid-namespaces` (`unshare --pid` permitted), `built=NAME` (the
+build has %build/tests/e2e/NAME, a program built only where its framework
+is), `command=NAME` (NAME found on PATH, the CUDA toolkit's bin first:
+`command=compute-sanitizer`, `command=tmux`), `cuda-samples`
+($CUDA_SAMPLES names a checkout of NVIDIA's cuda-samples, with its
+Samples/ and Common/), `vulkan` (the Vulkan loader and headers, installed
+or as the .deb files of libvulkan1 and libvulkan-dev in %root/.gl, which
+the case unpacks), and any Python module the case names (`torch`, `jax`,
+`cupy`, ...: present when the interpreter imports it). Substitutions:
 %s the case file, %S its folder, %t a fresh folder for the case, %root the
 source tree, %cudaleak the launcher, %run `%cudaleak run` with
 `--simulated-gpu` in the simulated mode, %report `%cudaleak report`, %nvcc
 nvcc with `-g -cudart shared` (which the simulated GPU needs), %nvcc-static
 nvcc with `-g -cudart static` (real GPUs only), %python the interpreter
-($PYTHON or python3; for a case that REQUIRES Python modules, the first of
-them and /usr/bin/python3 that imports them all),
+(as above),
 %expr tests/cases/tools/report_expr.py run by the runner's own interpreter
 (expressions over a report's JSON, `CHECK: holds: EXPR`), %build the tree
 the launcher is in (a build folder or a stage: the project's own test
@@ -58,7 +65,8 @@ LD_PRELOAD from the runner's own environment.
 
 Exit status: 0 every case passed (or was skipped), 1 a case failed, 77 the
 only case given was skipped (CTest's SKIP_RETURN_CODE).
-Usage: runner.py --mode simulated|gpu --cudaleak PATH [--out DIR] [--filter RE] [--long] CASE_OR_FOLDER...
+Usage: runner.py --mode simulated|gpu --cudaleak PATH [--out DIR] [--filter RE] [--long] [--pythons PY:PY...]
+                 CASE_OR_FOLDER...
        runner.py --self-test   (planted cases that must pass, fail and skip)
 """
 import argparse
@@ -73,7 +81,7 @@ import subprocess
 import sys
 import time
 
-DIRECTIVE = re.compile(r"^\s*(?://|#)\s*(REQUIRES|UNSUPPORTED|ENV|LINES-OF|BUILD|"
+DIRECTIVE = re.compile(r"^\s*(?://|#)\s*(REQUIRES|UNSUPPORTED|ENV|PYTHONS|LINES-OF|BUILD|"
                        r"RUN(?:\((?:exit=(\d+)|signal=(SIG[A-Z0-9]+))\))?|"
                        r"CHECK(?:-RE|-NOT|-NONE|-DAG-RE|-DAG)?|CHECK-COUNT\((\d+)\)):\s?(.*?)\s*$")
 SKIPPED = 77
@@ -87,6 +95,18 @@ class CaseError(Exception):
 @functools.lru_cache(maxsize=None)
 def python_has(interpreter, module):
     return subprocess.run([interpreter, "-c", "import " + module], capture_output=True).returncode == 0
+
+
+@functools.lru_cache(maxsize=None)
+def python_version(interpreter):
+    try:
+        out = subprocess.run([interpreter, "-c", "import sys; print('%d.%d.%d' % sys.version_info[:3])"],
+                             capture_output=True, text=True, timeout=60).stdout.strip()
+    except OSError:
+        out = ""
+    if not re.fullmatch(r"\d+\.\d+\.\d+", out):
+        raise CaseError("the interpreter %s does not run" % interpreter)
+    return tuple(map(int, out.split(".")))
 
 
 def python():
@@ -141,6 +161,9 @@ def has_feature(feature, args, interpreter):
         return subprocess.run(["unshare", "--pid", "--fork", "true"], capture_output=True).returncode == 0
     if feature == "nvcc":
         return os.access(os.path.join(cuda_root(), "bin", "nvcc"), os.X_OK)
+    m = re.fullmatch(r"python>=(\d+)\.(\d+)", feature)
+    if m:
+        return python_version(interpreter)[:2] >= (int(m.group(1)), int(m.group(2)))
     m = re.fullmatch(r"command=([\w.+-]+)", feature)
     if m:
         return shutil.which(m.group(1), path=os.path.join(cuda_root(), "bin") + os.pathsep + os.environ.get("PATH", "")) is not None
@@ -186,7 +209,7 @@ def line_marks(path, lines):
 
 
 def parse(path):
-    case = {"requires": [], "unsupported": [], "env": {}, "steps": []}
+    case = {"requires": [], "unsupported": [], "env": {}, "steps": [], "pythons": False}
     lines = path.read_text(errors="replace").splitlines()
     marks = line_marks(path, lines)
 
@@ -207,6 +230,10 @@ def parse(path):
         elif kind == "ENV":
             key, _, value = text.partition("=")
             case["env"][key.strip()] = value
+        elif kind == "PYTHONS":
+            if text != "all":
+                raise CaseError("%s:%d: PYTHONS takes 'all', not '%s'" % (path, number, text))
+            case["pythons"] = True
         elif kind == "LINES-OF":
             continue  # read by line_marks
         elif kind == "RUN" and case["steps"] and case["steps"][-1]["command"].endswith("\\"):
@@ -303,12 +330,31 @@ def check_output(output, checks, where):
 
 def run_case(path, args):
     case = parse(path)
-    interpreter = python_with(python_modules(case["requires"]))
+    scratch = args.out / path.parent.name / path.stem  # two areas may hold one name
+    if not case["pythons"]:
+        return run_once(path, case, args, python_with(python_modules(case["requires"])), scratch)
+    ran, skipped = 0, {}
+    for n, interpreter in enumerate(args.pythons, 1):
+        try:
+            outcome, detail = run_once(path, case, args, interpreter, scratch / ("python-%d" % n))
+        except CaseError as e:
+            raise CaseError("under %s: %s" % (interpreter, e))
+        if outcome == "SKIP":
+            skipped.setdefault(detail, []).append(interpreter)
+        ran += outcome == "PASS"
+    why = "; ".join("%s under %s" % (detail, ", ".join(under)) for detail, under in skipped.items())
+    if not ran:
+        return "SKIP", why
+    return "PASS", "%d steps under %d interpreter%s%s" % (len(case["steps"]), ran, "s" if ran > 1 else "",
+                                                        " (skipped: %s)" % why if why else "")
+
+
+def run_once(path, case, args, interpreter, scratch):
     missing = [f.strip() for f in case["requires"] if not has_feature(f, args, interpreter)]
     present = [f.strip() for f in case["unsupported"] if has_feature(f, args, interpreter)]
     if missing or present:
         return "SKIP", "needs " + ", ".join(missing) if missing else "unsupported with " + ", ".join(present)
-    scratch = (args.out / path.parent.name / path.stem).resolve()  # two areas may hold one name
+    scratch = scratch.resolve()
     shutil.rmtree(scratch, ignore_errors=True)
     scratch.mkdir(parents=True)
     # Paths in ENV values are written unquoted: the value is not read by a shell.
@@ -393,6 +439,13 @@ SELF_TEST = {
     "python-with.sh": ("PASS", "# REQUIRES: planted_module\n# RUN: %python\n# CHECK: fallback interpreter\n"),
     "python-none.sh": ("SKIP", "# REQUIRES: planted_module, absent_module\n# RUN: %python\n# CHECK: x\n",
                        "needs planted_module, absent_module"),
+    # The self-test's interpreters: its own, and a second path to it (other-python).
+    "pythons.sh": ("PASS", "# PYTHONS: all\n# RUN: %python -c 'print(\"ran\")' && echo $PWD\n# CHECK: ran\n"
+                           "# CHECK-RE: /python-[12]$\n", "under 2 interpreters"),
+    "pythons-one-fails.sh": ("FAIL", "# PYTHONS: all\n# RUN: case %python in *other-python) exit 5;; esac\n"
+                                     "# CHECK-NONE: x\n", "other-python: pythons-one-fails.sh:2: RUN exited 5"),
+    "pythons-version.sh": ("SKIP", "# PYTHONS: all\n# REQUIRES: python>=99.0\n# RUN: echo one\n# CHECK: one\n",
+                           "needs python>=99.0 under "),
 }
 # Files the planted cases read (not cases themselves).
 SELF_TEST_FILES = {"program.txt": "one\ntwo  # LINE:two\n"}
@@ -415,6 +468,10 @@ def self_test(args):
                                        'echo %s interpreter\n' % (module, name))
             (folder / name).chmod(0o755)
         os.environ["PYTHON"], FALLBACK_PYTHONS[:] = str(folder / "first"), [str(folder / "fallback")]
+        other = folder / "other-python"
+        other.write_text("#!/bin/sh\nexec %s \"$@\"\n" % shlex.quote(sys.executable))
+        other.chmod(0o755)
+        args.pythons = [sys.executable, str(other)]
         for name, (want, text, *reason) in SELF_TEST.items():
             (folder / name).write_text(text)
             try:
@@ -439,10 +496,12 @@ def main():
     parser.add_argument("--filter", default="")
     parser.add_argument("--timeout", type=int, default=600)
     parser.add_argument("--long", action="store_true", help="also the cases that REQUIRE long (minutes each)")
+    parser.add_argument("--pythons", default="", help="interpreters for PYTHONS: all, colon-separated")
     parser.add_argument("cases", nargs="+")
     args = parser.parse_args()
     args.root = ROOT
     args.cudaleak = str(pathlib.Path(args.cudaleak).resolve())
+    args.pythons = [p for p in args.pythons.split(":") if p] or [python()]
     cases = cases_in(args.cases, args.filter)
     if not cases:
         print("runner: no case matches", file=sys.stderr)

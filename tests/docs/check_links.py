@@ -2,7 +2,9 @@
 README.md and docs/ (files and #anchors), and every `docs/NAME.md#anchor`
 or `NAME.md#anchor` written in the code, the scripts and the tests (comments
 and messages that send a reader to a section). An anchor is a heading's
-GitHub slug. Also that the README's index lists every doc and its layout
+GitHub slug. Also that every `tests/fixtures/...` and
+`docs/archive/gpu-sessions/...` path the docs name in code (a file, a folder
+or a pattern) is there, and that the README's index lists every doc and its layout
 table every folder (top level, and the second level of interpose/, report/
 and tests/). Exits non-zero and names each broken one.
 
@@ -62,6 +64,13 @@ for md in markdown:
             continue
         links += 1
         check(md, target, md.parent)
+    # Raw output named in code spans from the repository's root: the reports
+    # tests read (tests/fixtures/) and the GPU sessions' transcripts
+    # (docs/archive/gpu-sessions/). Each path, or pattern, names something.
+    for target in re.findall(r"`((?:tests/fixtures|docs/archive/gpu-sessions)/[^`\s]*)`", text):
+        links += 1
+        if not any(root.glob(target.rstrip("/"))):
+            broken.append(f"{md.relative_to(root)}: {target}: no such file")
 
 # Sections named from outside the docs: `docs/usage.md#children`, or
 # `usage.md#stacks` in a file that already says it means the docs.

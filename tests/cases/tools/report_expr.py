@@ -106,7 +106,8 @@ names = {"__builtins__": {}, "r": r, "reports": reports, "files": [os.path.basen
          "group": group, "count": count, "size": size, "stack_has": stack_has, "text": text, "line_of": line_of,
          "python_frame": python_frame, "oom_events": oom_events, "last_report": last_report, "by_rank": by_rank,
          "len": len, "sum": sum, "any": any, "all": all, "sorted": sorted, "set": set, "min": min, "max": max, "str": str, "int": int,
-         "zip": zip, "dict": dict, "range": range, "list": list, "tuple": tuple, "abs": abs, "float": float, "re": re}
+         "zip": zip, "dict": dict, "range": range, "list": list, "tuple": tuple, "abs": abs, "float": float, "re": re,
+         "ord": ord}
 failed = 0
 for expression in sys.argv[2:]:
     try:

@@ -1,5 +1,6 @@
-# CUDA from Python through ctypes, for the Python-frame tests: every line a
-# test names is marked with a comment that test_python.cpp looks up.
+# CUDA from Python through ctypes, for the Python-frame cases
+# (tests/cases/python/ctypes_*.sh): every line a case names is marked, and
+# the cases name the marks through LINES-OF.
 import ctypes
 import os
 import signal

@@ -1,5 +1,4 @@
-// Context limits and the device heap on a real GPU (tests/cases/device_heap/*_real.sh;
-// bench: scripts/gpu-bench-device-heap.sh):
+// Context limits and the device heap on a real GPU (tests/cases/device_heap/*_real.sh, gpu-bench-device-heap.sh):
 //   device_heap measure            prints the device's shape and what each limit reserves, measured with cudaMemGetInfo
 //   device_heap heap_leak          a 512 MiB heap; 4096 threads malloc 4 KiB each and never free it
 //   device_heap heap_freed         the same kernel, freeing what it allocates

@@ -2,6 +2,13 @@
 # PyTorch): 24 frames of transformers' cache update above the program's own
 # serve_request, as a model's KV cache is. The live-tensor line must be the
 # program's, not the package's.
+# Simulated only: fake_torch's allocator and snapshot.
+# REQUIRES: simulated
+# ENV: PYTHONPATH=%root/tests/e2e/programs/fake_torch
+# ENV: FAKE_TORCH_BACKEND=native
+# RUN: %run --pytorch-stacks true -o %t/report.%p.%n.json -- %python %s
+# CHECK: 4.0 MiB in 1 tensor from serve_request (server.py:31)
+# CHECK-NONE: cache_utils.py
 import torch
 
 torch.cuda.init()
