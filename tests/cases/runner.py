@@ -32,7 +32,8 @@ above it; LINES-OF adds the marks of a program the case runs from elsewhere
 for each interpreter of --pythons (colon-separated; by default the one
 %python names), each run in a folder of its own with %python and the
 features of that interpreter, and fails when any run fails; elsewhere
-%python is $PYTHON or python3.
+%python is $PYTHON or python3, or for a case that REQUIRES Python modules
+the first of them and /usr/bin/python3 that imports them all.
 A RUN's output is its stdout followed by its stderr; in a CHECK, %t, %S and
 %root are the paths they name. Features: `simulated` or `gpu` (the mode),
 `gpus>=N`, `nvcc`, `long` (given --long: a case that runs for minutes, as a
@@ -50,7 +51,8 @@ the case unpacks), and any Python module the case names (`torch`, `jax`,
 source tree, %cudaleak the launcher, %run `%cudaleak run` with
 `--simulated-gpu` in the simulated mode, %report `%cudaleak report`, %nvcc
 nvcc with `-g -cudart shared` (which the simulated GPU needs), %nvcc-static
-nvcc with `-g -cudart static` (real GPUs only), %python the interpreter,
+nvcc with `-g -cudart static` (real GPUs only), %python the interpreter
+(as above),
 %expr tests/cases/tools/report_expr.py run by the runner's own interpreter
 (expressions over a report's JSON, `CHECK: holds: EXPR`), %build the tree
 the launcher is in (a build folder or a stage: the project's own test
@@ -109,6 +111,23 @@ def python_version(interpreter):
 
 def python():
     return os.environ.get("PYTHON") or shutil.which("python3") or sys.executable
+
+
+# Where a case that requires Python modules looks after python(): a pyenv python3 first on PATH may lack
+# a module (pytest) that the system's interpreter has.
+FALLBACK_PYTHONS = ["/usr/bin/python3"]
+
+
+def python_with(modules):
+    """The first interpreter of python() and FALLBACK_PYTHONS that imports every module; else python()."""
+    found = [p for p in dict.fromkeys([python()] + FALLBACK_PYTHONS) if os.access(p, os.X_OK)]
+    return next((p for p in found if all(python_has(p, m) for m in modules)), python())
+
+
+def python_modules(features):
+    """The features that name Python modules: words that are none of has_feature's own."""
+    return [f for f in map(str.strip, features) if f not in ("simulated", "gpu", "long", "root", "nvcc", "vulkan")
+            and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_.]*", f)]
 
 
 def cuda_root():
@@ -313,7 +332,7 @@ def run_case(path, args):
     case = parse(path)
     scratch = args.out / path.parent.name / path.stem  # two areas may hold one name
     if not case["pythons"]:
-        return run_once(path, case, args, python(), scratch)
+        return run_once(path, case, args, python_with(python_modules(case["requires"])), scratch)
     ran, skipped = 0, {}
     for n, interpreter in enumerate(args.pythons, 1):
         try:
@@ -415,6 +434,11 @@ SELF_TEST = {
     "lines-of-twice.sh": ("FAIL", "# LINES-OF: %S/program.txt\n# RUN: echo 1 # LINE:two\n# CHECK: 1\n",
                           "LINE:two is marked twice"),
     "lines-of-none.sh": ("FAIL", "# LINES-OF: %S/nowhere.txt\n# RUN: echo 1\n# CHECK: 1\n", "LINES-OF names no file"),
+    # PYTHON is a planted interpreter that imports nothing, FALLBACK_PYTHONS one that has planted_module.
+    "python.sh": ("PASS", "# RUN: %python\n# CHECK: first interpreter\n"),
+    "python-with.sh": ("PASS", "# REQUIRES: planted_module\n# RUN: %python\n# CHECK: fallback interpreter\n"),
+    "python-none.sh": ("SKIP", "# REQUIRES: planted_module, absent_module\n# RUN: %python\n# CHECK: x\n",
+                       "needs planted_module, absent_module"),
     # The self-test's interpreters: its own, and a second path to it (other-python).
     "pythons.sh": ("PASS", "# PYTHONS: all\n# RUN: %python -c 'print(\"ran\")' && echo $PWD\n# CHECK: ran\n"
                            "# CHECK-RE: /python-[12]$\n", "under 2 interpreters"),
@@ -425,6 +449,8 @@ SELF_TEST = {
 }
 # Files the planted cases read (not cases themselves).
 SELF_TEST_FILES = {"program.txt": "one\ntwo  # LINE:two\n"}
+# The planted interpreters: `-c "import M"` succeeds for the module each has; a run says which it is.
+PLANTED_PYTHONS = {"first": "", "fallback": "planted_module"}
 
 
 def self_test(args):
@@ -437,6 +463,11 @@ def self_test(args):
         args.out = folder / "out"
         for name, text in SELF_TEST_FILES.items():
             (folder / name).write_text(text)
+        for name, module in PLANTED_PYTHONS.items():
+            (folder / name).write_text('#!/bin/sh\ncase "$2" in "import %s") exit 0 ;; "import "*) exit 1 ;; esac\n'
+                                       'echo %s interpreter\n' % (module, name))
+            (folder / name).chmod(0o755)
+        os.environ["PYTHON"], FALLBACK_PYTHONS[:] = str(folder / "first"), [str(folder / "fallback")]
         other = folder / "other-python"
         other.write_text("#!/bin/sh\nexec %s \"$@\"\n" % shlex.quote(sys.executable))
         other.chmod(0o755)
