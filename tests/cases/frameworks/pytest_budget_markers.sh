@@ -22,7 +22,7 @@
 # CHECK-RE: \n     3\.0 MiB  tests/e2e/frameworks/test_cuda_budgets\.py::test_uses_a_leaky_fixture\n
 # CHECK: 2 failed, 5 passed, 1 error
 # CHECK-NONE: pluggy
-# RUN: sed -nE 's/^(PASSED|FAILED|ERROR) tests\/e2e\/frameworks\/test_cuda_budgets\.py::(test_[a-z0-9_]+)$/\1 \2/p' %t/pytest.txt | LC_ALL=C sort
+# RUN: sed -nE 's/^(PASSED|FAILED|ERROR) tests\/e2e\/frameworks\/test_cuda_budgets\.py::(test_[a-z0-9_]+)( - .*)?$/\1 \2/p' %t/pytest.txt | LC_ALL=C sort
 # CHECK-RE: \AERROR test_uses_a_leaky_fixture
 # CHECK-RE: \nFAILED test_leak_over_budget
 # CHECK-RE: \nFAILED test_peak_over_budget
