@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/kinds.h"
+#include "common/record/steady_rise.h"
 
 namespace cudaleak::growth {
 
@@ -31,18 +32,6 @@ std::vector<uint64_t> recent(const std::map<uint64_t, uint64_t>& series, uint64_
   return out;
 }
 
-// Growing: across the kept observations and now, the value rose at least
-// twice and never fell.
-bool growing(const std::vector<uint64_t>& history, uint64_t now) {
-  int rises = 0;
-  bool fell = false;
-  for (size_t i = 0; i < history.size(); ++i) {
-    uint64_t next = i + 1 < history.size() ? history[i + 1] : now;
-    rises += next > history[i];
-    fell |= next < history[i];
-  }
-  return rises >= 2 && !fell;
-}
 
 }  // namespace
 
@@ -72,7 +61,7 @@ void History::annotate(report::Report& report) {
     auto it = counts_.find(Key{int(g.kind), g.stack_id, g.device});
     if (it == counts_.end()) continue;
     g.count_history = recent(it->second, n);
-    g.growing = growing(g.count_history, g.count);
+    g.growing = record::rose_steadily(g.count_history, g.count);
   }
 }
 
@@ -95,7 +84,7 @@ void History::annotate_tensors(report::PyTorchView& view) {
       auto it = tensor_bytes_.find(tensor_key(d.device, g));
       if (it == tensor_bytes_.end()) continue;
       g.bytes_history = recent(it->second, n);
-      g.growing = growing(g.bytes_history, g.bytes);
+      g.growing = record::rose_steadily(g.bytes_history, g.bytes);
     }
 }
 

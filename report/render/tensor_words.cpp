@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/quantities.h"
+#include "common/record/steady_rise.h"
 #include "report/model/frame_owner.h"
 #include "report/model/place_name.h"
 #include "report/oom/diagnose.h"
@@ -90,9 +91,35 @@ std::string held_by_live_tensors(uint64_t allocated, const std::vector<report::T
 }
 
 std::string live_tensor_lines(const std::vector<report::TensorGroup>& groups) {
+  // Groups a reader would see as one line (the same origin, told apart only
+  // by frames deeper than the line) are one line: their bytes, counts and
+  // histories summed (every group of a view has one history, observation by
+  // observation), growing by the same rule as each group.
+  std::vector<report::TensorGroup> folded;
+  std::vector<std::string> origins;
+  for (const report::TensorGroup& g : groups) {
+    const std::string origin = told_apart(g) ? "" : tensor_origin(g);
+    const auto same = std::find(origins.begin(), origins.end(), origin);
+    if (origin.empty() || same == origins.end()) {
+      folded.push_back(g);
+      origins.push_back(origin);
+      continue;
+    }
+    report::TensorGroup& into = folded[size_t(same - origins.begin())];
+    into.bytes += g.bytes;
+    into.count += g.count;
+    std::vector<uint64_t>& history = into.bytes_history;
+    if (history.size() < g.bytes_history.size())
+      history.insert(history.begin(), g.bytes_history.size() - history.size(), 0);
+    for (size_t i = 0; i < g.bytes_history.size(); ++i)  // aligned at the newest observation
+      history[history.size() - g.bytes_history.size() + i] += g.bytes_history[i];
+    into.growing = record::rose_steadily(history, into.bytes);
+  }
+  std::stable_sort(folded.begin(), folded.end(),
+                   [](const report::TensorGroup& a, const report::TensorGroup& b) { return a.bytes > b.bytes; });
   std::string out;
-  for (size_t i = 0; i < groups.size() && i < 5; ++i) {
-    const report::TensorGroup& g = groups[i];
+  for (size_t i = 0; i < folded.size() && i < 5; ++i) {
+    const report::TensorGroup& g = folded[i];
     out += "    " + tensor_group_text(g);
     if (g.growing) {
       out += " [growing:";

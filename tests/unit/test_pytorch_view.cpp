@@ -124,3 +124,26 @@ TEST_CASE("without per-tensor stacks the tensors of stored exceptions are named 
   CHECK(text.find("320.0 MiB in 10 tensors in segments reserved by work (scenario_exceptions.py:9)") !=
         std::string::npos);
 }
+
+TEST_CASE("live tensors at one line are one line of the text, their histories summed", "[pytorch]") {
+  // An FSDP rank on an H200 listed "2.6 GiB in 85 tensors from train_step
+  // (fsdp.py:46)" and "64.0 MiB in 1 tensor from train_step (fsdp.py:46)":
+  // two groups told apart only by frames below the program's line.
+  const Frame line{0, "", "train_step", "/app/fsdp.py", 46, false, true};
+  TensorGroup kept, other, elsewhere;
+  kept.bytes = 3 << 20, kept.count = 3, kept.stack = {line};
+  kept.bytes_history = {1 << 20, 2 << 20}, kept.growing = true;
+  other.bytes = 1 << 20, other.count = 1, other.stack = {{0x5, "/x/libtorch_cuda.so", "at::empty", "", 0}, line};
+  other.bytes_history = {1 << 20, 1 << 20};
+  elsewhere.bytes = 2 << 20, elsewhere.count = 2;
+  elsewhere.stack = {{0, "", "load", "/app/fsdp.py", 12, false, true}};
+  const std::string text = cudaleak::render::live_tensor_lines({kept, elsewhere, other});
+  INFO(text);
+  CHECK(text ==
+        "    4.0 MiB in 4 tensors from train_step (fsdp.py:46) [growing: 2.0 MiB -> 3.0 MiB -> 4.0 MiB]\n"
+        "    2.0 MiB in 2 tensors from load (fsdp.py:12)\n");
+  // Summed, a line that rose once and fell once is not growing.
+  other.bytes_history = {3 << 20, 1 << 20};
+  CHECK(cudaleak::render::live_tensor_lines({kept, other}) ==
+        "    4.0 MiB in 4 tensors from train_step (fsdp.py:46)\n");
+}
