@@ -58,27 +58,45 @@ std::string tensor_group_text(const report::TensorGroup& g) {
   return tensors + " " + tensor_origin(g);
 }
 
-std::string tensor_groups_text(const std::vector<const report::TensorGroup*>& groups) {
-  struct Folded {
-    report::TensorGroup sum;  // the first group's stack, every group's bytes and count
-    std::string origin;       // "" for a group told its own way (a workspace, the backward pass)
-  };
-  std::vector<Folded> folded;
+namespace {
+
+// Groups a reader would see as one line (the same origin, told apart only by
+// frames deeper than the line) as one group, biggest first: bytes, counts and
+// histories summed (every group of a view has one history, observation by
+// observation), growing by the recording side's rule. Groups told their own
+// way (a workspace, the backward pass) stay apart.
+std::vector<report::TensorGroup> folded_by_origin(const std::vector<const report::TensorGroup*>& groups) {
+  std::vector<report::TensorGroup> folded;
+  std::vector<std::string> origins;
   for (const report::TensorGroup* g : groups) {
     const std::string origin = told_apart(*g) ? "" : tensor_origin(*g);
-    auto same = std::find_if(folded.begin(), folded.end(),
-                             [&](const Folded& f) { return !origin.empty() && f.origin == origin; });
-    if (same == folded.end()) {
-      folded.push_back({*g, origin});
-    } else {
-      same->sum.bytes += g->bytes;
-      same->sum.count += g->count;
+    const auto same = std::find(origins.begin(), origins.end(), origin);
+    if (origin.empty() || same == origins.end()) {
+      folded.push_back(*g);
+      origins.push_back(origin);
+      continue;
     }
+    report::TensorGroup& into = folded[size_t(same - origins.begin())];
+    into.bytes += g->bytes;
+    into.count += g->count;
+    std::vector<uint64_t>& history = into.bytes_history;
+    if (history.size() < g->bytes_history.size())
+      history.insert(history.begin(), g->bytes_history.size() - history.size(), 0);
+    for (size_t i = 0; i < g->bytes_history.size(); ++i)  // aligned at the newest observation
+      history[history.size() - g->bytes_history.size() + i] += g->bytes_history[i];
+    into.growing = record::rose_steadily(history, into.bytes);
   }
   std::stable_sort(folded.begin(), folded.end(),
-                   [](const Folded& a, const Folded& b) { return a.sum.bytes > b.sum.bytes; });
+                   [](const report::TensorGroup& a, const report::TensorGroup& b) { return a.bytes > b.bytes; });
+  return folded;
+}
+
+}  // namespace
+
+std::string tensor_groups_text(const std::vector<const report::TensorGroup*>& groups) {
+  const std::vector<report::TensorGroup> folded = folded_by_origin(groups);
   std::string s;
-  for (size_t i = 0; i < folded.size() && i < 3; ++i) s += (i ? "; " : "") + tensor_group_text(folded[i].sum);
+  for (size_t i = 0; i < folded.size() && i < 3; ++i) s += (i ? "; " : "") + tensor_group_text(folded[i]);
   return s;
 }
 
@@ -91,32 +109,9 @@ std::string held_by_live_tensors(uint64_t allocated, const std::vector<report::T
 }
 
 std::string live_tensor_lines(const std::vector<report::TensorGroup>& groups) {
-  // Groups a reader would see as one line (the same origin, told apart only
-  // by frames deeper than the line) are one line: their bytes, counts and
-  // histories summed (every group of a view has one history, observation by
-  // observation), growing by the same rule as each group.
-  std::vector<report::TensorGroup> folded;
-  std::vector<std::string> origins;
-  for (const report::TensorGroup& g : groups) {
-    const std::string origin = told_apart(g) ? "" : tensor_origin(g);
-    const auto same = std::find(origins.begin(), origins.end(), origin);
-    if (origin.empty() || same == origins.end()) {
-      folded.push_back(g);
-      origins.push_back(origin);
-      continue;
-    }
-    report::TensorGroup& into = folded[size_t(same - origins.begin())];
-    into.bytes += g.bytes;
-    into.count += g.count;
-    std::vector<uint64_t>& history = into.bytes_history;
-    if (history.size() < g.bytes_history.size())
-      history.insert(history.begin(), g.bytes_history.size() - history.size(), 0);
-    for (size_t i = 0; i < g.bytes_history.size(); ++i)  // aligned at the newest observation
-      history[history.size() - g.bytes_history.size() + i] += g.bytes_history[i];
-    into.growing = record::rose_steadily(history, into.bytes);
-  }
-  std::stable_sort(folded.begin(), folded.end(),
-                   [](const report::TensorGroup& a, const report::TensorGroup& b) { return a.bytes > b.bytes; });
+  std::vector<const report::TensorGroup*> all;
+  for (const report::TensorGroup& g : groups) all.push_back(&g);
+  const std::vector<report::TensorGroup> folded = folded_by_origin(all);
   std::string out;
   for (size_t i = 0; i < folded.size() && i < 5; ++i) {
     const report::TensorGroup& g = folded[i];

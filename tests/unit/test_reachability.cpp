@@ -33,6 +33,15 @@ struct Memory {
   size_t bytes;
 };
 
+// The whole of `heap` as the scan's one heap region, its chunks walked as
+// the reporter walks malloc's.
+void add_heap_region(Scan& scan, const Memory& heap) {
+  scan.regions.push_back(Region{heap.at(0), heap.at(heap.bytes), 0, 0, false});
+  WindowReader reader;
+  REQUIRE(walk_heap(reader, heap.at(0), heap.at(heap.bytes), scan.pieces, WalkLimits{100}));
+  scan.regions.back().count = uint32_t(scan.pieces.size());
+}
+
 }  // namespace
 
 TEST_CASE("reachability maps: anonymous memory, the heap, stacks and files told apart", "[reachability]") {
@@ -149,10 +158,7 @@ TEST_CASE("reachability scan: a global, a heap block reached from it, a handle, 
   scan.targets.push_back(Target{heap.at(0x50), heap.at(0x58), 3, false});  // pinned memory inside the second chunk
   REQUIRE(scan.findings.resize(4));
   scan.roots.push_back(Root{uint64_t(globals), uint64_t(globals + 4), 7});
-  scan.regions.push_back(Region{heap.at(0), heap.at(4096), 0, 0, false});
-  WindowReader reader;
-  REQUIRE(walk_heap(reader, heap.at(0), heap.at(4096), scan.pieces, WalkLimits{100}));
-  scan.regions[0].count = uint32_t(scan.pieces.size());
+  add_heap_region(scan, heap);
   REQUIRE(scan.prepare());
   scan.run();
   CHECK(scan.complete);
@@ -209,10 +215,7 @@ TEST_CASE("reachability scan: a pointer at a chunk's header reaches nothing", "[
   scan.targets.push_back(Target{device, device + 4096, 0, false});
   REQUIRE(scan.findings.resize(1));
   scan.roots.push_back(Root{uint64_t(globals), uint64_t(globals + 2), 0});
-  scan.regions.push_back(Region{heap.at(0), heap.at(4096), 0, 0, false});
-  WindowReader reader;
-  REQUIRE(walk_heap(reader, heap.at(0), heap.at(4096), scan.pieces, WalkLimits{100}));
-  scan.regions[0].count = uint32_t(scan.pieces.size());
+  add_heap_region(scan, heap);
   SECTION("one past the end of the chunk before: not followed") {
     globals[0] = heap.at(0x040);  // the vector's end: the next chunk's prev_size word
     globals[1] = heap.at(0x048);  // inside the header
