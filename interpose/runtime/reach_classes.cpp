@@ -1,6 +1,7 @@
 // What the reachability scan searches for and whose globals it leaves out
 // (reachability.h), apart from the scan so that tests need no process glue.
 #include <cstring>
+#include <iterator>
 
 #include "interpose/runtime/reachability.h"
 
@@ -25,21 +26,41 @@ Search search_of(Kind kind) {
   }
 }
 
-bool excluded_object(const char* path) {
+namespace {
+const char* base_name(const char* path) {
   const char* base = std::strrchr(path, '/');
-  base = base ? base + 1 : path;
+  return base ? base + 1 : path;
+}
+bool starts_with_any(const char* name, const char* const* prefixes, size_t count) {
+  for (size_t i = 0; i < count; ++i)
+    if (std::strncmp(name, prefixes[i], std::strlen(prefixes[i])) == 0) return true;
+  return false;
+}
+const char* const kCudaLibraries[] = {"libcuda.", "libcudart.",   "libnvidia",   "libcublas", "libcudnn",
+                                      "libcufft", "libcusparse",  "libcusolver", "libcurand", "libnccl",
+                                      "libnvrtc", "libnvJitLink", "libnvperf",   "libcupti",  "libcudadebugger"};
+// What runs between a caller and the function it asked for: the C and C++
+// runtimes (std::thread, thrd_create), the loader and the sanitizers' interceptors.
+const char* const kGoBetweens[] = {"libc.so",      "ld-linux",    "ld64.so",     "libpthread",
+                                   "libstdc++.so", "libgcc_s.so", "libasan.so",  "libtsan.so",
+                                   "liblsan.so",   "libubsan.so", "libhwasan.so"};
+}  // namespace
+
+bool cuda_library(const char* path) {
+  return starts_with_any(base_name(path), kCudaLibraries, std::size(kCudaLibraries));
+}
+
+bool go_between(const char* path) { return starts_with_any(base_name(path), kGoBetweens, std::size(kGoBetweens)); }
+
+bool excluded_object(const char* path) {
   static const char* const kPrefixes[] = {
-      "libcuda.", "libcudart.", "libnvidia", "libcublas", "libcudnn", "libcufft", "libcusparse", "libcusolver",
-      "libcurand", "libnccl", "libnvrtc", "libnvJitLink", "libnvperf", "libcupti", "libcudadebugger", "libc.so",
-      "ld-linux", "ld64.so", "libcudaleak",
+      "libc.so", "ld-linux", "ld64.so", "libcudaleak",
       // The C++ runtime's own state (locales, the exception pool, iostreams):
       // never the program's data, and it leads to the CUDA libraries' blocks.
       "libstdc++.so", "libgcc_s.so", "libm.so",
       // What cudaleak loads privately to unwind and symbolize: their caches are its own.
       "libunwind.so", "libunwind-x86_64", "libdw.so", "libdw-", "libelf.so", "libelf-"};
-  for (const char* p : kPrefixes)
-    if (std::strncmp(base, p, std::strlen(p)) == 0) return true;
-  return false;
+  return cuda_library(path) || starts_with_any(base_name(path), kPrefixes, std::size(kPrefixes));
 }
 
 }  // namespace cudaleak::reachability

@@ -14,8 +14,12 @@
 #include <ctime>
 
 #include "common/proc_self.h"
+#include "common/kinds.h"
 #include "interpose/base/loaded_objects.h"
+#include "interpose/base/log.h"
+#include "interpose/base/options_in_effect.h"
 #include "interpose/base/own_threads.h"
+#include "interpose/runtime/library_threads.h"
 #include "interpose/runtime/reach_maps.h"
 #include "interpose/runtime/reach_scan.h"
 #include "interpose/runtime/reach_static_runtime.h"
@@ -158,6 +162,16 @@ bool library_thread(uint32_t tid) {
           std::strncmp(name, "nccl", 4) == 0);
 }
 
+// With --verbose, which thread's stack was a root, so that a still-reachable
+// finding's root word can be placed (log_verbose on a finding).
+void log_thread(uint32_t tid, uint64_t sp, bool skipped) {
+  char name[32];
+  if (!read_task_file(tid, "comm", name, sizeof name)) name[0] = '\0';
+  if (char* end = std::strchr(name, '\n')) *end = '\0';
+  log_verbose("reachability: thread %u (%s) %s from 0x%llx", tid, name, skipped ? "not scanned" : "scanned",
+              static_cast<unsigned long long>(sp));
+}
+
 void add_stack(Work& w, uint64_t sp, uint32_t label) {
   const Mapping* m = mapping_at(w.maps, sp);
   if (!m || !m->writable || (m->type != MapType::Anonymous && m->type != MapType::Stack)) return;
@@ -203,6 +217,10 @@ void add_reporting_stack(Work& w, uint64_t entry_sp, uint64_t end, uint32_t labe
       const bool system = std::any_of(w.system_code.begin(), w.system_code.end(),
                                       [&](const Range& r) { return ip >= r.begin && ip < r.end; });
       if (!system) add_root(w, sp, next_sp, label, nullptr);
+      if (!system)
+        log_verbose("reachability: the reporting thread's frame at 0x%llx..0x%llx (code 0x%llx) scanned",
+                    static_cast<unsigned long long>(sp), static_cast<unsigned long long>(next_sp),
+                    static_cast<unsigned long long>(ip));
     } else if (have && next_sp > entry_sp) {
       add_root(w, entry_sp, next_sp, label, nullptr);  // the entry frame's callers start inside it
     }
@@ -264,9 +282,12 @@ void add_threads(Work& w, uint64_t entry_sp) {
         w.threads_unseen += !is_own_thread(own_tid) && !library_thread(tid);
         continue;
       }
-      const bool skipped = is_own_thread(own_tid) || library_thread(tid);
+      const Mapping* m = mapping_at(w.maps, sp);
+      const bool skipped = is_own_thread(own_tid) || library_thread(tid) ||
+                           (m && started_by_cuda_library(m->begin, m->end));
       add_stack(w, sp, skipped ? UINT32_MAX : stack);
       w.threads += !skipped;
+      if (options().verbose) log_thread(tid, sp, skipped);
     }
   close(dir);
   if (self == uint32_t(getpid())) main_seen = true;
@@ -278,9 +299,12 @@ void add_threads(Work& w, uint64_t entry_sp) {
     const Mapping& m = w.maps[i];
     if (!m.writable || is_root_mapping(w, m.begin)) continue;
     const bool main_stack = m.type == MapType::Stack;
-    if ((main_stack && !main_seen) || (w.threads_unseen && looks_like_stack(w, i, probe))) {
+    if ((main_stack && !main_seen) ||
+        (w.threads_unseen && looks_like_stack(w, i, probe) && !started_by_cuda_library(m.begin, m.end))) {
       w.root_mappings.push_back(m.begin);
       add_root(w, m.begin, m.end, stack, nullptr);
+      log_verbose("reachability: mapping 0x%llx..0x%llx scanned whole as a thread's stack",
+                  static_cast<unsigned long long>(m.begin), static_cast<unsigned long long>(m.end));
     } else if (main_stack) {
       w.root_mappings.push_back(m.begin);  // scanned from its stack pointer, never followed
     }
@@ -359,6 +383,11 @@ void add_result(report::RawSnapshot& snapshot, const Work& w, size_t i, bool com
   if (f.found) {
     out.state = report::Reachability::StillReachable;
     const Label& label = w.labels[f.root];
+    const Mapping* m = mapping_at(w.maps, f.root_word);
+    log_verbose("reachability: %.*s #%llu still reachable: root word at 0x%llx (mapping 0x%llx..0x%llx)%s",
+                int(kind_name(r.kind).size()), kind_name(r.kind).data(), static_cast<unsigned long long>(r.sequence),
+                static_cast<unsigned long long>(f.root_word), static_cast<unsigned long long>(m ? m->begin : 0),
+                static_cast<unsigned long long>(m ? m->end : 0), f.via_heap ? ", through a heap block" : "");
     out.root = label.kind;
     out.root_address = f.root_word;
     out.module = label.module;

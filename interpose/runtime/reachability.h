@@ -11,7 +11,8 @@
 // reporting thread's stack above the point where it entered cudaleak
 // (base/entry_frame.h), less the C library's and the loader's frames; every
 // other thread's stack above its stack pointer (/proc/self/task/TID/syscall),
-// or, where a thread is running, every mapping that looks like a stack,
+// but not CUDA's own threads (by name, or started by a CUDA library:
+// library_threads.h), or, where a thread is running, every mapping that looks like a stack,
 // whole. From there, malloc chunks and other anonymous memory are followed
 // (reach_scan.h). Registers are not seen: threads are not stopped.
 //
@@ -39,5 +40,11 @@ Search search_of(Kind kind);
 // resource's address by design (CUDA's and NVIDIA's libraries, the C
 // library, the dynamic loader).
 bool excluded_object(const char* path);
+// Whether `path` is one of CUDA's or NVIDIA's libraries (libcuda, libcudart,
+// libcublas, libnccl, ...).
+bool cuda_library(const char* path);
+// Whether code at `path` only passes a call on: the C and C++ runtimes, the
+// loader, a sanitizer's interceptors.
+bool go_between(const char* path);
 
 }  // namespace cudaleak::reachability

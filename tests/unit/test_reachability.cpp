@@ -11,6 +11,7 @@
 #include "interpose/runtime/reach_maps.h"
 #include "interpose/runtime/reach_scan.h"
 #include "interpose/runtime/reach_static_runtime.h"
+#include "interpose/runtime/library_threads.h"
 #include "interpose/runtime/reachability.h"
 #include "report/gate/gate.h"
 
@@ -253,6 +254,34 @@ TEST_CASE("reachability: what is searched for, and whose globals are no roots", 
   CHECK_FALSE(excluded_object("/usr/lib/libcustom.so"));
   CHECK(is_static_runtime_symbol("libcudart_static_4d8b33a106dceb3c"));
   CHECK_FALSE(is_static_runtime_symbol("g_cache"));
+}
+
+// Who started a thread (runtime/library_threads.h): the first frame of its
+// creator outside the runtimes that pass the call on.
+TEST_CASE("reachability: CUDA's libraries and the code that only passes a call on", "[reachability]") {
+  using cudaleak::reachability::cuda_library;
+  using cudaleak::reachability::go_between;
+  CHECK(cuda_library("/usr/lib/x86_64-linux-gnu/libcuda.so.580.159.04"));
+  CHECK(cuda_library("/opt/venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2"));
+  CHECK(cuda_library("libcublasLt.so.13"));
+  CHECK_FALSE(cuda_library("/lib/x86_64-linux-gnu/libstdc++.so.6"));
+  CHECK_FALSE(cuda_library("/opt/torch/lib/libc10_cuda.so"));
+  CHECK_FALSE(cuda_library("/home/me/prog"));
+  CHECK(go_between("/lib/x86_64-linux-gnu/libstdc++.so.6"));
+  CHECK(go_between("/lib/x86_64-linux-gnu/libc.so.6"));
+  CHECK(go_between("/usr/lib/x86_64-linux-gnu/libtsan.so.2"));
+  CHECK_FALSE(go_between("/usr/lib/x86_64-linux-gnu/libcuda.so.1"));
+  CHECK_FALSE(go_between("/home/me/prog"));
+}
+
+TEST_CASE("reachability: a thread descriptor reused by a later thread takes its creator's class", "[reachability]") {
+  using cudaleak::note_thread_creator;
+  using cudaleak::started_by_cuda_library;
+  note_thread_creator(0x7000'0000'1000, true);
+  CHECK(started_by_cuda_library(0x7000'0000'0000, 0x7000'0001'0000));
+  CHECK_FALSE(started_by_cuda_library(0x7000'0001'0000, 0x7000'0002'0000));
+  note_thread_creator(0x7000'0000'1000, false);
+  CHECK_FALSE(started_by_cuda_library(0x7000'0000'0000, 0x7000'0001'0000));
 }
 
 // A PyTorch process on an H200: a raw cudaMalloc whose pointer was dropped

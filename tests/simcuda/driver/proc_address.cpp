@@ -101,6 +101,8 @@
   X("cuStreamDestroy", 2000, false, cuStreamDestroy)                                        \
   X("cuStreamDestroy", 4000, false, cuStreamDestroy_v2)                                     \
   X("cuStreamSynchronize", 2000, false, cuStreamSynchronize)                                \
+  X("cuLaunchHostFunc", 10000, false, cuLaunchHostFunc)                                     \
+  X("cuStreamAddCallback", 5000, false, cuStreamAddCallback)                                \
   X("cuEventCreate", 2000, false, cuEventCreate)                                            \
   X("cuEventDestroy", 2000, false, cuEventDestroy)                                          \
   X("cuEventDestroy", 4000, false, cuEventDestroy_v2)                                       \

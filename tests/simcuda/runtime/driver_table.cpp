@@ -81,6 +81,8 @@ void load() {
             resolve("cuStreamCreateWithPriority", g_table.cuStreamCreateWithPriority, v) &&
             resolve("cuStreamDestroy", g_table.cuStreamDestroy, v) &&
             resolve("cuStreamSynchronize", g_table.cuStreamSynchronize, v) &&
+            resolve("cuLaunchHostFunc", g_table.cuLaunchHostFunc, v) &&
+            resolve("cuStreamAddCallback", g_table.cuStreamAddCallback, v) &&
             resolve("cuEventCreate", g_table.cuEventCreate, v) &&
             resolve("cuEventDestroy", g_table.cuEventDestroy, v) &&
             resolve("cuEventRecord", g_table.cuEventRecord, v) &&

@@ -53,6 +53,8 @@ struct DriverTable {
   PFN_cuStreamCreateWithPriority_v5050 cuStreamCreateWithPriority;
   PFN_cuStreamDestroy_v4000 cuStreamDestroy;
   PFN_cuStreamSynchronize_v2000 cuStreamSynchronize;
+  PFN_cuLaunchHostFunc_v10000 cuLaunchHostFunc;
+  PFN_cuStreamAddCallback_v5000 cuStreamAddCallback;
   PFN_cuEventCreate_v2000 cuEventCreate;
   PFN_cuEventDestroy_v4000 cuEventDestroy;
   PFN_cuEventRecord_v2000 cuEventRecord;

@@ -262,6 +262,20 @@ RT_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   return record(d.cuStreamSynchronize(reinterpret_cast<CUstream>(stream)));
 }
 
+// The driver runs them on its own thread (driver/host_functions.cpp).
+RT_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* data) {
+  RT_BEGIN();
+  return record(d.cuLaunchHostFunc(reinterpret_cast<CUstream>(stream), fn, data));
+}
+
+RT_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t fn, void* data,
+                                            unsigned int flags) {
+  RT_BEGIN();
+  // cudaStreamCallback_t takes a cudaError_t where CUstreamCallback takes a CUresult: both are ints.
+  return record(
+      d.cuStreamAddCallback(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUstreamCallback>(fn), data, flags));
+}
+
 RT_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
   RT_BEGIN();
   return record(d.cuEventCreate(reinterpret_cast<CUevent*>(event), flags));
