@@ -33,6 +33,12 @@ leak:stream_executor::gpu::CudnnSupport::Init
 leak:c10::cuda::*initSingleStream kind:stream
 leak:c10::cuda::*initDeviceStreamState kind:stream
 leak:c10::cuda::*initGlobalStreamState kind:stream
+# PyTorch's NCCL process group takes its work objects' events from a cache
+# that never destroys them, on purpose ("cuda may be gone" at exit:
+# c10d::CUDAEventCache); FSDP keeps its rate limiter's events (at most two
+# per FSDP state) while the model lives.
+leak:c10d::ProcessGroupNCCL:: kind:event
+leak:torch/distributed/fsdp/_runtime_utils.py kind:event
 # XLA keeps its backend's streams and its stream pool, with their events.
 leak:xla::Backend::Backend kind:stream,event
 leak:xla::StreamPool::BorrowStream kind:stream,event
