@@ -28,4 +28,3 @@ void note_thread_creator(unsigned long thread, bool cuda_library) {
 }
 
 }  // namespace cudaleak
-
