@@ -17,17 +17,27 @@ namespace {
 
 using namespace cudaleak;
 
+// The loaded object holding `ip`, or nullptr.
+const char* object_of(uint64_t ip) {
+  Dl_info info{};
+  return dladdr(reinterpret_cast<void*>(ip - 1), &info) && info.dli_fname ? info.dli_fname : nullptr;
+}
+
 // Whether the code that asked for a thread is a CUDA library's: the first
-// frame outside the C and C++ runtimes and the sanitizers' interceptors.
-bool created_by_cuda_library() {
+// frame outside the C and C++ runtimes and the sanitizers' interceptors. The
+// direct caller decides alone unless it is one of those (std::thread).
+bool created_by_cuda_library(uint64_t caller) {
+  const char* direct = object_of(caller);
+  if (!direct) return false;
+  if (!reachability::go_between(direct)) return reachability::cuda_library(direct);
   uint64_t ips[kMaxStackDepth];
   StackMemo* memo = nullptr;
   const size_t n = capture_stack(ips, 8, false, &memo, kMemoUnwanted);
   for (size_t i = 0; i < n; ++i) {
-    Dl_info info{};
-    if (!dladdr(reinterpret_cast<void*>(ips[i] - 1), &info) || !info.dli_fname) return false;
-    if (reachability::go_between(info.dli_fname)) continue;
-    return reachability::cuda_library(info.dli_fname);
+    const char* path = object_of(ips[i]);
+    if (!path) return false;
+    if (reachability::go_between(path)) continue;
+    return reachability::cuda_library(path);
   }
   return false;
 }
@@ -52,7 +62,8 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
   if (!next) return EAGAIN;
   const int status = next(thread, attr, start, arg);
   // Before initialisation (another library's constructor) the stack cannot be
-  // taken yet; CUDA's libraries start their threads later, from CUDA calls.
-  if (status == 0 && tracking_enabled()) note_thread_creator(*thread, created_by_cuda_library());
+  // taken yet; CUDA's libraries start their threads later.
+  if (status == 0 && tracking_enabled())
+    note_thread_creator(*thread, created_by_cuda_library(uint64_t(__builtin_return_address(0))));
   return status;
 }
