@@ -40,7 +40,7 @@ for placement in "${placements[@]}"; do
   done
   printf "%-28s %5s %20s %20s %7s %6s %20s %6s\n" op depth plain cudaleak added ratio sanitizer ratio
   for depth in 8 32 64; do
-    for name in $(awk '/^cuda/ && !seen[$1]++ {print $1}' "$O/plain.$depth"); do
+    for name in $(awk '/^(cuda|thread_)/ && !seen[$1]++ {print $1}' "$O/plain.$depth"); do
       read -r pm pl ph <<<"$(stats "$name" "$O/plain.$depth")"
       read -r lm ll lh <<<"$(stats "$name" "$O/leak.$depth")"
       read -r sm sl sh <<<"$(stats "$name" "$O/san.$depth")"

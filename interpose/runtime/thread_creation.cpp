@@ -24,15 +24,19 @@ const char* object_of(uint64_t ip) {
 }
 
 // Whether the code that asked for a thread is a CUDA library's: the first
-// frame outside the C and C++ runtimes and the sanitizers' interceptors. The
-// direct caller decides alone unless it is one of those (std::thread).
+// frame outside the C and C++ runtimes and the sanitizers' interceptors
+// (std::thread: libstdc++, then its caller; a sanitizer's interceptor adds
+// one). The direct caller decides alone unless it is one of those.
 bool created_by_cuda_library(uint64_t caller) {
   const char* direct = object_of(caller);
   if (!direct) return false;
   if (!reachability::go_between(direct)) return reachability::cuda_library(direct);
+  // A CUDA library starts its threads once it is in use: a process that has
+  // made no CUDA call pays for no stack walk.
+  if (!cuda_seen()) return false;
   uint64_t ips[kMaxStackDepth];
   StackMemo* memo = nullptr;
-  const size_t n = capture_stack(ips, 8, false, &memo, kMemoUnwanted);
+  const size_t n = capture_stack(ips, 4, false, &memo, kMemoUnwanted);
   for (size_t i = 0; i < n; ++i) {
     const char* path = object_of(ips[i]);
     if (!path) return false;

@@ -1,5 +1,5 @@
-// Per-call costs of the CUDA calls cudaleak intercepts, made from a stack of
-// a chosen depth (capture cost grows with it). Prints one line per operation:
+// Per-call costs of the CUDA calls cudaleak intercepts (and of starting a
+// thread), made from a stack of a chosen depth (capture cost grows with it). Prints one line per operation:
 //   NAME DEPTH median_ns_per_op
 // Usage: bench_api_costs DEPTH [ROUNDS [THREADS]]   (also: bench_api_costs memory N)
 // With THREADS > 1 every operation runs in that many threads at once, each
@@ -14,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -200,6 +201,18 @@ int main(int argc, char** argv) {
     cudaFreeHost(p);
   });
   report("cudaMallocHost+FreeHost_64K", r);
+  // Thread starts: cudaleak notes which threads CUDA's libraries start
+  // (runtime/library_threads.h), by the creator; std::thread's creator is
+  // found by a stack walk.
+  r = timed(50, [] {
+    pthread_t t;
+    pthread_create(
+        &t, nullptr, [](void*) -> void* { return nullptr; }, nullptr);
+    pthread_join(t, nullptr);
+  });
+  report("thread_pthread_create+join", r);
+  r = timed(50, [] { std::thread([] {}).join(); });
+  report("thread_std::thread+join", r);
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   long tasks = std::distance(std::filesystem::directory_iterator("/proc/self/task"), {});

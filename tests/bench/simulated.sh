@@ -32,7 +32,7 @@ printf "%-28s %5s %8s %8s %8s\n" operation depth plain traced added
 for depth in "${depths[@]}"; do
   awk -v depth="$depth" '
     FNR == 1 { side++ }
-    $1 !~ /^cuda/ { next }
+    $1 !~ /^(cuda|thread_)/ { next }
     { best[side, $1] = (best[side, $1] == "" || $3 < best[side, $1]) ? $3 : best[side, $1]; if (side == 1 && !seen[$1]++) order[n++] = $1 }
     END { for (i = 0; i < n; i++) { op = order[i]; printf "%-28s %5s %8d %8d %8d\n", op, depth, best[1, op], best[2, op], best[2, op] - best[1, op] } }
   ' "$work/plain.$depth" "$work/traced.$depth"
