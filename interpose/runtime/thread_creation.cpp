@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <cstring>
 
 #include "interpose/base/next_symbol.h"
 #include "interpose/base/state.h"
@@ -17,31 +18,39 @@ namespace {
 
 using namespace cudaleak;
 
-// The loaded object holding `ip`, or nullptr.
-const char* object_of(uint64_t ip) {
-  Dl_info info{};
-  return dladdr(reinterpret_cast<void*>(ip - 1), &info) && info.dli_fname ? info.dli_fname : nullptr;
+// What dladdr says of the code before return address `ip`; false when no
+// loaded object holds it.
+bool describe(uint64_t ip, Dl_info& info) {
+  return dladdr(reinterpret_cast<void*>(ip - 1), &info) && info.dli_fname;
+}
+
+// Whether the frame only passes the call on: the C and C++ runtimes, a
+// sanitizer's interceptor, or another pthread_create (the program's own
+// wrapper, a preloaded tool's) that calls the next one through RTLD_NEXT.
+// The wrapper is what called us, whoever asked it for the thread.
+bool passes_on(const Dl_info& info) {
+  return reachability::go_between(info.dli_fname) ||
+         (info.dli_sname && std::strcmp(info.dli_sname, "pthread_create") == 0);
 }
 
 // Whether the code that asked for a thread is a CUDA library's: the first
-// frame outside the C and C++ runtimes and the sanitizers' interceptors
-// (std::thread: libstdc++, then its caller; a sanitizer's interceptor adds
-// one). The direct caller decides alone unless it is one of those.
+// frame outside those that pass the call on (std::thread: libstdc++, then
+// its caller; a sanitizer's interceptor or a wrapper adds one). The direct
+// caller decides alone unless it only passes on.
 bool created_by_cuda_library(uint64_t caller) {
-  const char* direct = object_of(caller);
-  if (!direct) return false;
-  if (!reachability::go_between(direct)) return reachability::cuda_library(direct);
+  Dl_info info{};
+  if (!describe(caller, info)) return false;
+  if (!passes_on(info)) return reachability::cuda_library(info.dli_fname);
   // A CUDA library starts its threads once it is in use: a process that has
   // made no CUDA call pays for no stack walk.
   if (!cuda_seen()) return false;
   uint64_t ips[kMaxStackDepth];
   StackMemo* memo = nullptr;
-  const size_t n = capture_stack(ips, 4, false, &memo, kMemoUnwanted);
+  const size_t n = capture_stack(ips, 6, false, &memo, kMemoUnwanted);
   for (size_t i = 0; i < n; ++i) {
-    const char* path = object_of(ips[i]);
-    if (!path) return false;
-    if (reachability::go_between(path)) continue;
-    return reachability::cuda_library(path);
+    if (!describe(ips[i], info)) return false;
+    if (passes_on(info)) continue;
+    return reachability::cuda_library(info.dli_fname);
   }
   return false;
 }
