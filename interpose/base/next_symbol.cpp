@@ -83,7 +83,7 @@ bool matches(const DynamicTables& t, uint32_t index, const char* name, const cha
   if (binding != STB_GLOBAL && binding != STB_WEAK) return false;
   // An unversioned object's definition answers any version, as the loader
   // takes it (a sanitizer runtime's interceptors are unversioned).
-  if (!t.versions || !t.definitions) return true;
+  if (!version || !t.versions || !t.definitions) return true;
   const char* v = version_name(t, t.versions[index] & 0x7fff);
   return v && same_name(v, version);
 }
@@ -143,6 +143,20 @@ void* next_versioned_symbol(const char* name, const char* version) {
   if (void* found = first_definition(name, version, self, false)) return found;
   // Loaded with dlopen rather than preloaded: the C library came first.
   return first_definition(name, version, self, true);
+}
+
+size_t definitions_before_self(const char* name, CodeRange* ranges, size_t room) {
+  const uintptr_t self = own_load_bias();
+  size_t found = 0;
+  for (const link_map* object = first_loaded_object(); object && found < room; object = object->l_next) {
+    if (object->l_addr == self) break;
+    DynamicTables t = tables_of(object);
+    long i = find(t, name, nullptr);
+    if (i < 0 || ELF64_ST_TYPE(t.symbols[i].st_info) == STT_GNU_IFUNC) continue;
+    const uintptr_t begin = object->l_addr + t.symbols[i].st_value;
+    ranges[found++] = {begin, begin + (t.symbols[i].st_size ? t.symbols[i].st_size : 1)};
+  }
+  return found;
 }
 
 }  // namespace cudaleak

@@ -1,11 +1,11 @@
 // pthread_create, passed on unchanged, and the class of its caller
 // (library_threads.h): a CUDA library's thread or the program's.
-#include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 
 #include <atomic>
 #include <cerrno>
-#include <cstring>
+#include <iterator>
 
 #include "interpose/base/next_symbol.h"
 #include "interpose/base/state.h"
@@ -18,19 +18,54 @@ namespace {
 
 using namespace cudaleak;
 
-// What dladdr says of the code before return address `ip`; false when no
-// loaded object holds it.
-bool describe(uint64_t ip, Dl_info& info) {
-  return dladdr(reinterpret_cast<void*>(ip - 1), &info) && info.dli_fname;
+// The path of the loaded object holding the code before return address
+// `ip` ("" for the program), or nullptr. Not dladdr: it takes the loader's
+// lock, which a thread in dlopen holds while a constructor runs, and a
+// constructor may wait for a thread that is starting another one.
+// dl_iterate_phdr's lock is held only while the loader edits its list.
+const char* object_of(uint64_t ip) {
+  struct Search {
+    uintptr_t ip;
+    const char* path;
+  } search{uintptr_t(ip - 1), nullptr};
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, size_t, void* data) {
+        auto* s = static_cast<Search*>(data);
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& p = info->dlpi_phdr[i];
+          const uintptr_t begin = info->dlpi_addr + p.p_vaddr;
+          if (p.p_type == PT_LOAD && s->ip >= begin && s->ip < begin + p.p_memsz) {
+            s->path = info->dlpi_name ? info->dlpi_name : "";
+            return 1;
+          }
+        }
+        return 0;
+      },
+      &search);
+  return search.path;
+}
+
+// Whether `ip` is in a pthread_create that comes before this library's: the
+// program's own wrapper or a preloaded tool's, which passes each call on
+// through RTLD_NEXT. Those objects were loaded first and stay.
+bool in_earlier_pthread_create(uint64_t ip) {
+  static CodeRange ranges[4];
+  static std::atomic<int> count{-1};
+  int n = count.load(std::memory_order_acquire);
+  if (n < 0) {
+    n = int(definitions_before_self("pthread_create", ranges, std::size(ranges)));
+    count.store(n, std::memory_order_release);
+  }
+  for (int i = 0; i < n; ++i)
+    if (ip - 1 >= ranges[i].begin && ip - 1 < ranges[i].end) return true;
+  return false;
 }
 
 // Whether the frame only passes the call on: the C and C++ runtimes, a
-// sanitizer's interceptor, or another pthread_create (the program's own
-// wrapper, a preloaded tool's) that calls the next one through RTLD_NEXT.
-// The wrapper is what called us, whoever asked it for the thread.
-bool passes_on(const Dl_info& info) {
-  return reachability::go_between(info.dli_fname) ||
-         (info.dli_sname && std::strcmp(info.dli_sname, "pthread_create") == 0);
+// sanitizer's interceptor, or another pthread_create (a wrapper). The
+// wrapper is what called us, whoever asked it for the thread.
+bool passes_on(uint64_t ip, const char* path) {
+  return reachability::go_between(path) || in_earlier_pthread_create(ip);
 }
 
 // Whether the code that asked for a thread is a CUDA library's: the first
@@ -38,9 +73,9 @@ bool passes_on(const Dl_info& info) {
 // its caller; a sanitizer's interceptor or a wrapper adds one). The direct
 // caller decides alone unless it only passes on.
 bool created_by_cuda_library(uint64_t caller) {
-  Dl_info info{};
-  if (!describe(caller, info)) return false;
-  if (!passes_on(info)) return reachability::cuda_library(info.dli_fname);
+  const char* direct = object_of(caller);
+  if (!direct) return false;
+  if (!passes_on(caller, direct)) return reachability::cuda_library(direct);
   // A CUDA library starts its threads once it is in use: a process that has
   // made no CUDA call pays for no stack walk.
   if (!cuda_seen()) return false;
@@ -48,9 +83,10 @@ bool created_by_cuda_library(uint64_t caller) {
   StackMemo* memo = nullptr;
   const size_t n = capture_stack(ips, 6, false, &memo, kMemoUnwanted);
   for (size_t i = 0; i < n; ++i) {
-    if (!describe(ips[i], info)) return false;
-    if (passes_on(info)) continue;
-    return reachability::cuda_library(info.dli_fname);
+    const char* path = object_of(ips[i]);
+    if (!path) return false;
+    if (passes_on(ips[i], path)) continue;
+    return reachability::cuda_library(path);
   }
   return false;
 }
