@@ -11,6 +11,11 @@
 // CHECK: Still reachable at exit
 // CHECK-RE: 1 stream, created by cudaStreamCreate(WithFlags)? at serve_once \(host_function_thread\.cu:\d+\) on device 0, referenced from a heap block reached from a thread's stack
 // CHECK: definitely lost: 0 resources; still reachable: 1 resource
+// --verbose says which stacks were read and where the reference was found.
+// RUN: %run --verbose -o %t/verbose.json -- %t/prog held 2>&1 | grep 'reachability:'
+// CHECK-DAG-RE: reachability: thread [0-9]+ \(prog\) not scanned from 0x[0-9a-f]+
+// CHECK-DAG-RE: reachability: thread [0-9]+ \(prog\) scanned from 0x[0-9a-f]+
+// CHECK-RE: reachability: stream #[0-9]+ still reachable: root word at 0x[0-9a-f]+ \(mapping 0x[0-9a-f]+\.\.0x[0-9a-f]+\), through a heap block
 //
 // The CUDA driver runs host functions (cudaLaunchHostFunc, a graph's host
 // node) on a thread it starts without a name of its own, and that thread
