@@ -1,5 +1,6 @@
 // What the reachability scan searches for and whose globals it leaves out
 // (reachability.h), apart from the scan so that tests need no process glue.
+#include <cctype>
 #include <cstring>
 #include <iterator>
 
@@ -51,6 +52,16 @@ bool cuda_library(const char* path) {
 }
 
 bool go_between(const char* path) { return starts_with_any(base_name(path), kGoBetweens, std::size(kGoBetweens)); }
+
+bool library_thread_name(const char* name) {
+  static const char* const kPrefixes[] = {"cuda-", "cudaleak-", "NCCL", "nccl"};
+  if (starts_with_any(name, kPrefixes, std::size(kPrefixes))) return true;
+  // The driver's numbered threads ("cuda00001400006"): "cuda" and hex digits only.
+  if (std::strncmp(name, "cuda", 4) != 0 || !name[4]) return false;
+  for (const char* p = name + 4; *p; ++p)
+    if (!std::isxdigit(static_cast<unsigned char>(*p))) return false;
+  return true;
+}
 
 bool excluded_object(const char* path) {
   static const char* const kPrefixes[] = {

@@ -151,15 +151,13 @@ uint64_t stack_pointer_of(uint32_t tid) {
   return count >= 3 ? std::strtoull(fields[count - 2], nullptr, 16) : 0;
 }
 
-// Threads the CUDA driver and NCCL start ("cuda-EvtHandlr", "cuda00001400006",
-// "NCCL Progress"): their stacks hold the driver's own structures, which
-// lead to every allocation's address. cudaleak's threads ("cudaleak-live").
+// Threads known by name as CUDA's, NCCL's or cudaleak's (reach_classes.cpp),
+// also where pthread_create was not seen (library_threads.h).
 bool library_thread(uint32_t tid) {
   char name[32];
-  // "cuda" covers cudaleak's own threads too (kOwnThreadPrefix), named before they run.
-  return read_task_file(tid, "comm", name, sizeof name) &&
-         (std::strncmp(name, "cuda", 4) == 0 || std::strncmp(name, "NCCL", 4) == 0 ||
-          std::strncmp(name, "nccl", 4) == 0);
+  if (!read_task_file(tid, "comm", name, sizeof name)) return false;
+  if (char* end = std::strchr(name, '\n')) *end = '\0';
+  return library_thread_name(name);
 }
 
 // With --verbose, which thread's stack was a root, so that a still-reachable

@@ -40,6 +40,11 @@ Search search_of(Kind kind);
 // resource's address by design (CUDA's and NVIDIA's libraries, the C
 // library, the dynamic loader).
 bool excluded_object(const char* path);
+// Whether a thread's name (/proc/self/task/TID/comm) is one the CUDA driver
+// ("cuda-EvtHandlr", "cuda00001400006"), NCCL ("NCCL Progress") or cudaleak
+// ("cudaleak-live") gives its threads; never a name a program may choose
+// for its own, such as "cuda_loader".
+bool library_thread_name(const char* name);
 // Whether `path` is one of CUDA's or NVIDIA's libraries (libcuda, libcudart,
 // libcublas, libnccl, ...).
 bool cuda_library(const char* path);

@@ -274,6 +274,18 @@ TEST_CASE("reachability: CUDA's libraries and the code that only passes a call o
   CHECK_FALSE(go_between("/home/me/prog"));
 }
 
+TEST_CASE("reachability: the names CUDA's, NCCL's and cudaleak's threads have", "[reachability]") {
+  using cudaleak::reachability::library_thread_name;
+  CHECK(library_thread_name("cuda-EvtHandlr"));
+  CHECK(library_thread_name("cuda00001c00008"));
+  CHECK(library_thread_name("cudaleak-live"));
+  CHECK(library_thread_name("NCCL Progress  0"));
+  CHECK_FALSE(library_thread_name("cuda"));
+  CHECK_FALSE(library_thread_name("cudaWorker"));
+  CHECK_FALSE(library_thread_name("cuda_loader"));
+  CHECK_FALSE(library_thread_name("python3"));
+}
+
 TEST_CASE("reachability: a thread descriptor reused by a later thread takes its creator's class", "[reachability]") {
   using cudaleak::note_thread_creator;
   using cudaleak::started_by_cuda_library;

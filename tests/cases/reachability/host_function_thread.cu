@@ -11,6 +11,11 @@
 // CHECK: Still reachable at exit
 // CHECK-RE: 1 stream, created by cudaStreamCreate(WithFlags)? at serve_once \(host_function_thread\.cu:\d+\) on device 0, referenced from a heap block reached from a thread's stack
 // CHECK: definitely lost: 0 resources; still reachable: 1 resource
+// --verbose says which stacks were read and where the reference was found.
+// RUN: %run --verbose -o %t/verbose.json -- %t/prog held 2>&1 | grep 'reachability:'
+// CHECK-DAG-RE: reachability: thread [0-9]+ \(prog\) not scanned from 0x[0-9a-f]+
+// CHECK-DAG-RE: reachability: thread [0-9]+ \(cudaWorker\) scanned from 0x[0-9a-f]+
+// CHECK-RE: reachability: stream #[0-9]+ still reachable: root word at 0x[0-9a-f]+ \(mapping 0x[0-9a-f]+\.\.0x[0-9a-f]+\), through a heap block
 //
 // The CUDA driver runs host functions (cudaLaunchHostFunc, a graph's host
 // node) on a thread it starts without a name of its own, and that thread
@@ -19,12 +24,15 @@
 // "still reachable" through that thread's stack, which kept them out of the
 // gate. A thread a CUDA library started is not the program's: the stream
 // dropped in serve_once is definitely lost, and fails the gate. With `held`,
-// a thread the program starts (std::thread) keeps the stream in a heap
-// object while main waits for it at exit.
+// a thread the program starts (std::thread), named "cudaWorker" as a
+// program may name one, keeps the stream in a heap object while main waits
+// for it at exit: its stack is read (only the names the driver, NCCL and
+// cudaleak give their threads keep a stack out by name).
 #include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <pthread.h>
 #include <thread>
 
 #include <cuda_runtime.h>
@@ -60,6 +68,7 @@ int main(int argc, char** argv) {
     auto* box = new Box{serve_once()};
     std::thread([box] {
       Box* volatile mine = box;  // this thread's reference, on its stack while it sleeps
+      pthread_setname_np(pthread_self(), "cudaWorker");  // a program's name, not the driver's
       {
         std::lock_guard<std::mutex> lock(g_mutex);
         g_holding = true;

@@ -47,7 +47,10 @@ build)
   for s in "${samples[@]}"; do
     name=$(basename "$s")
     extra=()
-    case $name in cdp*) extra=(-rdc=true -lcudadevrt) ;; esac
+    case $name in
+    cdp*) extra=(-rdc=true -lcudadevrt) ;;
+    *IPC) extra=("$CUDA_SAMPLES/Common/helper_multiprocess.cpp" -lcuda) ;;  # the samples' process helpers
+    esac
     nvcc -arch="${CUDA_ARCH:-sm_90}" -O2 -std=c++17 -I"$CUDA_SAMPLES/Common" -o "$out/bin/$name" \
       "$CUDA_SAMPLES/Samples/$s/$name.cu" "${extra[@]}" > "$out/build.$name.log" 2>&1 &
     pids+=($!)
