@@ -97,7 +97,9 @@ CreateFn next_create() {
   CreateFn found = next.load(std::memory_order_relaxed);
   if (!found) {
     found = reinterpret_cast<CreateFn>(next_versioned_symbol("pthread_create", "GLIBC_2.34"));
+    // The versions glibc gave it before 2.34 moved it into libc: x86-64's and aarch64's.
     if (!found) found = reinterpret_cast<CreateFn>(next_versioned_symbol("pthread_create", "GLIBC_2.2.5"));
+    if (!found) found = reinterpret_cast<CreateFn>(next_versioned_symbol("pthread_create", "GLIBC_2.17"));
     next.store(found, std::memory_order_relaxed);
   }
   return found;
