@@ -24,6 +24,7 @@
 #include "interpose/track/stack_collection.h"
 #include "interpose/track/stack_depot.h"
 #include "interpose/track/timeline.h"
+#include "interpose/track/tracker_lend.h"
 #include "interpose/track/tracker_state.h"
 #include "common/frame_tags.h"
 #include "interpose/base/phase_timer.h"
@@ -73,8 +74,6 @@ CUDALEAK_HOT_PATH uint64_t record_time_ns(bool on_timeline) {
   if (on_timeline && elapsed >= s.coarse_after_ns) s.memory_coarse.store(true, std::memory_order_relaxed);
   return elapsed;
 }
-
-constexpr size_t kMaxDistinctNotes = 256;
 
 __attribute__((tls_model("initial-exec"))) thread_local uint32_t t_tid = 0;
 __attribute__((tls_model("initial-exec"))) thread_local int t_library_depth = 0;
@@ -131,26 +130,6 @@ CUDALEAK_HOT_PATH uint32_t capture(bool may_collect) {
   return id;
 }
 
-class ErrnoKeeper {
- public:
-  ErrnoKeeper() : saved_(errno) {}
-  ~ErrnoKeeper() { errno = saved_; }
-
- private:
-  int saved_;
-};
-
-// Runs bookkeeping; any exception disables tracking instead of reaching the host.
-template <typename F>
-CUDALEAK_HOT_PATH void guarded(const char* what, F&& body) {
-  ErrnoKeeper keep;
-  try {
-    body();
-  } catch (...) {
-    internal_failure(what);
-  }
-}
-
 void add_note(report::NoteType type, HookId api, uint64_t handle, CUresult result) {
   uint32_t stack = capture(true);
   State& s = state();
@@ -165,32 +144,11 @@ void add_note(report::NoteType type, HookId api, uint64_t handle, CUresult resul
   }
 }
 
-// Only memory is on the timeline: asked before the clock is read, so that
-// releasing a stream or an event reads none.
-bool on_timeline(Kind kind, uint64_t bytes) { return bytes != 0 && kind_holds_memory(kind); }
-
 // Memory that went away leaves the timeline.
 CUDALEAK_HOT_PATH void forget_bytes(const Record& r) {
   if (!on_timeline(r.kind, r.bytes)) return;  // streams and events first: no pool to look at
   if (r.pool) state().pools.freed(r.pool, r.bytes);
   state().timeline.add(r.device, r.kind, r.stack_id, -int64_t(r.bytes), record_time_ns(true));
-}
-
-void tear_down(uint64_t context, const char* reason, bool green) {
-  State& s = state();
-  if (!green) {
-    // The limits set on it go with the context (a reset primary context starts from the defaults).
-    std::lock_guard lock(s.side_mutex);
-    std::erase_if(s.reservations, [&](const auto& entry) { return entry.first.first == context; });
-  }
-  auto owned = s.registry.take_if([&](const Record& r) {
-    if (r.context != context) return false;
-    return green ? r.kind == Kind::Stream : kind_dies_with_context(r.kind);
-  });
-  if (owned.empty()) return;
-  for (const Record& r : owned) forget_bytes(r);  // the driver freed it with the context
-  std::lock_guard lock(s.side_mutex);
-  for (const Record& r : owned) s.torn_down.emplace_back(r, reason);
 }
 
 // The driver's own answer: a call of cudaleak's own, made only where the
@@ -379,136 +337,6 @@ LibraryCall::~LibraryCall() {
   if (--t_library_depth == 0) t_library_scope = 0;
 }
 
-void graph_memory_added(uint64_t graph) {
-  guarded("recording graph memory", [&] {
-    std::lock_guard lock(state().side_mutex);
-    state().graphs_with_memory.insert(graph);
-  });
-}
-
-void graph_instantiated(uint64_t graph) {
-  guarded("recording graph memory", [&] {
-    std::lock_guard lock(state().side_mutex);
-    state().graphs_with_memory.erase(graph);
-  });
-}
-
-void graph_destroyed(uint64_t graph) {
-  guarded("recording graph memory", [&] {
-    {
-      std::lock_guard lock(state().side_mutex);
-      if (!state().graphs_with_memory.erase(graph)) return;
-    }
-    // Never instantiated: its allocation nodes never allocated anything.
-    auto gone = state().registry.take_if(
-        [&](const Record& r) { return r.kind == Kind::GraphMemory && r.stream == graph; });
-    for (const Record& r : gone) forget_bytes(r);
-  });
-}
-
-void context_destroyed(HookId api, Space space, uint64_t context, CUresult result, const char* reason) {
-  if (result != CUDA_SUCCESS) {
-    PendingRelease unknown{space, context, false, {}};
-    return end_release(api, unknown, result);
-  }
-  guarded("recording a context teardown", [&] {
-    if (!state().registry.erase(space, context)) add_note(report::NoteType::UnknownRelease, api, context, result);
-    tear_down(context, reason, space == Space::GreenContext);
-  });
-}
-
-void primary_retained(int device, uint64_t context) {
-  guarded("recording a primary context", [&] {
-    notify_creation();
-    std::lock_guard lock(state().side_mutex);
-    auto& p = state().primary[device];
-    p.context = context;
-    ++p.retains;
-    ++p.outstanding;
-  });
-}
-
-void primary_released(int device) {
-  guarded("recording a primary context", [&] {
-    uint64_t dying = 0;
-    {
-      std::lock_guard lock(state().side_mutex);
-      auto& p = state().primary[device];
-      ++p.releases;
-      if (p.outstanding > 0 && --p.outstanding == 0) dying = p.context;
-    }
-    if (dying) tear_down(dying, "primary_context_release", false);
-  });
-}
-
-void primary_reset(int device) {
-  guarded("recording a primary context", [&] {
-    uint64_t ctx = 0;
-    {
-      std::lock_guard lock(state().side_mutex);
-      auto& p = state().primary[device];
-      ++p.resets;
-      p.outstanding = 0;
-      ctx = p.context;
-    }
-    if (ctx) tear_down(ctx, "primary_context_reset", false);
-  });
-}
-
-namespace {
-// The kernel's own frame above the stack of the launch that ran it.
-uint32_t device_stack(uint32_t launch_stack, uint32_t device_frame) {
-  uint64_t ips[kMaxStackDepth];
-  std::vector<uint64_t> launch = state().stacks.get(launch_stack);
-  size_t n = 0;
-  ips[n++] = report::device_frame_ip(device_frame);
-  for (uint64_t ip : launch)
-    if (n < size_t(kMaxStackDepth)) ips[n++] = ip;
-  return state().stacks.intern(ips, n);
-}
-}  // namespace
-
-void device_allocated(uint32_t launch_stack, uint32_t device_frame, uint64_t address, uint64_t bytes, Placement where) {
-  guarded("recording a device-side allocation", [&] {
-    Record r;
-    r.stack_id = device_stack(launch_stack, device_frame);
-    r.handle = address;
-    r.bytes = bytes;
-    r.sequence = state().sequence.fetch_add(1, std::memory_order_relaxed) + 1;
-    r.time_ns = record_time_ns(true);
-    r.context = where.context;
-    r.thread = thread_id();
-    r.device = int8_t(where.device);
-    r.kind = Kind::DeviceHeap;
-    r.space = Space::DeviceHeap;
-    r.api = uint16_t(HookId::Count);  // a kernel's malloc (creator_name)
-    Record replaced;
-    if (state().registry.insert(r, &replaced)) forget_bytes(replaced);
-    state().timeline.add(r.device, r.kind, r.stack_id, int64_t(bytes), r.time_ns);
-  });
-}
-
-void device_freed(uint64_t address) {
-  guarded("recording a device-side free", [&] {
-    Record removed;
-    if (state().registry.erase(Space::DeviceHeap, address, &removed)) forget_bytes(removed);
-  });
-}
-
-void device_malloc_failed(uint32_t launch_stack, uint32_t device_frame, uint64_t count, uint64_t context) {
-  guarded("recording a failed device-side malloc", [&] {
-    uint32_t stack = device_stack(launch_stack, device_frame);
-    State& s = state();
-    std::lock_guard lock(s.side_mutex);
-    s.notes_total += count;
-    auto key = std::make_tuple(report::NoteType::DeviceHeapExhausted, HookId::Count, stack);
-    auto it = s.notes.find(key);
-    if (it != s.notes.end()) it->second.count += count;
-    else if (s.notes.size() < kMaxDistinctNotes)
-      s.notes.emplace(key, report::RawNote{report::NoteType::DeviceHeapExhausted, "malloc", context, 0, stack, count});
-  });
-}
-
 void own_blocks(void (*visit)(const void* block, void* context), void* context) {
   state().registry.for_each_window([&](const void* window) { visit(window, context); });
 }
@@ -566,70 +394,6 @@ void configure_stack_collection(size_t floor, void (*holders)(std::vector<uint32
 // Runtime callers may hold their own locks: no collection here.
 uint32_t capture_here() { return capture(false); }
 
-void managed_prefetched(uint64_t dptr, uint64_t count, int device) {
-  guarded("recording a prefetch", [&] {
-    Record before;
-    bool moved = false;
-    state().registry.update(Space::DevicePtr, dptr, [&](Record& r) {
-      if (r.kind != Kind::Managed || count < r.bytes || r.device == device) return;
-      before = r;
-      r.device = int8_t(device);
-      moved = true;
-    });
-    if (!moved || !on_timeline(before.kind, before.bytes)) return;
-    const uint64_t now = record_time_ns(true);
-    state().timeline.add(before.device, before.kind, before.stack_id, -int64_t(before.bytes), now);
-    state().timeline.add(device, before.kind, before.stack_id, int64_t(before.bytes), now);
-  });
-}
-
-void device_malloc_module(const std::string& name) {
-  guarded("recording a module that calls malloc", [&] {
-    State& s = state();
-    std::lock_guard lock(s.side_mutex);
-    if (s.device_malloc_modules.size() < 16 && std::find(s.device_malloc_modules.begin(), s.device_malloc_modules.end(),
-                                                         name) == s.device_malloc_modules.end())
-      s.device_malloc_modules.push_back(name);
-  });
-}
-
-void pool_created(uint64_t pool) {
-  guarded("recording a pool", [&] { state().pools.add(pool); });
-}
-void pool_destroyed(uint64_t pool) {
-  guarded("recording a pool", [&] { state().pools.remove(pool); });
-}
-uint8_t pool_slot(uint64_t pool) { return state().pools.find(pool); }
-// Asked by the pool's own allocations only, so that no other create pays for it.
-void pool_allocated(uint8_t slot, uint64_t bytes) { state().pools.allocated(slot, bytes); }
-// Rare calls: the stack says where the program set it.
-void pool_threshold_set(HookId api, uint64_t pool, uint64_t threshold) {
-  guarded("recording a pool's release threshold",
-          [&] { state().pools.threshold_set(pool, threshold, capture(true), hook_name(api)); });
-}
-void pool_trimmed(uint64_t pool, uint64_t keep) {
-  guarded("recording a pool trim", [&] { state().pools.trimmed(pool, keep); });
-}
-
-void limit_set(HookId api, int limit, uint64_t value, uint64_t bytes, uint64_t threads, Placement where) {
-  try {
-    State& s = state();
-    report::RawReservation v;
-    v.limit = limit;
-    v.value = value;
-    v.bytes = bytes;
-    v.threads = threads;
-    v.context = where.context;
-    v.device = where.device;
-    v.time_ns = elapsed_ns();
-    v.stack_id = capture(true);
-    v.hook = hook_name(api);
-    std::lock_guard lock(s.side_mutex);
-    s.reservations[{where.context, limit}] = v;  // the latest setting is the one in effect
-  } catch (...) {
-    // Bookkeeping only: a failure here never reaches the program.
-  }
-}
 report::Timeline timeline(std::vector<std::vector<Timeline::SiteKey>>* site_keys) {
   return state().timeline.snapshot(site_keys);
 }
@@ -644,6 +408,16 @@ uint64_t start_unix_ns() { return state().start_unix_ns; }
 const char* run_id() { return state().run_id; }
 uint64_t current_sequence() { return state().sequence.load(std::memory_order_relaxed); }
 size_t live_count() { return state().registry.size(); }
+
+// What tracker.cpp lends to the tracker's side records (tracker_lend.h).
+State& bound_state() { return state(); }
+uint32_t capture_stack_id() { return capture(true); }
+uint64_t memory_time_ns() { return record_time_ns(true); }
+void record_note(report::NoteType type, HookId api, uint64_t handle, CUresult result) {
+  add_note(type, api, handle, result);
+}
+void forget_memory(const Record& r) { forget_bytes(r); }
+void creation_seen() { notify_creation(); }
 
 State::State() {
   start_ns = monotonic_ns();
