@@ -42,9 +42,9 @@ const char* const kCudaLibraries[] = {"libcuda.", "libcudart.",   "libnvidia",  
                                       "libnvrtc", "libnvJitLink", "libnvperf",   "libcupti",  "libcudadebugger"};
 // What runs between a caller and the function it asked for: the C and C++
 // runtimes (std::thread, thrd_create), the loader and the sanitizers' interceptors.
-const char* const kGoBetweens[] = {"libc.so",      "ld-linux",    "ld64.so",     "libpthread",
-                                   "libstdc++.so", "libgcc_s.so", "libasan.so",  "libtsan.so",
-                                   "liblsan.so",   "libubsan.so", "libhwasan.so"};
+const char* const kGoBetweens[] = {"libc.so",      "ld-linux",    "ld64.so",      "libpthread",
+                                   "libstdc++.so", "libgcc_s.so", "libasan.so",   "libtsan.so",
+                                   "liblsan.so",   "libubsan.so", "libhwasan.so", "libclang_rt."};
 }  // namespace
 
 bool cuda_library(const char* path) {
@@ -56,8 +56,9 @@ bool go_between(const char* path) { return starts_with_any(base_name(path), kGoB
 bool library_thread_name(const char* name) {
   static const char* const kPrefixes[] = {"cuda-", "cudaleak-", "NCCL", "nccl"};
   if (starts_with_any(name, kPrefixes, std::size(kPrefixes))) return true;
-  // The driver's numbered threads ("cuda00001400006"): "cuda" and hex digits only.
-  if (std::strncmp(name, "cuda", 4) != 0 || !name[4]) return false;
+  // The driver's numbered threads ("cuda00001400006"): "cuda" and 11 hex
+  // digits, the 15 characters a thread's name keeps; "cuda0" may be a program's.
+  if (std::strncmp(name, "cuda", 4) != 0 || std::strlen(name) != 15) return false;
   for (const char* p = name + 4; *p; ++p)
     if (!std::isxdigit(static_cast<unsigned char>(*p))) return false;
   return true;

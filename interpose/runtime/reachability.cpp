@@ -214,11 +214,12 @@ void add_reporting_stack(Work& w, uint64_t entry_sp, uint64_t end, uint32_t labe
     if (have && sp >= entry_sp) {
       const bool system = std::any_of(w.system_code.begin(), w.system_code.end(),
                                       [&](const Range& r) { return ip >= r.begin && ip < r.end; });
-      if (!system) add_root(w, sp, next_sp, label, nullptr);
-      if (!system)
+      if (!system) {
+        add_root(w, sp, next_sp, label, nullptr);
         log_verbose("reachability: the reporting thread's frame at 0x%llx..0x%llx (code 0x%llx) scanned",
                     static_cast<unsigned long long>(sp), static_cast<unsigned long long>(next_sp),
                     static_cast<unsigned long long>(ip));
+      }
     } else if (have && next_sp > entry_sp) {
       add_root(w, entry_sp, next_sp, label, nullptr);  // the entry frame's callers start inside it
     }
@@ -381,7 +382,7 @@ void add_result(report::RawSnapshot& snapshot, const Work& w, size_t i, bool com
   if (f.found) {
     out.state = report::Reachability::StillReachable;
     const Label& label = w.labels[f.root];
-    const Mapping* m = mapping_at(w.maps, f.root_word);
+    const Mapping* m = options().verbose ? mapping_at(w.maps, f.root_word) : nullptr;
     log_verbose("reachability: %.*s #%llu still reachable: root word at 0x%llx (mapping 0x%llx..0x%llx)%s",
                 int(kind_name(r.kind).size()), kind_name(r.kind).data(), static_cast<unsigned long long>(r.sequence),
                 static_cast<unsigned long long>(f.root_word), static_cast<unsigned long long>(m ? m->begin : 0),

@@ -49,12 +49,21 @@ const char* object_of(uint64_t ip) {
 // program's own wrapper or a preloaded tool's, which passes each call on
 // through RTLD_NEXT. Those objects were loaded first and stay.
 bool in_earlier_pthread_create(uint64_t ip) {
-  static CodeRange ranges[4];
-  static std::atomic<int> count{-1};
+  // pthread_create itself, and the interceptor bodies of LLVM's sanitizer
+  // runtimes (since LLVM 17 their pthread_create is a trampoline to these).
+  static const char* const kNames[] = {"pthread_create", "__interceptor_pthread_create",
+                                       "___interceptor_pthread_create"};
+  static CodeRange ranges[8];
+  static std::atomic<int> count{-1};  // -1: not looked up yet; -2: being looked up
   int n = count.load(std::memory_order_acquire);
-  if (n < 0) {
-    n = int(definitions_before_self("pthread_create", ranges, std::size(ranges)));
-    count.store(n, std::memory_order_release);
+  if (n == -1) {
+    int unknown = -1;
+    if (count.compare_exchange_strong(unknown, -2)) {  // one thread fills `ranges`, then publishes
+      size_t found = 0;
+      for (const char* name : kNames) found += definitions_before_self(name, ranges + found, std::size(ranges) - found);
+      n = int(found);
+      count.store(n, std::memory_order_release);
+    }
   }
   for (int i = 0; i < n; ++i)
     if (ip - 1 >= ranges[i].begin && ip - 1 < ranges[i].end) return true;
@@ -79,8 +88,14 @@ bool created_by_cuda_library(uint64_t caller) {
   // A CUDA library starts its threads once it is in use: a process that has
   // made no CUDA call pays for no stack walk.
   if (!cuda_seen()) return false;
+  // The unwinder loads itself with dlopen at its first walk, and the loader's
+  // lock may be held by a thread in dlopen that waits for this one: walk
+  // only once a walk has been made (a CUDA call's own stack, as a rule).
+  if (!stack_walked_once()) return false;
   uint64_t ips[kMaxStackDepth];
   StackMemo* memo = nullptr;
+  // Six frames: std::thread's two (libstdc++, its caller) and room for a
+  // sanitizer's interceptor and a wrapper or two in between.
   const size_t n = capture_stack(ips, 6, false, &memo, kMemoUnwanted);
   for (size_t i = 0; i < n; ++i) {
     const char* path = object_of(ips[i]);
@@ -111,10 +126,13 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
   using namespace cudaleak;
   CreateFn next = next_create();
   if (!next) return EAGAIN;
+  // The creator is asked first: after the call the new thread may have run
+  // and freed what `thread` points into, which is read only for a CUDA
+  // library's own thread. Before initialisation (another library's
+  // constructor) the stack cannot be taken yet; CUDA's libraries start their
+  // threads later.
+  const bool cuda = tracking_enabled() && created_by_cuda_library(uint64_t(__builtin_return_address(0)));
   const int status = next(thread, attr, start, arg);
-  // Before initialisation (another library's constructor) the stack cannot be
-  // taken yet; CUDA's libraries start their threads later.
-  if (status == 0 && tracking_enabled())
-    note_thread_creator(*thread, created_by_cuda_library(uint64_t(__builtin_return_address(0))));
+  if (status == 0 && cuda) note_cuda_thread(uintptr_t(*thread), reinterpret_cast<uintptr_t>(start), uintptr_t(arg));
   return status;
 }

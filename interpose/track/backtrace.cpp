@@ -4,6 +4,7 @@
 #include <execinfo.h>
 
 #include <algorithm>
+#include <atomic>
 
 #include "interpose/track/libunwind_api.h"
 #include "interpose/track/stack_cache.h"
@@ -17,6 +18,7 @@ namespace cudaleak {
 namespace {
 
 constexpr int kOwnFrameAllowance = 8;  // hook + tracker frames above the caller
+std::atomic<bool> g_walked{false};     // stack_walked_once()
 
 // Whether ThreadSanitizer runs in this process. libunwind's unw_backtrace
 // keeps a per-thread trace cache whose destructor, run as the thread ends,
@@ -44,6 +46,8 @@ LibUnwind load_libunwind() {
 
 }  // namespace
 
+bool stack_walked_once() { return g_walked.load(std::memory_order_relaxed); }
+
 const LibUnwind& libunwind() {
   static const LibUnwind api = load_libunwind();
   return api;
@@ -58,6 +62,8 @@ CUDALEAK_HOT_PATH size_t capture_stack(uint64_t* ips, int depth, bool inside_lib
   if (size_t n = stack_cache_lookup(anchor, depth, inside_library_call, ips, memo, memo_epoch); n != SIZE_MAX) return n;
   void* raw[kMaxStackDepth + kOwnFrameAllowance];
   int n = libunwind().backtrace(raw, depth + kOwnFrameAllowance);
+  if (!g_walked.load(std::memory_order_relaxed)) [[unlikely]]
+    g_walked.store(true, std::memory_order_relaxed);
   int first = 0;
   // The unwinder's own frames may come before ours (a sanitizer's backtrace
   // interceptor wrapping glibc's): dropped with ours.

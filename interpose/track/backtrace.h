@@ -21,4 +21,8 @@ inline constexpr int kMaxStackDepth = 256;
 struct StackMemo;
 size_t capture_stack(uint64_t* ips, int depth, bool inside_library_call, StackMemo** memo, uint32_t memo_epoch);
 
+// Whether a stack has been walked in this process: the unwinder (libunwind,
+// or glibc's backtrace, which loads libgcc_s) is loaded by then.
+bool stack_walked_once();
+
 }  // namespace cudaleak

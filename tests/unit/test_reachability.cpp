@@ -270,6 +270,7 @@ TEST_CASE("reachability: CUDA's libraries and the code that only passes a call o
   CHECK(go_between("/lib/x86_64-linux-gnu/libstdc++.so.6"));
   CHECK(go_between("/lib/x86_64-linux-gnu/libc.so.6"));
   CHECK(go_between("/usr/lib/x86_64-linux-gnu/libtsan.so.2"));
+  CHECK(go_between("/usr/lib/llvm-17/lib/clang/17/lib/linux/libclang_rt.asan-x86_64.so"));
   CHECK_FALSE(go_between("/usr/lib/x86_64-linux-gnu/libcuda.so.1"));
   CHECK_FALSE(go_between("/home/me/prog"));
 }
@@ -281,19 +282,30 @@ TEST_CASE("reachability: the names CUDA's, NCCL's and cudaleak's threads have", 
   CHECK(library_thread_name("cudaleak-live"));
   CHECK(library_thread_name("NCCL Progress  0"));
   CHECK_FALSE(library_thread_name("cuda"));
+  CHECK_FALSE(library_thread_name("cuda0"));
+  CHECK_FALSE(library_thread_name("cudabeef"));
   CHECK_FALSE(library_thread_name("cudaWorker"));
   CHECK_FALSE(library_thread_name("cuda_loader"));
   CHECK_FALSE(library_thread_name("python3"));
 }
 
-TEST_CASE("reachability: a thread descriptor reused by a later thread takes its creator's class", "[reachability]") {
-  using cudaleak::note_thread_creator;
+TEST_CASE("reachability: a note of a CUDA library's thread holds while its descriptor does", "[reachability]") {
+  using cudaleak::note_cuda_thread;
   using cudaleak::started_by_cuda_library;
-  note_thread_creator(0x7000'0000'1000, true);
-  CHECK(started_by_cuda_library(0x7000'0000'0000, 0x7000'0001'0000));
-  CHECK_FALSE(started_by_cuda_library(0x7000'0001'0000, 0x7000'0002'0000));
-  note_thread_creator(0x7000'0000'1000, false);
-  CHECK_FALSE(started_by_cuda_library(0x7000'0000'0000, 0x7000'0001'0000));
+  // A stand-in for a thread's descriptor: the start routine and argument side by side, as glibc keeps them.
+  alignas(64) static uintptr_t descriptor[512] = {};
+  const uintptr_t start = 0x401000, arg = 0x7fff1234;
+  descriptor[199] = start, descriptor[200] = arg;
+  const auto at = reinterpret_cast<uintptr_t>(descriptor);
+  note_cuda_thread(at, start, arg);
+  CHECK(started_by_cuda_library(at - 4096, at + 4096));
+  CHECK_FALSE(started_by_cuda_library(at + 4096, at + 8192));
+  // Reused by a thread of the program's: another start routine there.
+  descriptor[199] = 0x402000;
+  CHECK_FALSE(started_by_cuda_library(at - 4096, at + 4096));
+  descriptor[199] = start;
+  CHECK(started_by_cuda_library(at - 4096, at + 4096));
+  descriptor[199] = descriptor[200] = 0;  // later tests see no note that holds
 }
 
 // A PyTorch process on an H200: a raw cudaMalloc whose pointer was dropped

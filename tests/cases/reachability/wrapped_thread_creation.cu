@@ -6,12 +6,19 @@
 // CHECK: pthread_create passed on by a wrapper
 // CHECK: definitely lost: 1 stream never destroyed, created by
 // CHECK-NONE: Still reachable
-// The same with the wrapper in a library the user preloads before cudaleak.
+// The same with the wrapper in a library the user preloads: the launcher
+// puts cudaleak first, so the wrapper comes after it here...
 // RUN: LD_PRELOAD=%t/libwrap.so %run -o %t/preloaded.json -- %t/plain
 // CHECK: host function ran 1 time
 // CHECK: definitely lost: 1 stream never destroyed, created by
 // CHECK-NONE: Still reachable
 // CHECK: pthread_create passed on by a preloaded wrapper
+// ...and under plain LD_PRELOAD the user may put it before cudaleak.
+// RUN: mkdir -p %t/before && LD_PRELOAD=%t/libwrap.so:%build/lib/libcudaleak.so LD_LIBRARY_PATH=%build/lib/cudaleak/simcuda CUDALEAK_OPTIONS=output=%t/before/r.json %t/plain
+// CHECK: host function ran 1 time
+// CHECK: pthread_create passed on by a preloaded wrapper
+// CHECK: definitely lost: 1 stream never destroyed, created by
+// CHECK-NONE: Still reachable
 // A thread the program starts through its wrapper is still the program's.
 // RUN: %run -o %t/held.json -- %t/prog held
 // CHECK: Still reachable at exit

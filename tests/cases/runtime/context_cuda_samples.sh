@@ -8,6 +8,8 @@
 # the case runs: `build`, then `run`).
 # REQUIRES: gpu, nvcc, cuda-samples
 # RUN: bash %s build %t
+# CHECK-NONE: not built: simpleIPC
+# CHECK-NONE: not built: streamOrderedAllocationIPC
 # CHECK-RE: built: [1-9][0-9]* of 52
 # RUN: bash %s run %t %run --check-context --print-summary=true
 # CHECK-RE: matrixMul: [0-9]+ creations placed, 0 differ from the driver

@@ -8,9 +8,8 @@
 // Host functions (cudaLaunchHostFunc, cudaStreamAddCallback) run as on a
 // real GPU: on a thread of the driver's, not the caller's, in stream order,
 // each done when the stream is synchronized; the program's own resources
-// are released, and nothing of the driver's thread is reported. (On a real
-// GPU the same lines; the simulated driver was taught host functions for
-// this: before, they were "not simulated".)
+// are released, and nothing of the driver's thread is reported. The same
+// lines on a real GPU.
 #include <pthread.h>
 
 #include <cstdio>
@@ -19,14 +18,19 @@
 
 struct Runs {
   int count = 0;
-  int order_seen[3] = {-1, -1, -1};
+  int order_seen[3] = {-1, -1, -1};  // which launch ran first, second, third
   bool on_caller = false;
   pthread_t caller;
 };
+struct Step {
+  Runs* runs;
+  int launch;  // 0, 1, 2 in the order launched
+};
 
 static void CUDART_CB step(void* data) {
-  auto* runs = static_cast<Runs*>(data);
-  runs->order_seen[runs->count] = runs->count;
+  auto* s = static_cast<Step*>(data);
+  Runs* runs = s->runs;
+  if (runs->count < 3) runs->order_seen[runs->count] = s->launch;
   ++runs->count;
   runs->on_caller = runs->on_caller || pthread_equal(pthread_self(), runs->caller);
 }
@@ -45,8 +49,9 @@ int main() {
   if (cudaStreamCreate(&stream) != cudaSuccess) return 1;
   Runs runs;
   runs.caller = pthread_self();
-  for (int i = 0; i < 3; ++i)
-    if (cudaLaunchHostFunc(stream, step, &runs) != cudaSuccess) return 2;
+  Step steps[3] = {{&runs, 0}, {&runs, 1}, {&runs, 2}};
+  for (Step& s : steps)
+    if (cudaLaunchHostFunc(stream, step, &s) != cudaSuccess) return 2;
   cudaStreamSynchronize(stream);
   const bool in_order = runs.order_seen[0] == 0 && runs.order_seen[1] == 1 && runs.order_seen[2] == 2;
   std::printf("host function: ran %d times, %s, %s\n", runs.count,

@@ -5,10 +5,9 @@
 // Like the real driver's worker, the thread keeps the structure it serves
 // from, which names the last stream it ran work for, so that a stream the
 // program dropped is still referenced from the driver's thread's stack.
-#include <pthread.h>
-
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 
 #include "tests/simcuda/driver/sim_cuda.h"
 #include "tests/simcuda/driver/sim_state.h"
@@ -43,15 +42,17 @@ void* serve(void* arg) {
   return nullptr;
 }
 
+// The worker is started through std::thread, as a C++ library would start
+// one (the real driver calls pthread_create itself): cudaleak must look past
+// libstdc++ to the library that asked for it.
 HostQueue* queue() {
   static HostQueue* q = [] {
     auto* made = new HostQueue;  // never freed: the worker lives as long as the process
-    pthread_t thread;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&thread, &attr, serve, made) != 0) made = nullptr;
-    pthread_attr_destroy(&attr);
+    try {
+      std::thread(serve, made).detach();
+    } catch (...) {
+      made = nullptr;
+    }
     return made;
   }();
   return q;
