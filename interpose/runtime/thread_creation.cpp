@@ -131,8 +131,15 @@ extern "C" __attribute__((visibility("default"))) int pthread_create(pthread_t* 
   // library's own thread. Before initialisation (another library's
   // constructor) the stack cannot be taken yet; CUDA's libraries start their
   // threads later.
+  // errno is left as the C library's call leaves it.
+  int saved = errno;
   const bool cuda = tracking_enabled() && created_by_cuda_library(uint64_t(__builtin_return_address(0)));
+  errno = saved;
   const int status = next(thread, attr, start, arg);
-  if (status == 0 && cuda) note_cuda_thread(uintptr_t(*thread), reinterpret_cast<uintptr_t>(start), uintptr_t(arg));
+  if (status == 0 && cuda) {
+    saved = errno;
+    note_cuda_thread(uintptr_t(*thread), reinterpret_cast<uintptr_t>(start), uintptr_t(arg));
+    errno = saved;
+  }
   return status;
 }
