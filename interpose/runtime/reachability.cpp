@@ -310,12 +310,6 @@ void add_threads(Work& w, uint64_t entry_sp) {
   }
 }
 
-// Anonymous memory larger than this is never followed whole: no scan could
-// read it within its limit, and what maps that much writable memory is a
-// sanitizer's shadow and metadata (TSan's span 30 TiB and 4 TiB), never a
-// program's data structure.
-constexpr uint64_t kLargestWholeRegion = uint64_t(1) << 40;
-
 // The writable anonymous memory a pointer may lead into, as pieces.
 void add_regions(Work& w, WindowReader& reader, size_t max_pieces) {
   WalkLimits limits{max_pieces};
@@ -338,7 +332,7 @@ void add_regions(Work& w, WindowReader& reader, size_t max_pieces) {
       walk_heap(reader, m.begin, m.end, w.scan.pieces, limits);
     } else if (uint64_t first = arena_first_chunk(reader, m.begin, m.end, heap_end)) {
       walk_heap(reader, first, heap_end, w.scan.pieces, limits);
-    } else if (guarded || m.end - m.begin > kLargestWholeRegion) {
+    } else if (guarded) {
       r.excluded = true;
     } else if (!walk_mmapped(reader, m.begin, m.end, w.scan.pieces)) {
       if (w.python) r.excluded = true;
